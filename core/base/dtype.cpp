@@ -1,0 +1,46 @@
+#include "core/base/dtype.h"
+
+namespace retort {
+
+namespace {
+struct DTypeInfo {
+  DType type;
+  std::string_view name;
+  size_t size;
+  int onnx_code;
+};
+constexpr DTypeInfo kInfo[] = {
+    {DType::f32, "f32", 4, 1}, {DType::f64, "f64", 8, 11},    {DType::f16, "f16", 2, 10},
+    {DType::i8, "i8", 1, 3},   {DType::u8, "u8", 1, 2},       {DType::i16, "i16", 2, 5},
+    {DType::i32, "i32", 4, 6}, {DType::i64, "i64", 8, 7},     {DType::boolean, "bool", 1, 9},
+};
+const DTypeInfo& info(DType t) { return kInfo[static_cast<size_t>(t)]; }
+}  // namespace
+
+std::string_view dtype_name(DType t) { return info(t).name; }
+
+std::optional<DType> parse_dtype(std::string_view name) {
+  for (const auto& i : kInfo)
+    if (i.name == name) return i.type;
+  return std::nullopt;
+}
+
+size_t dtype_size(DType t) { return info(t).size; }
+
+bool is_float(DType t) { return t == DType::f32 || t == DType::f64 || t == DType::f16; }
+
+bool is_integer(DType t) { return !is_float(t) && t != DType::boolean; }
+
+bool is_signed(DType t) { return is_float(t) || t == DType::i8 || t == DType::i16 || t == DType::i32 || t == DType::i64; }
+
+int integer_bits(DType t) { return is_integer(t) ? static_cast<int>(dtype_size(t)) * 8 : 0; }
+
+int onnx_dtype_code(DType t) { return info(t).onnx_code; }
+
+std::optional<DType> dtype_from_onnx_code(int code) {
+  for (const auto& i : kInfo)
+    if (i.onnx_code == code) return i.type;
+  return std::nullopt;
+}
+
+}  // namespace retort

@@ -1,0 +1,29 @@
+// Element types of tensors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace retort {
+
+enum class DType : uint8_t { f32, f64, f16, i8, u8, i16, i32, i64, boolean };
+
+inline constexpr DType kAllDTypes[] = {DType::f32, DType::f64, DType::f16, DType::i8,     DType::u8,
+                                       DType::i16, DType::i32, DType::i64, DType::boolean};
+
+std::string_view dtype_name(DType t);             // "f32", ..., "bool"
+std::optional<DType> parse_dtype(std::string_view name);
+size_t dtype_size(DType t);                       // bytes per element
+bool is_float(DType t);
+bool is_integer(DType t);                         // signed or unsigned, not bool
+bool is_signed(DType t);                          // floats and signed integers
+int integer_bits(DType t);                        // 8..64 for integers, 0 otherwise
+
+// ONNX TensorProto.DataType numbers, kept here so that core/io and dtype attributes agree.
+int onnx_dtype_code(DType t);
+std::optional<DType> dtype_from_onnx_code(int code);
+
+}  // namespace retort

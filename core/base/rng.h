@@ -1,0 +1,30 @@
+// The one source of randomness. Every random choice in Retort draws from an Rng built from an
+// explicit seed; the algorithms are fixed here (not std:: distributions, whose output differs
+// between standard libraries) so a seed reproduces a run on any machine.
+#pragma once
+
+#include <cstdint>
+
+namespace retort {
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed);
+
+  uint64_t next_u64();                         // xoshiro256**
+  double uniform();                            // [0, 1)
+  double uniform(double lo, double hi);        // [lo, hi)
+  int64_t uniform_int(int64_t lo, int64_t hi);  // [lo, hi], inclusive
+  bool coin(double p_true = 0.5);
+
+  // A child generator whose stream is independent of this one, for a named sub-task.
+  Rng fork(uint64_t salt);
+
+ private:
+  uint64_t s_[4];
+};
+
+// Mixes two values into a seed (splitmix64 finaliser), for deriving per-purpose seeds.
+uint64_t mix_seed(uint64_t a, uint64_t b);
+
+}  // namespace retort

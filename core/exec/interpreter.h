@@ -1,0 +1,23 @@
+// The reference interpreter: runs a graph with the registry's kernels, exactly and
+// deterministically. See docs/reference.md for the numeric rules it follows.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/graph/graph.h"
+
+namespace retort {
+
+using TensorMap = std::map<std::string, Tensor>;
+
+struct EvalOptions {
+  bool keep_intermediates = false;  // return every value, not only the graph outputs
+};
+
+// Runs g (which must have passed infer_graph) on the given inputs. Throws Error naming the node
+// when a kernel fails, an input is missing or of the wrong type, or a node is opaque.
+TensorMap evaluate(const Graph& g, const TensorMap& inputs, const EvalOptions& options = {});
+
+}  // namespace retort

@@ -1,0 +1,207 @@
+#include "core/graph/graph.h"
+
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/base/error.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+const TensorType& Graph::type_of(const std::string& value) const {
+  auto it = types.find(value);
+  if (it == types.end()) fail("unknown value '{}'", value);
+  return it->second;
+}
+
+const Constant* Graph::find_constant(const std::string& n) const {
+  for (const auto& c : constants)
+    if (c.name == n) return &c;
+  return nullptr;
+}
+
+const ValueInfo* Graph::find_input(const std::string& n) const {
+  for (const auto& i : inputs)
+    if (i.name == n) return &i;
+  return nullptr;
+}
+
+const Node* Graph::find_node(const std::string& n) const {
+  for (const auto& node : nodes)
+    if (node.name == n) return &node;
+  return nullptr;
+}
+
+const Node* Graph::producer(const std::string& value) const {
+  for (const auto& node : nodes)
+    for (const auto& o : node.outputs)
+      if (o == value) return &node;
+  return nullptr;
+}
+
+bool Graph::defines(const std::string& value) const {
+  return find_input(value) || find_constant(value) || producer(value);
+}
+
+namespace {
+
+// Orders nodes so that each comes after the producers of its inputs; reports a cycle by naming
+// the nodes on it.
+std::vector<Node> topological_order(const std::vector<Node>& nodes,
+                                    const std::set<std::string>& sources) {
+  std::unordered_map<std::string, size_t> producer_of;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& o : nodes[i].outputs) producer_of[o] = i;
+
+  enum class Mark { None, Active, Done };
+  std::vector<Mark> mark(nodes.size(), Mark::None);
+  std::vector<Node> order;
+  order.reserve(nodes.size());
+  std::vector<size_t> path;
+
+  // Iterative depth-first search: deep chains must not overflow the stack.
+  for (size_t root = 0; root < nodes.size(); ++root) {
+    if (mark[root] != Mark::None) continue;
+    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+    mark[root] = Mark::Active;
+    path.assign(1, root);
+    while (!stack.empty()) {
+      auto& [n, next_input] = stack.back();
+      if (next_input < nodes[n].inputs.size()) {
+        const std::string& in = nodes[n].inputs[next_input++];
+        if (in.empty() || sources.count(in)) continue;
+        auto it = producer_of.find(in);
+        if (it == producer_of.end())
+          throw Error(fmt::format("input '{}' is not defined", in), {}, nodes[n].name);
+        size_t p = it->second;
+        if (mark[p] == Mark::Active) {
+          std::vector<std::string> cycle;
+          bool on = false;
+          for (size_t k : path) {
+            if (k == p) on = true;
+            if (on) cycle.push_back(nodes[k].name);
+          }
+          cycle.push_back(nodes[p].name);
+          fail("the graph has a cycle: {}", fmt::join(cycle, " -> "));
+        }
+        if (mark[p] == Mark::None) {
+          mark[p] = Mark::Active;
+          stack.push_back({p, 0});
+          path.push_back(p);
+        }
+      } else {
+        mark[n] = Mark::Done;
+        order.push_back(nodes[n]);
+        stack.pop_back();
+        path.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+void check_unique_names(const Graph& g) {
+  std::set<std::string> seen;
+  auto claim = [&](const std::string& name, const std::string& what) {
+    if (name.empty()) fail("{} has an empty name", what);
+    if (!seen.insert(name).second) fail("value '{}' is defined twice", name);
+  };
+  for (const auto& i : g.inputs) claim(i.name, "an input");
+  for (const auto& c : g.constants) claim(c.name, "a constant");
+  std::set<std::string> node_names;
+  for (const auto& n : g.nodes) {
+    if (!node_names.insert(n.name).second) fail("node name '{}' is used twice", n.name);
+    for (const auto& o : n.outputs) claim(o, fmt::format("an output of node '{}'", n.name));
+  }
+}
+
+void infer_node(Graph& g, Node& node) {
+  std::vector<TensorType> in_types;
+  for (const auto& in : node.inputs) in_types.push_back(in.empty() ? TensorType{} : g.types.at(in));
+  std::vector<TensorType> out_types;
+  if (node.is_opaque()) {
+    out_types = node.opaque->output_types;
+    if (out_types.size() != node.outputs.size())
+      fail("opaque op '{}' declares {} output types for {} outputs", node.op, out_types.size(),
+           node.outputs.size());
+  } else {
+    const OpRegistry& reg = OpRegistry::instance();
+    const OpDef& op = reg.get(node.op);
+    int n_in = static_cast<int>(node.inputs.size());
+    if (n_in < op.min_inputs || (op.max_inputs >= 0 && n_in > op.max_inputs)) {
+      if (op.max_inputs < 0)
+        fail("op '{}' takes at least {} inputs, got {}", op.name, op.min_inputs, n_in);
+      if (op.min_inputs == op.max_inputs)
+        fail("op '{}' takes {} input(s), got {}", op.name, op.min_inputs, n_in);
+      fail("op '{}' takes {} to {} inputs, got {}", op.name, op.min_inputs, op.max_inputs, n_in);
+    }
+    for (int i = 0; i < std::min(n_in, op.min_inputs); ++i)
+      if (node.inputs[i].empty()) fail("required input {} of op '{}' is missing", i, op.name);
+    if (op.num_outputs >= 0 && static_cast<int>(node.outputs.size()) != op.num_outputs)
+      fail("op '{}' has {} output(s), but {} name(s) were given", op.name, op.num_outputs,
+           node.outputs.size());
+    node.attrs = reg.normalize_attrs(op, node.attrs);
+    out_types = op.infer(in_types, node.attrs, node.outputs.size());
+    if (out_types.size() != node.outputs.size())
+      fail("op '{}' produces {} output(s), but {} name(s) were given", op.name, out_types.size(),
+           node.outputs.size());
+  }
+  for (size_t i = 0; i < out_types.size(); ++i) {
+    if (out_types[i].shape.size() > kMaxRank)
+      fail("output '{}' would have rank {}, above the maximum {}", node.outputs[i],
+           out_types[i].shape.size(), kMaxRank);
+    g.types[node.outputs[i]] = out_types[i];
+  }
+}
+
+}  // namespace
+
+void infer_graph(Graph& g) {
+  check_unique_names(g);
+  g.types.clear();
+  std::set<std::string> sources;
+  for (const auto& i : g.inputs) {
+    if (i.type.shape.size() > kMaxRank)
+      fail("input '{}' has rank {}, above the maximum {}", i.name, i.type.shape.size(), kMaxRank);
+    g.types[i.name] = i.type;
+    sources.insert(i.name);
+  }
+  for (const auto& c : g.constants) {
+    g.types[c.name] = c.value.type();
+    sources.insert(c.name);
+  }
+  g.nodes = topological_order(g.nodes, sources);
+  for (auto& node : g.nodes) {
+    try {
+      infer_node(g, node);
+    } catch (const Error& e) {
+      throw e.at_node(node.name);
+    }
+  }
+  if (g.outputs.empty()) fail("the graph has no output");
+  std::set<std::string> seen_outputs;
+  for (const auto& o : g.outputs) {
+    if (!g.types.count(o)) fail("output '{}' is not defined", o);
+    if (!seen_outputs.insert(o).second) fail("output '{}' is listed twice", o);
+  }
+}
+
+std::string fresh_value_name(const Graph& g, const std::string& stem) {
+  std::set<std::string> used;
+  for (const auto& i : g.inputs) used.insert(i.name);
+  for (const auto& c : g.constants) used.insert(c.name);
+  for (const auto& n : g.nodes) {
+    used.insert(n.name);
+    for (const auto& o : n.outputs) used.insert(o);
+  }
+  if (!used.count(stem)) return stem;
+  for (int i = 1;; ++i) {
+    std::string name = fmt::format("{}_{}", stem, i);
+    if (!used.count(name)) return name;
+  }
+}
+
+}  // namespace retort

@@ -1,0 +1,194 @@
+#include "core/ops/kernel_util.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace retort {
+
+void unravel(int64_t flat, const Shape& s, std::vector<int64_t>& index) {
+  index.resize(s.size());
+  for (size_t i = s.size(); i-- > 0;) {
+    index[i] = s[i] == 0 ? 0 : flat % s[i];
+    flat = s[i] == 0 ? 0 : flat / s[i];
+  }
+}
+
+int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& strides) {
+  int64_t off = 0;
+  for (size_t i = 0; i < index.size(); ++i) off += index[i] * strides[i];
+  return off;
+}
+
+void for_each_broadcast(const Shape& out, const std::vector<const Shape*>& in_shapes,
+                        const std::function<void(int64_t, const int64_t*)>& f) {
+  size_t k = in_shapes.size();
+  std::vector<std::vector<int64_t>> strides;
+  for (const Shape* s : in_shapes) strides.push_back(broadcast_strides(*s, out));
+  std::vector<int64_t> index(out.size(), 0);
+  std::vector<int64_t> offsets(k, 0);
+  int64_t total = numel(out);
+  // An odometer over the output index keeps each input offset up to date incrementally.
+  for (int64_t flat = 0; flat < total; ++flat) {
+    f(flat, offsets.data());
+    for (size_t d = out.size(); d-- > 0;) {
+      if (++index[d] < out[d]) {
+        for (size_t j = 0; j < k; ++j) offsets[j] += strides[j][d];
+        break;
+      }
+      for (size_t j = 0; j < k; ++j) offsets[j] -= strides[j][d] * (out[d] - 1);
+      index[d] = 0;
+    }
+  }
+}
+
+void require_dtype(const TensorType& t, std::initializer_list<DType> allowed,
+                   const std::string& what) {
+  for (DType d : allowed)
+    if (t.dtype == d) return;
+  std::vector<std::string_view> names;
+  for (DType d : allowed) names.push_back(dtype_name(d));
+  fail("{} must be one of {}, got {}", what, fmt::join(names, ", "), dtype_name(t.dtype));
+}
+
+void require_float(const TensorType& t, const std::string& what) {
+  if (!is_float(t.dtype)) fail("{} must be a float tensor, got {}", what, dtype_name(t.dtype));
+}
+
+void require_numeric(const TensorType& t, const std::string& what) {
+  if (t.dtype == DType::boolean) fail("{} must be numeric, got bool", what);
+}
+
+void require_same_dtype(const std::vector<TensorType>& ts) {
+  for (size_t i = 1; i < ts.size(); ++i)
+    if (ts[i].dtype != ts[0].dtype)
+      fail("inputs must share one dtype, got {} and {}", dtype_name(ts[0].dtype),
+           dtype_name(ts[i].dtype));
+}
+
+void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string& what) {
+  int64_t r = static_cast<int64_t>(t.shape.size());
+  if (r < lo || r > hi) {
+    if (lo == hi) fail("{} must have rank {}, got {}", what, lo, r);
+    fail("{} must have rank {} to {}, got {}", what, lo, hi, r);
+  }
+}
+
+std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t) {
+  return {in.at(0)};
+}
+
+std::vector<TensorType> infer_broadcast(const std::vector<TensorType>& in, const Attrs&, size_t) {
+  require_same_dtype(in);
+  Shape s = in.at(0).shape;
+  for (size_t i = 1; i < in.size(); ++i) s = broadcast_shapes(s, in[i].shape);
+  return {{in[0].dtype, s}};
+}
+
+bool dtype_in_set(DType t, DTypeSet set) {
+  switch (set) {
+    case DTypeSet::Float: return is_float(t);
+    case DTypeSet::Numeric: return t != DType::boolean;
+    case DTypeSet::SignedNumeric: return t != DType::boolean && is_signed(t);
+    case DTypeSet::Integer: return is_integer(t);
+    case DTypeSet::Bool: return t == DType::boolean;
+    case DTypeSet::Any: return true;
+  }
+  return false;
+}
+
+std::string_view dtype_set_name(DTypeSet set) {
+  switch (set) {
+    case DTypeSet::Float: return "a float dtype";
+    case DTypeSet::Numeric: return "a numeric dtype";
+    case DTypeSet::SignedNumeric: return "a signed numeric dtype";
+    case DTypeSet::Integer: return "an integer dtype";
+    case DTypeSet::Bool: return "bool";
+    case DTypeSet::Any: return "any dtype";
+  }
+  return "?";
+}
+
+namespace {
+void check_set(const TensorType& t, DTypeSet set, const std::string& op) {
+  if (!dtype_in_set(t.dtype, set))
+    fail("op '{}' needs {}, got {}", op, dtype_set_name(set), dtype_name(t.dtype));
+}
+}  // namespace
+
+OpDef make_unary(UnarySpec spec) {
+  OpDef op;
+  op.name = spec.name;
+  op.doc = spec.doc;
+  op.input_names = {"x"};
+  op.attrs = spec.attrs;
+  op.onnx = {spec.onnx_type, spec.since_opset, {}};
+  op.input_domains = {spec.domain};
+  op.tags = {"elementwise", "unary"};
+  DTypeSet set = spec.dtypes;
+  std::string name = spec.name;
+  op.infer = [set, name](const std::vector<TensorType>& in, const Attrs&, size_t) {
+    check_set(in[0], set, name);
+    return std::vector<TensorType>{in[0]};
+  };
+  auto f = spec.f;
+  auto fi = spec.fi;
+  auto f_attrs = spec.f_attrs;
+  op.kernel = [f, fi, f_attrs](const std::vector<const Tensor*>& in, const Attrs& attrs,
+                               const std::vector<TensorType>& out_types) {
+    const Tensor& x = *in[0];
+    Tensor out(out_types[0]);
+    bool int_path = fi && !is_float(x.dtype());
+    auto fn = f_attrs ? f_attrs(attrs) : f;
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      if (int_path)
+        out.set_int(i, fi(x.get_int(i)));
+      else
+        out.set(i, fn(x.get(i)));
+    }
+    return std::vector<Tensor>{std::move(out)};
+  };
+  return op;
+}
+
+OpDef make_binary(BinarySpec spec) {
+  OpDef op;
+  op.name = spec.name;
+  op.doc = spec.doc;
+  op.input_names = {"a", "b"};
+  op.min_inputs = op.max_inputs = 2;
+  op.attrs = spec.attrs;
+  op.onnx = {spec.onnx_type, spec.since_opset, {}};
+  op.input_domains = {spec.domain_a, spec.domain_b};
+  op.tags = {"elementwise", "binary"};
+  op.tags.insert(op.tags.end(), spec.tags.begin(), spec.tags.end());
+  DTypeSet set = spec.dtypes;
+  std::string name = spec.name;
+  bool bool_result = spec.bool_result;
+  op.infer = [set, name, bool_result](const std::vector<TensorType>& in, const Attrs& a, size_t n) {
+    check_set(in[0], set, name);
+    auto out = infer_broadcast(in, a, n);
+    if (bool_result) out[0].dtype = DType::boolean;
+    return out;
+  };
+  auto f = spec.f;
+  auto fi = spec.fi;
+  op.kernel = [f, fi](const std::vector<const Tensor*>& in, const Attrs&,
+                      const std::vector<TensorType>& out_types) {
+    const Tensor& a = *in[0];
+    const Tensor& b = *in[1];
+    Tensor out(out_types[0]);
+    bool int_path = fi && !is_float(a.dtype());
+    DType dt = a.dtype();
+    for_each_broadcast(out.shape(), {&a.shape(), &b.shape()},
+                       [&](int64_t i, const int64_t* off) {
+                         if (int_path)
+                           out.set_int(i, wrap_int(fi(a.get_int(off[0]), b.get_int(off[1])), dt));
+                         else
+                           out.set(i, f(a.get(off[0]), b.get(off[1])));
+                       });
+    return std::vector<Tensor>{std::move(out)};
+  };
+  return op;
+}
+
+}  // namespace retort

@@ -1,0 +1,78 @@
+// Building blocks shared by the op families: broadcasting iteration, elementwise op builders and
+// the common inference rules. Op files use these instead of re-deriving index arithmetic.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/ops/op_def.h"
+
+namespace retort {
+
+// Calls f(out_index, in_offsets) for every element of `out`, where in_offsets[k] is the flat
+// offset of the element of input k that broadcasts to it.
+void for_each_broadcast(const Shape& out, const std::vector<const Shape*>& in_shapes,
+                        const std::function<void(int64_t, const int64_t*)>& f);
+
+// Unravels a flat index into a multi-index for shape s.
+void unravel(int64_t flat, const Shape& s, std::vector<int64_t>& index);
+int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& strides);
+
+// --- inference rules -----------------------------------------------------------------------
+// Throws unless t is one of the allowed dtypes; `what` names the operand ("input 'x'").
+void require_dtype(const TensorType& t, std::initializer_list<DType> allowed, const std::string& what);
+void require_float(const TensorType& t, const std::string& what);
+void require_numeric(const TensorType& t, const std::string& what);  // not bool
+void require_same_dtype(const std::vector<TensorType>& ts);
+void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string& what);
+
+// Output = input 0's type.
+std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t);
+// Output = broadcast of all inputs, dtype of input 0 (all inputs must share it).
+std::vector<TensorType> infer_broadcast(const std::vector<TensorType>& in, const Attrs&, size_t);
+
+// --- elementwise builders --------------------------------------------------------------------
+// Which dtypes an elementwise op accepts.
+enum class DTypeSet { Float, Numeric, SignedNumeric, Integer, Bool, Any };
+bool dtype_in_set(DType t, DTypeSet set);
+std::string_view dtype_set_name(DTypeSet set);
+
+struct UnarySpec {
+  std::string name, doc, onnx_type;
+  DTypeSet dtypes = DTypeSet::Float;
+  std::function<double(double)> f;           // float (and, without fi, integer) semantics
+  std::function<int64_t(int64_t)> fi;        // integer semantics, wrapped to the dtype after
+  ValueDomain domain = ValueDomain::Any;
+  std::vector<AttrSpec> attrs;               // read by f_attrs when given
+  std::function<std::function<double(double)>(const Attrs&)> f_attrs;  // f built from attributes
+  int since_opset = 13;
+};
+OpDef make_unary(UnarySpec spec);
+
+struct BinarySpec {
+  std::string name, doc, onnx_type;
+  DTypeSet dtypes = DTypeSet::Numeric;
+  std::function<double(double, double)> f;
+  std::function<int64_t(int64_t, int64_t)> fi;  // integer semantics (two's complement wrap after)
+  bool bool_result = false;                      // comparisons and logic produce bool
+  ValueDomain domain_a = ValueDomain::Any, domain_b = ValueDomain::Any;
+  std::vector<AttrSpec> attrs;
+  std::vector<std::string> tags;
+  int since_opset = 13;
+};
+OpDef make_binary(BinarySpec spec);
+
+// Wrapping integer arithmetic without signed-overflow UB.
+inline int64_t wrapping_add(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t wrapping_sub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+inline int64_t wrapping_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+}  // namespace retort

@@ -1,0 +1,124 @@
+#include "core/ops/registry.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+
+const AttrSpec* OpDef::find_attr(const std::string& attr) const {
+  for (const auto& a : attrs)
+    if (a.name == attr) return &a;
+  return nullptr;
+}
+
+bool OpDef::has_tag(const std::string& tag) const {
+  return std::find(tags.begin(), tags.end(), tag) != tags.end();
+}
+
+ValueDomain OpDef::domain_of_input(size_t i) const {
+  return i < input_domains.size() ? input_domains[i] : ValueDomain::Any;
+}
+
+const OpRegistry& OpRegistry::instance() {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    register_unary_ops(r);
+    register_binary_ops(r);
+    register_variadic_ops(r);
+    register_linalg_ops(r);
+    register_conv_pool_ops(r);
+    register_norm_ops(r);
+    register_reduce_ops(r);
+    register_shape_ops(r);
+    return r;
+  }();
+  return registry;
+}
+
+void OpRegistry::add(OpDef def) {
+  if (ops_.count(def.name)) fail("op '{}' registered twice", def.name);
+  auto owned = std::make_unique<OpDef>(std::move(def));
+  if (!owned->onnx.op_type.empty()) by_onnx_[owned->onnx.op_type] = owned.get();
+  std::string key = owned->name;
+  ops_.emplace(std::move(key), std::move(owned));
+}
+
+const OpDef* OpRegistry::find(std::string_view name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+const OpDef* OpRegistry::find_onnx(std::string_view op_type) const {
+  auto it = by_onnx_.find(op_type);
+  return it == by_onnx_.end() ? nullptr : it->second;
+}
+
+namespace {
+// Names within a small edit distance, to suggest on a typo.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t prev = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t cur = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      prev = cur;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+const OpDef& OpRegistry::get(std::string_view name) const {
+  if (const OpDef* op = find(name)) return *op;
+  std::vector<std::string> close;
+  for (const auto& [n, _] : ops_)
+    if (edit_distance(n, name) <= 2) close.push_back(n);
+  if (close.empty()) fail("unknown op '{}' (try `help ops`)", name);
+  fail("unknown op '{}'; did you mean {}?", name, fmt::join(close, " or "));
+}
+
+std::vector<const OpDef*> OpRegistry::all() const {
+  std::vector<const OpDef*> out;
+  for (const auto& [_, op] : ops_) out.push_back(op.get());
+  return out;
+}
+
+std::vector<std::string> OpRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [n, _] : ops_) out.push_back(n);
+  return out;
+}
+
+Attrs OpRegistry::normalize_attrs(const OpDef& op, const Attrs& given) const {
+  Attrs out;
+  for (const auto& [name, value] : given) {
+    const AttrSpec* spec = op.find_attr(name);
+    if (!spec) {
+      std::vector<std::string> known;
+      for (const auto& a : op.attrs) known.push_back(a.name);
+      if (known.empty()) fail("op '{}' takes no attribute, got '{}'", op.name, name);
+      fail("op '{}' has no attribute '{}' (it has: {})", op.name, name, fmt::join(known, ", "));
+    }
+    if (!attr_fits(value, spec->kind))
+      fail("attribute '{}' of op '{}' must be {}, got {}", name, op.name,
+           attr_kind_name(spec->kind), attr_value_str(value));
+    out[name] = attr_coerce(value, spec->kind);
+  }
+  for (const auto& spec : op.attrs) {
+    if (out.count(spec.name)) continue;
+    if (spec.default_value)
+      out[spec.name] = *spec.default_value;
+    else if (spec.required)
+      fail("op '{}' needs attribute '{}' ({})", op.name, spec.name, spec.doc);
+  }
+  return out;
+}
+
+}  // namespace retort

@@ -1,0 +1,89 @@
+#include "core/tensor/random_tensor.h"
+
+#include <cmath>
+
+namespace retort {
+
+namespace {
+struct Range {
+  double lo, hi;
+};
+
+Range float_range(ValueDomain d) {
+  switch (d) {
+    case ValueDomain::Positive: return {0.125, 2.0};
+    case ValueDomain::NonNegative: return {0.0, 2.0};
+    case ValueDomain::UnitClosed: return {-1.0, 1.0};
+    case ValueDomain::AtLeastOne: return {1.0, 3.0};
+    case ValueDomain::Probability: return {0.0, 1.0};
+    case ValueDomain::NonZero:
+    case ValueDomain::Any: return {-1.0, 1.0};
+  }
+  return {-1.0, 1.0};
+}
+
+Range int_range(DType t, ValueDomain d) {
+  bool is_unsigned = t == DType::u8;
+  switch (d) {
+    case ValueDomain::Positive:
+    case ValueDomain::AtLeastOne: return {1, 8};
+    case ValueDomain::NonNegative: return {0, 8};
+    case ValueDomain::UnitClosed: return {is_unsigned ? 0.0 : -1.0, 1};
+    case ValueDomain::Probability: return {0, 1};
+    case ValueDomain::NonZero:
+    case ValueDomain::Any: return {is_unsigned ? 0.0 : -8.0, 8};
+  }
+  return {-8, 8};
+}
+}  // namespace
+
+Tensor random_tensor(const TensorType& type, Rng& rng, ValueDomain domain) {
+  Tensor t(type);
+  if (type.dtype == DType::boolean) {
+    for (int64_t i = 0; i < t.numel(); ++i) t.set_int(i, rng.coin() ? 1 : 0);
+    return t;
+  }
+  Range r = is_float(type.dtype) ? float_range(domain) : int_range(type.dtype, domain);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (is_float(type.dtype)) {
+      double v = rng.uniform(r.lo, r.hi);
+      // Keep non-zero draws away from zero so that reciprocals stay moderate.
+      if (domain == ValueDomain::NonZero && std::fabs(v) < 0.125) v = v < 0 ? -0.125 : 0.125;
+      t.set(i, v);
+    } else {
+      int64_t v = rng.uniform_int(static_cast<int64_t>(r.lo), static_cast<int64_t>(r.hi));
+      if (domain == ValueDomain::NonZero && v == 0) v = 1;
+      t.set_int(i, v);
+    }
+  }
+  return t;
+}
+
+Tensor random_tensor_in(const TensorType& type, Rng& rng, double lo, double hi) {
+  Tensor t(type);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (is_float(type.dtype))
+      t.set(i, rng.uniform(lo, hi));
+    else if (type.dtype == DType::boolean)
+      t.set_int(i, rng.coin() ? 1 : 0);
+    else
+      t.set_int(i, rng.uniform_int(static_cast<int64_t>(std::ceil(lo)),
+                                   static_cast<int64_t>(std::floor(hi))));
+  }
+  return t;
+}
+
+std::string_view domain_name(ValueDomain d) {
+  switch (d) {
+    case ValueDomain::Any: return "any";
+    case ValueDomain::Positive: return "positive";
+    case ValueDomain::NonNegative: return "non-negative";
+    case ValueDomain::NonZero: return "non-zero";
+    case ValueDomain::UnitClosed: return "[-1, 1]";
+    case ValueDomain::AtLeastOne: return ">= 1";
+    case ValueDomain::Probability: return "[0, 1]";
+  }
+  return "?";
+}
+
+}  // namespace retort
