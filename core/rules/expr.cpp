@@ -322,9 +322,16 @@ const std::vector<Expr::Fn>& functions() {
        [](const Expr& s, const EvalContext& c) -> Value {
          return identity_perm(s, int_arg(s, 0, c));
        }},
+      {"reversed", 1, 1, ArgMode::Values, "(reversed n): the perm [n-1 .. 0] (transpose's default)",
+       [](const Expr& s, const EvalContext& c) -> Value {
+         std::vector<int64_t> p = identity_perm(s, int_arg(s, 0, c));
+         std::reverse(p.begin(), p.end());
+         return p;
+       }},
       {"is-identity", 1, 1, ArgMode::Values, "true when the int list is [0 1 .. n-1]",
        [](const Expr& s, const EvalContext& c) -> Value {
-         const auto& p = as_ints(s, s.args()[0].eval(c));
+         Value pv = s.args()[0].eval(c);
+         const auto& p = as_ints(s.args()[0], pv);
          for (size_t i = 0; i < p.size(); ++i)
            if (p[i] != static_cast<int64_t>(i)) return false;
          return true;

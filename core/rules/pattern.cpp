@@ -76,10 +76,19 @@ class PatternParser {
     size_t at = name.find('@');
     if (at != std::string_view::npos) {
       std::string_view digits = name.substr(at + 1);
-      auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n.out);
-      if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size() ||
-          n.out < 0)
-        fail_at(head, fmt::format("bad output index in '{}' (write op@N, N >= 0)", name));
+      std::string param(digits);
+      if (side_ == PatternSide::Rhs && vars_.find_param(param) >= 0) {
+        SExpr ref = head;
+        ref.text = param;
+        n.out_expr = Expr::parse(ref, vars_);
+      } else {
+        auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n.out);
+        if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size() ||
+            n.out < 0)
+          fail_at(head, fmt::format("bad output index in '{}' (write op@N with N >= 0, or "
+                                    "op@PARAM on a right-hand side)",
+                                    name));
+      }
       name = name.substr(0, at);
     }
     n.op = std::string(name);
@@ -138,6 +147,14 @@ class PatternParser {
           a.var = static_cast<int>(vars_.attrs.size());
           vars_.attrs.push_back(value.text);
         }
+        return a;
+      case SExpr::Kind::Symbol:
+        if (side_ == PatternSide::Rhs && vars_.find_param(value.text) >= 0) {
+          a.kind = AttrPattern::Kind::Computed;  // a parameter of the rule: :axis r1
+          a.expr = Expr::parse(value, vars_);
+          return a;
+        }
+        a.literal = literal(*spec, value);
         return a;
       case SExpr::Kind::List:
         if (side_ == PatternSide::Lhs)
@@ -223,7 +240,11 @@ std::string Pattern::str(const VarTable& vars) const {
       text[i] = "?" + vars.classes[n.var];
       continue;
     }
-    std::string s = "(" + n.op + (n.out ? fmt::format("@{}", n.out) : "");
+    std::string s = "(" + n.op;
+    if (n.out_expr)
+      s += "@" + n.out_expr->str();
+    else if (n.out)
+      s += fmt::format("@{}", n.out);
     for (int c : n.children) s += " " + text[c];
     for (const auto& a : n.attrs) {
       s += " :" + a.name + " ";

@@ -4,6 +4,7 @@
 //   (transpose ?x :perm ?p)           ?p binds the attribute value
 //   (concat ?x ?y :axis 0)            a literal attribute must be equal
 //   (split@1 ?x :axis 0)              output 1 of a multi-output op
+//   (split@r3 ?x :axis 0)             the output a rule parameter names (right-hand sides only)
 //   (transpose ?x :perm (swap 3 0 1)) a computed attribute (right-hand sides only)
 //
 // Attributes a left-hand side leaves out match any value; a right-hand side gets the op's
@@ -34,6 +35,7 @@ struct PatternNode {
   int var = -1;                    // Var: index into VarTable::classes
   std::string op;                  // Op: registry name
   int out = 0;                     // which output of the op
+  std::optional<Expr> out_expr;    // right-hand sides: (split@r3 ...) picks the output by parameter
   std::vector<int> children;       // indices of earlier nodes in Pattern::nodes
   std::vector<AttrPattern> attrs;  // sorted by name
   SourceLoc loc;

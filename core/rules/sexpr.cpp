@@ -150,6 +150,7 @@ class Reader {
     while (true) {
       if (pos_ >= text_.size() || peek() == '\n') error(s.loc, "string is never closed");
       char c = peek();
+      SourceLoc eloc = here();
       advance();
       if (c == '"') break;
       if (c != '\\') {
@@ -158,7 +159,6 @@ class Reader {
       }
       if (pos_ >= text_.size()) error(s.loc, "string is never closed");
       char e = peek();
-      SourceLoc eloc = here();
       advance();
       switch (e) {
         case 'n':
