@@ -112,8 +112,8 @@ class EGraph {
   std::span<const EClassId> classes_with_op(OpId op) const;
 
   size_t class_count() const { return class_count_; }
-  size_t node_count() const { return node_count_; }    // e-nodes in class member lists
-  size_t term_count() const { return terms_.size(); }  // ids handed out
+  size_t node_count() const { return node_count_; }        // e-nodes in class member lists
+  size_t term_count() const { return uf_parent_.size(); }  // ids handed out
   MemoryUsage memory() const;
 
   // --- analysis --------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ class EGraph {
 
   // --- terms and explanations (explain.cpp) ----------------------------------------------------
   // The e-node of a term id exactly as it was added (children are term ids).
-  const ENode& term(EClassId id) const { return terms_.at(id.value); }
+  const ENode& term(EClassId id) const;
   // The id of a term whose e-node canonicalises to this class member (for proofs about it).
   EClassId term_of(const ENode& canonical_node) const;
   // Proves that terms a and b are equal; throws Error when their classes differ.
@@ -141,8 +141,10 @@ class EGraph {
 
  private:
   friend class ProofWalker;
-  struct TermHash;
-  struct TermEq;
+  struct TermTable;
+  struct TypeHash {
+    size_t operator()(const TensorType& t) const noexcept;
+  };
   struct ProofLink {
     EClassId next;        // towards the root of the proof tree; itself at the root
     uint32_t just = 0;    // 0: congruence, k: justs_[k - 1]
@@ -153,9 +155,10 @@ class EGraph {
     uint32_t step;
   };
 
-  EClassId add_checked(const ENode& node, uint32_t type, const Constant* constant);
+  void check_ids(const ENode& node) const;
+  // The node's type, or nullopt for graph_out (not a tensor); throws Error when ill-typed.
+  std::optional<TensorType> infer_node(const ENode& node) const;
   uint32_t intern_type(const TensorType& t);
-  uint32_t infer_type_index(const ENode& node) const;
   uint32_t intern_just(const Justification& why);
   Justification just_of(uint32_t just) const;
   EClassId new_term(const ENode& node);
@@ -166,9 +169,8 @@ class EGraph {
   void rebuild_classes();
   std::string describe_term(EClassId id) const;
 
-  // The term table and its exact-term index (node -> id, stored as ids hashed by node).
-  std::vector<ENode> terms_;
-  std::unique_ptr<std::unordered_set<uint32_t, TermHash, TermEq>> term_index_;
+  // The term table (one e-node per id, as added) and its exact-term index.
+  std::unique_ptr<TermTable> terms_;
   // Canonical node -> a term id whose node canonicalises to it.
   std::unordered_map<ENode, EClassId, ENodeHash> memo_;
   mutable std::vector<uint32_t> uf_parent_;
@@ -177,10 +179,11 @@ class EGraph {
   size_t node_count_ = 0;
   std::vector<EClassId> pending_;  // terms whose canonical form may have changed
   std::vector<EClassId> dirty_;    // classes whose member lists need canonicalising
-  std::map<uint32_t, std::vector<EClassId>> by_op_;
+  mutable std::map<uint32_t, std::vector<EClassId>> by_op_;  // rebuilt when asked after a change
+  mutable bool by_op_stale_ = true;
 
   std::vector<TensorType> type_table_;  // index 0: "not a tensor" (the graph_out class)
-  std::unordered_map<std::string, uint32_t> type_index_;
+  std::unordered_map<TensorType, uint32_t, TypeHash> type_index_;
 
   std::map<std::string, TensorType> inputs_;
   std::map<std::string, Constant> constants_;

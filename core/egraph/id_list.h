@@ -45,14 +45,12 @@ class IdList {
   bool on_heap() const { return size_ > kInline; }
   EClassId* heap() const;
   void set_heap(EClassId* p);
-  EClassId* data() { return on_heap() ? heap() : reinterpret_cast<EClassId*>(words_); }
-  const EClassId* data() const {
-    return on_heap() ? heap() : reinterpret_cast<const EClassId*>(words_);
-  }
+  EClassId* data() { return on_heap() ? heap() : words_; }
+  const EClassId* data() const { return on_heap() ? heap() : words_; }
   void release();
 
   // Inline ids, or (beyond kInline) a heap pointer stored bytewise in the first two words.
-  uint32_t words_[kInline] = {};
+  EClassId words_[kInline];
   uint32_t size_ = 0;
 };
 
