@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/egraph/op_table.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -28,8 +29,10 @@ class PatternParser {
 
   int node(const SExpr& e) {
     if (e.kind == SExpr::Kind::Var) return var_node(e);
+    if (e.kind == SExpr::Kind::Symbol) return leaf_node(e);
     if (e.kind != SExpr::Kind::List)
-      fail_at(e, fmt::format("expected ?var or (op ...) in a pattern, got {} {}",
+      fail_at(e, fmt::format("expected ?var, an input or constant name, or (op ...) in a "
+                             "pattern, got {} {}",
                              sexpr_kind_name(e.kind), e.str()));
     if (e.items.empty() || e.items[0].kind != SExpr::Kind::Symbol)
       fail_at(e, "expected (op operands... :attr value...)");
@@ -54,6 +57,17 @@ class PatternParser {
     return push(std::move(n));
   }
 
+  int leaf_node(const SExpr& e) {
+    if (vars_.find_param(e.text) >= 0)
+      fail_at(e, fmt::format("'{}' is a parameter; an operand must be ?var, a name or (op ...)",
+                             e.text));
+    PatternNode n;
+    n.kind = PatternNode::Kind::Leaf;
+    n.op = e.text;
+    n.loc = e.loc;
+    return push(std::move(n));
+  }
+
   int var_node(const SExpr& e) {
     if (vars_.find_attr(e.text) >= 0)
       fail_at(e, fmt::format("?{} is bound to an attribute, not an operand", e.text));
@@ -70,40 +84,67 @@ class PatternParser {
     return push(std::move(n));
   }
 
-  // "split@1" names output 1 of split.
+  // "split@1/2" names output 1 of a split into 2; "split@r3/2" names it by a parameter.
   const OpDef& op_of(const SExpr& head, PatternNode& n) {
     std::string_view name = head.text;
     size_t at = name.find('@');
     if (at != std::string_view::npos) {
-      std::string_view digits = name.substr(at + 1);
-      std::string param(digits);
-      if (side_ == PatternSide::Rhs && vars_.find_param(param) >= 0) {
-        SExpr ref = head;
-        ref.text = param;
-        n.out_expr = Expr::parse(ref, vars_);
-      } else {
-        auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n.out);
-        if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size() ||
-            n.out < 0)
-          fail_at(head, fmt::format("bad output index in '{}' (write op@N with N >= 0, or "
-                                    "op@PARAM on a right-hand side)",
-                                    name));
-      }
+      output_of(head, name.substr(at + 1), n);
       name = name.substr(0, at);
     }
     n.op = std::string(name);
     const OpDef* op = OpRegistry::instance().find(name);
     if (!op) {
+      if (find_op_id(name))
+        fail_at(head, fmt::format("'{}' cannot appear in a pattern (write inputs and constants "
+                                  "by name)",
+                                  name));
       try {
         OpRegistry::instance().get(name);
       } catch (const Error& err) {
         fail_at(head, err.message());
       }
     }
-    if (op->num_outputs >= 0 && n.out >= op->num_outputs)
-      fail_at(head, fmt::format("op '{}' has {} output(s); there is no output {}", op->name,
-                                op->num_outputs, n.out));
+    n.op_id = op_id(name);
+    if (op->num_outputs >= 0) {
+      if (n.n_out && n.n_out != op->num_outputs)
+        fail_at(head, fmt::format("op '{}' has {} output(s), not {}", op->name, op->num_outputs,
+                                  n.n_out));
+      if (n.out >= op->num_outputs)
+        fail_at(head, fmt::format("op '{}' has {} output(s); there is no output {}", op->name,
+                                  op->num_outputs, n.out));
+    } else if (side_ == PatternSide::Rhs && n.n_out == 0) {
+      fail_at(head, fmt::format("op '{}' has a variable number of outputs: write {}@OUT/COUNT",
+                                op->name, op->name));
+    }
+    if (n.n_out && n.out >= n.n_out && !n.out_expr)
+      fail_at(head, fmt::format("output {} of {} does not exist", n.out, n.n_out));
     return *op;
+  }
+
+  static bool parse_count(std::string_view digits, int& out) {
+    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return !digits.empty() && r.ec == std::errc() && r.ptr == digits.data() + digits.size() &&
+           out >= 0 && out <= UINT16_MAX;
+  }
+
+  void output_of(const SExpr& head, std::string_view spec, PatternNode& n) {
+    size_t slash = spec.find('/');
+    std::string_view which = spec.substr(0, slash);
+    if (slash != std::string_view::npos &&
+        (!parse_count(spec.substr(slash + 1), n.n_out) || n.n_out == 0))
+      fail_at(head,
+              fmt::format("bad output count in '{}' (write op@OUT/COUNT, COUNT >= 1)", head.text));
+    if (side_ == PatternSide::Rhs && vars_.find_param(std::string(which)) >= 0) {
+      SExpr ref = head;
+      ref.text = std::string(which);
+      n.out_expr = Expr::parse(ref, vars_);
+      return;
+    }
+    if (!parse_count(which, n.out))
+      fail_at(head, fmt::format("bad output index in '{}' (write op@OUT with OUT >= 0, or "
+                                "op@PARAM on a right-hand side)",
+                                head.text));
   }
 
   void check_arity(const OpDef& op, const SExpr& e, const PatternNode& n) {
@@ -240,11 +281,15 @@ std::string Pattern::str(const VarTable& vars) const {
       text[i] = "?" + vars.classes[n.var];
       continue;
     }
+    if (n.kind == PatternNode::Kind::Leaf) {
+      text[i] = n.op;
+      continue;
+    }
     std::string s = "(" + n.op;
-    if (n.out_expr)
-      s += "@" + n.out_expr->str();
-    else if (n.out)
-      s += fmt::format("@{}", n.out);
+    if (n.out_expr || n.out || n.n_out) {
+      s += "@" + (n.out_expr ? n.out_expr->str() : fmt::format("{}", n.out));
+      if (n.n_out) s += fmt::format("/{}", n.n_out);
+    }
     for (int c : n.children) s += " " + text[c];
     for (const auto& a : n.attrs) {
       s += " :" + a.name + " ";

@@ -3,8 +3,9 @@
 //   (add ?x ?y)                       ?x ?y match any e-class
 //   (transpose ?x :perm ?p)           ?p binds the attribute value
 //   (concat ?x ?y :axis 0)            a literal attribute must be equal
-//   (split@1 ?x :axis 0)              output 1 of a multi-output op
-//   (split@r3 ?x :axis 0)             the output a rule parameter names (right-hand sides only)
+//   (split@1/2 ?x :axis 0)            output 1 of a split into 2 (the /2 may be left out on a LHS)
+//   (split@r3/2 ?x :axis 0)           the output a rule parameter names (right-hand sides only)
+//   (add I1 ?y)                       I1: the graph input or constant named I1
 //   (transpose ?x :perm (swap 3 0 1)) a computed attribute (right-hand sides only)
 //
 // Attributes a left-hand side leaves out match any value; a right-hand side gets the op's
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/egraph/ids.h"
 #include "core/rules/expr.h"
 #include "core/rules/sexpr.h"
 
@@ -30,12 +32,18 @@ struct AttrPattern {
 };
 
 struct PatternNode {
-  enum class Kind { Var, Op };
+  enum class Kind {
+    Var,   // ?x
+    Op,    // (op ...)
+    Leaf,  // a bare name in an operand position: the graph input or constant of that name
+  };
   Kind kind = Kind::Op;
   int var = -1;                    // Var: index into VarTable::classes
-  std::string op;                  // Op: registry name
-  int out = 0;                     // which output of the op
-  std::optional<Expr> out_expr;    // right-hand sides: (split@r3 ...) picks the output by parameter
+  std::string op;                  // Op: registry name; Leaf: the input or constant name
+  OpId op_id;                      // Op
+  int out = 0;                     // Op: which output
+  std::optional<Expr> out_expr;    // Op, right-hand sides: (split@r3/2 ...) names it by parameter
+  int n_out = 0;                   // Op: how many outputs (0: the op's own count, or any on a LHS)
   std::vector<int> children;       // indices of earlier nodes in Pattern::nodes
   std::vector<AttrPattern> attrs;  // sorted by name
   SourceLoc loc;
