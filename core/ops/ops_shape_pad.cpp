@@ -1,6 +1,6 @@
 // pad: grows (or, with negative pads, crops) each axis, filling with a constant, the mirror
-// image (reflect) or the border element (edge). Follows the ONNX reference: negative pads crop
-// first, then the remaining positive pads are filled from the cropped tensor.
+// image (reflect) or the border element (edge). Follows the ONNX reference (numpy.pad): negative
+// pads crop first, then the remaining positive pads are filled from the cropped tensor.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -52,15 +52,21 @@ std::vector<AxisPad> plan_pad(const Shape& s, const Attrs& a) {
     p.hi = std::max(p.lo, s[d] - std::max<int64_t>(-p.end, 0));
     bool grows = p.begin > 0 || p.end > 0;
     int64_t kept = p.hi - p.lo;
-    if (mode == PadMode::Edge && grows && kept == 0)
-      fail("edge padding of axis {} of input {} has no element to repeat", d, shape_str(s));
-    if (mode == PadMode::Reflect && grows && (kept < 2 || std::max(p.begin, p.end) > kept - 1))
-      fail(
-          "reflect padding of axis {} of input {} needs pads <= {} (the kept size {} minus 1), "
-          "got begin {} and end {}",
-          d, shape_str(s), kept - 1, kept, p.begin, p.end);
+    if (mode != PadMode::Constant && grows && kept == 0)
+      fail("{} padding of axis {} of input {} has no element to copy", attr_string(a, "mode"), d,
+           shape_str(s));
   }
   return plan;
+}
+
+// Mirrors c into [lo, hi) without repeating the border, as often as needed (numpy's reflect,
+// which the ONNX reference uses: pads may exceed the axis size). A single element repeats.
+int64_t reflect(int64_t c, int64_t lo, int64_t hi) {
+  int64_t period = 2 * (hi - lo - 1);
+  if (period == 0) return lo;
+  int64_t m = (c - lo) % period;
+  if (m < 0) m += period;
+  return lo + (m < hi - lo ? m : period - m);
 }
 
 // For each output position along one axis, the flat offset contribution of the input element
@@ -74,10 +80,7 @@ std::vector<int64_t> axis_offsets(const AxisPad& p, PadMode mode, int64_t stride
         offsets[o] = -1;
         continue;
       }
-      if (mode == PadMode::Edge)
-        c = std::clamp(c, p.lo, p.hi - 1);
-      else
-        c = c < p.lo ? 2 * p.lo - c : 2 * (p.hi - 1) - c;
+      c = mode == PadMode::Edge ? std::clamp(c, p.lo, p.hi - 1) : reflect(c, p.lo, p.hi);
     }
     offsets[o] = c * stride;
   }
