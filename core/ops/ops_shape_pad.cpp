@@ -29,6 +29,11 @@ struct AxisPad {
   int64_t out = 0;             // the output size
 };
 
+// How many elements a pad removes from an axis of size dim (never negating INT64_MIN).
+int64_t crop_of(int64_t pad, int64_t dim) {
+  return pad < -dim ? dim : std::max<int64_t>(-pad, 0);
+}
+
 std::vector<AxisPad> plan_pad(const Shape& s, const Attrs& a) {
   PadMode mode = pad_mode(a);
   const auto& pads = attr_ints(a, "pads");
@@ -48,8 +53,8 @@ std::vector<AxisPad> plan_pad(const Shape& s, const Attrs& a) {
     if (p.out < 0)
       fail("attribute 'pads' {} makes axis {} of input {} negative ({} + {} + {})", given, d,
            shape_str(s), s[d], p.begin, p.end);
-    p.lo = std::min(s[d], std::max<int64_t>(-p.begin, 0));
-    p.hi = std::max(p.lo, s[d] - std::max<int64_t>(-p.end, 0));
+    p.lo = crop_of(p.begin, s[d]);
+    p.hi = std::max(p.lo, s[d] - crop_of(p.end, s[d]));
     bool grows = p.begin > 0 || p.end > 0;
     int64_t kept = p.hi - p.lo;
     if (mode != PadMode::Constant && grows && kept == 0)
@@ -59,30 +64,32 @@ std::vector<AxisPad> plan_pad(const Shape& s, const Attrs& a) {
   return plan;
 }
 
-// Mirrors c into [lo, hi) without repeating the border, as often as needed (numpy's reflect,
+// Mirrors i into [0, n) without repeating the border, as often as needed (numpy's reflect,
 // which the ONNX reference uses: pads may exceed the axis size). A single element repeats.
-int64_t reflect(int64_t c, int64_t lo, int64_t hi) {
-  int64_t period = 2 * (hi - lo - 1);
-  if (period == 0) return lo;
-  int64_t m = (c - lo) % period;
+int64_t reflect(int64_t i, int64_t n) {
+  int64_t period = 2 * (n - 1);
+  if (period == 0) return 0;
+  int64_t m = i % period;
   if (m < 0) m += period;
-  return lo + (m < hi - lo ? m : period - m);
+  return m < n ? m : period - m;
 }
 
 // For each output position along one axis, the flat offset contribution of the input element
-// it copies, or -1 where the constant goes.
+// it copies, or -1 where the constant goes. Positions are taken relative to the kept range
+// [lo, hi), which keeps the arithmetic within int64 for any pads.
 std::vector<int64_t> axis_offsets(const AxisPad& p, PadMode mode, int64_t stride) {
+  int64_t kept = p.hi - p.lo;
   std::vector<int64_t> offsets(p.out);
   for (int64_t o = 0; o < p.out; ++o) {
-    int64_t c = o - p.begin;
-    if (c < p.lo || c >= p.hi) {
+    int64_t i = o - std::max<int64_t>(p.begin, 0);
+    if (i < 0 || i >= kept) {
       if (mode == PadMode::Constant) {
         offsets[o] = -1;
         continue;
       }
-      c = mode == PadMode::Edge ? std::clamp(c, p.lo, p.hi - 1) : reflect(c, p.lo, p.hi);
+      i = mode == PadMode::Edge ? std::clamp<int64_t>(i, 0, kept - 1) : reflect(i, kept);
     }
-    offsets[o] = c * stride;
+    offsets[o] = (p.lo + i) * stride;
   }
   return offsets;
 }

@@ -94,6 +94,10 @@ TEST(ShapeOpsPad, NegativePadsCrop) {
   EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-1, 2}}})[0], ints({5}, {2, 3, 4, 0, 0}));
   EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-5, 3}}, {"constant_value", 9.0}})[0],
             ints({2}, {9, 9}));
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{INT64_MIN, INT64_MAX}}, {"constant_value", 9.0}})[0],
+            ints({3}, {9, 9, 9}));
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-2, -1}}, {"mode", std::string("edge")}})[0],
+            ints({1}, {3}));
   EXPECT_EQ(run_op("pad", {iota(DType::i64, {5})},
                    {{"pads", Ints{-1, 2}}, {"mode", std::string("reflect")}})[0],
             ints({6}, {1, 2, 3, 4, 3, 2}));
