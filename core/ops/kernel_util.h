@@ -53,6 +53,10 @@ void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string
 // ("attribute 'axes'") on an axis out of range or given twice.
 std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
                                     const std::string& what);
+// Shape arithmetic on values that come from attributes: throws Error instead of overflowing.
+int64_t checked_add(int64_t a, int64_t b);
+int64_t checked_mul(int64_t a, int64_t b);
+int64_t checked_numel(const Shape& s);
 
 // Output = input 0's type.
 std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t);
@@ -89,11 +93,6 @@ struct BinarySpec {
   int since_opset = 13;
 };
 OpDef make_binary(BinarySpec spec);
-
-// Shape arithmetic on values that come from attributes: throws Error instead of overflowing.
-int64_t checked_add(int64_t a, int64_t b);
-int64_t checked_mul(int64_t a, int64_t b);
-int64_t checked_numel(const Shape& s);
 
 // Wrapping integer arithmetic without signed-overflow UB.
 inline int64_t wrapping_add(int64_t a, int64_t b) {
