@@ -20,6 +20,28 @@ void for_each_broadcast(const Shape& out, const std::vector<const Shape*>& in_sh
 void unravel(int64_t flat, const Shape& s, std::vector<int64_t>& index);
 int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& strides);
 
+// --- data movement ----------------------------------------------------------------------------
+// These copy elements as raw bytes (dtype_size each), so they are exact for every dtype and never
+// round through double. Offsets and strides count elements. Both throw Error if an offset would
+// fall outside src or dst (a bug in the caller's plan, reported instead of corrupting memory).
+
+// For every multi-index i over `extent`:
+//   dst[dst_base + sum_d i_d * dst_strides[d]] = src[src_base + sum_d i_d * src_strides[d]].
+// Strides may be zero (broadcast) or negative (reversed slices).
+void copy_strided(const Tensor& src, int64_t src_base, const std::vector<int64_t>& src_strides,
+                  Tensor& dst, int64_t dst_base, const std::vector<int64_t>& dst_strides,
+                  const Shape& extent);
+
+// Fills dst in row-major order over the extent [offsets[0].size(), offsets[1].size(), ...]
+// (whose element count must be dst.numel()): the element at multi-index i comes from
+// src[sum_d offsets[d][i_d]]. A negative entry in any offsets[d] leaves that element of dst as
+// it was (pad uses this for the constant border).
+void copy_by_offsets(const Tensor& src, const std::vector<std::vector<int64_t>>& offsets,
+                     Tensor& dst);
+
+// Sets every element of t to element 0 of value (same dtype), bytewise.
+void fill_with(Tensor& t, const Tensor& value);
+
 // --- inference rules -----------------------------------------------------------------------
 // Throws unless t is one of the allowed dtypes; `what` names the operand ("input 'x'").
 void require_dtype(const TensorType& t, std::initializer_list<DType> allowed, const std::string& what);
@@ -27,6 +49,14 @@ void require_float(const TensorType& t, const std::string& what);
 void require_numeric(const TensorType& t, const std::string& what);  // not bool
 void require_same_dtype(const std::vector<TensorType>& ts);
 void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string& what);
+// Each axis in [-rank, rank-1] made non-negative, in the given order; throws Error naming `what`
+// ("attribute 'axes'") on an axis out of range or given twice.
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
+                                    const std::string& what);
+// Shape arithmetic on values that come from attributes: throws Error instead of overflowing.
+int64_t checked_add(int64_t a, int64_t b);
+int64_t checked_mul(int64_t a, int64_t b);
+int64_t checked_numel(const Shape& s);
 
 // Output = input 0's type.
 std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t);
