@@ -24,16 +24,14 @@ int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& str
 
 // --- inference rules -----------------------------------------------------------------------
 // Throws unless t is one of the allowed dtypes; `what` names the operand ("input 'x'").
-void require_dtype(const TensorType& t, std::initializer_list<DType> allowed,
-                   const std::string& what);
+void require_dtype(const TensorType& t, std::initializer_list<DType> allowed, const std::string& what);
 void require_float(const TensorType& t, const std::string& what);
 void require_numeric(const TensorType& t, const std::string& what);  // not bool
 void require_same_dtype(const std::vector<TensorType>& ts);
 void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string& what);
 
 // Output = input 0's type.
-std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&,
-                                            size_t);
+std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t);
 // Output = broadcast of all inputs, dtype of input 0 (all inputs must share it).
 std::vector<TensorType> infer_broadcast(const std::vector<TensorType>& in, const Attrs&, size_t);
 
@@ -46,10 +44,10 @@ std::string_view dtype_set_name(DTypeSet set);
 struct UnarySpec {
   std::string name, doc, onnx_type;
   DTypeSet dtypes = DTypeSet::Float;
-  std::function<double(double)> f;     // float (and, without fi, integer) semantics
-  std::function<int64_t(int64_t)> fi;  // integer semantics, wrapped to the dtype after
+  std::function<double(double)> f;           // float (and, without fi, integer) semantics
+  std::function<int64_t(int64_t)> fi;        // integer semantics, wrapped to the dtype after
   ValueDomain domain = ValueDomain::Any;
-  std::vector<AttrSpec> attrs;                                         // read by f_attrs when given
+  std::vector<AttrSpec> attrs;               // read by f_attrs / fi_attrs when given
   std::function<std::function<double(double)>(const Attrs&)> f_attrs;  // f built from attributes
   std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs;  // fi from attributes
   int since_opset = 13;
@@ -67,7 +65,7 @@ struct BinarySpec {
   // When set, b may have its own dtype from this set (pow's exponent); the output takes a's.
   // fi then runs only when both operands are integers, f otherwise.
   std::optional<DTypeSet> dtypes_b;
-  bool bool_result = false;  // comparisons and logic produce bool
+  bool bool_result = false;                      // comparisons and logic produce bool
   ValueDomain domain_a = ValueDomain::Any, domain_b = ValueDomain::Any;
   std::vector<AttrSpec> attrs;
   std::vector<std::string> tags;
@@ -97,9 +95,7 @@ inline int64_t wrapping_sub(int64_t a, int64_t b) {
 inline int64_t wrapping_mul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
-inline int64_t wrapping_neg(int64_t a) {
-  return wrapping_sub(0, a);
-}
+inline int64_t wrapping_neg(int64_t a) { return wrapping_sub(0, a); }
 // Truncating division and remainder, total: x/0 = 0, x%0 = 0, INT64_MIN/-1 wraps to INT64_MIN.
 int64_t wrapping_div(int64_t a, int64_t b);
 int64_t wrapping_rem(int64_t a, int64_t b);  // sign of the dividend (C, ONNX fmod=1)
