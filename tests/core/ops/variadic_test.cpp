@@ -143,6 +143,7 @@ TEST(VariadicOps, CastFollowsTheDocumentedConversions) {
   EXPECT_EQ(c.dtype(), DType::i8);
   expect_ints(c, {2, -2, 44, 0, -1});
   expect_ints(run_op("cast", {x}, {{"to", std::string("u8")}}), {2, 254, 44, 0, 255});
+  expect_ints(run_op("cast", {f32({2}, {kInf, -kInf})}, {{"to", std::string("i32")}}), {-1, 0});
   expect_ints(run_op("cast", {f32({3}, {0, 0.5, kNaN})}, {{"to", std::string("bool")}}), {0, 1, 1});
   Tensor h = run_op("cast", {Tensor::from_doubles(DType::f64, {1}, {1.0 / 3})},
                     {{"to", std::string("f16")}});
