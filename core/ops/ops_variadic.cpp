@@ -109,7 +109,6 @@ void add_clip(OpRegistry& r) {
     });
   };
   OpDef op = make_unary(std::move(s));
-  op.tags = {"elementwise"};
   using Form = OnnxAttrInput::Form;
   op.onnx.attr_inputs = {{"min", 1, Form::ScalarOfInput0}, {"max", 2, Form::ScalarOfInput0}};
   r.add(std::move(op));
