@@ -37,7 +37,6 @@ double sign_of(double x) {
 
 // log(1 + e^x) without overflow for large x.
 double softplus(double x) {
-  if (std::isnan(x)) return x;
   return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
 }
 
