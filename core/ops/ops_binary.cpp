@@ -12,41 +12,40 @@ namespace {
 using FloatFn = std::function<double(double, double)>;
 using IntFn = std::function<int64_t(int64_t, int64_t)>;
 
-BinarySpec spec(std::string name, std::string onnx, int since, std::string doc) {
+BinarySpec spec(std::string name, std::string onnx, std::string doc) {
   BinarySpec s;
   s.name = std::move(name);
   s.onnx_type = std::move(onnx);
-  s.since_opset = since;
   s.doc = std::move(doc);
   return s;
 }
 
 void add_arithmetic(OpRegistry& r) {
-  BinarySpec add = spec("add", "Add", 14, "a + b. Integers wrap (u8: 200 + 100 = 44).");
+  BinarySpec add = spec("add", "Add", "a + b. Integers wrap (u8: 200 + 100 = 44).");
   add.f = [](double a, double b) { return a + b; };
   add.fi = wrapping_add;
   add.tags = {"commutative"};
   r.add(make_binary(std::move(add)));
 
-  BinarySpec sub = spec("sub", "Sub", 14, "a - b. Integers wrap (u8: 3 - 5 = 254).");
+  BinarySpec sub = spec("sub", "Sub", "a - b. Integers wrap (u8: 3 - 5 = 254).");
   sub.f = [](double a, double b) { return a - b; };
   sub.fi = wrapping_sub;
   r.add(make_binary(std::move(sub)));
 
-  BinarySpec mul = spec("mul", "Mul", 14, "a * b. Integers wrap.");
+  BinarySpec mul = spec("mul", "Mul", "a * b. Integers wrap.");
   mul.f = [](double a, double b) { return a * b; };
   mul.fi = wrapping_mul;
   mul.tags = {"commutative"};
   r.add(make_binary(std::move(mul)));
 
-  BinarySpec div = spec("div", "Div", 14,
-                        "a / b. Integers truncate toward zero and x/0 = 0; floats follow IEEE.");
+  BinarySpec div =
+      spec("div", "Div", "a / b. Integers truncate toward zero and x/0 = 0; floats follow IEEE.");
   div.f = [](double a, double b) { return a / b; };
   div.fi = wrapping_div;
   div.domain_b = ValueDomain::NonZero;
   r.add(make_binary(std::move(div)));
 
-  BinarySpec pow = spec("pow", "Pow", 15,
+  BinarySpec pow = spec("pow", "Pow",
                         "a ^ b; b may have its own numeric dtype. Integer powers wrap; "
                         "a negative integer exponent gives trunc(1 / a^-b), and 0 for a = 0.");
   pow.dtypes_b = DTypeSet::Numeric;
@@ -57,7 +56,7 @@ void add_arithmetic(OpRegistry& r) {
 }
 
 void add_mod(OpRegistry& r) {
-  BinarySpec mod = spec("mod", "Mod", 13,
+  BinarySpec mod = spec("mod", "Mod",
                         "Remainder of a / b: fmod=0 takes the divisor's sign (integers only), "
                         "fmod=1 the dividend's. x % 0 = 0 for integers, NaN for floats.");
   mod.attrs = {AttrSpec{"fmod", AttrKind::Int, int64_t{0}, false,
@@ -84,25 +83,24 @@ void add_comparisons(OpRegistry& r) {
   struct Cmp {
     const char* name;
     const char* onnx;
-    int since;
     const char* doc;
     bool (*test)(double, double);
     bool (*test_int)(int64_t, int64_t);
   };
   const Cmp cmps[] = {
-      {"equal", "Equal", 13, "a == b as bool (NaN equals nothing).",
+      {"equal", "Equal", "a == b as bool (NaN equals nothing).",
        [](double a, double b) { return a == b; }, [](int64_t a, int64_t b) { return a == b; }},
-      {"less", "Less", 13, "a < b as bool (false when either is NaN).",
+      {"less", "Less", "a < b as bool (false when either is NaN).",
        [](double a, double b) { return a < b; }, [](int64_t a, int64_t b) { return a < b; }},
-      {"greater", "Greater", 13, "a > b as bool (false when either is NaN).",
+      {"greater", "Greater", "a > b as bool (false when either is NaN).",
        [](double a, double b) { return a > b; }, [](int64_t a, int64_t b) { return a > b; }},
-      {"less_equal", "LessOrEqual", 16, "a <= b as bool (false when either is NaN).",
+      {"less_equal", "LessOrEqual", "a <= b as bool (false when either is NaN).",
        [](double a, double b) { return a <= b; }, [](int64_t a, int64_t b) { return a <= b; }},
-      {"greater_equal", "GreaterOrEqual", 16, "a >= b as bool (false when either is NaN).",
+      {"greater_equal", "GreaterOrEqual", "a >= b as bool (false when either is NaN).",
        [](double a, double b) { return a >= b; }, [](int64_t a, int64_t b) { return a >= b; }},
   };
   for (const Cmp& c : cmps) {
-    BinarySpec s = spec(c.name, c.onnx, c.since, c.doc);
+    BinarySpec s = spec(c.name, c.onnx, c.doc);
     s.bool_result = true;
     s.dtypes = std::string_view(c.name) == "equal" ? DTypeSet::Any : DTypeSet::Numeric;
     s.f = [test = c.test](double a, double b) { return test(a, b) ? 1.0 : 0.0; };
@@ -128,7 +126,7 @@ void add_logic(OpRegistry& r) {
        [](int64_t a, int64_t b) -> int64_t { return (a != 0) != (b != 0); }},
   };
   for (const Logic& l : ops) {
-    BinarySpec s = spec(l.name, l.onnx, 7, l.doc);
+    BinarySpec s = spec(l.name, l.onnx, l.doc);
     s.dtypes = DTypeSet::Bool;
     s.bool_result = true;
     s.fi = l.f;
@@ -139,7 +137,7 @@ void add_logic(OpRegistry& r) {
 
 void add_prelu(OpRegistry& r) {
   BinarySpec s =
-      spec("prelu", "PRelu", 16, "x for x >= 0, slope * x below; slope broadcasts to x's shape.");
+      spec("prelu", "PRelu", "x for x >= 0, slope * x below; slope broadcasts to x's shape.");
   s.dtypes = DTypeSet::SignedNumeric;
   s.f = [](double x, double slope) { return x < 0 ? slope * x : x; };
   s.fi = [](int64_t x, int64_t slope) { return x < 0 ? wrapping_mul(slope, x) : x; };

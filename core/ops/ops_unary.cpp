@@ -18,12 +18,11 @@ AttrSpec float_attr(std::string name, double def, std::string doc) {
 }
 
 // A float-only op given by one function of x.
-void add_float(OpRegistry& r, std::string name, std::string onnx, int since, std::string doc,
+void add_float(OpRegistry& r, std::string name, std::string onnx, std::string doc,
                double (*f)(double), ValueDomain domain = ValueDomain::Any) {
   UnarySpec s;
   s.name = std::move(name);
   s.onnx_type = std::move(onnx);
-  s.since_opset = since;
   s.doc = std::move(doc);
   s.f = f;
   s.domain = domain;
@@ -78,7 +77,6 @@ void add_sign_family(OpRegistry& r) {
   UnarySpec relu;
   relu.name = "relu";
   relu.onnx_type = "Relu";
-  relu.since_opset = 14;
   relu.doc = "max(x, 0); NaN stays NaN.";
   relu.dtypes = DTypeSet::SignedNumeric;
   relu.f = [](double x) { return x < 0 ? 0.0 : x; };
@@ -90,7 +88,6 @@ void add_activations(OpRegistry& r) {
   UnarySpec leaky;
   leaky.name = "leaky_relu";
   leaky.onnx_type = "LeakyRelu";
-  leaky.since_opset = 16;
   leaky.doc = "x for x >= 0, alpha * x below.";
   leaky.attrs = {float_attr("alpha", 0.01, "slope for x < 0")};
   leaky.f_attrs = [](const Attrs& a) {
@@ -102,7 +99,6 @@ void add_activations(OpRegistry& r) {
   UnarySpec elu;
   elu.name = "elu";
   elu.onnx_type = "Elu";
-  elu.since_opset = 6;
   elu.doc = "x for x >= 0, alpha * (e^x - 1) below.";
   elu.attrs = {float_attr("alpha", 1.0, "scale of the negative part")};
   elu.f_attrs = [](const Attrs& a) {
@@ -115,7 +111,6 @@ void add_activations(OpRegistry& r) {
   UnarySpec selu;
   selu.name = "selu";
   selu.onnx_type = "Selu";
-  selu.since_opset = 6;
   selu.doc = "gamma * x for x > 0, gamma * alpha * (e^x - 1) otherwise.";
   selu.attrs = {float_attr("alpha", kSeluAlpha, "scale of the negative part"),
                 float_attr("gamma", kSeluGamma, "overall scale")};
@@ -130,7 +125,6 @@ void add_activations(OpRegistry& r) {
   UnarySpec hard;
   hard.name = "hard_sigmoid";
   hard.onnx_type = "HardSigmoid";
-  hard.since_opset = 6;
   hard.doc = "max(0, min(1, alpha * x + beta)); NaN stays NaN.";
   hard.attrs = {float_attr("alpha", 0.2, "slope"), float_attr("beta", 0.5, "offset")};
   hard.f_attrs = [](const Attrs& a) {
@@ -141,44 +135,43 @@ void add_activations(OpRegistry& r) {
   };
   r.add(make_unary(std::move(hard)));
 
-  add_float(r, "sigmoid", "Sigmoid", 13, "1 / (1 + e^-x).", sigmoid);
-  add_float(r, "softplus", "Softplus", 1, "log(1 + e^x), computed without overflow.", softplus);
-  add_float(r, "softsign", "Softsign", 1, "x / (1 + |x|).",
+  add_float(r, "sigmoid", "Sigmoid", "1 / (1 + e^-x).", sigmoid);
+  add_float(r, "softplus", "Softplus", "log(1 + e^x), computed without overflow.", softplus);
+  add_float(r, "softsign", "Softsign", "x / (1 + |x|).",
             [](double x) { return x / (1.0 + std::fabs(x)); });
 }
 
 void add_transcendental(OpRegistry& r) {
-  add_float(r, "exp", "Exp", 13, "e^x.", [](double x) { return std::exp(x); });
+  add_float(r, "exp", "Exp", "e^x.", [](double x) { return std::exp(x); });
   add_float(
-      r, "log", "Log", 13, "Natural logarithm; log(0) = -inf, log(x < 0) = NaN.",
+      r, "log", "Log", "Natural logarithm; log(0) = -inf, log(x < 0) = NaN.",
       [](double x) { return std::log(x); }, ValueDomain::Positive);
   add_float(
-      r, "sqrt", "Sqrt", 13, "Square root; sqrt(x < 0) = NaN.",
-      [](double x) { return std::sqrt(x); }, ValueDomain::NonNegative);
+      r, "sqrt", "Sqrt", "Square root; sqrt(x < 0) = NaN.", [](double x) { return std::sqrt(x); },
+      ValueDomain::NonNegative);
   add_float(
-      r, "reciprocal", "Reciprocal", 13, "1 / x; 1/0 = inf with the sign of the zero.",
+      r, "reciprocal", "Reciprocal", "1 / x; 1/0 = inf with the sign of the zero.",
       [](double x) { return 1.0 / x; }, ValueDomain::NonZero);
-  add_float(r, "tanh", "Tanh", 13, "Hyperbolic tangent.", [](double x) { return std::tanh(x); });
-  add_float(r, "sin", "Sin", 7, "Sine (radians).", [](double x) { return std::sin(x); });
-  add_float(r, "cos", "Cos", 7, "Cosine (radians).", [](double x) { return std::cos(x); });
-  add_float(r, "tan", "Tan", 7, "Tangent (radians).", [](double x) { return std::tan(x); });
+  add_float(r, "tanh", "Tanh", "Hyperbolic tangent.", [](double x) { return std::tanh(x); });
+  add_float(r, "sin", "Sin", "Sine (radians).", [](double x) { return std::sin(x); });
+  add_float(r, "cos", "Cos", "Cosine (radians).", [](double x) { return std::cos(x); });
+  add_float(r, "tan", "Tan", "Tangent (radians).", [](double x) { return std::tan(x); });
   add_float(
-      r, "asin", "Asin", 7, "Arcsine; NaN outside [-1, 1].", [](double x) { return std::asin(x); },
+      r, "asin", "Asin", "Arcsine; NaN outside [-1, 1].", [](double x) { return std::asin(x); },
       ValueDomain::UnitClosed);
   add_float(
-      r, "acos", "Acos", 7, "Arccosine; NaN outside [-1, 1].",
-      [](double x) { return std::acos(x); }, ValueDomain::UnitClosed);
-  add_float(r, "atan", "Atan", 7, "Arctangent.", [](double x) { return std::atan(x); });
-  add_float(r, "sinh", "Sinh", 9, "Hyperbolic sine.", [](double x) { return std::sinh(x); });
-  add_float(r, "cosh", "Cosh", 9, "Hyperbolic cosine.", [](double x) { return std::cosh(x); });
-  add_float(r, "erf", "Erf", 13, "Gauss error function.", [](double x) { return std::erf(x); });
+      r, "acos", "Acos", "Arccosine; NaN outside [-1, 1].", [](double x) { return std::acos(x); },
+      ValueDomain::UnitClosed);
+  add_float(r, "atan", "Atan", "Arctangent.", [](double x) { return std::atan(x); });
+  add_float(r, "sinh", "Sinh", "Hyperbolic sine.", [](double x) { return std::sinh(x); });
+  add_float(r, "cosh", "Cosh", "Hyperbolic cosine.", [](double x) { return std::cosh(x); });
+  add_float(r, "erf", "Erf", "Gauss error function.", [](double x) { return std::erf(x); });
 }
 
 void add_rounding(OpRegistry& r) {
-  add_float(r, "floor", "Floor", 13, "Largest integer <= x.",
-            [](double x) { return std::floor(x); });
-  add_float(r, "ceil", "Ceil", 13, "Smallest integer >= x.", [](double x) { return std::ceil(x); });
-  add_float(r, "round", "Round", 11, "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
+  add_float(r, "floor", "Floor", "Largest integer <= x.", [](double x) { return std::floor(x); });
+  add_float(r, "ceil", "Ceil", "Smallest integer >= x.", [](double x) { return std::ceil(x); });
+  add_float(r, "round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
             round_half_even);
 }
 
@@ -186,7 +179,6 @@ void add_logic_and_identity(OpRegistry& r) {
   UnarySpec lnot;
   lnot.name = "not";
   lnot.onnx_type = "Not";
-  lnot.since_opset = 1;
   lnot.doc = "Logical negation of a bool tensor.";
   lnot.dtypes = DTypeSet::Bool;
   lnot.fi = [](int64_t x) -> int64_t { return x == 0 ? 1 : 0; };
@@ -195,7 +187,6 @@ void add_logic_and_identity(OpRegistry& r) {
   UnarySpec id;
   id.name = "identity";
   id.onnx_type = "Identity";
-  id.since_opset = 16;
   id.doc = "Returns x unchanged (any dtype).";
   id.dtypes = DTypeSet::Any;
   OpDef op = make_unary(std::move(id));

@@ -51,7 +51,7 @@ void add_where(OpRegistry& r) {
   op.doc = "cond ? x : y elementwise, with all three broadcast together.";
   op.input_names = {"cond", "x", "y"};
   op.min_inputs = op.max_inputs = 3;
-  op.onnx = {"Where", 16, {}};
+  op.onnx = {"Where", 13, {}};
   op.tags = {"elementwise"};
   op.infer = [](const std::vector<TensorType>& in, const Attrs&, size_t) {
     if (in[0].dtype != DType::boolean)
