@@ -93,11 +93,18 @@ class RuleFileParser {
     return e.int_value;
   }
 
+  std::string doc_after(const SExpr& kw) {
+    const SExpr& d = next(kw, "a \"string\"");
+    if (d.kind != SExpr::Kind::String) fail_at(d, "doc takes a \"string\"");
+    return d.text;
+  }
+
   Rule rule() {
     const SExpr& kw = items_[pos_++];
     Rule r;
     r.loc = kw.loc;
     r.name = name_after(kw, "a rule name");
+    while (!at_end() && items_[pos_].is_symbol("doc")) r.doc = doc_after(items_[pos_++]);
     const SExpr& first = next(kw, "the rule's 'lhs => rhs' or 'expose N'");
     const SExpr* rhs = nullptr;
     if (first.is_symbol("expose")) {
@@ -134,9 +141,7 @@ class RuleFileParser {
                                 "got {}",
                                 kw.str()));
       if (kw.text == "doc") {
-        const SExpr& d = next(kw, "a \"string\"");
-        if (d.kind != SExpr::Kind::String) fail_at(d, "doc takes a \"string\"");
-        r.doc = d.text;
+        r.doc = doc_after(kw);
         continue;
       }
       if (kw.text == "cap") {

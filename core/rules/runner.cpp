@@ -9,11 +9,16 @@ namespace retort {
 
 std::string_view stop_reason_name(StopReason r) {
   switch (r) {
-    case StopReason::Saturated: return "saturated";
-    case StopReason::IterationLimit: return "iteration limit";
-    case StopReason::NodeLimit: return "node limit";
-    case StopReason::TimeLimit: return "time limit";
-    case StopReason::Cancelled: return "cancelled";
+    case StopReason::Saturated:
+      return "saturated";
+    case StopReason::IterationLimit:
+      return "iteration limit";
+    case StopReason::NodeLimit:
+      return "node limit";
+    case StopReason::TimeLimit:
+      return "time limit";
+    case StopReason::Cancelled:
+      return "cancelled";
   }
   return "?";
 }
@@ -30,8 +35,8 @@ void sample_matches(std::vector<Match>& matches, size_t cap, Rng& rng) {
   std::vector<size_t> idx(matches.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   for (size_t i = 0; i < cap; ++i)
-    std::swap(idx[i], idx[rng.uniform_int(static_cast<int64_t>(i),
-                                          static_cast<int64_t>(idx.size()) - 1)]);
+    std::swap(idx[i],
+              idx[rng.uniform_int(static_cast<int64_t>(i), static_cast<int64_t>(idx.size()) - 1)]);
   idx.resize(cap);
   std::sort(idx.begin(), idx.end());
   std::vector<Match> kept;
@@ -54,11 +59,11 @@ std::string IterationReport::str() const {
     if (r.banned) out += "  banned";
     out += "\n";
   }
-  out += fmt::format("  e-nodes {}  e-classes {}  applied {}  rebuild merges {}  time {:.3f}s "
-                     "(search {:.3f} apply {:.3f} rebuild {:.3f})\n",
-                     nodes, classes, applied, rebuild_merges,
-                     search_seconds + apply_seconds + rebuild_seconds, search_seconds,
-                     apply_seconds, rebuild_seconds);
+  out += fmt::format(
+      "  e-nodes {}  e-classes {}  applied {}  rebuild merges {}  time {:.3f}s "
+      "(search {:.3f} apply {:.3f} rebuild {:.3f})\n",
+      nodes, classes, applied, rebuild_merges, search_seconds + apply_seconds + rebuild_seconds,
+      search_seconds, apply_seconds, rebuild_seconds);
   if (stop) out += fmt::format("  stop: {}\n", stop_reason_name(*stop));
   return out;
 }
@@ -130,10 +135,18 @@ IterationReport Runner::step(RewriteTrace& trace) {
       }
       ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace);
       switch (r.outcome) {
-        case ApplyOutcome::Applied: ++rr.applied; break;
-        case ApplyOutcome::Unchanged: ++rr.unchanged; break;
-        case ApplyOutcome::Skipped: ++rr.skipped; break;
-        case ApplyOutcome::Rejected: ++rr.rejected; break;
+        case ApplyOutcome::Applied:
+          ++rr.applied;
+          break;
+        case ApplyOutcome::Unchanged:
+          ++rr.unchanged;
+          break;
+        case ApplyOutcome::Skipped:
+          ++rr.skipped;
+          break;
+        case ApplyOutcome::Rejected:
+          ++rr.rejected;
+          break;
       }
     }
     rep.applied += rr.applied;
