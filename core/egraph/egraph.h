@@ -36,6 +36,7 @@ namespace retort {
 struct OpaqueOp {
   std::string op_type;
   std::string domain;
+  int version = 0;  // the model's opset version for the domain; 0 when unknown
   Attrs attrs;
   std::vector<TensorType> output_types;
   bool operator==(const OpaqueOp&) const = default;

@@ -105,19 +105,30 @@ struct AcyclicView {
   std::map<EClassId, std::vector<const ENode*>> kept;
 };
 
+// Algorithm 1, line 1: a depth-first search from the root orders the classes by the time they
+// finish, and an e-node is kept only when all its children finished before its class (an edge
+// to a class still on the stack is a back edge). A class that finishes without any e-node over
+// finished children is not placed yet; it is placed as soon as one of its e-nodes' children all
+// are, so a class with a finite term always keeps one (plain back-edge removal can lose every
+// term of a class).
 AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   const size_t n_ids = eg.term_count();
   std::vector<int64_t> pos(n_ids, -1);
-  std::vector<uint8_t> visited(n_ids, 0);
+  enum : uint8_t { kWhite, kGray, kFinished };
+  std::vector<uint8_t> state(n_ids, kWhite);
   AcyclicView view;
 
-  auto all_ready = [&](const ENode& n) {
+  auto placed = [&](const ENode& n) {
     for (EClassId ch : n.children)
       if (pos[eg.find(ch).value] < 0) return false;
     return true;
   };
-  // Marks c ready, then every visited class that now has an e-node over ready children.
-  auto make_ready = [&](EClassId first) {
+  auto can_place = [&](EClassId c) {
+    const auto& nodes = eg.eclass(c).nodes;
+    return std::any_of(nodes.begin(), nodes.end(), placed);
+  };
+  // Places c, then every finished class that was waiting for it.
+  auto place = [&](EClassId first) {
     std::vector<EClassId> work{first};
     while (!work.empty()) {
       EClassId c = work.back();
@@ -127,9 +138,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
       view.order.push_back(c);
       for (EClassId p : eg.eclass(c).parents) {
         EClassId q = eg.find(p);
-        if (!visited[q.value] || pos[q.value] >= 0) continue;
-        const auto& nodes = eg.eclass(q).nodes;
-        if (std::any_of(nodes.begin(), nodes.end(), all_ready)) work.push_back(q);
+        if (state[q.value] == kFinished && pos[q.value] < 0 && can_place(q)) work.push_back(q);
       }
     }
   };
@@ -141,24 +150,26 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   };
   EClassId r = eg.find(root);
   std::vector<Frame> stack{{r}};
-  visited[r.value] = 1;
+  state[r.value] = kGray;
   while (!stack.empty()) {
     Frame& f = stack.back();
     const auto& nodes = eg.eclass(f.cls).nodes;
     if (f.node == nodes.size()) {
+      EClassId c = f.cls;
       stack.pop_back();
+      state[c.value] = kFinished;
+      if (can_place(c)) place(c);
       continue;
     }
     const ENode& n = nodes[f.node];
     if (f.child < n.children.size()) {
       EClassId d = eg.find(n.children[f.child++]);
-      if (!visited[d.value]) {
-        visited[d.value] = 1;
+      if (state[d.value] == kWhite) {
+        state[d.value] = kGray;
         stack.push_back({d});
       }
       continue;
     }
-    if (pos[f.cls.value] < 0 && all_ready(n)) make_ready(f.cls);
     ++f.node;
     f.child = 0;
   }

@@ -44,10 +44,11 @@ struct Extraction {
 // Throws Error for negative costs or a root without a finite term.
 Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options);
 
-// The acyclic sub-e-graph used by max and random: a class's position is the moment a DFS from
-// the root first completes one of its e-nodes (a cycle stays open until it is closed from
-// elsewhere); an e-node is kept when all its children have an earlier position. Every class
-// with a finite term keeps at least one e-node. Returns, per canonical class, its kept e-nodes.
+// The acyclic sub-e-graph used by max and random (Algorithm 1, line 1): a DFS from the root
+// orders classes by finishing time and drops e-nodes with an edge to a class that finished
+// later (back edges). A class left without e-nodes that way is placed later instead, as soon as
+// one of its e-nodes has all children placed, so every class with a finite term keeps at least
+// one e-node. Returns, per canonical class reachable from the root, its kept e-nodes.
 std::map<EClassId, std::vector<ENode>> acyclic_nodes(const EGraph& eg, EClassId root);
 
 // Selects, restores the graph (restore_graph) and measures it.
