@@ -75,8 +75,7 @@ void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string
   }
 }
 
-std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&,
-                                            size_t) {
+std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t) {
   return {in.at(0)};
 }
 
@@ -89,36 +88,24 @@ std::vector<TensorType> infer_broadcast(const std::vector<TensorType>& in, const
 
 bool dtype_in_set(DType t, DTypeSet set) {
   switch (set) {
-    case DTypeSet::Float:
-      return is_float(t);
-    case DTypeSet::Numeric:
-      return t != DType::boolean;
-    case DTypeSet::SignedNumeric:
-      return t != DType::boolean && is_signed(t);
-    case DTypeSet::Integer:
-      return is_integer(t);
-    case DTypeSet::Bool:
-      return t == DType::boolean;
-    case DTypeSet::Any:
-      return true;
+    case DTypeSet::Float: return is_float(t);
+    case DTypeSet::Numeric: return t != DType::boolean;
+    case DTypeSet::SignedNumeric: return t != DType::boolean && is_signed(t);
+    case DTypeSet::Integer: return is_integer(t);
+    case DTypeSet::Bool: return t == DType::boolean;
+    case DTypeSet::Any: return true;
   }
   return false;
 }
 
 std::string_view dtype_set_name(DTypeSet set) {
   switch (set) {
-    case DTypeSet::Float:
-      return "a float dtype";
-    case DTypeSet::Numeric:
-      return "a numeric dtype";
-    case DTypeSet::SignedNumeric:
-      return "a signed numeric dtype";
-    case DTypeSet::Integer:
-      return "an integer dtype";
-    case DTypeSet::Bool:
-      return "bool";
-    case DTypeSet::Any:
-      return "any dtype";
+    case DTypeSet::Float: return "a float dtype";
+    case DTypeSet::Numeric: return "a numeric dtype";
+    case DTypeSet::SignedNumeric: return "a signed numeric dtype";
+    case DTypeSet::Integer: return "an integer dtype";
+    case DTypeSet::Bool: return "bool";
+    case DTypeSet::Any: return "any dtype";
   }
   return "?";
 }
