@@ -23,20 +23,6 @@ std::string_view apply_outcome_name(ApplyOutcome o) {
   return "?";
 }
 
-std::string TraceStep::str() const {
-  std::string out =
-      fmt::format("#{} {} e{} {} => {}", step, rule, eclass.value, matched_text, rhs_text);
-  if (!subst_text.empty()) out += fmt::format(" [{}]", subst_text);
-  if (!params_text.empty()) out += fmt::format(" {{{}}}", params_text);
-  return out + fmt::format(" nodes={} classes={}", nodes_after, classes_after);
-}
-
-std::string RewriteTrace::str() const {
-  std::string out;
-  for (const auto& s : steps) out += s.str() + "\n";
-  return out;
-}
-
 namespace {
 
 constexpr int64_t kMaxPickRange = 65536;
@@ -301,9 +287,6 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Val
   step.subst = m.subst;
   step.exposed = exposed;
   step.clean_before = eg.clean();
-  step.matched_text = match_str(eg, rule, m);
-  step.subst_text = subst_str(eg, rule, m.subst);
-  step.params_text = params_text(eg, rule, params, exposed);
 
   EClassId rhs = inst.add();
   EClassId lhs = m.node ? eg.add(*m.node) : m.eclass;
@@ -311,7 +294,6 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Val
 
   step.rhs = rhs;
   step.params = std::move(params);
-  step.rhs_text = term_str(eg, rhs, 24);
   step.nodes_after = eg.node_count();
   step.classes_after = eg.class_count();
   trace.steps.push_back(std::move(step));
@@ -333,6 +315,41 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     return {ApplyOutcome::Skipped, *why, {}};
   }
   return commit(eg, rule, match, std::move(params), exposed, trace);
+}
+
+StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step) {
+  Match m;
+  m.eclass = step.eclass;
+  m.node = step.node;
+  m.subst = step.subst;
+  StepText t;
+  t.matched = match_str(eg, rule, m);
+  t.subst = subst_str(eg, rule, step.subst);
+  t.params = params_text(eg, rule, step.params, step.exposed);
+  t.rhs = term_str(eg, step.rhs, 24);
+  return t;
+}
+
+std::string step_str(const EGraph& eg, const RuleSet& rules, const TraceStep& step) {
+  const Rule* rule = rules.find(step.rule);
+  StepText t;
+  if (rule) {
+    t = step_text(eg, *rule, step);
+  } else {
+    t.matched = term_str(eg, step.eclass, 24);
+    t.rhs = term_str(eg, step.rhs, 24);
+  }
+  std::string out =
+      fmt::format("#{} {} e{} {} => {}", step.step, step.rule, step.eclass.value, t.matched, t.rhs);
+  if (!t.subst.empty()) out += fmt::format(" [{}]", t.subst);
+  if (!t.params.empty()) out += fmt::format(" {{{}}}", t.params);
+  return out + fmt::format(" nodes={} classes={}", step.nodes_after, step.classes_after);
+}
+
+std::string trace_str(const EGraph& eg, const RuleSet& rules, const RewriteTrace& trace) {
+  std::string out;
+  for (const auto& s : trace.steps) out += step_str(eg, rules, s) + "\n";
+  return out;
 }
 
 void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace) {

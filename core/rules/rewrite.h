@@ -29,19 +29,24 @@ struct TraceStep {
   EClassId rhs;                               // the right-hand side's term
   bool clean_before = true;                   // the e-graph was rebuilt when the step was applied
   size_t nodes_after = 0, classes_after = 0;  // e-graph size right after the merge
-  // The same, as s-expressions, for people: "(add I1 I2)", "?x = I1, ?y = I2", "r5 = 2".
-  std::string matched_text, subst_text, params_text, rhs_text;
-
-  // "#3 add-comm e7 (add I1 I2) => (add I2 I1) [?x = I1, ?y = I2] nodes=9 classes=6"
-  std::string str() const;
 };
 
 struct RewriteTrace {
   std::vector<TraceStep> steps;
   uint32_t iteration = 0;  // stamped on new steps; the runner advances it
-
-  std::string str() const;  // one line per step
 };
+
+// A step as s-expressions, for people: "(add I1 I2)", "?x = I1, ?y = I2", "r5 = 2",
+// "(add I2 I1)". Rendered on demand (rendering every step while saturating would cost more than
+// the rewriting); terms never change once added, so the text is the same at any later time.
+struct StepText {
+  std::string matched, subst, params, rhs;
+};
+StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step);
+// "#3 add-comm e7 (add I1 I2) => (add I2 I1) [?x = I1, ?y = I2] nodes=9 classes=6"; a step of
+// a rule not in `rules` shows its terms without the substitution.
+std::string step_str(const EGraph& eg, const RuleSet& rules, const TraceStep& step);
+std::string trace_str(const EGraph& eg, const RuleSet& rules, const RewriteTrace& trace);
 
 enum class ApplyOutcome {
   Applied,    // the e-graph changed

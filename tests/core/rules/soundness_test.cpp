@@ -284,14 +284,12 @@ RuleOutcome check_rule(const Rule& rule, uint64_t seed) {
     Tensor got = evaluate(rhs, inputs).at(rhs.outputs[0]);
     std::string why = compare(want, got);
     if (!why.empty()) {
+      StepText t = step_text(eg, rule, trace.steps[0]);
+      std::string types;
+      for (const auto& in : g->inputs) types += in.name + ":" + in.type.str() + " ";
       ADD_FAILURE() << "rule " << rule.name << " is not sound here: " << why << "\n  term "
-                    << trace.steps[0].matched_text << "\n  " << trace.steps[0].subst_text
-                    << "\n  params " << trace.steps[0].params_text << "\n  rhs "
-                    << trace.steps[0].rhs_text << "\n  inputs " << [&] {
-                         std::string s;
-                         for (const auto& in : g->inputs) s += in.name + ":" + in.type.str() + " ";
-                         return s;
-                       }();
+                    << t.matched << "\n  " << t.subst << "\n  params " << t.params << "\n  rhs "
+                    << t.rhs << "\n  inputs " << types;
       return out;
     }
     ++out.checked;
