@@ -18,6 +18,15 @@ std::string element_text(const Tensor& t, int64_t i) {
   return fmt::format("{}", t.get_int(i));
 }
 
+// Row-major values as lists nested like the shape: [[1, 2], [3, 4]].
+std::string nested_values(const Tensor& t, size_t level, int64_t& next) {
+  std::vector<std::string> parts;
+  for (int64_t i = 0; i < t.shape()[level]; ++i)
+    parts.push_back(level + 1 == t.shape().size() ? element_text(t, next++)
+                                                  : nested_values(t, level + 1, next));
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
 std::string constant_values(const Constant& c, int64_t max_elements) {
   const Tensor& t = c.value;
   if (!c.init_text.empty()) {
@@ -26,6 +35,10 @@ std::string constant_values(const Constant& c, int64_t max_elements) {
   }
   if (t.rank() == 0) return element_text(t, 0);
   bool elide = max_elements >= 0 && t.numel() > max_elements;
+  if (!elide && t.rank() >= 2) {
+    int64_t next = 0;
+    return nested_values(t, 0, next);
+  }
   int64_t shown = elide ? max_elements : t.numel();
   std::vector<std::string> parts;
   parts.reserve(static_cast<size_t>(shown) + 1);
