@@ -42,6 +42,8 @@ std::string float_literal_for(double v, DType t) {
     if (!finishes_as_float(candidate)) candidate += ".0";
     if (reads_back(candidate, v, t)) return candidate;
   } else if (t == DType::f16) {
+    // Whole halves read better as 65504.0 than as the equally exact 6.55e+04.
+    if (v == std::trunc(v)) return float_literal(v);
     for (int digits = 1; digits <= 6; ++digits) {
       candidate = fmt::format("{:.{}g}", v, digits);
       if (!finishes_as_float(candidate)) candidate += ".0";
