@@ -219,9 +219,15 @@ class Reader {
     if (n.contains("opaque")) {
       std::string opath = path + ".opaque";
       const json& o = n["opaque"];
-      check_fields(o, opath, {"domain", "output_types"});
+      check_fields(o, opath, {"domain", "version", "output_types"});
       OpaqueInfo info;
       info.domain = string(field(o, "domain", opath), opath + ".domain");
+      if (o.contains("version")) {
+        int64_t v = integer(o["version"], opath + ".version");
+        if (v < 0 || v > std::numeric_limits<int>::max())
+          bad(opath + ".version", fmt::format("expected an opset version >= 0, found {}", v));
+        info.version = static_cast<int>(v);
+      }
       size_t i = 0;
       for (const auto& t : array(field(o, "output_types", opath), opath + ".output_types"))
         info.output_types.push_back(tensor_type(t, fmt::format("{}.output_types[{}]", opath, i++)));
@@ -291,8 +297,9 @@ class Reader {
                             fmt::join(known, ", ")));
     }
     if (!attr_fits(v, spec->kind))
-      bad(path, fmt::format("expected {} for attribute '{}' of op '{}', found {}",
-                            attr_kind_name(spec->kind), key, op.name, brief(raw)));
+      bad(path, fmt::format("expected {} for attribute '{}' of op '{}', found {} {}",
+                            attr_kind_name(spec->kind), key, op.name, raw.begin().key(),
+                            brief(raw.begin().value())));
   }
 
   std::string file_;
@@ -329,6 +336,7 @@ json graph_to_json(const Graph& g) {
       json types = json::array();
       for (const auto& t : n.opaque->output_types) types.push_back(type_to_json(t));
       e["opaque"] = {{"domain", n.opaque->domain}, {"output_types", types}};
+      if (n.opaque->version != 0) e["opaque"]["version"] = n.opaque->version;
     }
     j["nodes"].push_back(e);
   }

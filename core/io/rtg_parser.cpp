@@ -1,5 +1,6 @@
 // The .rtg parser: tokens -> statements (resolved against the op registry) -> a Graph.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -310,20 +311,32 @@ class Parser {
     return s;
   }
 
-  // `opaque "domain::OpType"(args) : type, type...`
+  // `opaque "domain::OpType@version"(args) : type, type...` (domain and version optional)
   void opaque_node(NodeStmt& s) {
     take();
     const Token& id = take();
-    size_t sep = id.text.rfind("::");
+    std::string text = id.text;
     OpaqueInfo info;
+    size_t at = text.rfind('@');
+    if (at != std::string::npos) {
+      std::string_view digits = std::string_view(text).substr(at + 1);
+      int version = 0;
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), version);
+      if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() ||
+          version <= 0)
+        error_at(id, fmt::format("opaque op version '@{}' must be a positive integer", digits));
+      info.version = version;
+      text.resize(at);
+    }
+    size_t sep = text.rfind("::");
     if (sep == std::string::npos) {
-      s.node.op = id.text;
+      s.node.op = text;
     } else {
-      info.domain = id.text.substr(0, sep);
-      s.node.op = id.text.substr(sep + 2);
+      info.domain = text.substr(0, sep);
+      s.node.op = text.substr(sep + 2);
     }
     if (s.node.op.empty())
-      error_at(id, "an opaque op needs a name: \"domain::OpType\" or \"OpType\"");
+      error_at(id, "an opaque op needs a name: \"domain::OpType@version\" or \"OpType\"");
     arguments(s, nullptr);
     const Token& colon = expect(TokKind::Colon, "':' and the output types",
                                 fmt::format("after the arguments of opaque op '{}'", s.node.op));

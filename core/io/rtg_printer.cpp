@@ -69,10 +69,11 @@ std::string node_text(const Node& n) {
     args.push_back(fmt::format("{}={}", key, attr_text(value, spec)));
   }
   std::string head = n.op;
-  if (n.is_opaque())
-    head =
-        fmt::format("opaque {}",
-                    quote_string(n.opaque->domain.empty() ? n.op : n.opaque->domain + "::" + n.op));
+  if (n.is_opaque()) {
+    std::string id = n.opaque->domain.empty() ? n.op : n.opaque->domain + "::" + n.op;
+    if (n.opaque->version != 0) id += fmt::format("@{}", n.opaque->version);
+    head = fmt::format("opaque {}", quote_string(id));
+  }
   std::string text = fmt::format("{} = {}({})", names_text(n.outputs), head, fmt::join(args, ", "));
   if (n.is_opaque()) {
     std::vector<std::string> types;

@@ -38,6 +38,7 @@ inline void expect_same_graph(const Graph& a, const Graph& b) {
     ASSERT_EQ(x.is_opaque(), y.is_opaque()) << x.name;
     if (x.is_opaque()) {
       EXPECT_EQ(x.opaque->domain, y.opaque->domain);
+      EXPECT_EQ(x.opaque->version, y.opaque->version);
       EXPECT_EQ(x.opaque->output_types, y.opaque->output_types);
     }
   }

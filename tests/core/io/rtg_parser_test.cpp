@@ -107,7 +107,7 @@ output output, `onnx::Add_3`
 
 TEST(RtgParser, OpaqueOpsDeclareTheirOutputTypes) {
   Graph g = parse_rtg(R"(input x : f32[2,3]
-y, k = opaque "com.example::MyOp"(x, _, alpha=1, beta=0.5, mode="fast", sizes=[1,2], scales=[1, 2.5], tags=["a"]) : f32[2,3], i64[]
+y, k = opaque "com.example::MyOp@4"(x, _, alpha=1, beta=0.5, mode="fast", sizes=[1,2], scales=[1, 2.5], tags=["a"]) : f32[2,3], i64[]
 z = opaque "Plain"(y) : f32[6]
 output y, k, z
 )");
@@ -115,6 +115,8 @@ output y, k, z
   ASSERT_TRUE(n && n->is_opaque());
   EXPECT_EQ(n->op, "MyOp");
   EXPECT_EQ(n->opaque->domain, "com.example");
+  EXPECT_EQ(n->opaque->version, 4);
+  EXPECT_EQ(g.find_node("z")->opaque->version, 0);
   EXPECT_EQ(n->inputs, (std::vector<std::string>{"x", ""}));
   EXPECT_EQ(n->opaque->output_types[1], (TensorType{DType::i64, {}}));
   EXPECT_EQ(std::get<int64_t>(n->attrs.at("alpha")), 1);
@@ -261,7 +263,9 @@ TEST(RtgParser, OpaqueErrors) {
   EXPECT_EQ(parse_error("input x : f32[2]\ny = opaque \"d::Op\"(x) : f32[2], f32[2]\noutput y\n"),
             "t.rtg:2:23: opaque op 'Op' declares 2 output type(s) for 1 output name(s)");
   EXPECT_EQ(parse_error("input x : f32[2]\ny = opaque \"d::\"(x) : f32[2]\noutput y\n"),
-            "t.rtg:2:12: an opaque op needs a name: \"domain::OpType\" or \"OpType\"");
+            "t.rtg:2:12: an opaque op needs a name: \"domain::OpType@version\" or \"OpType\"");
+  EXPECT_EQ(parse_error("input x : f32[2]\ny = opaque \"d::Op@x\"(x) : f32[2]\noutput y\n"),
+            "t.rtg:2:12: opaque op version '@x' must be a positive integer");
   EXPECT_EQ(parse_error("input x : f32[2]\ny = opaque \"Op\"(x, a=f16) : f32[2]\noutput y\n"),
             "t.rtg:2:22: attribute 'a' of an opaque op must be a number, a string or a list of "
             "one of them, found f16");

@@ -107,13 +107,13 @@ TEST(RtgPrinter, QuotesNamesThatAreNotIdentifiers) {
 
 TEST(RtgPrinter, OpaqueNodesRoundTrip) {
   Graph g = parse_rtg(R"(input x : f32[2,3]
-y, k = opaque "com.example::MyOp"(x, _, alpha=1, beta=0.5, s="a\"b", v=[1.0,2.0], w=[1,2]) : f32[2,3], i64[]
+y, k = opaque "com.example::MyOp@2"(x, _, alpha=1, beta=0.5, s="a\"b", v=[1.0,2.0], w=[1,2]) : f32[2,3], i64[]
 z = opaque "Plain"(y) : f32[6]
 output z, k
 )");
   EXPECT_EQ(print_rtg(g, {.show_types = false}),
             R"(input x : f32[2,3]
-y, k = opaque "com.example::MyOp"(x, _, alpha=1, beta=0.5, s="a\"b", v=[1.0,2.0], w=[1,2]) : f32[2,3], i64[]
+y, k = opaque "com.example::MyOp@2"(x, _, alpha=1, beta=0.5, s="a\"b", v=[1.0,2.0], w=[1,2]) : f32[2,3], i64[]
 z = opaque "Plain"(y) : f32[6]
 output z, k
 )");
