@@ -12,9 +12,9 @@ class Rng {
  public:
   explicit Rng(uint64_t seed);
 
-  uint64_t next_u64();                          // xoshiro256**
-  double uniform();                             // [0, 1)
-  double uniform(double lo, double hi);         // [lo, hi)
+  uint64_t next_u64();                         // xoshiro256**
+  double uniform();                            // [0, 1)
+  double uniform(double lo, double hi);        // [lo, hi)
   int64_t uniform_int(int64_t lo, int64_t hi);  // [lo, hi], inclusive
   bool coin(double p_true = 0.5);
 
