@@ -94,36 +94,40 @@ void run_export(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_graph_commands(CommandRegistry& r) {
-  r.add(
-      {.name = "load",
-       .args = {{"FILE", Completion::FilePath}},
-       .summary = "Load a graph from a .rtg, .json or .onnx file; it becomes the current graph.",
-       .help =
-           "The format is chosen by the file's extension. Ops that Retort does not know are kept\n"
-           "as opaque nodes when they come from ONNX.",
-       .run = run_load});
-  r.add(
-      {.name = "def",
-       .args = {{"STATEMENT", Completion::NodeName}},
-       .summary = "Add one .rtg statement to the current graph (an empty graph if there is none).",
-       .help =
-           "The statement is .rtg source text, taken as typed (not split into words). The types\n"
-           "of the values it defines are printed. On an error the graph is left unchanged.",
-       .run = run_def,
-       .raw_text = true});
+  r.add({.name = "load",
+         .args = {{"FILE", Completion::FilePath}},
+         .summary = "Load a graph from a .rtg, .json or .onnx file.",
+         .help =
+             "The graph becomes the current graph. The format is chosen by the file's extension.\n"
+             "Ops that Retort does not know are kept as opaque nodes when they come from ONNX.",
+         .run = run_load});
+  r.add({.name = "def",
+         .args = {{"STATEMENT", Completion::NodeName}},
+         .summary = "Add one .rtg statement to the current graph.",
+         .help =
+             "The statement is .rtg source text, taken as typed (not split into words); without a\n"
+             "current graph it starts an empty one. The types of the values it defines are\n"
+             "printed. On an error the graph is left unchanged.",
+         .run = run_def,
+         .raw_text = true});
   r.add({.name = "show",
          .args = {{"NAME", Completion::VariantName, true}},
-         .summary = "Print the current graph (or the variant NAME) as .rtg text with types.",
-         .help = "Long constant literals are elided in the listing; `export` writes them in full.",
+         .summary = "Print a graph as .rtg text with types.",
+         .help =
+             "Prints the current graph, or the variant NAME. Long constant literals are elided\n"
+             "in the listing; `export` writes them in full.",
          .run = run_show});
   r.add({.name = "info",
-         .summary = "Describe the current graph: inputs, outputs, node count, ops used, dtypes.",
+         .summary = "Describe the current graph: inputs, outputs, ops, dtypes.",
+         .help = "Lists the inputs and outputs with their types, counts the nodes and constants,\n"
+                 "counts each op and names the dtypes of all values.",
          .run = run_info});
   r.add({.name = "export",
          .args = {{"FILE", Completion::FilePath}},
          .options = {{"--force", "", "replace FILE if it exists"}},
-         .summary = "Save the current graph as .rtg, .json or .onnx (by FILE's extension).",
-         .help = "An existing file is never replaced unless --force is given.",
+         .summary = "Save the current graph as .rtg, .json or .onnx.",
+         .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
+                 "unless --force is given.",
          .run = run_export});
 }
 

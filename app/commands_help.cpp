@@ -1,7 +1,10 @@
 // help and quit.
+#include <fmt/ranges.h>
+
 #include "app/commands.h"
 #include "app/op_help.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -46,23 +49,27 @@ void run_help(Session&, const Args& args, Output& out) {
     out.write(op_help_text(*op));
     return;
   }
-  commands.get(*topic);  // throws, suggesting close command names
+  std::vector<std::string> close = close_matches(*topic, commands.names());
+  for (auto& op : close_matches(*topic, OpRegistry::instance().names())) close.push_back(op);
+  if (close.empty())
+    fail("no command or op is named '{}' (`help` lists the commands, `help ops` the ops)", *topic);
+  fail("no command or op is named '{}'; did you mean {}?", *topic, fmt::join(close, " or "));
 }
 
 }  // namespace
 
 void register_help_commands(CommandRegistry& r) {
-  r.add(
-      {.name = "help",
-       .args = {{"TOPIC", Completion::Command, true}, {"NAME", Completion::OpName, true}},
-       .options = {{"--markdown", "",
-                    "print the command reference (docs/commands.md) as Markdown"}},
-       .summary = "List the commands, or describe one: `help COMMAND`, `help ops`, `help op NAME`.",
-       .help =
-           "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
-           "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
-           "for an op too when no command has that name.",
-       .run = run_help});
+  r.add({.name = "help",
+         .args = {{"TOPIC", Completion::Command, true}, {"NAME", Completion::OpName, true}},
+         .options = {{"--markdown", "",
+                      "print the command reference (docs/commands.md) as Markdown"}},
+         .summary = "List the commands, or describe a command or an op.",
+         .help =
+             "`help COMMAND` describes a command, `help ops` lists the ops, and\n"
+             "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
+             "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
+             "for an op too when no command has that name.",
+         .run = run_help});
   r.add({.name = "quit",
          .summary = "End the session.",
          .run = [](Session&, const Args&, Output&) {},

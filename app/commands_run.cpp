@@ -48,8 +48,9 @@ void register_run_commands(CommandRegistry& r) {
   r.add({.name = "eval",
          .args = {{"NAME", Completion::VariantName, true}},
          .options = {{"--seed", "S", "draw the inputs with seed S instead of the session seed"}},
-         .summary = "Run the current graph (or the variant NAME) on seeded random inputs.",
+         .summary = "Run a graph on seeded random inputs.",
          .help =
+             "Runs the current graph, or the variant NAME, on the reference interpreter.\n"
              "Each input gets values in the domain its ops need (log: positive, acos: [-1, 1]);\n"
              "a note says so. Prints one summary line per output: dtype, shape, min, max, mean,\n"
              "NaN and Inf counts and the first values. The same seed gives the same inputs.",
@@ -62,7 +63,7 @@ void register_run_commands(CommandRegistry& r) {
          .run = run_seed});
   r.add({.name = "conformance",
          .args = {{"DIR", Completion::FilePath, true}},
-         .summary = "Run the ONNX backend node tests in DIR on the reference interpreter.",
+         .summary = "Run ONNX node tests on the reference interpreter.",
          .help = fmt::format(
              "DIR holds one folder per test (model.onnx and test_data_set_*); the default is\n"
              "{}. Failures and skips are listed with their\n"
