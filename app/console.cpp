@@ -59,7 +59,12 @@ int run_console(Shell& shell) {
     // append_history needs the file to exist; write_history creates it.
     if (!std::filesystem::exists(history)) write_history(history.c_str());
   }
-  while (char* raw = readline("retort> ")) {
+  while (true) {
+    char* raw = readline("retort> ");
+    if (!raw) {
+      std::fputc('\n', stdout);  // end of input: leave the terminal on a fresh line
+      break;
+    }
     std::string line(raw);
     std::free(raw);
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
