@@ -120,10 +120,12 @@ TEST(RulesParse, LoadsFilesFromTheSourceTree) {
 
 // Random token soup: parsing either succeeds or throws Error, never anything else.
 TEST(RulesParse, GarbageNeverCrashes) {
-  const char* tokens[] = {"rule", "r", "(", ")", "[", "]", "?x", "?p", ":perm", ":axis", "add",
-                          "transpose", "split@1/2", "=>", "if", "let", "pick", "in", "..",
-                          "where", "cap", "expose", "doc", "\"s\"", "1", "-3", "0.5", "=",
-                          "(rank ?x)", "(swap 2 0 1)", "\n", "#", "@", "r1", "concat", "?"};
+  const char* tokens[] = {"rule",      "r",     "(",     ")",      "[",         "]",
+                          "?x",        "?p",    ":perm", ":axis",  "add",       "transpose",
+                          "split@1/2", "=>",    "if",    "let",    "pick",      "in",
+                          "..",        "where", "cap",   "expose", "doc",       "\"s\"",
+                          "1",         "-3",    "0.5",   "=",      "(rank ?x)", "(swap 2 0 1)",
+                          "\n",        "#",     "@",     "r1",     "concat",    "?"};
   Rng rng(11);
   int parsed = 0;
   for (int i = 0; i < 3000; ++i) {
