@@ -13,9 +13,10 @@
 namespace retort {
 
 // An op the registry does not know, kept from an imported model so that it survives a round
-// trip: its ONNX domain and the output types the model declared.
+// trip: its ONNX domain (and that domain's opset version) and the output types the model declared.
 struct OpaqueInfo {
   std::string domain;
+  int version = 0;  // the model's opset version for the domain; 0 when unknown
   std::vector<TensorType> output_types;
 };
 

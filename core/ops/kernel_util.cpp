@@ -1,5 +1,7 @@
 #include "core/ops/kernel_util.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -167,9 +169,21 @@ std::string_view dtype_set_name(DTypeSet set) {
 }
 
 namespace {
-void check_set(const TensorType& t, DTypeSet set, const std::string& op) {
+void check_set(const TensorType& t, DTypeSet set, const std::string& op, const char* input) {
   if (!dtype_in_set(t.dtype, set))
-    fail("op '{}' needs {}, got {}", op, dtype_set_name(set), dtype_name(t.dtype));
+    fail("op '{}' needs {} for input '{}', got {}", op, dtype_set_name(set), input,
+         dtype_name(t.dtype));
+}
+
+// Runs f(out_index, offset_a, offset_b) over a broadcast pair; equal shapes skip the odometer.
+template <typename F>
+void for_each_pair(const Shape& out, const Shape& a, const Shape& b, F&& f) {
+  if (a == out && b == out) {
+    int64_t n = numel(out);
+    for (int64_t i = 0; i < n; ++i) f(i, i, i);
+    return;
+  }
+  for_each_broadcast(out, {&a, &b}, [&](int64_t i, const int64_t* off) { f(i, off[0], off[1]); });
 }
 }  // namespace
 
@@ -185,23 +199,20 @@ OpDef make_unary(UnarySpec spec) {
   DTypeSet set = spec.dtypes;
   std::string name = spec.name;
   op.infer = [set, name](const std::vector<TensorType>& in, const Attrs&, size_t) {
-    check_set(in[0], set, name);
+    check_set(in[0], set, name, "x");
     return std::vector<TensorType>{in[0]};
   };
-  auto f = spec.f;
-  auto fi = spec.fi;
-  auto f_attrs = spec.f_attrs;
-  op.kernel = [f, fi, f_attrs](const std::vector<const Tensor*>& in, const Attrs& attrs,
-                               const std::vector<TensorType>& out_types) {
+  op.kernel = [f = spec.f, fi = spec.fi, f_attrs = spec.f_attrs, fi_attrs = spec.fi_attrs](
+                  const std::vector<const Tensor*>& in, const Attrs& attrs,
+                  const std::vector<TensorType>& out_types) {
     const Tensor& x = *in[0];
     Tensor out(out_types[0]);
-    bool int_path = fi && !is_float(x.dtype());
     auto fn = f_attrs ? f_attrs(attrs) : f;
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      if (int_path)
-        out.set_int(i, fi(x.get_int(i)));
-      else
-        out.set(i, fn(x.get(i)));
+    auto fin = fi_attrs ? fi_attrs(attrs) : fi;
+    if (fin && !is_float(x.dtype())) {
+      for (int64_t i = 0; i < x.numel(); ++i) out.set_int(i, fin(x.get_int(i)));
+    } else {
+      for (int64_t i = 0; i < x.numel(); ++i) out.set(i, fn(x.get(i)));
     }
     return std::vector<Tensor>{std::move(out)};
   };
@@ -220,33 +231,126 @@ OpDef make_binary(BinarySpec spec) {
   op.tags = {"elementwise", "binary"};
   op.tags.insert(op.tags.end(), spec.tags.begin(), spec.tags.end());
   DTypeSet set = spec.dtypes;
+  std::optional<DTypeSet> set_b = spec.dtypes_b;
   std::string name = spec.name;
   bool bool_result = spec.bool_result;
-  op.infer = [set, name, bool_result](const std::vector<TensorType>& in, const Attrs& a, size_t n) {
-    check_set(in[0], set, name);
-    auto out = infer_broadcast(in, a, n);
+  op.infer = [set, set_b, name, bool_result](const std::vector<TensorType>& in, const Attrs& a,
+                                             size_t n) {
+    check_set(in[0], set, name, "a");
+    std::vector<TensorType> out;
+    if (set_b) {
+      check_set(in[1], *set_b, name, "b");
+      out = {{in[0].dtype, broadcast_shapes(in[0].shape, in[1].shape)}};
+    } else {
+      out = infer_broadcast(in, a, n);
+    }
     if (bool_result) out[0].dtype = DType::boolean;
     return out;
   };
-  auto f = spec.f;
-  auto fi = spec.fi;
-  op.kernel = [f, fi](const std::vector<const Tensor*>& in, const Attrs&,
-                      const std::vector<TensorType>& out_types) {
+  op.kernel = [f = spec.f, fi = spec.fi, f_attrs = spec.f_attrs, fi_attrs = spec.fi_attrs](
+                  const std::vector<const Tensor*>& in, const Attrs& attrs,
+                  const std::vector<TensorType>& out_types) {
     const Tensor& a = *in[0];
     const Tensor& b = *in[1];
     Tensor out(out_types[0]);
-    bool int_path = fi && !is_float(a.dtype());
+    auto fn = f_attrs ? f_attrs(attrs) : f;
+    auto fin = fi_attrs ? fi_attrs(attrs) : fi;
     DType dt = a.dtype();
-    for_each_broadcast(out.shape(), {&a.shape(), &b.shape()},
-                       [&](int64_t i, const int64_t* off) {
-                         if (int_path)
-                           out.set_int(i, wrap_int(fi(a.get_int(off[0]), b.get_int(off[1])), dt));
-                         else
-                           out.set(i, f(a.get(off[0]), b.get(off[1])));
-                       });
+    if (fin && !is_float(dt) && !is_float(b.dtype())) {
+      for_each_pair(out.shape(), a.shape(), b.shape(), [&](int64_t i, int64_t ia, int64_t ib) {
+        out.set_int(i, wrap_int(fin(a.get_int(ia), b.get_int(ib)), dt));
+      });
+    } else {
+      for_each_pair(out.shape(), a.shape(), b.shape(), [&](int64_t i, int64_t ia, int64_t ib) {
+        out.set(i, fn(a.get(ia), b.get(ib)));
+      });
+    }
     return std::vector<Tensor>{std::move(out)};
   };
   return op;
+}
+
+OpDef make_variadic(VariadicSpec spec) {
+  OpDef op;
+  op.name = spec.name;
+  op.doc = spec.doc;
+  op.input_names = {"x"};
+  op.min_inputs = 1;
+  op.max_inputs = -1;
+  op.onnx = {spec.onnx_type, spec.since_opset, {}};
+  op.tags = {"elementwise", "variadic"};
+  DTypeSet set = spec.dtypes;
+  std::string name = spec.name;
+  op.infer = [set, name](const std::vector<TensorType>& in, const Attrs& a, size_t n) {
+    for (const auto& t : in)
+      if (!dtype_in_set(t.dtype, set))
+        fail("op '{}' needs {}, got {}", name, dtype_set_name(set), dtype_name(t.dtype));
+    return infer_broadcast(in, a, n);
+  };
+  op.kernel = [f = spec.f, fi = spec.fi, finish = spec.finish](
+                  const std::vector<const Tensor*>& in, const Attrs&,
+                  const std::vector<TensorType>& out_types) {
+    Tensor out(out_types[0]);
+    std::vector<const Shape*> shapes;
+    for (const Tensor* t : in) shapes.push_back(&t->shape());
+    DType dt = out.dtype();
+    size_t n = in.size();
+    if (fi && !is_float(dt)) {
+      for_each_broadcast(out.shape(), shapes, [&](int64_t i, const int64_t* off) {
+        int64_t acc = in[0]->get_int(off[0]);
+        for (size_t k = 1; k < n; ++k) acc = wrap_int(fi(acc, in[k]->get_int(off[k])), dt);
+        out.set_int(i, acc);
+      });
+    } else {
+      for_each_broadcast(out.shape(), shapes, [&](int64_t i, const int64_t* off) {
+        double acc = in[0]->get(off[0]);
+        for (size_t k = 1; k < n; ++k) acc = f(acc, in[k]->get(off[k]));
+        out.set(i, finish ? finish(acc, n) : acc);
+      });
+    }
+    return std::vector<Tensor>{std::move(out)};
+  };
+  return op;
+}
+
+int64_t wrapping_div(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (b == -1) return wrapping_neg(a);
+  return a / b;
+}
+
+int64_t wrapping_rem(int64_t a, int64_t b) {
+  if (b == 0 || b == -1) return 0;
+  return a % b;
+}
+
+int64_t floored_mod(int64_t a, int64_t b) {
+  int64_t r = wrapping_rem(a, b);
+  // |r| < |b|, so adding b to a remainder of the other sign cannot overflow.
+  if (r != 0 && (r < 0) != (b < 0)) r += b;
+  return r;
+}
+
+int64_t wrapping_pow(int64_t a, int64_t e) {
+  if (e < 0) {
+    if (a == 1) return 1;
+    if (a == -1) return (e & 1) ? -1 : 1;
+    return 0;
+  }
+  int64_t result = 1;
+  int64_t base = a;
+  for (uint64_t k = static_cast<uint64_t>(e); k != 0; k >>= 1) {
+    if (k & 1) result = wrapping_mul(result, base);
+    base = wrapping_mul(base, base);
+  }
+  return result;
+}
+
+double round_half_even(double x) {
+  double r = std::round(x);
+  // std::round takes ties away from zero; a tie is moved to the even neighbour.
+  if (std::fabs(x - std::trunc(x)) == 0.5) r = 2.0 * std::round(x / 2.0);
+  return r;
 }
 
 }  // namespace retort

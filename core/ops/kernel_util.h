@@ -2,8 +2,10 @@
 // the common inference rules. Op files use these instead of re-deriving index arithmetic.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -72,6 +74,28 @@ T highest_of(DType t) {
     return int_highest(t);
 }
 
+// --- data movement ----------------------------------------------------------------------------
+// These copy elements as raw bytes (dtype_size each), so they are exact for every dtype and never
+// round through double. Offsets and strides count elements. Both throw Error if an offset would
+// fall outside src or dst (a bug in the caller's plan, reported instead of corrupting memory).
+
+// For every multi-index i over `extent`:
+//   dst[dst_base + sum_d i_d * dst_strides[d]] = src[src_base + sum_d i_d * src_strides[d]].
+// Strides may be zero (broadcast) or negative (reversed slices).
+void copy_strided(const Tensor& src, int64_t src_base, const std::vector<int64_t>& src_strides,
+                  Tensor& dst, int64_t dst_base, const std::vector<int64_t>& dst_strides,
+                  const Shape& extent);
+
+// Fills dst in row-major order over the extent [offsets[0].size(), offsets[1].size(), ...]
+// (whose element count must be dst.numel()): the element at multi-index i comes from
+// src[sum_d offsets[d][i_d]]. A negative entry in any offsets[d] leaves that element of dst as
+// it was (pad uses this for the constant border).
+void copy_by_offsets(const Tensor& src, const std::vector<std::vector<int64_t>>& offsets,
+                     Tensor& dst);
+
+// Sets every element of t to element 0 of value (same dtype), bytewise.
+void fill_with(Tensor& t, const Tensor& value);
+
 // --- inference rules -----------------------------------------------------------------------
 // Throws unless t is one of the allowed dtypes; `what` names the operand ("input 'x'").
 void require_dtype(const TensorType& t, std::initializer_list<DType> allowed, const std::string& what);
@@ -79,6 +103,14 @@ void require_float(const TensorType& t, const std::string& what);
 void require_numeric(const TensorType& t, const std::string& what);  // not bool
 void require_same_dtype(const std::vector<TensorType>& ts);
 void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string& what);
+// Each axis in [-rank, rank-1] made non-negative, in the given order; throws Error naming `what`
+// ("attribute 'axes'") on an axis out of range or given twice.
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
+                                    const std::string& what);
+// Shape arithmetic on values that come from attributes: throws Error instead of overflowing.
+int64_t checked_add(int64_t a, int64_t b);
+int64_t checked_mul(int64_t a, int64_t b);
+int64_t checked_numel(const Shape& s);
 
 // Output = input 0's type.
 std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t);
@@ -97,8 +129,9 @@ struct UnarySpec {
   std::function<double(double)> f;           // float (and, without fi, integer) semantics
   std::function<int64_t(int64_t)> fi;        // integer semantics, wrapped to the dtype after
   ValueDomain domain = ValueDomain::Any;
-  std::vector<AttrSpec> attrs;               // read by f_attrs when given
+  std::vector<AttrSpec> attrs;               // read by f_attrs / fi_attrs when given
   std::function<std::function<double(double)>(const Attrs&)> f_attrs;  // f built from attributes
+  std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs;  // fi from attributes
   int since_opset = 13;
 };
 OpDef make_unary(UnarySpec spec);
@@ -108,6 +141,12 @@ struct BinarySpec {
   DTypeSet dtypes = DTypeSet::Numeric;
   std::function<double(double, double)> f;
   std::function<int64_t(int64_t, int64_t)> fi;  // integer semantics (two's complement wrap after)
+  // f and fi built from the node's attributes, when the semantics depend on them.
+  std::function<std::function<double(double, double)>(const Attrs&)> f_attrs;
+  std::function<std::function<int64_t(int64_t, int64_t)>(const Attrs&)> fi_attrs;
+  // When set, b may have its own dtype from this set (pow's exponent); the output takes a's.
+  // fi then runs only when both operands are integers, f otherwise.
+  std::optional<DTypeSet> dtypes_b;
   bool bool_result = false;                      // comparisons and logic produce bool
   ValueDomain domain_a = ValueDomain::Any, domain_b = ValueDomain::Any;
   std::vector<AttrSpec> attrs;
@@ -115,6 +154,18 @@ struct BinarySpec {
   int since_opset = 13;
 };
 OpDef make_binary(BinarySpec spec);
+
+// Ops over one or more inputs with multidirectional broadcasting that fold their operands left
+// to right (max, min, sum, mean). Integers fold with fi and wrap to the dtype after each step.
+struct VariadicSpec {
+  std::string name, doc, onnx_type;
+  DTypeSet dtypes = DTypeSet::Numeric;
+  std::function<double(double, double)> f;
+  std::function<int64_t(int64_t, int64_t)> fi;
+  std::function<double(double, size_t)> finish;  // applied to the float fold of n operands
+  int since_opset = 13;
+};
+OpDef make_variadic(VariadicSpec spec);
 
 // Wrapping integer arithmetic without signed-overflow UB.
 inline int64_t wrapping_add(int64_t a, int64_t b) {
@@ -126,6 +177,23 @@ inline int64_t wrapping_sub(int64_t a, int64_t b) {
 inline int64_t wrapping_mul(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
+inline int64_t wrapping_neg(int64_t a) { return wrapping_sub(0, a); }
+// Truncating division and remainder, total: x/0 = 0, x%0 = 0, INT64_MIN/-1 wraps to INT64_MIN.
+int64_t wrapping_div(int64_t a, int64_t b);
+int64_t wrapping_rem(int64_t a, int64_t b);  // sign of the dividend (C, ONNX fmod=1)
+int64_t floored_mod(int64_t a, int64_t b);   // sign of the divisor (Python, ONNX fmod=0)
+// a^e by repeated squaring, wrapping; for e < 0 it is trunc(1 / a^-e) with 0^e = 0.
+int64_t wrapping_pow(int64_t a, int64_t e);
+
+// Float helpers that keep NaN: std::min/std::max drop a NaN depending on argument order.
+inline double nan_max(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? a + b : (a < b ? b : a);
+}
+inline double nan_min(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? a + b : (b < a ? b : a);
+}
+// Rounds to the nearest integer, ties to even, without depending on the FP rounding mode.
+double round_half_even(double x);
 
 // Accumulation in the widened type: plain IEEE arithmetic in double, two's-complement wrap in
 // int64. Kernels templated on the widened type use these so both paths share one loop.

@@ -208,9 +208,7 @@ std::vector<double> pool(const Tensor& xt, const Window& window, Fold fold) {
 struct MaxFold {
   double lowest;
   double start() const { return lowest; }
-  void visit(double& s, double v) const {
-    if (std::isnan(v) || v > s) s = std::isnan(s) ? s : v;
-  }
+  void visit(double& s, double v) const { s = nan_max(s, v); }
   double finish(double s, int64_t, int64_t) const { return s; }
 };
 

@@ -1,5 +1,6 @@
 // Reductions over a set of axes (reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod)
 // and index reductions over one axis (argmax, argmin).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/ranges.h>
@@ -59,14 +60,9 @@ std::vector<bool> reduced_axes(const TensorType& x, const Attrs& attrs, const st
   bool noop = has_attr(attrs, "noop_with_empty_axes") && attr_int(attrs, "noop_with_empty_axes");
   if (!has_attr(attrs, "axes") || attr_ints(attrs, "axes").empty())
     return std::vector<bool>(x.shape.size(), !(noop && has_attr(attrs, "axes")));
-  const auto& axes = attr_ints(attrs, "axes");
-  if (rank == 0) fail("{} of a scalar takes no axes, got [{}]", op, fmt::join(axes, ","));
   std::vector<bool> mask(x.shape.size(), false);
-  for (int64_t a : axes) {
-    int64_t n = normalize_axis(a, rank);
-    if (mask[n]) fail("{} axes [{}] name axis {} twice", op, fmt::join(axes, ","), n);
-    mask[n] = true;
-  }
+  for (int64_t a : normalize_axes(attr_ints(attrs, "axes"), rank, op + " attribute 'axes'"))
+    mask[a] = true;
   return mask;
 }
 
@@ -84,15 +80,17 @@ Shape reduced_shape(const Shape& s, const std::vector<bool>& mask, bool keepdims
 template <typename T>
 T max_step(T a, T b) {
   if constexpr (std::is_same_v<T, double>)
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
-  return b > a ? b : a;
+    return nan_max(a, b);
+  else
+    return std::max(a, b);
 }
 
 template <typename T>
 T min_step(T a, T b) {
   if constexpr (std::is_same_v<T, double>)
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
-  return b < a ? b : a;
+    return nan_min(a, b);
+  else
+    return std::min(a, b);
 }
 
 template <typename T, typename Step>

@@ -1,0 +1,230 @@
+// Graph -> ONNX ModelProto. Registry nodes are written from their OnnxMapping: attributes that
+// ONNX passes as inputs become fresh initializers in the form the mapping names.
+#include <set>
+
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+
+#include "core/io/onnx_io.h"
+#include "core/io/onnx_proto.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+namespace {
+
+void set_type(const TensorType& t, onnx::TypeProto& proto) {
+  auto* tt = proto.mutable_tensor_type();
+  tt->set_elem_type(onnx_dtype_code(t.dtype));
+  auto* shape = tt->mutable_shape();
+  for (int64_t d : t.shape) shape->add_dim()->set_dim_value(d);
+}
+
+void add_value_info(const std::string& name, const TensorType& t,
+                    google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& list) {
+  auto* v = list.Add();
+  v->set_name(name);
+  set_type(t, *v->mutable_type());
+}
+
+void set_plain_attr(const std::string& name, const AttrValue& value, onnx::AttributeProto& a) {
+  using A = onnx::AttributeProto;
+  a.set_name(name);
+  struct Writer {
+    A& a;
+    void operator()(int64_t i) const {
+      a.set_type(A::INT);
+      a.set_i(i);
+    }
+    void operator()(double d) const {
+      a.set_type(A::FLOAT);
+      a.set_f(static_cast<float>(d));
+    }
+    void operator()(const std::string& s) const {
+      a.set_type(A::STRING);
+      a.set_s(s);
+    }
+    void operator()(const std::vector<int64_t>& v) const {
+      a.set_type(A::INTS);
+      for (int64_t i : v) a.add_ints(i);
+    }
+    void operator()(const std::vector<double>& v) const {
+      a.set_type(A::FLOATS);
+      for (double d : v) a.add_floats(static_cast<float>(d));
+    }
+    void operator()(const std::vector<std::string>& v) const {
+      a.set_type(A::STRINGS);
+      for (const auto& s : v) a.add_strings(s);
+    }
+  };
+  std::visit(Writer{a}, value);
+}
+
+// An attribute that ONNX takes as an input, as the tensor its mapping form calls for.
+Tensor attr_input_tensor(const AttrValue& value, OnnxAttrInput::Form form, DType input0) {
+  if (form == OnnxAttrInput::Form::ScalarOfInput0) {
+    if (const auto* i = std::get_if<int64_t>(&value)) return Tensor::from_ints(input0, {}, {*i});
+    if (const auto* d = std::get_if<double>(&value)) return Tensor::scalar(input0, *d);
+    fail("attribute {} cannot be a scalar input", attr_value_str(value));
+  }
+  if (const auto* i = std::get_if<int64_t>(&value)) return Tensor::from_ints(DType::i64, {1}, {*i});
+  if (const auto* v = std::get_if<std::vector<int64_t>>(&value))
+    return Tensor::from_ints(DType::i64, {static_cast<int64_t>(v->size())}, *v);
+  if (const auto* d = std::get_if<double>(&value))
+    return Tensor::from_doubles(DType::f32, {1}, {*d});
+  if (const auto* v = std::get_if<std::vector<double>>(&value))
+    return Tensor::from_doubles(DType::f32, {static_cast<int64_t>(v->size())}, *v);
+  fail("attribute {} cannot be a list input", attr_value_str(value));
+}
+
+class Exporter {
+ public:
+  explicit Exporter(Graph g) : g_(std::move(g)) {
+    for (const auto& i : g_.inputs) used_.insert(i.name);
+    for (const auto& c : g_.constants) used_.insert(c.name);
+    for (const auto& n : g_.nodes) used_.insert(n.outputs.begin(), n.outputs.end());
+  }
+
+  onnx::ModelProto run() {
+    onnx::ModelProto model;
+    model.set_ir_version(kOnnxExportIrVersion);
+    model.set_producer_name("retort");
+    opsets_[""] = kOnnxExportOpset;
+    auto* gp = model.mutable_graph();
+    gp->set_name(g_.name.empty() ? "main" : g_.name);
+    for (const auto& i : g_.inputs) add_value_info(i.name, i.type, *gp->mutable_input());
+    for (const auto& c : g_.constants) tensor_to_proto(c.value, c.name, *gp->add_initializer());
+    for (const auto& n : g_.nodes) {
+      try {
+        write_node(n, *gp);
+      } catch (const Error& e) {
+        throw e.at_node(n.name);
+      }
+    }
+    std::set<std::string> outputs(g_.outputs.begin(), g_.outputs.end());
+    for (const auto& o : g_.outputs) add_value_info(o, g_.type_of(o), *gp->mutable_output());
+    for (const auto& n : g_.nodes)
+      for (const auto& o : n.outputs)
+        if (!outputs.count(o)) add_value_info(o, g_.type_of(o), *gp->mutable_value_info());
+    for (const auto& [domain, version] : opsets_) {
+      auto* os = model.add_opset_import();
+      os->set_domain(domain);
+      os->set_version(version);
+    }
+    return model;
+  }
+
+ private:
+  void write_node(const Node& n, onnx::GraphProto& gp) {
+    auto* np = gp.add_node();
+    np->set_name(n.name);
+    for (const auto& o : n.outputs) np->add_output(o);
+    if (n.is_opaque()) return write_opaque(n, *np);
+    const OpDef& op = registry_.get(n.op);
+    if (op.onnx.op_type.empty()) fail("op '{}' has no ONNX form", op.name);
+    if (op.onnx.since_opset > kOnnxExportOpset)
+      fail("op '{}' follows ONNX opset {}, above the exported opset {}", op.name,
+           op.onnx.since_opset, kOnnxExportOpset);
+    np->set_op_type(op.onnx.op_type);
+
+    std::map<int, const OnnxAttrInput*> attr_at;
+    int last_attr = -1;
+    for (const auto& ai : op.onnx.attr_inputs) {
+      attr_at[ai.index] = &ai;
+      last_attr = std::max(last_attr, ai.index);
+    }
+    std::vector<std::string> inputs;
+    size_t next = 0;
+    for (int pos = 0; next < n.inputs.size() || pos <= last_attr; ++pos) {
+      auto ai = attr_at.find(pos);
+      if (ai == attr_at.end()) {
+        inputs.push_back(next < n.inputs.size() ? n.inputs[next++] : "");
+        continue;
+      }
+      auto value = n.attrs.find(ai->second->attr);
+      if (value == n.attrs.end()) {
+        inputs.push_back("");
+        continue;
+      }
+      DType input0 =
+          n.inputs.empty() || n.inputs[0].empty() ? DType::f32 : g_.type_of(n.inputs[0]).dtype;
+      std::string name = fresh_name(fmt::format("{}_{}", n.name, ai->second->attr));
+      tensor_to_proto(attr_input_tensor(value->second, ai->second->form, input0), name,
+                      *gp.add_initializer());
+      inputs.push_back(name);
+    }
+    while (!inputs.empty() && inputs.back().empty()) inputs.pop_back();
+    for (const auto& i : inputs) np->add_input(i);
+
+    for (const auto& [name, value] : n.attrs) {
+      const AttrSpec* spec = op.find_attr(name);
+      if (!spec || !spec->onnx || is_attr_input(op, name)) continue;
+      auto* a = np->add_attribute();
+      if (spec->kind == AttrKind::DType) {
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(onnx_dtype_code(attr_dtype(n.attrs, name)));
+      } else {
+        set_plain_attr(name, attr_coerce(value, spec->kind), *a);
+      }
+    }
+  }
+
+  static bool is_attr_input(const OpDef& op, const std::string& attr) {
+    for (const auto& ai : op.onnx.attr_inputs)
+      if (ai.attr == attr) return true;
+    return false;
+  }
+
+  void write_opaque(const Node& n, onnx::NodeProto& np) {
+    const OpaqueInfo& info = *n.opaque;
+    np.set_op_type(n.op);
+    np.set_domain(info.domain);
+    for (const auto& i : n.inputs) np.add_input(i);
+    for (const auto& [name, value] : n.attrs) set_plain_attr(name, value, *np.add_attribute());
+    if (info.domain.empty()) {
+      // The model speaks one opset per domain; an op whose definition changed since the opset it
+      // came from would silently change meaning.
+      const auto* then =
+          info.version ? onnx::OpSchemaRegistry::Schema(n.op, info.version, "") : nullptr;
+      const auto* now = onnx::OpSchemaRegistry::Schema(n.op, kOnnxExportOpset, "");
+      if (then && now && then->SinceVersion() != now->SinceVersion())
+        fail("op '{}' comes from opset {} and changed by opset {}; it cannot be exported", n.op,
+             info.version, kOnnxExportOpset);
+      return;
+    }
+    int version = info.version > 0 ? info.version : 1;
+    auto [it, added] = opsets_.emplace(info.domain, version);
+    if (!added && it->second != version)
+      fail("domain '{}' is used at opset versions {} and {}", info.domain, it->second, version);
+  }
+
+  std::string fresh_name(const std::string& stem) {
+    std::string name = stem;
+    for (int k = 1; used_.count(name); ++k) name = fmt::format("{}_{}", stem, k);
+    used_.insert(name);
+    return name;
+  }
+
+  const OpRegistry& registry_ = OpRegistry::instance();
+  Graph g_;
+  std::set<std::string> used_;
+  std::map<std::string, int> opsets_;
+};
+
+}  // namespace
+
+std::string export_onnx(const Graph& graph) {
+  Graph g = graph;
+  infer_graph(g);  // validates, orders nodes topologically and types every value
+  onnx::ModelProto model = Exporter(std::move(g)).run();
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception& e) {
+    fail("the exported model fails the ONNX checker: {}", e.what());
+  }
+  return model.SerializeAsString();
+}
+
+}  // namespace retort

@@ -1,0 +1,264 @@
+#include "core/io/onnx_io.h"
+
+#include <cstring>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/base/rng.h"
+
+namespace retort {
+namespace {
+
+// A minimal protobuf writer, so that tests can build TensorProtos with the typed fields that
+// Retort itself never writes.
+class ProtoWriter {
+ public:
+  ProtoWriter& varint(int field, uint64_t v) {
+    key(field, 0);
+    put_varint(v);
+    return *this;
+  }
+  ProtoWriter& fixed32(int field, float f) {
+    key(field, 5);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<char>(bits >> (8 * i)));
+    return *this;
+  }
+  ProtoWriter& fixed64(int field, double d) {
+    key(field, 1);
+    uint64_t bits;
+    std::memcpy(&bits, &d, 8);
+    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>(bits >> (8 * i)));
+    return *this;
+  }
+  ProtoWriter& bytes(int field, const std::string& s) {
+    key(field, 2);
+    put_varint(s.size());
+    out_ += s;
+    return *this;
+  }
+  const std::string& str() const { return out_; }
+
+ private:
+  void key(int field, int wire) { put_varint(static_cast<uint64_t>(field) << 3 | wire); }
+  void put_varint(uint64_t v) {
+    do {
+      char byte = static_cast<char>(v & 0x7f);
+      v >>= 7;
+      if (v) byte = static_cast<char>(byte | 0x80);
+      out_.push_back(byte);
+    } while (v);
+  }
+  std::string out_;
+};
+
+// TensorProto field numbers (onnx.proto).
+enum {
+  kDims = 1,
+  kDataType = 2,
+  kFloatData = 4,
+  kInt32Data = 5,
+  kInt64Data = 7,
+  kName = 8,
+  kDoubleData = 10
+};
+
+TEST(OnnxTensor, RoundTripsEveryDType) {
+  for (DType t : kAllDTypes) {
+    Tensor x = Tensor::from_doubles(t, {2, 3}, {0, 1, -1, 2.5, 100, 7});
+    std::string name;
+    Tensor back = read_tensor_proto(write_tensor_proto(x, "x"), &name);
+    EXPECT_EQ(back, x) << dtype_name(t);
+    EXPECT_EQ(name, "x");
+  }
+}
+
+TEST(OnnxTensor, ReadsTypedFields) {
+  ProtoWriter f32;
+  f32.varint(kDims, 2).varint(kDataType, 1).fixed32(kFloatData, 1.5f).fixed32(kFloatData, -2.0f);
+  EXPECT_EQ(read_tensor_proto(f32.str()), Tensor::from_doubles(DType::f32, {2}, {1.5, -2.0}));
+
+  ProtoWriter f64;
+  f64.varint(kDataType, 11).fixed64(kDoubleData, 0.1);
+  EXPECT_EQ(read_tensor_proto(f64.str()), Tensor::scalar(DType::f64, 0.1));
+
+  ProtoWriter i64;
+  i64.varint(kDims, 2)
+      .varint(kDataType, 7)
+      .varint(kInt64Data, 5)
+      .varint(kInt64Data, static_cast<uint64_t>(-3));
+  EXPECT_EQ(read_tensor_proto(i64.str()), Tensor::from_ints(DType::i64, {2}, {5, -3}));
+
+  // int32_data also carries i8 (sign-extended), bool and the bits of f16 values.
+  ProtoWriter i8;
+  i8.varint(kDims, 2)
+      .varint(kDataType, 3)
+      .varint(kInt32Data, static_cast<uint64_t>(-7))
+      .varint(kInt32Data, 100);
+  EXPECT_EQ(read_tensor_proto(i8.str()), Tensor::from_ints(DType::i8, {2}, {-7, 100}));
+  ProtoWriter b;
+  b.varint(kDims, 3)
+      .varint(kDataType, 9)
+      .varint(kInt32Data, 1)
+      .varint(kInt32Data, 0)
+      .varint(kInt32Data, 1);
+  EXPECT_EQ(read_tensor_proto(b.str()), Tensor::from_ints(DType::boolean, {3}, {1, 0, 1}));
+  ProtoWriter f16;
+  f16.varint(kDataType, 10).varint(kInt32Data, 0x3e00).bytes(kName, "h");  // 1.5 in half
+  std::string name;
+  EXPECT_EQ(read_tensor_proto(f16.str(), &name), Tensor::scalar(DType::f16, 1.5));
+  EXPECT_EQ(name, "h");
+}
+
+TEST(OnnxTensor, RejectsMalformedData) {
+  EXPECT_THROW(read_tensor_proto("\xff\xff\xff\xff"), Error);
+  ProtoWriter short_data;
+  short_data.varint(kDims, 3).varint(kDataType, 1).fixed32(kFloatData, 1.0f);
+  EXPECT_THROW(read_tensor_proto(short_data.str()), Error);
+  ProtoWriter negative_dim;
+  negative_dim.varint(kDims, static_cast<uint64_t>(-2)).varint(kDataType, 1);
+  EXPECT_THROW(read_tensor_proto(negative_dim.str()), Error);
+  ProtoWriter huge;  // dims promising far more data than the file holds
+  huge.varint(kDims, 1 << 30).varint(kDims, 1 << 30).varint(kDataType, 1).fixed32(kFloatData, 1.0f);
+  EXPECT_THROW(read_tensor_proto(huge.str()), Error);
+  ProtoWriter strings;
+  strings.varint(kDataType, 8);
+  EXPECT_THROW(read_tensor_proto(strings.str()), OnnxUnsupported);
+}
+
+// Two custom-domain ops and a constant: nothing here depends on which registry ops exist.
+Graph opaque_graph() {
+  Graph g;
+  g.name = "opaque";
+  g.inputs = {{"x", {DType::f32, {2, 3}}}};
+  g.constants = {{"w", Tensor::from_doubles(DType::f32, {3}, {0.5, -1, 2}), ""}};
+  Node mix;
+  mix.name = "mix";
+  mix.op = "Mix";
+  mix.inputs = {"x", "w"};
+  mix.outputs = {"y", "idx"};
+  mix.attrs = {{"alpha", 0.5},
+               {"mode", std::string("fast")},
+               {"axes", std::vector<int64_t>{1, -2}},
+               {"scales", std::vector<double>{0.25, 2.0}},
+               {"names", std::vector<std::string>{"a", "b"}},
+               {"count", int64_t{3}}};
+  mix.opaque = OpaqueInfo{"com.example", 2, {{DType::f32, {3, 2}}, {DType::i64, {2}}}};
+  Node post;
+  post.name = "post";
+  post.op = "Squash";
+  post.inputs = {"y"};
+  post.outputs = {"out"};
+  post.opaque = OpaqueInfo{"com.example", 2, {{DType::f16, {6}}}};
+  g.nodes = {post, mix};  // out of order on purpose: export sorts
+  g.outputs = {"out", "idx"};
+  infer_graph(g);
+  return g;
+}
+
+void expect_same_graph(const Graph& a, const Graph& b) {
+  ASSERT_EQ(a.inputs.size(), b.inputs.size());
+  for (size_t i = 0; i < a.inputs.size(); ++i) {
+    EXPECT_EQ(a.inputs[i].name, b.inputs[i].name);
+    EXPECT_EQ(a.inputs[i].type, b.inputs[i].type);
+  }
+  ASSERT_EQ(a.constants.size(), b.constants.size());
+  for (size_t i = 0; i < a.constants.size(); ++i) {
+    EXPECT_EQ(a.constants[i].name, b.constants[i].name);
+    EXPECT_EQ(a.constants[i].value, b.constants[i].value);
+  }
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    const Node& x = a.nodes[i];
+    const Node& y = b.nodes[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.op, y.op);
+    EXPECT_EQ(x.inputs, y.inputs);
+    EXPECT_EQ(x.outputs, y.outputs);
+    EXPECT_EQ(x.attrs, y.attrs) << x.name;
+    ASSERT_EQ(x.is_opaque(), y.is_opaque());
+    if (x.is_opaque()) {
+      EXPECT_EQ(x.opaque->domain, y.opaque->domain);
+      EXPECT_EQ(x.opaque->version, y.opaque->version);
+      EXPECT_EQ(x.opaque->output_types, y.opaque->output_types);
+    }
+  }
+  EXPECT_EQ(a.outputs, b.outputs);
+  EXPECT_EQ(a.types, b.types);
+}
+
+TEST(OnnxIo, OpaqueNodesSurviveARoundTrip) {
+  Graph g = opaque_graph();
+  OnnxImport back = import_onnx_model(export_onnx(g), "opaque.onnx");
+  expect_same_graph(g, back.graph);
+  EXPECT_EQ(back.opaque_reasons.count("mix"), 1u);
+}
+
+TEST(OnnxIo, UnnamedNodesGetFreshNames) {
+  Graph g = opaque_graph();
+  g.nodes[1].name = "";
+  Graph back = import_onnx(export_onnx(g));
+  EXPECT_NE(back.find_node("Squash_0"), nullptr);
+  EXPECT_NE(back.find_node("mix"), nullptr);
+}
+
+TEST(OnnxIo, ExportRejectsClashingDomainVersions) {
+  Graph g = opaque_graph();
+  g.nodes[0].opaque->version = 3;
+  try {
+    export_onnx(g);
+    FAIL() << "export accepted two versions of one domain";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("com.example"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OnnxIo, BrokenModelsGiveLocatedErrors) {
+  try {
+    import_onnx("this is not a model", "broken.onnx");
+    FAIL() << "garbage was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.onnx"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(import_onnx_file("/nonexistent/model.onnx"), Error);
+}
+
+TEST(OnnxIo, TruncatedAndCorruptedModelsNeverCrash) {
+  const std::string bytes = export_onnx(opaque_graph());
+  int rejected = 0;
+  auto try_import = [&](const std::string& b) {
+    try {
+      import_onnx(b, "m.onnx");
+    } catch (const Error&) {
+      ++rejected;
+    }
+  };
+  for (size_t n = 0; n < bytes.size(); n += 3) try_import(bytes.substr(0, n));
+  Rng rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string b = bytes;
+    for (int k = 0; k < 3; ++k)
+      b[rng.uniform_int(0, b.size() - 1)] = static_cast<char>(rng.uniform_int(0, 255));
+    try_import(b);
+  }
+  EXPECT_GT(rejected, 0);
+}
+
+TEST(OnnxIo, SymbolicDimensionsAreNamed) {
+  const std::string path =
+      "/usr/share/libonnx-testdata/data/simple/test_sequence_model8/model.onnx";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "libonnx-testdata is not installed";
+  try {
+    import_onnx_file(path);
+    FAIL() << "a symbolic dimension was accepted";
+  } catch (const OnnxUnsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("dimension 'n' of input 'X' is symbolic"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace retort
