@@ -1,5 +1,5 @@
-// Runs one registry op through the real graph path (infer_graph, then the interpreter), for the
-// nn op family tests.
+// Runs one registry op through the real graph path (infer_graph, then the interpreter), with
+// omitted optional inputs, for the nn op family tests. Builds on op_test_util.h for the rest.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,8 +11,12 @@
 #include "core/base/error.h"
 #include "core/exec/interpreter.h"
 #include "core/graph/graph.h"
+#include "tests/core/ops/op_test_util.h"
 
 namespace retort::nn_test {
+
+using test::expect_ints;
+using test::f32;
 
 // A graph with one node `op`; a nullptr input is an omitted optional input ("").
 inline Graph one_node(const std::string& op, const std::vector<const TensorType*>& inputs,
@@ -45,13 +49,9 @@ inline TensorType infer_op(const std::string& op, const std::vector<TensorType>&
 // The message of the Error that inference throws (fails the test when there is none).
 inline std::string infer_error(const std::string& op, const std::vector<TensorType>& types,
                                const Attrs& attrs = {}) {
-  try {
-    infer_op(op, types, attrs);
-  } catch (const Error& e) {
-    return e.message();
-  }
-  ADD_FAILURE() << "inference of " << op << " did not fail";
-  return "";
+  std::string msg = test::error_of([&] { infer_op(op, types, attrs); });
+  if (msg.empty()) ADD_FAILURE() << "inference of " << op << " did not fail";
+  return msg;
 }
 
 inline Tensor run_op(const std::string& op, const std::vector<const Tensor*>& inputs,
@@ -80,27 +80,11 @@ inline Tensor run_op(const std::string& op, const std::vector<Tensor>& inputs,
   return run_op(op, ptrs, attrs);
 }
 
-inline Tensor f32(Shape s, std::vector<double> v) {
-  return Tensor::from_doubles(DType::f32, std::move(s), v);
-}
-
 // 0, 1, 2, ... as a tensor of the given type.
 inline Tensor iota(DType t, Shape s) {
   Tensor x(t, std::move(s));
   for (int64_t i = 0; i < x.numel(); ++i) x.set(i, static_cast<double>(i));
   return x;
-}
-
-inline std::vector<double> values_of(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.get(i));
-  return v;
-}
-
-inline std::vector<int64_t> ints_of(const Tensor& t) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.get_int(i));
-  return v;
 }
 
 // Elementwise closeness with a relative tolerance; NaN matches NaN.

@@ -97,14 +97,14 @@ TEST(OpsReduce, ArgmaxArgmin) {
   Tensor x = f32({2, 3}, {2, 1, 2, 1, 5, 5});
   Tensor y = run_op("argmax", {x}, {{"axis", int64_t{1}}});
   EXPECT_EQ(y.type(), (TensorType{DType::i64, {2, 1}}));
-  EXPECT_EQ(ints_of(y), (std::vector<int64_t>{0, 1}));
+  expect_ints(y, {0, 1});
   Attrs last{{"axis", int64_t{1}}, {"select_last_index", int64_t{1}}, {"keepdims", int64_t{0}}};
   y = run_op("argmax", {x}, last);
   EXPECT_EQ(y.shape(), (Shape{2}));
-  EXPECT_EQ(ints_of(y), (std::vector<int64_t>{2, 2}));
-  EXPECT_EQ(ints_of(run_op("argmin", {x}, {{"axis", int64_t{-1}}})), (std::vector<int64_t>{1, 0}));
-  EXPECT_EQ(ints_of(run_op("argmin", {x}, last)), (std::vector<int64_t>{1, 0}));
-  EXPECT_EQ(ints_of(run_op("argmax", {x})), (std::vector<int64_t>{0, 1, 1}));
+  expect_ints(y, {2, 2});
+  expect_ints(run_op("argmin", {x}, {{"axis", int64_t{-1}}}), {1, 0});
+  expect_ints(run_op("argmin", {x}, last), {1, 0});
+  expect_ints(run_op("argmax", {x}), {0, 1, 1});
 }
 
 TEST(OpsReduce, ArgmaxNanAndIntegers) {
