@@ -18,19 +18,34 @@ void require_image(const TensorType& x, const char* op) {
   require_rank(x, 3, 2 + static_cast<int64_t>(kLoopRank), fmt::format("{} input 'x'", op));
 }
 
-// The element offsets and validity of the window positions along one lifted spatial axis: for
-// output position o and kernel tap t, the input coordinate o*stride - pad + t*dilation.
+// The window positions along one lifted spatial axis. Tap t of output position o reads input
+// coordinate o*stride - pad_begin + t*dilation; since that grows with t, the taps inside the input
+// form one range [lo, hi), so the kernels loop over it without a bounds test per tap.
 struct AxisTaps {
   int64_t out = 1, kernel = 1;
-  std::vector<int64_t> coord;  // [o * kernel + t]; outside [0, in) means padding
+  std::vector<int64_t> coord;   // [o * kernel + t]
+  std::vector<int64_t> lo, hi;  // [o]: the taps inside [0, in)
+  std::vector<int64_t> padded;  // [o]: how many taps fall inside [-pad_begin, in + pad_end)
 };
 
 AxisTaps axis_taps(const Window& w, size_t i) {
-  AxisTaps a{w.out[i], w.kernel[i], {}};
+  AxisTaps a{w.out[i], w.kernel[i], {}, {}, {}, {}};
   a.coord.resize(static_cast<size_t>(a.out * a.kernel));
-  for (int64_t o = 0; o < a.out; ++o)
-    for (int64_t t = 0; t < a.kernel; ++t)
-      a.coord[o * a.kernel + t] = o * w.strides[i] - w.pad_begin[i] + t * w.dilations[i];
+  a.lo.assign(static_cast<size_t>(a.out), 0);
+  a.hi.assign(static_cast<size_t>(a.out), 0);
+  a.padded.assign(static_cast<size_t>(a.out), 0);
+  for (int64_t o = 0; o < a.out; ++o) {
+    bool seen = false;
+    for (int64_t t = 0; t < a.kernel; ++t) {
+      int64_t c = o * w.strides[i] - w.pad_begin[i] + t * w.dilations[i];
+      a.coord[o * a.kernel + t] = c;
+      if (c >= -w.pad_begin[i] && c < w.in[i] + w.pad_end[i]) ++a.padded[o];
+      if (c < 0 || c >= w.in[i]) continue;
+      if (!seen) a.lo[o] = t;
+      seen = true;
+      a.hi[o] = t + 1;
+    }
+  }
   return a;
 }
 
@@ -105,19 +120,15 @@ std::vector<Tensor> kernel_conv(const std::vector<const Tensor*>& in, const Attr
             for (int64_t c = 0; c < cg; ++c) {
               const double* xc = xg + c * img;
               const double* wc = wm + c * taps;
-              for (int64_t t0 = 0; t0 < k0; ++t0) {
+              for (int64_t t0 = ax[0].lo[o0]; t0 < ax[0].hi[o0]; ++t0) {
                 int64_t i0 = ax[0].coord[o0 * k0 + t0];
-                if (i0 < 0 || i0 >= in0) continue;
-                for (int64_t t1 = 0; t1 < k1; ++t1) {
+                for (int64_t t1 = ax[1].lo[o1]; t1 < ax[1].hi[o1]; ++t1) {
                   int64_t i1 = ax[1].coord[o1 * k1 + t1];
-                  if (i1 < 0 || i1 >= in1) continue;
                   const double* xrow = xc + (i0 * in1 + i1) * in2;
                   const double* wrow = wc + (t0 * k1 + t1) * k2;
                   const int64_t* c2 = ax[2].coord.data() + o2 * k2;
-                  for (int64_t t2 = 0; t2 < k2; ++t2) {
-                    int64_t i2 = c2[t2];
-                    if (i2 >= 0 && i2 < in2) acc += xrow[i2] * wrow[t2];
-                  }
+                  for (int64_t t2 = ax[2].lo[o2]; t2 < ax[2].hi[o2]; ++t2)
+                    acc += xrow[c2[t2]] * wrow[t2];
                 }
               }
             }
@@ -174,29 +185,24 @@ std::vector<double> pool(const Tensor& xt, const Window& window, Fold fold) {
   int64_t img = in0 * in1 * in2;
   std::vector<double> y(static_cast<size_t>(planes * ax[0].out * ax[1].out * ax[2].out));
   double* py = y.data();
-  auto padded = [&](int64_t i, int64_t axis) {
-    return i >= -w.pad_begin[axis] && i < w.in[axis] + w.pad_end[axis];
-  };
   for (int64_t p = 0; p < planes; ++p) {
     const double* xp = x.data() + p * img;
     for (int64_t o0 = 0; o0 < ax[0].out; ++o0)
       for (int64_t o1 = 0; o1 < ax[1].out; ++o1)
         for (int64_t o2 = 0; o2 < ax[2].out; ++o2) {
           auto state = fold.start();
-          int64_t inside = 0, in_pad = 0;
-          for (int64_t t0 = 0; t0 < k0; ++t0) {
+          for (int64_t t0 = ax[0].lo[o0]; t0 < ax[0].hi[o0]; ++t0) {
             int64_t i0 = ax[0].coord[o0 * k0 + t0];
-            for (int64_t t1 = 0; t1 < k1; ++t1) {
-              int64_t i1 = ax[1].coord[o1 * k1 + t1];
-              for (int64_t t2 = 0; t2 < k2; ++t2) {
-                int64_t i2 = ax[2].coord[o2 * k2 + t2];
-                if (padded(i0, 0) && padded(i1, 1) && padded(i2, 2)) ++in_pad;
-                if (i0 < 0 || i0 >= in0 || i1 < 0 || i1 >= in1 || i2 < 0 || i2 >= in2) continue;
-                ++inside;
-                fold.visit(state, xp[(i0 * in1 + i1) * in2 + i2]);
-              }
+            for (int64_t t1 = ax[1].lo[o1]; t1 < ax[1].hi[o1]; ++t1) {
+              const double* xrow = xp + (i0 * in1 + ax[1].coord[o1 * k1 + t1]) * in2;
+              const int64_t* c2 = ax[2].coord.data() + o2 * k2;
+              for (int64_t t2 = ax[2].lo[o2]; t2 < ax[2].hi[o2]; ++t2)
+                fold.visit(state, xrow[c2[t2]]);
             }
           }
+          int64_t inside = (ax[0].hi[o0] - ax[0].lo[o0]) * (ax[1].hi[o1] - ax[1].lo[o1]) *
+                           (ax[2].hi[o2] - ax[2].lo[o2]);
+          int64_t in_pad = ax[0].padded[o0] * ax[1].padded[o1] * ax[2].padded[o2];
           *py++ = fold.finish(state, inside, in_pad);
         }
   }

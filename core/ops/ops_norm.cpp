@@ -70,7 +70,7 @@ OpDef batch_norm_op() {
   };
   op.infer = infer_batch_norm;
   op.kernel = kernel_batch_norm;
-  op.onnx = {"BatchNormalization", 15, {}};
+  op.onnx = {"BatchNormalization", 9, {}};
   op.input_domains = {ValueDomain::Any, ValueDomain::Any, ValueDomain::Any, ValueDomain::Any,
                       ValueDomain::NonNegative};
   op.tags = {"norm"};
