@@ -62,9 +62,12 @@ OpDef batch_norm_op() {
       "(x - input_mean) / sqrt(input_var + epsilon) * scale + b.";
   op.input_names = {"x", "scale", "b", "input_mean", "input_var"};
   op.min_inputs = op.max_inputs = 5;
+  // ONNX float attributes are float32: the defaults are the f32 values, so that they survive an
+  // ONNX round trip unchanged.
   op.attrs = {
-      {"epsilon", AttrKind::Float, AttrValue{1e-5}, false, "added to the variance"},
-      {"momentum", AttrKind::Float, AttrValue{0.9}, false, "training only; no effect here"},
+      {"epsilon", AttrKind::Float, AttrValue{double{1e-5f}}, false, "added to the variance"},
+      {"momentum", AttrKind::Float, AttrValue{double{0.9f}}, false,
+       "training only; no effect here"},
       {"training_mode", AttrKind::Int, AttrValue{int64_t{0}}, false,
        "must be 0: only inference mode is supported"},
   };

@@ -17,7 +17,7 @@ TEST(OpsNorm, BatchNormPerChannel) {
   Tensor mean = f32({2}, {0, 3});
   Tensor var = f32({2}, {1, 1.5});
   // Channel 0: x / sqrt(1 + eps); channel 1: (x - 3) / sqrt(1.5 + eps) * 1.5 + 1.
-  double e = 1e-5;
+  double e = double{1e-5f};  // ONNX's default, a float32
   double s0 = 1 / std::sqrt(1 + e), s1 = 1.5 / std::sqrt(1.5 + e);
   expect_close(run_op("batch_norm", {x, scale, b, mean, var}), {1, 2, 1, 3},
                {-s0, 0, s0, 1 - s1, 1, 1 + s1});
