@@ -7,6 +7,7 @@
 
 #include "core/base/rng.h"
 #include "core/io/base64.h"
+#include "core/io/graph_files.h"
 #include "core/io/rtg.h"
 #include "core/tensor/random_tensor.h"
 #include "tests/core/io/graph_test_util.h"
@@ -185,6 +186,25 @@ TEST(JsonGraph, InferenceErrorsNameTheNodeAndItsIndex) {
             "rank 2");
   EXPECT_EQ(json_error(doc(R"([{"name":"y","op":"relu","inputs":["q"],"outputs":["y"]}])")),
             "g.json: node 'y': nodes[0]: input 'q' is not defined");
+}
+
+TEST(JsonGraph, TheDocumentedExampleLoads) {
+  std::string doc = read_file(std::string(RETORT_SOURCE_DIR) + "/docs/formats.md");
+  size_t start = doc.find("```json\n");
+  ASSERT_NE(start, std::string::npos);
+  start += 8;
+  Graph g = parse_json_graph(doc.substr(start, doc.find("```", start) - start), "formats.md");
+  EXPECT_EQ(g.name, "demo");
+  EXPECT_TRUE(g.find_constant("c")->value == Tensor::from_doubles(DType::f32, {3}, {1, 2, 3}));
+  EXPECT_EQ(print_rtg(g, {.show_types = false}), R"(graph demo
+input x : f32[2,3]
+const c : f32[3] = [1.0, 2.0, 3.0]
+const r : f32[2] = random(seed=3)
+t = add(x, c)
+l = leaky_relu(t, alpha=0.5)
+o = opaque "com.example::MyOp@1"(l, _, mode="fast", sizes=[1,2]) : f32[2,3]
+output l, o
+)");
 }
 
 TEST(JsonGraph, InvalidJsonGivesLineAndColumn) {
