@@ -3,13 +3,13 @@
 namespace retort {
 
 OpDef shape_family_op(std::string name, std::string doc, std::string onnx_type,
-                      std::vector<std::string> input_names, int since_opset) {
+                      std::vector<std::string> input_names) {
   OpDef op;
   op.name = std::move(name);
   op.doc = std::move(doc);
   op.input_names = std::move(input_names);
   op.min_inputs = op.max_inputs = static_cast<int>(op.input_names.size());
-  op.onnx = {std::move(onnx_type), since_opset, {}};
+  op.onnx = {std::move(onnx_type), 13, {}};
   op.tags = {"shape"};
   return op;
 }

@@ -18,9 +18,9 @@ void register_gather_op(OpRegistry& r);         // gather
 void register_broadcast_ops(OpRegistry& r);     // expand, tile
 void register_shape_op(OpRegistry& r);          // shape
 
-// The fields every op of the family shares: one input by default, tag "shape".
+// The fields every op of the family shares: a fixed input list, the ONNX opset-13 op, tag "shape".
 OpDef shape_family_op(std::string name, std::string doc, std::string onnx_type,
-                      std::vector<std::string> input_names, int since_opset = 13);
+                      std::vector<std::string> input_names);
 
 // Adds an Ints attribute that ONNX opset 13+ passes as a 1-D int64 input at `index`.
 void add_ints_input_attr(OpDef& op, std::string name, int index, bool required, std::string doc);

@@ -15,9 +15,8 @@ std::vector<Tensor> view_kernel(const std::vector<const Tensor*>& in, const Attr
   return {in[0]->reshaped(out[0].shape)};
 }
 
-OpDef view_op(std::string name, std::string doc, std::string onnx_type, int since_opset = 13) {
-  OpDef op =
-      shape_family_op(std::move(name), std::move(doc), std::move(onnx_type), {"data"}, since_opset);
+OpDef view_op(std::string name, std::string doc, std::string onnx_type) {
+  OpDef op = shape_family_op(std::move(name), std::move(doc), std::move(onnx_type), {"data"});
   op.tags.push_back("view");
   op.kernel = view_kernel;
   return op;
@@ -71,7 +70,8 @@ OpDef reshape_op() {
   OpDef op = view_op("reshape",
                      "Same elements in row-major order under a new shape. In 'shape', 0 copies "
                      "the input's dimension (unless allowzero=1) and one -1 is inferred.",
-                     "Reshape", 14);
+                     "Reshape");
+  // Reshape-14 only added allowzero; Reshape-13 is this op with its default, so opset 13 maps too.
   add_ints_input_attr(op, "shape", 1, true, "the new shape; 0 copies, -1 infers");
   op.attrs.push_back(
       {"allowzero", AttrKind::Int, AttrValue{int64_t{0}}, false,

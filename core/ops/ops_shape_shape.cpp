@@ -20,7 +20,8 @@ OpDef shape_op() {
   OpDef op = shape_family_op("shape",
                              "The input's dimensions start..end-1 as a 1-D i64 tensor (negative "
                              "bounds count from the end; both are clamped).",
-                             "Shape", {"data"}, 15);
+                             "Shape", {"data"});
+  // Shape-15 only added start and end; Shape-13 is this op with their defaults.
   op.attrs.push_back({"start", AttrKind::Int, AttrValue{int64_t{0}}, false,
                       "first dimension to report (negative: from the end)"});
   op.attrs.push_back({"end", AttrKind::Int, std::nullopt, false,
