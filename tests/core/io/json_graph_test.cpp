@@ -207,6 +207,33 @@ output l, o
 )");
 }
 
+// Every prefix and many one-character corruptions of a document give an Error, nothing else.
+TEST(JsonGraph, MalformedDocumentsGiveErrorsNotCrashes) {
+  std::string text = graph_to_json(parse_rtg(R"(graph g
+input x : f16[2,3]
+const c : f16[3] = random(seed=2)
+a, b = split(x, axis=1, split=[1,2])
+u = cast(b, to=i64)
+t = transpose(u, perm=[1,0])
+output a, t
+)")).dump();
+  const std::string junk = "{}[]:,\"0123456789-.eE tfn\\x";
+  Rng rng(99);
+  auto attempt = [](const std::string& t) {
+    try {
+      parse_json_graph(t, "fuzz.json");
+    } catch (const Error&) {
+    }
+  };
+  for (size_t cut = 0; cut < text.size(); ++cut) attempt(text.substr(0, cut));
+  for (int i = 0; i < 3000; ++i) {
+    std::string t = text;
+    size_t at = static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(t.size()) - 1));
+    t[at] = junk[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(junk.size()) - 1))];
+    attempt(t);
+  }
+}
+
 TEST(JsonGraph, InvalidJsonGivesLineAndColumn) {
   EXPECT_EQ(json_error("{\n  \"format\": \"retort-graph\",\n  \"version\" 1\n}"),
             "g.json:3:13: invalid JSON: syntax error while parsing object separator - "
