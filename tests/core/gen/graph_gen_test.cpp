@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/base/error.h"
 #include "core/exec/inputs.h"
 #include "core/exec/interpreter.h"
 #include "core/io/rtg.h"
