@@ -14,7 +14,9 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
-int64_t pick(Rng& rng, int64_t lo, int64_t hi) { return rng.uniform_int(lo, hi); }
+int64_t pick(Rng& rng, int64_t lo, int64_t hi) {
+  return rng.uniform_int(lo, hi);
+}
 
 template <typename T>
 const T& pick_of(Rng& rng, const std::vector<T>& v) {
@@ -26,9 +28,15 @@ void shuffle(Ints& v, Rng& rng) {
     std::swap(v[i - 1], v[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
 }
 
-const Shape& shape0(const NodeContext& ctx) { return ctx.inputs.at(0).shape; }
-int64_t rank0(const NodeContext& ctx) { return static_cast<int64_t>(shape0(ctx).size()); }
-int64_t spatial_rank(const NodeContext& ctx) { return std::max<int64_t>(rank0(ctx) - 2, 0); }
+const Shape& shape0(const NodeContext& ctx) {
+  return ctx.inputs.at(0).shape;
+}
+int64_t rank0(const NodeContext& ctx) {
+  return static_cast<int64_t>(shape0(ctx).size());
+}
+int64_t spatial_rank(const NodeContext& ctx) {
+  return std::max<int64_t>(rank0(ctx) - 2, 0);
+}
 
 // Sometimes written counted from the end, as users do.
 int64_t maybe_negative(int64_t axis, int64_t rank, Rng& rng) {
@@ -78,7 +86,8 @@ AttrValue choose_target_shape(const NodeContext& ctx, Rng& rng) {
   const Shape& s = shape0(ctx);
   if (rng.coin(0.5)) {
     Shape out;
-    for (int64_t d : s) out.push_back(d == 1 && rng.coin(0.6) ? pick(rng, 1, ctx.options.max_dim) : d);
+    for (int64_t d : s)
+      out.push_back(d == 1 && rng.coin(0.6) ? pick(rng, 1, ctx.options.max_dim) : d);
     if (static_cast<int>(out.size()) < ctx.options.max_rank && rng.coin(0.3))
       out.insert(out.begin(), pick(rng, 1, 3));
     return out;
@@ -114,7 +123,8 @@ AttrValue choose_pads(const NodeContext& ctx, Rng& rng) {
     for (int64_t i = 0; i < 2 * spatial_rank(ctx); ++i) pads.push_back(pick(rng, 0, 1));
     return pads;
   }
-  for (int64_t i = 0; i < 2 * rank0(ctx); ++i) pads.push_back(rng.coin(0.15) ? -1 : pick(rng, 0, 2));
+  for (int64_t i = 0; i < 2 * rank0(ctx); ++i)
+    pads.push_back(rng.coin(0.15) ? -1 : pick(rng, 0, 2));
   return pads;
 }
 
@@ -123,7 +133,8 @@ AttrValue choose_kernel(const NodeContext& ctx, Rng& rng) {
   if (ctx.inputs.size() > 1 && ctx.op.input_names.size() > 1 && ctx.op.input_names[1] == "w")
     return Ints(ctx.inputs[1].shape.begin() + 2, ctx.inputs[1].shape.end());
   Ints k;
-  for (int64_t d = 2; d < rank0(ctx); ++d) k.push_back(pick(rng, 1, std::min<int64_t>(3, shape0(ctx)[d])));
+  for (int64_t d = 2; d < rank0(ctx); ++d)
+    k.push_back(pick(rng, 1, std::min<int64_t>(3, shape0(ctx)[d])));
   return k;
 }
 
@@ -211,7 +222,8 @@ AttrValue choose_equation(const NodeContext& ctx, Rng& rng) {
     if (rng.coin(0.5)) out += c;
   std::string shuffled = out;
   for (size_t i = shuffled.size(); i > 1; --i)
-    std::swap(shuffled[i - 1], shuffled[static_cast<size_t>(pick(rng, 0, static_cast<int64_t>(i) - 1))]);
+    std::swap(shuffled[i - 1],
+              shuffled[static_cast<size_t>(pick(rng, 0, static_cast<int64_t>(i) - 1))]);
   return eq + "->" + shuffled;
 }
 
@@ -274,13 +286,17 @@ const std::map<std::string, Chooser>& named_choosers() {
       {"dilations", choose_per_spatial},
       {"group", choose_group},
       {"equation", choose_equation},
-      {"parts", [](const NodeContext& c, Rng&) { return AttrValue{static_cast<int64_t>(c.num_outputs)}; }},
+      {"parts",
+       [](const NodeContext& c, Rng&) { return AttrValue{static_cast<int64_t>(c.num_outputs)}; }},
       {"auto_pad",
        [](const NodeContext&, Rng& rng) {
-         return AttrValue{pick_of(rng, std::vector<std::string>{"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"})};
+         return AttrValue{
+             pick_of(rng, std::vector<std::string>{"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"})};
        }},
-      {"start", [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
-      {"end", [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
+      {"start",
+       [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
+      {"end",
+       [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
   };
   return choosers;
 }
@@ -323,7 +339,8 @@ std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t
       if (c % g == 0) groups.push_back(g);
     int64_t g = pick_of(rng, groups);
     Shape w{g * pick(rng, 1, 2), c / g};
-    for (size_t d = 2; d < x.shape.size(); ++d) w.push_back(pick(rng, 1, std::min<int64_t>(3, x.shape[d])));
+    for (size_t d = 2; d < x.shape.size(); ++d)
+      w.push_back(pick(rng, 1, std::min<int64_t>(3, x.shape[d])));
     return TensorType{x.dtype, w};
   }
   if (slot == 2 && ctx.inputs.size() > 1 && !ctx.inputs[1].shape.empty())
@@ -332,7 +349,8 @@ std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t
 }
 
 std::optional<Tensor> structured_operand_value(const NodeContext& ctx, size_t slot, Rng& rng) {
-  if (slot >= ctx.op.input_names.size() || ctx.op.input_names[slot] != "indices" || ctx.inputs.empty())
+  if (slot >= ctx.op.input_names.size() || ctx.op.input_names[slot] != "indices" ||
+      ctx.inputs.empty())
     return std::nullopt;
   const Shape& data = shape0(ctx);
   if (data.empty()) return std::nullopt;
@@ -340,7 +358,8 @@ std::optional<Tensor> structured_operand_value(const NodeContext& ctx, size_t sl
   int64_t m = *std::min_element(data.begin(), data.end());
   std::vector<DType> index_types;
   for (DType t : {DType::i64, DType::i32})
-    if (std::find(ctx.options.dtypes.begin(), ctx.options.dtypes.end(), t) != ctx.options.dtypes.end())
+    if (std::find(ctx.options.dtypes.begin(), ctx.options.dtypes.end(), t) !=
+        ctx.options.dtypes.end())
       index_types.push_back(t);
   if (index_types.empty() || m < 1) return std::nullopt;
   Shape shape;

@@ -48,9 +48,10 @@ class Generator {
     long attempts = 0, budget = static_cast<long>(kAttemptsPerNode) * std::max(want, 1);
     while (static_cast<int>(g_.nodes.size()) < want) {
       if (++attempts > budget)
-        fail("the generator could type only {} of {} nodes with these options (ops and dtypes "
-             "too narrow?)",
-             g_.nodes.size(), want);
+        fail(
+            "the generator could type only {} of {} nodes with these options (ops and dtypes "
+            "too narrow?)",
+            g_.nodes.size(), want);
       try_node();
     }
     for (const Value& v : values_)
@@ -85,6 +86,13 @@ class Generator {
     return static_cast<int64_t>(std::clamp(n, 64.0, 1e5));
   }
 
+  // Inputs and constants stay within max_rank and max_dim even when proposed from larger results.
+  bool leaf_fits(const TensorType& t) const {
+    if (static_cast<int>(t.shape.size()) > opt_.max_rank) return false;
+    return std::all_of(t.shape.begin(), t.shape.end(),
+                       [&](int64_t d) { return d <= opt_.max_dim; });
+  }
+
   TensorType random_type() {
     Shape s;
     for (int64_t r = rng_.uniform_int(0, opt_.max_rank); r > 0; --r)
@@ -106,9 +114,11 @@ class Generator {
     switch (rng_.uniform_int(0, 9)) {
       case 0:
       case 1:
-      case 2: return chosen.back();
+      case 2:
+        return chosen.back();
       case 3:
-      case 4: return pick(chosen);
+      case 4:
+        return pick(chosen);
       case 5: {
         Shape b(s.begin() + rng_.uniform_int(0, static_cast<int64_t>(s.size())), s.end());
         for (int64_t& d : b)
@@ -122,8 +132,10 @@ class Generator {
       case 7:
         if (s.size() >= 2) return {first.dtype, {rng_.coin(0.5) ? s[1] : s.back()}};
         return {first.dtype, s};
-      case 8: return {pick(opt_.dtypes), s};
-      default: return random_type();
+      case 8:
+        return {pick(opt_.dtypes), s};
+      default:
+        return random_type();
     }
   }
 
@@ -132,8 +144,8 @@ class Generator {
     leaf.value.type = type;
     leaf.value.domain = domain;
     leaf.value.is_leaf = true;
-    bool as_input = !values && inputs_made_ + pending_inputs_ < opt_.max_inputs &&
-                    !rng_.coin(opt_.const_prob);
+    bool as_input =
+        !values && inputs_made_ + pending_inputs_ < opt_.max_inputs && !rng_.coin(opt_.const_prob);
     if (as_input) {
       leaf.value.name = fmt::format("x{}", inputs_made_ + pending_inputs_++);
     } else {
@@ -176,7 +188,9 @@ class Generator {
     std::vector<TensorType> types;
     std::vector<int> picked;  // index into values_, or -1 - index into leaves
     std::vector<PendingLeaf> leaves;
+    bool leaf_too_big = false;
     auto take_leaf = [&](PendingLeaf leaf) {
+      leaf_too_big |= !leaf_fits(leaf.value.type);
       types.push_back(leaf.value.type);
       picked.push_back(-1 - static_cast<int>(leaves.size()));
       leaves.push_back(std::move(leaf));
@@ -208,6 +222,7 @@ class Generator {
       }
     }
 
+    if (leaf_too_big) return;
     NodeContext ctx{op, types, n_out, opt_};
     Attrs attrs = choose_attrs(ctx, rng_);
     std::vector<TensorType> outs;

@@ -16,10 +16,11 @@ struct GenOptions {
   int min_nodes = 10, max_nodes = 30;  // the op node count is drawn from [min_nodes, max_nodes]
   // Every value of the graph (inputs, constants, node results) has one of these dtypes.
   std::vector<DType> dtypes{std::begin(kAllDTypes), std::end(kAllDTypes)};
-  int max_rank = 4;        // of every value
-  int64_t max_dim = 6;     // of input and constant dimensions; results stay below max_dim^max_rank elements
-  int max_inputs = 3;      // graph inputs; further leaves become constants
-  double const_prob = 0.3; // chance that a new leaf is a constant rather than a graph input
+  int max_rank = 4;  // of every value
+  int64_t max_dim =
+      6;  // of input and constant dimensions; results stay below max_dim^max_rank elements
+  int max_inputs = 3;            // graph inputs; further leaves become constants
+  double const_prob = 0.3;       // chance that a new leaf is a constant rather than a graph input
   std::vector<std::string> ops;  // registry op names to draw from; empty: every registry op
 };
 

@@ -69,7 +69,8 @@ TEST(GraphGen, OpListRestrictionHolds) {
   for (uint64_t seed = 0; seed < 50; ++seed) {
     Graph g = generate_graph(opt, seed);
     EXPECT_EQ(g.op_count(), 12u);
-    for (const Node& n : g.nodes) EXPECT_TRUE(n.op == "add" || n.op == "transpose" || n.op == "reshape") << n.op;
+    for (const Node& n : g.nodes)
+      EXPECT_TRUE(n.op == "add" || n.op == "transpose" || n.op == "reshape") << n.op;
   }
 }
 
