@@ -7,6 +7,9 @@
 #include <map>
 #include <vector>
 
+#include <unistd.h>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/io/graph_files.h"
@@ -65,7 +68,10 @@ TEST(Conformance, PytorchOperatorTestsHaveNoFailures) {
 class ConformanceRunner : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::path(::testing::TempDir()) / "retort_conformance_runner";
+    // One folder per test and process: ctest runs tests of this suite in parallel.
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::path(::testing::TempDir()) /
+            fmt::format("retort_conformance_{}_{}", info->name(), ::getpid());
     fs::remove_all(root_);
     fs::create_directories(root_);
   }
