@@ -49,9 +49,12 @@ void sample_matches(std::vector<Match>& matches, size_t cap, Rng& rng) {
 
 std::string IterationReport::str() const {
   std::string out = fmt::format("iteration {}:\n", iteration);
+  size_t width = 0;
+  for (const RuleReport& r : rules) width = std::max(width, r.rule.size());
   for (const RuleReport& r : rules) {
     if (r.matches == 0 && !r.banned) continue;
-    out += fmt::format("  {:<24} matches {:>6}  applied {:>6}", r.rule, r.matches, r.applied);
+    out +=
+        fmt::format("  {:<{}}  matches {:>6}  applied {:>6}", r.rule, width, r.matches, r.applied);
     if (r.unchanged) out += fmt::format("  unchanged {}", r.unchanged);
     if (r.skipped) out += fmt::format("  skipped {}", r.skipped);
     if (r.rejected) out += fmt::format("  rejected {}", r.rejected);
@@ -60,10 +63,11 @@ std::string IterationReport::str() const {
     out += "\n";
   }
   out += fmt::format(
-      "  e-nodes {}  e-classes {}  applied {}  rebuild merges {}  time {:.3f}s "
-      "(search {:.3f} apply {:.3f} rebuild {:.3f})\n",
-      nodes, classes, applied, rebuild_merges, search_seconds + apply_seconds + rebuild_seconds,
-      search_seconds, apply_seconds, rebuild_seconds);
+      "  e-nodes {}  e-classes {}  applied {}  rebuild merges {}  time {:.2f} ms "
+      "(search {:.2f}, apply {:.2f}, rebuild {:.2f})\n",
+      nodes, classes, applied, rebuild_merges,
+      1e3 * (search_seconds + apply_seconds + rebuild_seconds), 1e3 * search_seconds,
+      1e3 * apply_seconds, 1e3 * rebuild_seconds);
   if (stop) out += fmt::format("  stop: {}\n", stop_reason_name(*stop));
   return out;
 }
