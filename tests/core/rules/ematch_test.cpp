@@ -80,6 +80,28 @@ TEST_F(RulesEMatch, ConditionsFilterMatches) {
   EXPECT_EQ(ms[0].params[0], Value(int64_t{20}));
 }
 
+TEST(RulesEMatchConst, IsConstSeesConstants) {
+  Graph g;
+  TensorType t{DType::i32, {2}};
+  g.inputs = {{"x", t}};
+  g.constants = {{"c", Tensor::from_ints(DType::i32, {2}, {1, 2}), ""}};
+  g.nodes.push_back(Node{"n0", "add", {"x", "c"}, {"a"}, {}, std::nullopt});
+  g.nodes.push_back(Node{"n1", "add", {"a", "x"}, {"b"}, {}, std::nullopt});
+  g.outputs = {"b"};
+  infer_graph(g);
+  EGraph eg;
+  add_graph(eg, g);
+  eg.rebuild();
+  RuleSet rules = parse_rules(R"(
+rule k (add ?x ?c) => (add ?c ?x) if (is_const ?c)
+rule named (add ?x c) => (add c ?x)
+)");
+  auto ms = search(eg, rules.rules[0]);
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(match_str(eg, rules.rules[0], ms[0]), "(add x c)");
+  EXPECT_EQ(search(eg, rules.rules[1]).size(), 1u);
+}
+
 TEST_F(RulesEMatch, BareVariableMatchesEveryTensorClass) {
   auto ms = find("rule r ?x => (add ?x ?x)");
   // a b c, transpose, split@0 split@1, add, mul, add, add: the graph_out class is no tensor.

@@ -120,6 +120,22 @@ TEST(RulesRewrite, IllTypedRightHandSideIsRejectedWithoutChange) {
   EXPECT_NE(r.reason.find("f32[3,4]"), std::string::npos) << r.reason;
 }
 
+TEST(RulesRewrite, LeavesByNameOnTheRightHandSide) {
+  AddGraph g;
+  RuleSet rules = parse_rules(R"(
+rule named (add a ?y) => (add ?y a)
+rule missing (add ?x ?y) => (add ?y nothing)
+)");
+  Rng rng(0);
+  RewriteTrace trace;
+  ApplyResult r = apply_match(g.eg, rules.rules[0], search(g.eg, rules.rules[0])[0], rng, trace);
+  ASSERT_EQ(r.outcome, ApplyOutcome::Applied);
+  EXPECT_EQ(step_text(g.eg, rules.rules[0], trace.steps[0]).rhs, "(add b a)");
+  r = apply_match(g.eg, rules.rules[1], search(g.eg, rules.rules[1])[0], rng, trace);
+  EXPECT_EQ(r.outcome, ApplyOutcome::Rejected);
+  EXPECT_NE(r.reason.find("no input or constant 'nothing'"), std::string::npos) << r.reason;
+}
+
 TEST(RulesRewrite, EmptyPickSkips) {
   AddGraph g;
   RuleSet rules = parse_rules("rule r (add ?x ?y) => (add ?y ?x) pick k in 3 .. 2");
