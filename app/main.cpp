@@ -1,6 +1,5 @@
-#include <cstdio>
+#include "app/cli.h"
 
-int main() {
-  std::puts("retort: command shell not built yet");
-  return 0;
+int main(int argc, char** argv) {
+  return retort::run_cli(argc, argv);
 }

@@ -53,4 +53,13 @@ uint64_t mix_seed(uint64_t a, uint64_t b) {
   return splitmix64(x);
 }
 
+uint64_t stable_hash(std::string_view text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
 }  // namespace retort

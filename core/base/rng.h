@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace retort {
 
@@ -26,5 +27,9 @@ class Rng {
 
 // Mixes two values into a seed (splitmix64 finaliser), for deriving per-purpose seeds.
 uint64_t mix_seed(uint64_t a, uint64_t b);
+
+// A hash of a name that is the same on every machine and build (FNV-1a), for seeds derived from
+// names: unlike std::hash it does not change between standard libraries.
+uint64_t stable_hash(std::string_view text);
 
 }  // namespace retort

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 
 namespace retort {
 
@@ -57,29 +58,9 @@ const OpDef* OpRegistry::find_onnx(std::string_view op_type) const {
   return it == by_onnx_.end() ? nullptr : it->second;
 }
 
-namespace {
-// Names within a small edit distance, to suggest on a typo.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      prev = cur;
-    }
-  }
-  return row[b.size()];
-}
-}  // namespace
-
 const OpDef& OpRegistry::get(std::string_view name) const {
   if (const OpDef* op = find(name)) return *op;
-  std::vector<std::string> close;
-  for (const auto& [n, _] : ops_)
-    if (edit_distance(n, name) <= 2) close.push_back(n);
+  std::vector<std::string> close = close_matches(name, names());
   if (close.empty()) fail("unknown op '{}' (try `help ops`)", name);
   fail("unknown op '{}'; did you mean {}?", name, fmt::join(close, " or "));
 }

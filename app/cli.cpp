@@ -1,0 +1,126 @@
+#include "app/cli.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/batch.h"
+#include "app/commands.h"
+#include "app/console.h"
+#include "app/shell.h"
+#include "core/base/error.h"
+
+namespace retort {
+
+namespace {
+
+// Quotes a word so that split_words gives it back unchanged.
+std::string quote_word(const std::string& word) {
+  if (!word.empty() && word.find_first_of(" \t\r\n'\"\\;#") == std::string::npos) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The command line of a one-shot command; a raw-text command (def) gets its words as typed.
+std::string one_shot_line(const std::vector<std::string>& words) {
+  const CommandSpec* command = app_commands().find(words.front());
+  std::vector<std::string> parts{words.front()};
+  for (size_t i = 1; i < words.size(); ++i)
+    parts.push_back(command && command->raw_text ? words[i] : quote_word(words[i]));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+bool is_batch(const CliOptions& o) {
+  return o.commands || o.script || !o.command_words.empty();
+}
+
+}  // namespace
+
+std::string cli_usage() {
+  return "usage: retort [FILE] [--seed N] [--plain | -c \"CMD; CMD\" | --script FILE]\n"
+         "       retort COMMAND [ARGS...]\n"
+         "\n"
+         "Starts the workbench, loading FILE (.rtg, .json, .onnx) first when given.\n"
+         "  --plain          read commands from standard input without the console\n"
+         "                   (also chosen when standard input or output is not a terminal)\n"
+         "  -c \"CMD; CMD\"    run the commands and exit; stops at the first failure\n"
+         "  --script FILE    run FILE, one command per line ('#' comments); stops at the first "
+         "failure\n"
+         "  --seed N         the session seed (default 1)\n"
+         "  COMMAND ARGS     run one command and exit, e.g. `retort help --markdown`\n"
+         "Commands are described by `help` inside the workbench and in docs/commands.md.\n";
+}
+
+CliOptions parse_cli(const std::vector<std::string>& argv) {
+  CliOptions o;
+  auto value_of = [&](size_t& i) -> const std::string& {
+    if (i + 1 >= argv.size()) fail("{} needs a value", argv[i]);
+    return argv[++i];
+  };
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "--help" || a == "-h") {
+      o.usage = true;
+    } else if (a == "--plain") {
+      o.plain = true;
+    } else if (a == "-c") {
+      o.commands = value_of(i);
+    } else if (a == "--script") {
+      o.script = value_of(i);
+    } else if (a == "--seed") {
+      o.seed = parse_u64(value_of(i), "--seed");
+    } else if (a.starts_with("-") && a.size() > 1) {
+      fail("unknown option {}", a);
+    } else if (!o.file && app_commands().find(a)) {
+      o.command_words.assign(argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end());
+      break;
+    } else if (!o.file) {
+      o.file = a;
+    } else {
+      fail("more than one file to load: {} and {}", *o.file, a);
+    }
+  }
+  int batch_modes = (o.commands ? 1 : 0) + (o.script ? 1 : 0) + (o.command_words.empty() ? 0 : 1);
+  if (batch_modes > 1) fail("use only one of -c, --script and a command");
+  if (o.plain && batch_modes > 0)
+    fail("--plain reads standard input; it does not combine with -c, --script or a command");
+  return o;
+}
+
+int run_cli(int argc, char** argv) {
+  StreamOutput out(stdout), err(stderr);
+  CliOptions options;
+  try {
+    options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const Error& e) {
+    err.print("retort: {}", e.what());
+    err.write(cli_usage());
+    return kExitUsage;
+  }
+  if (options.usage) {
+    out.write(cli_usage());
+    return kExitOk;
+  }
+
+  Session session(options.seed.value_or(kDefaultSeed));
+  Shell shell(session, app_commands(), out, err);
+  bool batch = is_batch(options);
+  bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+
+  if (options.file) {
+    LineStatus loaded = shell.run("load " + quote_word(*options.file));
+    if (loaded == LineStatus::Failed && (batch || !terminal)) return kExitCommandFailed;
+  }
+  if (options.commands) return run_command_string(shell, *options.commands);
+  if (options.script) return run_script(shell, *options.script, err);
+  if (!options.command_words.empty())
+    return shell.run(one_shot_line(options.command_words)) == LineStatus::Failed
+               ? kExitCommandFailed
+               : kExitOk;
+  if (options.plain || !terminal) return run_plain(shell, stdin, out, !isatty(STDIN_FILENO));
+  return run_console(shell);
+}
+
+}  // namespace retort

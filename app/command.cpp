@@ -1,0 +1,181 @@
+#include "app/command.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/words.h"
+#include "core/base/error.h"
+#include "core/base/suggest.h"
+
+namespace retort {
+
+std::optional<std::string> Args::option(const std::string& name) const {
+  auto it = options.find(name);
+  if (it == options.end()) return std::nullopt;
+  return it->second;
+}
+
+const OptionSpec* CommandSpec::find_option(std::string_view option) const {
+  for (const auto& o : options)
+    if (o.name == option) return &o;
+  return nullptr;
+}
+
+namespace {
+
+std::string option_synopsis(const OptionSpec& o) {
+  return o.value_name.empty() ? o.name : fmt::format("{} {}", o.name, o.value_name);
+}
+
+// Indents every non-empty line of text.
+std::string indent(std::string_view text, std::string_view pad) {
+  std::string out;
+  bool at_line_start = true;
+  for (char c : text) {
+    if (at_line_start && c != '\n') out += pad;
+    out += c;
+    at_line_start = c == '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string CommandSpec::synopsis() const {
+  std::string out = name;
+  for (const auto& a : args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
+  for (const auto& o : options) out += fmt::format(" [{}]", option_synopsis(o));
+  return out;
+}
+
+std::string CommandSpec::help_text() const {
+  std::string out = synopsis() + "\n" + indent(summary, "  ") + "\n";
+  if (!help.empty()) out += indent(help, "  ") + "\n";
+  if (!options.empty()) {
+    out += "options:\n";
+    for (const auto& o : options) out += fmt::format("  {}  {}\n", option_synopsis(o), o.doc);
+  }
+  return out;
+}
+
+std::string CommandSpec::markdown() const {
+  std::string out = fmt::format("## {}\n\n```\n{}\n```\n\n{}\n", name, synopsis(), summary);
+  if (!help.empty()) out += "\n" + help + "\n";
+  if (!options.empty()) {
+    out += "\nOptions:\n\n";
+    for (const auto& o : options) out += fmt::format("- `{}`: {}\n", option_synopsis(o), o.doc);
+  }
+  return out;
+}
+
+Args CommandSpec::parse(std::string_view rest) const {
+  auto usage_error = [&](const std::string& message) -> Error {
+    return Error(fmt::format("{}; usage: {}", message, synopsis()));
+  };
+  Args out;
+  if (raw_text) {
+    out.raw = trim_blanks(rest);
+    bool required = !args.empty() && !args.front().optional;
+    if (required && out.raw.empty())
+      throw usage_error(fmt::format("missing {}", args.front().name));
+    return out;
+  }
+  std::vector<std::string> words = split_words(rest);
+  bool options_done = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (!options_done && w == "--") {
+      options_done = true;
+      continue;
+    }
+    if (options_done || !w.starts_with("--")) {
+      out.positional.push_back(w);
+      continue;
+    }
+    size_t eq = w.find('=');
+    std::string name_part = w.substr(0, eq);
+    const OptionSpec* spec = find_option(name_part);
+    if (!spec) throw usage_error(fmt::format("unknown option {}", name_part));
+    if (spec->value_name.empty()) {
+      if (eq != std::string::npos) throw usage_error(fmt::format("{} takes no value", name_part));
+      out.options[spec->name] = "";
+    } else if (eq != std::string::npos) {
+      out.options[spec->name] = w.substr(eq + 1);
+    } else {
+      if (i + 1 >= words.size())
+        throw usage_error(fmt::format("{} needs a value {}", name_part, spec->value_name));
+      out.options[spec->name] = words[++i];
+    }
+  }
+  size_t required =
+      std::count_if(args.begin(), args.end(), [](const ArgSpec& a) { return !a.optional; });
+  if (out.positional.size() < required)
+    throw usage_error(fmt::format("missing {}", args[out.positional.size()].name));
+  if (out.positional.size() > args.size())
+    throw usage_error(fmt::format("unexpected argument '{}'", out.positional[args.size()]));
+  return out;
+}
+
+void CommandRegistry::add(CommandSpec spec) {
+  if (find(spec.name)) fail("command '{}' registered twice", spec.name);
+  commands_.push_back(std::move(spec));
+}
+
+const CommandSpec* CommandRegistry::find(std::string_view name) const {
+  for (const auto& c : commands_)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const CommandSpec& CommandRegistry::get(std::string_view name) const {
+  if (const CommandSpec* c = find(name)) return *c;
+  std::vector<std::string> close = close_matches(name, names());
+  if (close.empty()) fail("unknown command '{}' (try `help`)", name);
+  fail("unknown command '{}'; did you mean {}?", name, fmt::join(close, " or "));
+}
+
+std::vector<std::string> CommandRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& c : commands_) out.push_back(c.name);
+  return out;
+}
+
+std::string CommandRegistry::overview() const {
+  size_t width = 0;
+  for (const auto& c : commands_) width = std::max(width, c.synopsis().size());
+  std::string out = "commands:\n";
+  for (const auto& c : commands_)
+    out += fmt::format("  {:<{}}  {}\n", c.synopsis(), width, c.summary);
+  out +=
+      "`help COMMAND` describes a command, `help ops` lists the ops, `help op NAME` describes "
+      "one.\n";
+  return out;
+}
+
+std::string CommandRegistry::markdown() const {
+  std::string out =
+      "# Retort commands\n\n"
+      "<!-- Generated by `retort help --markdown` from the command registry (app/). Do not edit:\n"
+      "     a test checks that this file matches the registry. -->\n\n"
+      "Every command works the same way in the console, the plain REPL (`retort --plain`),\n"
+      "`retort -c \"cmd; cmd\"` and `retort --script FILE` (one command per line, `#` starts a\n"
+      "comment line). Arguments are split like a shell does (quotes group words); options are\n"
+      "written `--name VALUE` or `--name=VALUE`.\n\n";
+  for (const auto& c : commands_)
+    out += fmt::format("- [`{}`](#{}): {}\n", c.name, c.name, c.summary);
+  for (const auto& c : commands_) out += "\n" + c.markdown();
+  return out;
+}
+
+uint64_t parse_u64(std::string_view text, std::string_view what) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    fail("{} must be a whole number from 0 to {}, got '{}'", what, UINT64_MAX, text);
+  return value;
+}
+
+}  // namespace retort

@@ -1,0 +1,90 @@
+// The command registry: every user action is a command with a name, arguments, help text and a
+// completion kind per argument. The console, the plain REPL, `-c`, `--script`, the generated
+// docs/commands.md and tab completion all read this one table.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/output.h"
+#include "core/session/session.h"
+
+namespace retort {
+
+// What tab completion offers for an argument.
+enum class Completion { None, Command, FilePath, NodeName, OpName, VariantName };
+
+struct ArgSpec {
+  std::string name;  // shown in the synopsis: FILE, NAME
+  Completion completion = Completion::None;
+  bool optional = false;
+};
+
+struct OptionSpec {
+  std::string name;        // "--seed"
+  std::string value_name;  // "S"; empty for a flag that takes no value
+  std::string doc;
+  Completion completion = Completion::None;  // for the value
+};
+
+// A command's arguments after parsing against its spec.
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> options;  // "--seed" -> "3"; a flag maps to ""
+  std::string raw;                             // the text after the name, for raw_text commands
+
+  bool has(const std::string& option) const { return options.count(option) > 0; }
+  std::optional<std::string> option(const std::string& option) const;
+  // The i-th positional argument, or null when it was not given.
+  const std::string* arg(size_t i) const {
+    return i < positional.size() ? &positional[i] : nullptr;
+  }
+};
+
+using CommandFn = std::function<void(Session&, const Args&, Output&)>;
+
+struct CommandSpec {
+  std::string name{};
+  std::vector<ArgSpec> args{};
+  std::vector<OptionSpec> options{};
+  std::string summary{};  // one line, for `help`
+  std::string help{};     // the rest of the description (may be empty), for `help NAME`
+  CommandFn run{};
+  // The argument is source text taken verbatim after the name (`def`), not split into words.
+  bool raw_text = false;
+  // Ends the session after it runs (`quit`).
+  bool ends_session = false;
+
+  std::string synopsis() const;   // "eval [NAME] [--seed S]"
+  std::string help_text() const;  // synopsis, summary, help and options, for `help NAME`
+  std::string markdown() const;   // the section of docs/commands.md
+  // Parses the text after the name (split into words unless raw_text); throws Error with the
+  // usage on bad arguments.
+  Args parse(std::string_view rest) const;
+  const OptionSpec* find_option(std::string_view option) const;
+};
+
+class CommandRegistry {
+ public:
+  void add(CommandSpec spec);  // a duplicate name is a programming error and throws
+  const CommandSpec* find(std::string_view name) const;
+  // Throws Error("unknown command ...") with close-match suggestions.
+  const CommandSpec& get(std::string_view name) const;
+  std::vector<std::string> names() const;  // in registration order
+  const std::vector<CommandSpec>& all() const { return commands_; }
+
+  std::string overview() const;  // `help` without arguments
+  std::string markdown() const;  // docs/commands.md
+
+ private:
+  std::vector<CommandSpec> commands_;
+};
+
+// Parses a whole unsigned decimal number; throws Error naming `what` otherwise.
+uint64_t parse_u64(std::string_view text, std::string_view what);
+
+}  // namespace retort

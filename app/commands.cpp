@@ -1,0 +1,16 @@
+#include "app/commands.h"
+
+namespace retort {
+
+const CommandRegistry& app_commands() {
+  static const CommandRegistry registry = [] {
+    CommandRegistry r;
+    register_graph_commands(r);
+    register_run_commands(r);
+    register_help_commands(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace retort

@@ -1,0 +1,79 @@
+// help and quit.
+#include <fmt/ranges.h>
+
+#include "app/commands.h"
+#include "app/op_help.h"
+#include "core/base/error.h"
+#include "core/base/suggest.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+namespace {
+
+void no_name_after(const Args& args, std::string_view topic) {
+  if (const std::string* extra = args.arg(1))
+    fail("`help {}` takes nothing after it, got '{}'", topic, *extra);
+}
+
+void run_help(Session&, const Args& args, Output& out) {
+  const CommandRegistry& commands = app_commands();
+  const std::string* topic = args.arg(0);
+  if (args.has("--markdown")) {
+    if (topic) fail("`help --markdown` prints every command; it takes no topic");
+    out.write(commands.markdown());
+    return;
+  }
+  if (!topic) {
+    out.write(commands.overview());
+    return;
+  }
+  if (*topic == "ops") {
+    no_name_after(args, "ops");
+    out.write(op_list_text());
+    return;
+  }
+  if (*topic == "op") {
+    const std::string* name = args.arg(1);
+    if (!name) fail("`help op` needs an op name (`help ops` lists them)");
+    out.write(op_help_text(OpRegistry::instance().get(*name)));
+    return;
+  }
+  if (const CommandSpec* command = commands.find(*topic)) {
+    no_name_after(args, *topic);
+    out.write(command->help_text());
+    return;
+  }
+  if (const OpDef* op = OpRegistry::instance().find(*topic)) {
+    no_name_after(args, *topic);
+    out.write(op_help_text(*op));
+    return;
+  }
+  std::vector<std::string> close = close_matches(*topic, commands.names());
+  for (auto& op : close_matches(*topic, OpRegistry::instance().names())) close.push_back(op);
+  if (close.empty())
+    fail("no command or op is named '{}' (`help` lists the commands, `help ops` the ops)", *topic);
+  fail("no command or op is named '{}'; did you mean {}?", *topic, fmt::join(close, " or "));
+}
+
+}  // namespace
+
+void register_help_commands(CommandRegistry& r) {
+  r.add({.name = "help",
+         .args = {{"TOPIC", Completion::Command, true}, {"NAME", Completion::OpName, true}},
+         .options = {{"--markdown", "",
+                      "print the command reference (docs/commands.md) as Markdown"}},
+         .summary = "List the commands, or describe a command or an op.",
+         .help =
+             "`help COMMAND` describes a command, `help ops` lists the ops, and\n"
+             "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
+             "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
+             "for an op too when no command has that name.",
+         .run = run_help});
+  r.add({.name = "quit",
+         .summary = "End the session.",
+         .run = [](Session&, const Args&, Output&) {},
+         .ends_session = true});
+}
+
+}  // namespace retort

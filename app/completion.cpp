@@ -1,0 +1,83 @@
+#include "app/completion.h"
+
+#include <algorithm>
+#include <set>
+
+#include "app/words.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+namespace {
+
+std::vector<std::string> names_of_kind(Completion kind, const CommandRegistry& commands,
+                                       const Session& session) {
+  switch (kind) {
+    case Completion::Command:
+      return commands.names();
+    case Completion::OpName:
+      return OpRegistry::instance().names();
+    case Completion::VariantName:
+      return session.variant_names();
+    case Completion::NodeName: {
+      if (!session.has_graph()) return {};
+      const Graph& g = session.graph();
+      std::set<std::string> names;
+      for (const auto& node : g.nodes) names.insert(node.name);
+      for (const auto& [value, type] : g.types) names.insert(value);
+      return {names.begin(), names.end()};
+    }
+    case Completion::FilePath:
+    case Completion::None:
+      return {};
+  }
+  return {};
+}
+
+// The completion kind of the word at position `index` (index 0 is the command name).
+Completion kind_at(const CommandSpec& command, const std::vector<std::string>& words,
+                   size_t index) {
+  if (command.raw_text)
+    return command.args.empty() ? Completion::None : command.args.front().completion;
+  size_t positional = 0;
+  for (size_t i = 1; i < index; ++i) {
+    const OptionSpec* option = command.find_option(words[i]);
+    if (!option) {
+      ++positional;
+      continue;
+    }
+    if (option->value_name.empty()) continue;
+    if (i + 1 == index) return option->completion;
+    ++i;  // skip the option's value
+  }
+  return positional < command.args.size() ? command.args[positional].completion : Completion::None;
+}
+
+}  // namespace
+
+CompletionResult complete_word(const CommandRegistry& commands, const Session& session,
+                               std::string_view before, std::string_view word) {
+  PartialWords parts = split_partial_words(before);
+  // A word glued to the text before it (`add(x`) continues that word's argument.
+  size_t index = parts.ends_in_word ? parts.words.size() - 1 : parts.words.size();
+
+  CompletionResult result;
+  std::vector<std::string> pool;
+  if (index == 0) {
+    pool = commands.names();
+  } else if (const CommandSpec* command = commands.find(parts.words[0])) {
+    if (!command->raw_text && word.starts_with("--")) {
+      for (const auto& o : command->options) pool.push_back(o.name);
+    } else {
+      Completion kind = kind_at(*command, parts.words, index);
+      result.file_path = kind == Completion::FilePath;
+      pool = names_of_kind(kind, commands, session);
+    }
+  }
+  for (auto& name : pool)
+    if (name.starts_with(word)) result.candidates.push_back(std::move(name));
+  std::sort(result.candidates.begin(), result.candidates.end());
+  return result;
+}
+
+}  // namespace retort

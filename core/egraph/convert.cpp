@@ -1,0 +1,263 @@
+#include "core/egraph/convert.h"
+
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/base/error.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+GraphMeta add_graph(EGraph& eg, const Graph& g) {
+  GraphMeta meta;
+  meta.name = g.name;
+  std::unordered_map<std::string, EClassId> term_of_value;
+  for (const auto& in : g.inputs) {
+    term_of_value[in.name] = eg.add_input(in.name, in.type);
+    meta.input_names.push_back(in.name);
+  }
+  for (const auto& c : g.constants) {
+    term_of_value[c.name] = eg.add_const(c);
+    meta.constant_names.push_back(c.name);
+  }
+  for (const Node& node : g.nodes) {
+    try {
+      std::vector<EClassId> children;
+      for (const auto& in : node.inputs) {
+        if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
+        auto it = term_of_value.find(in);
+        if (it == term_of_value.end())
+          fail("input '{}' is not defined (run infer_graph first)", in);
+        children.push_back(it->second);
+      }
+      std::optional<OpaqueOp> opaque;
+      if (node.is_opaque())
+        opaque = OpaqueOp{node.op, node.opaque->domain, node.opaque->version, node.attrs,
+                          node.opaque->output_types};
+      for (size_t k = 0; k < node.outputs.size(); ++k) {
+        auto out = static_cast<unsigned>(k);
+        EClassId id = opaque ? eg.add_opaque(*opaque, children, out)
+                             : eg.add(make_enode(node.op, node.attrs, children, out,
+                                                 static_cast<unsigned>(node.outputs.size())));
+        term_of_value[node.outputs[k]] = id;
+        // A node identical to an earlier one yields the earlier term: that keeps its names.
+        meta.value_names.emplace(id, node.outputs[k]);
+        meta.node_names.emplace(id, node.name);
+      }
+    } catch (const Error& e) {
+      throw e.at_node(node.name);
+    }
+  }
+  std::vector<EClassId> outs;
+  for (const auto& o : g.outputs) {
+    auto it = term_of_value.find(o);
+    if (it == term_of_value.end()) fail("output '{}' is not defined", o);
+    outs.push_back(it->second);
+  }
+  meta.output_names = g.outputs;
+  meta.root = eg.add_graph_out(outs);
+  return meta;
+}
+
+namespace {
+
+// Builds the graph of a selection; one instance per restore_graph call.
+class Restorer {
+ public:
+  Restorer(const EGraph& eg, const GraphMeta& meta, const Selection& sel)
+      : eg_(eg), meta_(meta), sel_(sel) {
+    for (const auto& [term, name] : meta.value_names) {
+      original_value_.emplace(eg.canonicalize(eg.term(term)), name);
+      reserved_.insert(name);
+    }
+    for (const auto& [term, name] : meta.node_names)
+      original_node_.emplace(eg.canonicalize(eg.term(term)), name);
+    for (const auto& o : meta.output_names) reserved_.insert(o);
+    for (const auto& [name, _] : eg.inputs()) used_values_.insert(name);
+    for (const auto& [name, _] : eg.constants()) used_values_.insert(name);
+  }
+
+  Graph run() {
+    EClassId root = eg_.find(meta_.root);
+    if (sel_.root != root) fail("the selection is not rooted at the graph's root class");
+    const ENode& out_node = sel_.at(root);
+    if (out_node.op != special_ops::kGraphOut)
+      fail("the root class's chosen e-node is '{}', not graph_out", op_name(out_node.op));
+
+    std::vector<EClassId> order = topological_classes(out_node);
+    g_.name = meta_.name;
+    for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
+    name_outputs_first(out_node);
+    for (EClassId c : order) name_class(c);
+    add_constants(order);
+    for (EClassId c : order) emit_node(c);
+    set_outputs(out_node);
+    infer_graph(g_);
+    return std::move(g_);
+  }
+
+ private:
+  // Classes reachable from the root's children, children before parents.
+  std::vector<EClassId> topological_classes(const ENode& root_node) {
+    std::vector<EClassId> order;
+    std::map<EClassId, int> state;  // 1: on the stack, 2: done
+    for (EClassId top : root_node.children) {
+      std::vector<std::pair<EClassId, size_t>> stack{{eg_.find(top), 0}};
+      while (!stack.empty()) {
+        auto& [c, next] = stack.back();
+        if (next == 0) {
+          if (state[c] == 2) {
+            stack.pop_back();
+            continue;
+          }
+          state[c] = 1;
+        }
+        const ENode& n = sel_.at(c);
+        if (next < n.children.size()) {
+          EClassId d = eg_.find(n.children[next++]);
+          if (state[d] == 1) fail("the selection is cyclic at e-class e{}", d.value);
+          if (state[d] == 0) stack.push_back({d, 0});
+          continue;
+        }
+        state[c] = 2;
+        order.push_back(c);
+        stack.pop_back();
+      }
+    }
+    return order;
+  }
+
+  std::string fresh(const std::string& stem, std::set<std::string>& used) {
+    for (size_t i = counter_[stem];; ++i) {
+      std::string name = fmt::format("{}{}", stem, i);
+      if (!used.count(name) && !reserved_.count(name)) {
+        counter_[stem] = i + 1;
+        used.insert(name);
+        return name;
+      }
+    }
+  }
+
+  bool claim(const std::string& name, std::set<std::string>& used) {
+    return used.insert(name).second;
+  }
+
+  // The original outputs keep their names when an op node computes them.
+  void name_outputs_first(const ENode& root_node) {
+    for (size_t i = 0; i < root_node.children.size() && i < meta_.output_names.size(); ++i) {
+      EClassId c = eg_.find(root_node.children[i]);
+      if (names_.count(c) || is_leaf_op(sel_.at(c).op)) continue;
+      if (claim(meta_.output_names[i], used_values_)) names_[c] = meta_.output_names[i];
+    }
+  }
+
+  void name_class(EClassId c) {
+    if (names_.count(c)) return;
+    const ENode& n = sel_.at(c);
+    if (is_leaf_op(n.op)) {
+      names_[c] = leaf_name(n);
+      return;
+    }
+    auto it = original_value_.find(n);
+    if (it != original_value_.end() && claim(it->second, used_values_))
+      names_[c] = it->second;
+    else
+      names_[c] = fresh("v", used_values_);
+  }
+
+  void add_constants(const std::vector<EClassId>& order) {
+    std::set<std::string> used;
+    for (EClassId c : order)
+      if (sel_.at(c).op == special_ops::kConst) used.insert(leaf_name(sel_.at(c)));
+    for (const auto& name : meta_.constant_names)
+      if (used.erase(name)) g_.constants.push_back(*eg_.find_constant(name));
+    for (const auto& name : used) g_.constants.push_back(*eg_.find_constant(name));
+  }
+
+  void emit_node(EClassId c) {
+    const ENode& n = sel_.at(c);
+    if (is_leaf_op(n.op)) return;
+    // The e-nodes of one multi-output op become a single node: the first one seen emits it.
+    ENode key = n;
+    key.out = 0;
+    for (EClassId& ch : key.children) ch = eg_.find(ch);
+    if (n.n_out > 1 && !emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+
+    Node node;
+    for (EClassId ch : n.children) node.inputs.push_back(names_.at(eg_.find(ch)));
+    for (unsigned k = 0; k < n.n_out; ++k) {
+      if (k == n.out) {
+        node.outputs.push_back(names_.at(c));
+        continue;
+      }
+      ENode sibling = key;
+      sibling.out = static_cast<uint16_t>(k);
+      auto cls = eg_.lookup(sibling);
+      if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && names_.count(*cls))
+        node.outputs.push_back(names_.at(*cls));
+      else
+        node.outputs.push_back(fresh("v", used_values_));
+    }
+    if (n.op == special_ops::kOpaque) {
+      const OpaqueOp& op = eg_.opaque_op(n);
+      node.op = op.op_type;
+      node.attrs = op.attrs;
+      node.opaque = OpaqueInfo{op.domain, op.version, op.output_types};
+    } else {
+      node.op = op_name(n.op);
+      node.attrs = attrs_of(n.attrs);
+    }
+    auto it = original_node_.find(n);
+    if (it != original_node_.end() && claim(it->second, used_nodes_))
+      node.name = it->second;
+    else
+      node.name = fresh("n", used_nodes_);
+    g_.nodes.push_back(std::move(node));
+  }
+
+  // Output i keeps the original name i; where the chosen value has another name (an input, a
+  // constant, or a value already listed) an identity node gives it that name.
+  void set_outputs(const ENode& root_node) {
+    std::set<std::string> listed;
+    bool have_identity = OpRegistry::instance().find("identity") != nullptr;
+    for (size_t i = 0; i < root_node.children.size(); ++i) {
+      const std::string& value = names_.at(eg_.find(root_node.children[i]));
+      bool original = i < meta_.output_names.size();
+      bool fits = original ? value == meta_.output_names[i] : !listed.count(value);
+      std::string name = value;
+      if (!fits && have_identity) {
+        name = original && claim(meta_.output_names[i], used_values_) ? meta_.output_names[i]
+                                                                      : fresh("v", used_values_);
+        Node id;
+        id.op = "identity";
+        id.name = fresh("n", used_nodes_);
+        id.inputs = {value};
+        id.outputs = {name};
+        g_.nodes.push_back(std::move(id));
+      }
+      if (!listed.insert(name).second)
+        fail("output {} repeats value '{}' and the registry has no identity op", i, name);
+      g_.outputs.push_back(name);
+    }
+  }
+
+  const EGraph& eg_;
+  const GraphMeta& meta_;
+  const Selection& sel_;
+  Graph g_;
+  std::unordered_map<ENode, std::string, ENodeHash> original_value_, original_node_;
+  std::map<EClassId, std::string> names_;
+  std::set<std::string> used_values_, used_nodes_, reserved_;
+  std::map<std::string, size_t> counter_;
+  std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
+};
+
+}  // namespace
+
+Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection) {
+  return Restorer(eg, meta, selection).run();
+}
+
+}  // namespace retort

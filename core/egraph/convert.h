@@ -1,0 +1,39 @@
+// Graph <-> e-graph. A graph becomes one term per node output, with a single graph_out e-node
+// over the output classes as the root; the metadata kept alongside (input order, original value
+// and node names, output names) lets any extracted choice of e-nodes become a valid Graph again.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/egraph/egraph.h"
+#include "core/egraph/selection.h"
+#include "core/graph/graph.h"
+
+namespace retort {
+
+struct GraphMeta {
+  std::string name;                             // the graph's name
+  std::vector<std::string> input_names;         // every input, in the graph's order
+  std::vector<std::string> constant_names;      // constants, in the graph's order
+  std::vector<std::string> output_names;        // the original outputs, in order
+  EClassId root;                                // the graph_out term
+  std::map<EClassId, std::string> value_names;  // original term -> its value name
+  std::map<EClassId, std::string> node_names;   // original term -> its node's name
+};
+
+// Adds g (which must have passed infer_graph) to eg and returns its metadata. Nodes the
+// registry does not know (opaque) are kept as opaque e-nodes. Throws Error for a node with an
+// omitted optional input in the middle, which an e-node cannot express.
+GraphMeta add_graph(EGraph& eg, const Graph& g);
+
+// The Graph for a selection rooted at meta.root's class. Shared classes become one value;
+// e-nodes of one multi-output op (same op, attrs, children) become one node; values and nodes
+// keep their original names where the chosen e-node is the original one, else get fresh names.
+// The first outputs keep the original output names (through an identity node when an output
+// became an input, a constant or a duplicate of another output); extra graph_out children
+// become extra outputs. The result has passed infer_graph.
+Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection);
+
+}  // namespace retort

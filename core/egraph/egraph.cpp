@@ -1,0 +1,438 @@
+#include "core/egraph/egraph.h"
+
+#include <algorithm>
+
+#include "core/base/error.h"
+#include "core/egraph/render.h"
+
+namespace retort {
+
+// Terms are stored once, in `nodes`; the exact-term index holds ids and hashes them through
+// `nodes`, so looking a term up costs no second copy of each e-node. It lives on the heap so
+// that its functors' pointer to `nodes` survives moving the EGraph.
+struct EGraph::TermTable {
+  struct Hash {
+    using is_transparent = void;
+    const std::vector<ENode>* nodes;
+    size_t operator()(uint32_t id) const noexcept { return (*nodes)[id].hash(); }
+    size_t operator()(const ENode& n) const noexcept { return n.hash(); }
+  };
+  struct Eq {
+    using is_transparent = void;
+    const std::vector<ENode>* nodes;
+    bool operator()(uint32_t a, uint32_t b) const { return a == b; }
+    bool operator()(uint32_t a, const ENode& n) const { return (*nodes)[a] == n; }
+    bool operator()(const ENode& n, uint32_t a) const { return (*nodes)[a] == n; }
+  };
+
+  std::vector<ENode> nodes;
+  std::unordered_set<uint32_t, Hash, Eq> index{16, Hash{&nodes}, Eq{&nodes}};
+
+  std::optional<EClassId> find(const ENode& n) const {
+    auto it = index.find(n);
+    if (it == index.end()) return std::nullopt;
+    return EClassId(*it);
+  }
+};
+
+size_t EGraph::TypeHash::operator()(const TensorType& t) const noexcept {
+  size_t h = static_cast<size_t>(t.dtype) * 0x9e3779b97f4a7c15ull;
+  for (int64_t d : t.shape) h = (h ^ static_cast<size_t>(d)) * 0xff51afd7ed558ccdull;
+  return h ^ (h >> 31);
+}
+
+EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {
+  type_table_.emplace_back();  // index 0: the graph_out class, which has no tensor type
+}
+EGraph::EGraph(EGraph&&) noexcept = default;
+EGraph& EGraph::operator=(EGraph&&) noexcept = default;
+EGraph::~EGraph() = default;
+
+const ENode& EGraph::term(EClassId id) const {
+  if (id.value >= terms_->nodes.size()) fail("no e-class e{}", id.value);
+  return terms_->nodes[id.value];
+}
+
+// --- union-find --------------------------------------------------------------------------------
+
+EClassId EGraph::find(EClassId id) const {
+  if (id.value >= uf_parent_.size()) fail("no e-class e{}", id.value);
+  uint32_t x = id.value;
+  while (uf_parent_[x] != x) {
+    uf_parent_[x] = uf_parent_[uf_parent_[x]];  // path halving
+    x = uf_parent_[x];
+  }
+  return EClassId(x);
+}
+
+ENode EGraph::canonicalize(const ENode& node) const {
+  ENode c = node;
+  for (EClassId& ch : c.children) ch = find(ch);
+  return c;
+}
+
+// --- types -------------------------------------------------------------------------------------
+
+uint32_t EGraph::intern_type(const TensorType& t) {
+  auto [it, inserted] = type_index_.try_emplace(t, static_cast<uint32_t>(type_table_.size()));
+  if (inserted) type_table_.push_back(t);
+  return it->second;
+}
+
+TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types) {
+  const OpDef* def = op_def(node.op);
+  if (!def) fail("'{}' is not a registry op", op_name(node.op));
+  std::vector<TensorType> in(child_types.begin(), child_types.end());
+  std::vector<TensorType> outs = def->infer(in, attrs_of(node.attrs), node.n_out);
+  if (outs.size() != node.n_out)
+    fail("op '{}' produces {} output(s), but the e-node says {}", def->name, outs.size(),
+         node.n_out);
+  if (outs[node.out].shape.size() > kMaxRank)
+    fail("op '{}' would produce rank {}, above the maximum {}", def->name,
+         outs[node.out].shape.size(), kMaxRank);
+  return outs[node.out];
+}
+
+void EGraph::check_ids(const ENode& node) const {
+  for (EClassId c : node.children)
+    if (c.value >= uf_parent_.size())
+      fail("'{}' e-node refers to unknown e-class e{}", op_name(node.op), c.value);
+}
+
+std::optional<TensorType> EGraph::infer_node(const ENode& node) const {
+  check_ids(node);
+  if (node.op == special_ops::kGraphOut) {
+    if (node.children.empty()) fail("graph_out needs at least one output");
+    return std::nullopt;
+  }
+  std::vector<TensorType> child_types;
+  child_types.reserve(node.children.size());
+  for (EClassId c : node.children) {
+    uint32_t t = classes_[find(c).value]->type;
+    if (t == 0) fail("'{}' e-node takes the graph's output list as an operand", op_name(node.op));
+    child_types.push_back(type_table_[t]);
+  }
+  if (node.op == special_ops::kInput) {
+    auto it = inputs_.find(leaf_name(node));
+    if (it == inputs_.end()) fail("unknown graph input '{}'", leaf_name(node));
+    return it->second;
+  }
+  if (node.op == special_ops::kConst) {
+    const Constant* c = find_constant(leaf_name(node));
+    if (!c) fail("unknown constant '{}'", leaf_name(node));
+    return c->value.type();
+  }
+  if (node.op == special_ops::kOpaque) return opaque_op(node).output_types.at(node.out);
+  return infer_op_type(node, child_types);
+}
+
+TensorType EGraph::infer(const ENode& node) const {
+  auto t = infer_node(node);
+  if (!t) fail("graph_out is not a tensor");
+  return *t;
+}
+
+// --- adding ------------------------------------------------------------------------------------
+
+EClassId EGraph::new_term(const ENode& node) {
+  auto id = static_cast<uint32_t>(terms_->nodes.size());
+  if (id == EClassId::kInvalid) fail("the e-graph is full ({} terms)", id);
+  terms_->nodes.push_back(node);
+  terms_->index.insert(id);
+  uf_parent_.push_back(id);
+  proof_.push_back({EClassId(id), 0, true});
+  classes_.emplace_back();
+  return EClassId(id);
+}
+
+EClassId EGraph::add(const ENode& node) {
+  if (auto exact = terms_->find(node)) return *exact;
+  check_ids(node);
+  ENode canon = canonicalize(node);
+  if (auto it = memo_.find(canon); it != memo_.end()) {
+    // A new term congruent to a known one: it joins that class, and the proof forest records
+    // why (congruence), so explanations can speak about this exact term.
+    EClassId existing = it->second;
+    EClassId id = new_term(node);
+    uf_parent_[id.value] = find(existing).value;
+    proof_union(id, existing, 0);
+    return id;
+  }
+  std::optional<TensorType> type = infer_node(canon);
+  const Constant* constant =
+      node.op == special_ops::kConst ? find_constant(leaf_name(node)) : nullptr;
+  EClassId id = new_term(node);
+  auto cls = std::make_unique<EClass>();
+  cls->id = id;
+  cls->type = type ? intern_type(*type) : 0;
+  cls->constant = constant;
+  std::vector<EClassId> kids = canon.children.vec();
+  std::sort(kids.begin(), kids.end());
+  kids.erase(std::unique(kids.begin(), kids.end()), kids.end());
+  for (EClassId k : kids) classes_[k.value]->parents.push_back(id);
+  cls->nodes.push_back(canon);
+  memo_.emplace(std::move(canon), id);
+  classes_[id.value] = std::move(cls);
+  ++class_count_;
+  ++node_count_;
+  by_op_stale_ = true;
+  return id;
+}
+
+std::optional<EClassId> EGraph::try_add(const ENode& node, std::string* reason) {
+  try {
+    return add(node);
+  } catch (const Error& e) {
+    if (reason) *reason = e.message();
+    return std::nullopt;
+  }
+}
+
+std::optional<EClassId> EGraph::lookup(const ENode& node) const {
+  check_ids(node);
+  auto it = memo_.find(canonicalize(node));
+  if (it == memo_.end()) return std::nullopt;
+  return find(it->second);
+}
+
+EClassId EGraph::add_input(const std::string& name, const TensorType& type) {
+  auto [it, inserted] = inputs_.emplace(name, type);
+  if (!inserted && it->second != type)
+    fail("input '{}' is already {}, not {}", name, it->second.str(), type.str());
+  return add(input_enode(name));
+}
+
+EClassId EGraph::add_const(const Constant& constant) {
+  auto [it, inserted] = constants_.emplace(constant.name, constant);
+  if (!inserted && !(it->second.value == constant.value))
+    fail("constant '{}' is already defined with another value", constant.name);
+  return add(const_enode(constant.name));
+}
+
+EClassId EGraph::add_opaque(const OpaqueOp& op, std::vector<EClassId> children, unsigned out) {
+  if (op.op_type.empty()) fail("an opaque op needs its op type");
+  if (out >= op.output_types.size())
+    fail("opaque op '{}' declares {} output type(s); output {} does not exist", op.op_type,
+         op.output_types.size(), out);
+  if (op.output_types.size() > UINT16_MAX) fail("opaque op '{}' has too many outputs", op.op_type);
+  auto found = std::find(opaque_ops_.begin(), opaque_ops_.end(), op);
+  auto index = static_cast<int64_t>(found - opaque_ops_.begin());
+  if (found == opaque_ops_.end()) opaque_ops_.push_back(op);
+  ENode n;
+  n.op = special_ops::kOpaque;
+  n.attrs = intern_attrs({{"opaque", index}});
+  n.out = static_cast<uint16_t>(out);
+  n.n_out = static_cast<uint16_t>(op.output_types.size());
+  n.children = IdList(children);
+  return add(n);
+}
+
+EClassId EGraph::add_graph_out(std::vector<EClassId> outputs) {
+  return add(graph_out_enode(std::move(outputs)));
+}
+
+// --- merging -----------------------------------------------------------------------------------
+
+uint32_t EGraph::intern_just(const Justification& why) {
+  if (why.kind == Justification::Kind::Congruence) return 0;
+  auto [it, inserted] =
+      rule_index_.try_emplace(why.rule, static_cast<uint32_t>(rule_names_.size()));
+  if (inserted) rule_names_.push_back(why.rule);
+  justs_.push_back({it->second, why.step});
+  return static_cast<uint32_t>(justs_.size());
+}
+
+Justification EGraph::just_of(uint32_t just) const {
+  if (just == 0) return Justification::congruence();
+  const RuleJust& r = justs_[just - 1];
+  return Justification::by_rule(rule_names_[r.rule], r.step);
+}
+
+std::string EGraph::describe_term(EClassId id) const {
+  const EClass& c = *classes_[find(id).value];
+  std::string type = c.type == 0 ? "graph outputs" : type_table_[c.type].str();
+  return fmt::format("{} : {} (e{})", term_str(*this, id, 24), type, find(id).value);
+}
+
+void EGraph::check_merge(EClassId a, EClassId b, const Justification& why) const {
+  const EClass& ca = *classes_[find(a).value];
+  const EClass& cb = *classes_[find(b).value];
+  if (ca.type != cb.type)
+    fail("bug: {} tried to merge terms of different types:\n  {}\n  {}", why.str(),
+         describe_term(a), describe_term(b));
+  if (ca.constant && cb.constant && !(ca.constant->value == cb.constant->value))
+    fail("bug: {} tried to merge different constants '{}' and '{}':\n  {}\n  {}", why.str(),
+         ca.constant->name, cb.constant->name, describe_term(a), describe_term(b));
+}
+
+bool EGraph::merge(EClassId a, EClassId b, const Justification& why) {
+  if (find(a) == find(b)) return false;
+  check_merge(a, b, why);
+  return union_classes(a, b, intern_just(why));
+}
+
+bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
+  EClassId ra = find(a), rb = find(b);
+  if (ra == rb) return false;
+  proof_union(a, b, just);
+  // The class with more parents stays canonical: only the other's parents need re-hashing.
+  if (classes_[ra.value]->parents.size() < classes_[rb.value]->parents.size()) std::swap(ra, rb);
+  std::unique_ptr<EClass> gone = std::move(classes_[rb.value]);
+  // Drop the parents' hashcons entries keyed by the id that stops being canonical; rebuild()
+  // re-inserts them under their new canonical form.
+  for (EClassId p : gone->parents) {
+    auto it = memo_.find(canonicalize(terms_->nodes[p.value]));
+    if (it != memo_.end() && find(it->second) == find(p)) memo_.erase(it);
+  }
+  uf_parent_[rb.value] = ra.value;
+  EClass& keep = *classes_[ra.value];
+  if (!keep.constant) keep.constant = gone->constant;
+  pending_.insert(pending_.end(), gone->parents.begin(), gone->parents.end());
+  keep.nodes.insert(keep.nodes.end(), std::make_move_iterator(gone->nodes.begin()),
+                    std::make_move_iterator(gone->nodes.end()));
+  keep.parents.insert(keep.parents.end(), gone->parents.begin(), gone->parents.end());
+  dirty_.push_back(ra);
+  --class_count_;
+  by_op_stale_ = true;
+  return true;
+}
+
+size_t EGraph::rebuild() {
+  size_t merges = 0;
+  while (!pending_.empty()) {
+    std::vector<EClassId> todo;
+    todo.swap(pending_);
+    for (EClassId p : todo) {
+      auto [it, inserted] = memo_.try_emplace(canonicalize(terms_->nodes[p.value]), p);
+      if (!inserted && find(it->second) != find(p)) {
+        check_merge(it->second, p, Justification::congruence());
+        merges += union_classes(it->second, p, 0);
+      }
+      dirty_.push_back(find(p));
+    }
+  }
+  rebuild_classes();
+  return merges;
+}
+
+void EGraph::rebuild_classes() {
+  for (EClassId& d : dirty_) d = find(d);
+  std::sort(dirty_.begin(), dirty_.end());
+  dirty_.erase(std::unique(dirty_.begin(), dirty_.end()), dirty_.end());
+  for (EClassId d : dirty_) {
+    EClass& c = *classes_[d.value];
+    size_t before = c.nodes.size();
+    for (ENode& n : c.nodes)
+      for (EClassId& ch : n.children) ch = find(ch);
+    std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
+    c.nodes.erase(std::unique(c.nodes.begin(), c.nodes.end()), c.nodes.end());
+    node_count_ -= before - c.nodes.size();
+    std::sort(c.parents.begin(), c.parents.end());
+    c.parents.erase(std::unique(c.parents.begin(), c.parents.end()), c.parents.end());
+  }
+  dirty_.clear();
+}
+
+// --- queries -----------------------------------------------------------------------------------
+
+std::vector<EClassId> EGraph::class_ids() const {
+  std::vector<EClassId> ids;
+  ids.reserve(class_count_);
+  for (size_t i = 0; i < classes_.size(); ++i)
+    if (classes_[i]) ids.emplace_back(static_cast<uint32_t>(i));
+  return ids;
+}
+
+const EClass& EGraph::eclass(EClassId id) const {
+  return *classes_[find(id).value];
+}
+
+std::span<const EClassId> EGraph::classes_with_op(OpId op) const {
+  if (by_op_stale_) {
+    by_op_.clear();
+    for (size_t i = 0; i < classes_.size(); ++i) {
+      if (!classes_[i]) continue;
+      uint32_t last = UINT32_MAX;
+      for (const ENode& n : classes_[i]->nodes) {
+        if (n.op.value == last) continue;  // members are sorted by op after rebuild
+        auto& list = by_op_[n.op.value];
+        if (list.empty() || list.back().value != i) list.emplace_back(static_cast<uint32_t>(i));
+        last = n.op.value;
+      }
+    }
+    by_op_stale_ = false;
+  }
+  auto it = by_op_.find(op.value);
+  if (it == by_op_.end()) return {};
+  return it->second;
+}
+
+const TensorType& EGraph::type(EClassId id) const {
+  uint32_t t = eclass(id).type;
+  if (t == 0) fail("e-class e{} is the graph's output list, not a tensor", find(id).value);
+  return type_table_[t];
+}
+
+bool EGraph::has_type(EClassId id) const {
+  return eclass(id).type != 0;
+}
+
+const Constant* EGraph::constant(EClassId id) const {
+  return eclass(id).constant;
+}
+
+const Constant* EGraph::find_constant(const std::string& name) const {
+  auto it = constants_.find(name);
+  return it == constants_.end() ? nullptr : &it->second;
+}
+
+const OpaqueOp& EGraph::opaque_op(const ENode& node) const {
+  if (node.op != special_ops::kOpaque) fail("'{}' e-node is not opaque", op_name(node.op));
+  int64_t index = attr_int(attrs_of(node.attrs), "opaque");
+  if (index < 0 || static_cast<size_t>(index) >= opaque_ops_.size())
+    fail("opaque e-node refers to unknown op {}", index);
+  return opaque_ops_[static_cast<size_t>(index)];
+}
+
+EClassId EGraph::term_of(const ENode& canonical_node) const {
+  auto it = memo_.find(canonical_node);
+  if (it == memo_.end()) fail("the e-node is not in the e-graph (rebuild first?)");
+  return it->second;
+}
+
+// --- memory ------------------------------------------------------------------------------------
+
+namespace {
+// malloc rounds small blocks up to 16 bytes and adds a header word.
+size_t heap_block(size_t bytes) {
+  return bytes == 0 ? 0 : ((bytes + 8 + 15) / 16) * 16;
+}
+}  // namespace
+
+MemoryUsage EGraph::memory() const {
+  MemoryUsage m;
+  const auto& nodes = terms_->nodes;
+  m.nodes = heap_block(nodes.capacity() * sizeof(ENode));
+  for (const ENode& n : nodes) m.nodes += heap_block(n.children.heap_bytes());
+  // unordered containers: a bucket array plus one heap block per entry (value, next pointer and
+  // cached hash).
+  m.hashcons = heap_block(terms_->index.bucket_count() * sizeof(void*)) +
+               terms_->index.size() * heap_block(sizeof(uint32_t) + 2 * sizeof(void*));
+  m.hashcons +=
+      heap_block(memo_.bucket_count() * sizeof(void*)) +
+      memo_.size() * heap_block(sizeof(std::pair<const ENode, EClassId>) + 2 * sizeof(void*));
+  for (const auto& [key, id] : memo_) m.hashcons += heap_block(key.children.heap_bytes());
+  m.classes = heap_block(classes_.capacity() * sizeof(void*));
+  for (const auto& c : classes_) {
+    if (!c) continue;
+    m.classes += heap_block(sizeof(EClass)) + heap_block(c->nodes.capacity() * sizeof(ENode)) +
+                 heap_block(c->parents.capacity() * sizeof(EClassId));
+    for (const ENode& n : c->nodes) m.classes += heap_block(n.children.heap_bytes());
+  }
+  m.union_find = heap_block(uf_parent_.capacity() * sizeof(uint32_t));
+  m.proofs = heap_block(proof_.capacity() * sizeof(ProofLink)) +
+             heap_block(justs_.capacity() * sizeof(RuleJust));
+  return m;
+}
+
+}  // namespace retort

@@ -1,0 +1,203 @@
+// The e-graph: a hashcons of e-nodes, a union-find over e-class ids with deferred congruence
+// closure (egg's rebuild with parent lists), an e-class analysis (tensor type and known constant
+// value) checked on every merge, and a proof forest for explanations.
+//
+// Usage pattern (equality saturation): search matches on a clean e-graph, then add the
+// right-hand sides and merge, then rebuild() once. add(), merge() and find() work at any time;
+// class member lists (eclass().nodes) and classes_with_op() are canonical only after rebuild().
+//
+// Ids are terms: add() returns the id of the exact e-node it was given (children as passed), so
+// that explanations can name the terms a rule matched and produced. Pass those ids to merge():
+// for a rule, the id of the LHS instance (add() of the matched e-node returns it) and the id of
+// the RHS instance. Use find() for the canonical class.
+//
+// Not thread-safe: find() compresses paths even through a const EGraph.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/egraph/enode.h"
+#include "core/egraph/explanation.h"
+#include "core/egraph/ids.h"
+#include "core/egraph/justification.h"
+#include "core/graph/graph.h"
+#include "core/tensor/tensor.h"
+
+namespace retort {
+
+// An op the registry does not model, as the imported model declared it.
+struct OpaqueOp {
+  std::string op_type;
+  std::string domain;
+  int version = 0;  // the model's opset version for the domain; 0 when unknown
+  Attrs attrs;
+  std::vector<TensorType> output_types;
+  bool operator==(const OpaqueOp&) const = default;
+};
+
+struct EClass {
+  EClassId id;                    // canonical id
+  std::vector<ENode> nodes;       // after rebuild(): canonical, no duplicates, enode_less order
+  std::vector<EClassId> parents;  // terms that have this class among their children
+  uint32_t type = 0;              // index into the e-graph's type table (see EGraph::type)
+  const Constant* constant = nullptr;  // the known value, when a const e-node is a member
+};
+
+// Estimated heap and object bytes of an e-graph, by part.
+struct MemoryUsage {
+  size_t nodes = 0;       // the term table (one e-node per id)
+  size_t hashcons = 0;    // canonical and exact-term lookup tables
+  size_t classes = 0;     // class records, member lists and parent lists
+  size_t union_find = 0;  // union-find parents
+  size_t proofs = 0;      // proof forest and justifications
+  size_t total() const { return nodes + hashcons + classes + union_find + proofs; }
+};
+
+class EGraph {
+ public:
+  EGraph();
+  EGraph(EGraph&&) noexcept;
+  EGraph& operator=(EGraph&&) noexcept;
+  EGraph(const EGraph&) = delete;
+  EGraph& operator=(const EGraph&) = delete;
+  ~EGraph();
+
+  // --- adding ----------------------------------------------------------------------------------
+  // Registers a graph input (the same name again must have the same type) and adds its e-node.
+  EClassId add_input(const std::string& name, const TensorType& type);
+  // Registers a constant tensor (the same name again must hold the same value) and adds it.
+  EClassId add_const(const Constant& constant);
+  // Adds output `out` of an op the registry does not model.
+  EClassId add_opaque(const OpaqueOp& op, std::vector<EClassId> children, unsigned out);
+  // The root: one e-node whose children are the graph's output classes.
+  EClassId add_graph_out(std::vector<EClassId> outputs);
+
+  // Adds an e-node (children: any ids) and returns the id of that exact term. Infers its type
+  // first; throws Error when the node is ill-typed or names an unregistered input or constant.
+  EClassId add(const ENode& node);
+  // As add(), but an ill-typed node is not added: returns nullopt and, when `reason` is given,
+  // the inference error message. Rules use it to reject an RHS whose parameters do not type.
+  std::optional<EClassId> try_add(const ENode& node, std::string* reason = nullptr);
+  // The canonical class that already holds the node (children may be any ids), if any.
+  std::optional<EClassId> lookup(const ENode& node) const;
+  // The type the node would have; throws Error when ill-typed.
+  TensorType infer(const ENode& node) const;
+
+  // --- merging ---------------------------------------------------------------------------------
+  // Puts the classes of terms a and b together (a: the rule's LHS instance, b: its RHS).
+  // Returns false when they were already one class. A type or constant mismatch throws Error
+  // naming both terms, their types and the justification, and leaves the e-graph unchanged.
+  bool merge(EClassId a, EClassId b, const Justification& why);
+  // Restores the invariants after merges: congruence closure (merging parents that became
+  // equal), canonical duplicate-free member lists, the per-op class index. Returns the number
+  // of congruence merges it made.
+  size_t rebuild();
+  bool clean() const { return pending_.empty() && dirty_.empty(); }
+
+  // --- queries ---------------------------------------------------------------------------------
+  EClassId find(EClassId id) const;
+  bool same(EClassId a, EClassId b) const { return find(a) == find(b); }
+  // The canonical node: children replaced by their canonical ids.
+  ENode canonicalize(const ENode& node) const;
+  // Canonical class ids in increasing order.
+  std::vector<EClassId> class_ids() const;
+  const EClass& eclass(EClassId id) const;  // any id of the class
+  // Canonical ids of the classes that hold an e-node with this op (valid after rebuild()).
+  std::span<const EClassId> classes_with_op(OpId op) const;
+
+  size_t class_count() const { return class_count_; }
+  size_t node_count() const { return node_count_; }        // e-nodes in class member lists
+  size_t term_count() const { return uf_parent_.size(); }  // ids handed out
+  MemoryUsage memory() const;
+
+  // --- analysis --------------------------------------------------------------------------------
+  // The tensor type of a class; throws Error for the graph_out class, which is not a tensor.
+  const TensorType& type(EClassId id) const;
+  bool has_type(EClassId id) const;
+  // The class's value when it holds a const e-node, else nullptr.
+  const Constant* constant(EClassId id) const;
+
+  // --- metadata --------------------------------------------------------------------------------
+  const std::map<std::string, TensorType>& inputs() const { return inputs_; }
+  const std::map<std::string, Constant>& constants() const { return constants_; }
+  const Constant* find_constant(const std::string& name) const;
+  const OpaqueOp& opaque_op(const ENode& opaque_node) const;
+
+  // --- terms and explanations (explain.cpp) ----------------------------------------------------
+  // The e-node of a term id exactly as it was added (children are term ids).
+  const ENode& term(EClassId id) const;
+  // The id of a term whose e-node canonicalises to this class member (for proofs about it).
+  EClassId term_of(const ENode& canonical_node) const;
+  // Proves that terms a and b are equal; throws Error when their classes differ.
+  Explanation explain(EClassId a, EClassId b, const ExplainOptions& options = {}) const;
+  // The trace steps used by the proof that a equals b (sorted, unique).
+  std::vector<uint32_t> proof_steps(EClassId a, EClassId b) const;
+
+ private:
+  friend class ProofWalker;
+  struct TermTable;
+  struct TypeHash {
+    size_t operator()(const TensorType& t) const noexcept;
+  };
+  struct ProofLink {
+    EClassId next;        // towards the root of the proof tree; itself at the root
+    uint32_t just = 0;    // 0: congruence, k: justs_[k - 1]
+    bool forward = true;  // the rewrite went from this term to `next`
+  };
+  struct RuleJust {
+    uint32_t rule;  // index into rule_names_
+    uint32_t step;
+  };
+
+  void check_ids(const ENode& node) const;
+  // The node's type, or nullopt for graph_out (not a tensor); throws Error when ill-typed.
+  std::optional<TensorType> infer_node(const ENode& node) const;
+  uint32_t intern_type(const TensorType& t);
+  uint32_t intern_just(const Justification& why);
+  Justification just_of(uint32_t just) const;
+  EClassId new_term(const ENode& node);
+  void check_merge(EClassId a, EClassId b, const Justification& why) const;
+  bool union_classes(EClassId a, EClassId b, uint32_t just);
+  void proof_union(EClassId a, EClassId b, uint32_t just);
+  void reroot_proof(EClassId term);
+  void rebuild_classes();
+  std::string describe_term(EClassId id) const;
+
+  // The term table (one e-node per id, as added) and its exact-term index.
+  std::unique_ptr<TermTable> terms_;
+  // Canonical node -> a term id whose node canonicalises to it.
+  std::unordered_map<ENode, EClassId, ENodeHash> memo_;
+  mutable std::vector<uint32_t> uf_parent_;
+  std::vector<std::unique_ptr<EClass>> classes_;  // by canonical id; null for merged-away ids
+  size_t class_count_ = 0;
+  size_t node_count_ = 0;
+  std::vector<EClassId> pending_;  // terms whose canonical form may have changed
+  std::vector<EClassId> dirty_;    // classes whose member lists need canonicalising
+  mutable std::map<uint32_t, std::vector<EClassId>> by_op_;  // rebuilt when asked after a change
+  mutable bool by_op_stale_ = true;
+
+  std::vector<TensorType> type_table_;  // index 0: "not a tensor" (the graph_out class)
+  std::unordered_map<TensorType, uint32_t, TypeHash> type_index_;
+
+  std::map<std::string, TensorType> inputs_;
+  std::map<std::string, Constant> constants_;
+  std::vector<OpaqueOp> opaque_ops_;
+
+  std::vector<ProofLink> proof_;
+  std::vector<RuleJust> justs_;
+  std::vector<std::string> rule_names_;
+  std::unordered_map<std::string, uint32_t> rule_index_;
+};
+
+// The type a registry op e-node would have over children of the given types (for checking a
+// whole rule RHS before adding any of it). Throws Error; special ops need the e-graph (infer).
+TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types);
+
+}  // namespace retort

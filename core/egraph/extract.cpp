@@ -1,0 +1,307 @@
+#include "core/egraph/extract.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "core/base/error.h"
+#include "core/base/rng.h"
+
+namespace retort {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The cost one e-node adds on top of its children.
+class OpCost {
+ public:
+  explicit OpCost(const ExtractOptions& options) {
+    if (options.mode != ExtractMode::Cost) return;
+    for (const auto& [op, cost] : options.op_costs) {
+      if (!(cost >= 0) || std::isinf(cost))
+        fail("the cost of op '{}' must be a finite number >= 0, got {}", op, cost);
+      costs_[op] = cost;
+    }
+  }
+
+  double operator()(const EGraph& eg, const ENode& n) const {
+    if (is_leaf_op(n.op) || n.op == special_ops::kGraphOut) return 0;
+    if (costs_.empty()) return 1;
+    const std::string& name =
+        n.op == special_ops::kOpaque ? eg.opaque_op(n).op_type : op_name(n.op);
+    auto it = costs_.find(name);
+    return it == costs_.end() ? 1 : it->second;
+  }
+
+ private:
+  std::map<std::string, double> costs_;
+};
+
+double node_cost(const EGraph& eg, const ENode& n, const OpCost& op_cost,
+                 const std::vector<double>& class_cost) {
+  double c = op_cost(eg, n);
+  for (EClassId ch : n.children) c += class_cost[eg.find(ch).value];
+  return c;
+}
+
+// Follows `pick` from the root and records the chosen e-node of every class it reaches.
+Selection follow(const EGraph& eg, EClassId root,
+                 const std::function<const ENode*(EClassId)>& pick) {
+  Selection sel;
+  sel.root = eg.find(root);
+  std::vector<EClassId> work{sel.root};
+  while (!work.empty()) {
+    EClassId c = work.back();
+    work.pop_back();
+    if (sel.chosen.count(c)) continue;
+    const ENode* n = pick(c);
+    if (!n) fail("e-class e{} has no term to extract", c.value);
+    sel.chosen.emplace(c, *n);
+    for (size_t k = n->children.size(); k-- > 0;) work.push_back(eg.find(n->children[k]));
+  }
+  return sel;
+}
+
+// Tree cost of the selection's term at `c` (shared subterms counted once per use).
+double selection_cost(const EGraph& eg, const Selection& sel, const OpCost& op_cost) {
+  std::map<EClassId, double> memo;
+  std::function<double(EClassId)> cost = [&](EClassId c) -> double {
+    if (auto it = memo.find(c); it != memo.end()) return it->second;
+    const ENode& n = sel.at(c);
+    double total = op_cost(eg, n);
+    for (EClassId ch : n.children) total += cost(eg.find(ch));
+    return memo[c] = total;
+  };
+  return cost(sel.root);
+}
+
+Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
+  std::vector<EClassId> ids = eg.class_ids();
+  std::vector<double> best(eg.term_count(), kInf);
+  std::vector<const ENode*> choice(eg.term_count(), nullptr);
+  // Fixed point (Algorithm 1, lines 7-13): costs only decrease, and only a strict decrease
+  // changes a choice, so the choices never form a cycle.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (EClassId c : ids)
+      for (const ENode& n : eg.eclass(c).nodes) {
+        double cost = node_cost(eg, n, op_cost, best);
+        if (cost < best[c.value]) {
+          best[c.value] = cost;
+          choice[c.value] = &n;
+          changed = true;
+        }
+      }
+  }
+  Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
+  sel.cost = best[sel.root.value];
+  return sel;
+}
+
+struct AcyclicView {
+  std::vector<EClassId> order;  // classes in position order (children first)
+  std::map<EClassId, std::vector<const ENode*>> kept;
+};
+
+// Algorithm 1, line 1: a depth-first search from the root orders the classes by the time they
+// finish, and an e-node is kept only when all its children finished before its class (an edge
+// to a class still on the stack is a back edge). A class that finishes without any e-node over
+// finished children is not placed yet; it is placed as soon as one of its e-nodes' children all
+// are, so a class with a finite term always keeps one (plain back-edge removal can lose every
+// term of a class).
+AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
+  const size_t n_ids = eg.term_count();
+  std::vector<int64_t> pos(n_ids, -1);
+  enum : uint8_t { kWhite, kGray, kFinished };
+  std::vector<uint8_t> state(n_ids, kWhite);
+  AcyclicView view;
+
+  auto placed = [&](const ENode& n) {
+    for (EClassId ch : n.children)
+      if (pos[eg.find(ch).value] < 0) return false;
+    return true;
+  };
+  auto can_place = [&](EClassId c) {
+    const auto& nodes = eg.eclass(c).nodes;
+    return std::any_of(nodes.begin(), nodes.end(), placed);
+  };
+  // Places c, then every finished class that was waiting for it.
+  auto place = [&](EClassId first) {
+    std::vector<EClassId> work{first};
+    while (!work.empty()) {
+      EClassId c = work.back();
+      work.pop_back();
+      if (pos[c.value] >= 0) continue;
+      pos[c.value] = static_cast<int64_t>(view.order.size());
+      view.order.push_back(c);
+      for (EClassId p : eg.eclass(c).parents) {
+        EClassId q = eg.find(p);
+        if (state[q.value] == kFinished && pos[q.value] < 0 && can_place(q)) work.push_back(q);
+      }
+    }
+  };
+
+  // Iterative DFS over (class, member, child) positions.
+  struct Frame {
+    EClassId cls;
+    size_t node = 0, child = 0;
+  };
+  EClassId r = eg.find(root);
+  std::vector<Frame> stack{{r}};
+  state[r.value] = kGray;
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    const auto& nodes = eg.eclass(f.cls).nodes;
+    if (f.node == nodes.size()) {
+      EClassId c = f.cls;
+      stack.pop_back();
+      state[c.value] = kFinished;
+      if (can_place(c)) place(c);
+      continue;
+    }
+    const ENode& n = nodes[f.node];
+    if (f.child < n.children.size()) {
+      EClassId d = eg.find(n.children[f.child++]);
+      if (state[d.value] == kWhite) {
+        state[d.value] = kGray;
+        stack.push_back({d});
+      }
+      continue;
+    }
+    ++f.node;
+    f.child = 0;
+  }
+
+  for (EClassId c : view.order) {
+    auto& kept = view.kept[c];
+    for (const ENode& n : eg.eclass(c).nodes) {
+      bool before = true;
+      for (EClassId ch : n.children) before = before && pos[eg.find(ch).value] < pos[c.value];
+      if (before) kept.push_back(&n);
+    }
+  }
+  return view;
+}
+
+Selection select_max(const EGraph& eg, EClassId root, const OpCost& op_cost) {
+  AcyclicView view = acyclic_view(eg, root);
+  std::vector<double> best(eg.term_count(), -kInf);
+  std::vector<const ENode*> choice(eg.term_count(), nullptr);
+  // Children come earlier in `order`, so one pass reaches the fixed point.
+  for (EClassId c : view.order)
+    for (const ENode* n : view.kept.at(c)) {
+      double cost = node_cost(eg, *n, op_cost, best);
+      if (cost > best[c.value]) {
+        best[c.value] = cost;
+        choice[c.value] = n;
+      }
+    }
+  Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
+  sel.cost = best[sel.root.value];
+  return sel;
+}
+
+Selection select_random(const EGraph& eg, EClassId root, uint64_t seed, const OpCost& op_cost) {
+  AcyclicView view = acyclic_view(eg, root);
+  Rng rng(seed);
+  Selection sel = follow(eg, root, [&](EClassId c) -> const ENode* {
+    auto it = view.kept.find(c);
+    if (it == view.kept.end() || it->second.empty()) return nullptr;
+    const auto& options = it->second;
+    auto k = rng.uniform_int(0, static_cast<int64_t>(options.size()) - 1);
+    return options[static_cast<size_t>(k)];
+  });
+  sel.cost = selection_cost(eg, sel, op_cost);
+  return sel;
+}
+
+// The trace steps behind a selection: walking down from the root, each chosen e-node's term is
+// proved equal to the term its parent's term has at that position (the original graph's term
+// at the root), and the steps of all those proofs are collected.
+std::vector<uint32_t> selection_steps(const EGraph& eg, const Selection& sel, EClassId root_term) {
+  std::set<uint32_t> steps;
+  std::set<std::pair<EClassId, EClassId>> seen;
+  std::vector<std::pair<EClassId, EClassId>> work{{sel.root, root_term}};
+  while (!work.empty()) {
+    auto [c, anchor] = work.back();
+    work.pop_back();
+    if (!seen.insert({c, anchor}).second) continue;
+    EClassId t = eg.term_of(sel.at(c));
+    for (uint32_t s : eg.proof_steps(anchor, t)) steps.insert(s);
+    const ENode& term = eg.term(t);
+    for (EClassId child : term.children) work.push_back({eg.find(child), child});
+  }
+  return {steps.begin(), steps.end()};
+}
+
+size_t graph_depth(const Graph& g) {
+  std::map<std::string, size_t> depth;
+  size_t deepest = 0;
+  for (const Node& node : g.nodes) {  // topological after infer_graph
+    size_t d = 0;
+    for (const auto& in : node.inputs)
+      if (auto it = depth.find(in); it != depth.end()) d = std::max(d, it->second);
+    for (const auto& out : node.outputs) depth[out] = d + 1;
+    deepest = std::max(deepest, d + 1);
+  }
+  return deepest;
+}
+
+}  // namespace
+
+std::string_view extract_mode_name(ExtractMode m) {
+  switch (m) {
+    case ExtractMode::Min:
+      return "min";
+    case ExtractMode::Max:
+      return "max";
+    case ExtractMode::Random:
+      return "random";
+    case ExtractMode::Cost:
+      return "cost";
+  }
+  return "?";
+}
+
+std::optional<ExtractMode> parse_extract_mode(std::string_view name) {
+  for (ExtractMode m : {ExtractMode::Min, ExtractMode::Max, ExtractMode::Random, ExtractMode::Cost})
+    if (extract_mode_name(m) == name) return m;
+  return std::nullopt;
+}
+
+std::map<EClassId, std::vector<ENode>> acyclic_nodes(const EGraph& eg, EClassId root) {
+  if (!eg.clean()) fail("the e-graph has pending merges: rebuild it before extracting");
+  std::map<EClassId, std::vector<ENode>> out;
+  for (const auto& [c, nodes] : acyclic_view(eg, root).kept)
+    for (const ENode* n : nodes) out[c].push_back(*n);
+  return out;
+}
+
+Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options) {
+  if (!eg.clean()) fail("the e-graph has pending merges: rebuild it before extracting");
+  OpCost op_cost(options);
+  switch (options.mode) {
+    case ExtractMode::Min:
+    case ExtractMode::Cost:
+      return select_min(eg, root, op_cost);
+    case ExtractMode::Max:
+      return select_max(eg, root, op_cost);
+    case ExtractMode::Random:
+      return select_random(eg, root, options.seed, op_cost);
+  }
+  fail("unknown extraction mode");
+}
+
+Extraction extract(const EGraph& eg, const GraphMeta& meta, const ExtractOptions& options) {
+  Extraction ex;
+  ex.selection = select(eg, meta.root, options);
+  ex.graph = restore_graph(eg, meta, ex.selection);
+  ex.op_count = ex.graph.op_count();
+  ex.depth = graph_depth(ex.graph);
+  if (options.collect_steps) ex.steps = selection_steps(eg, ex.selection, meta.root);
+  return ex;
+}
+
+}  // namespace retort

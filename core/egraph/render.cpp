@@ -1,0 +1,125 @@
+#include "core/egraph/render.h"
+
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace retort {
+
+namespace {
+
+// The op word and the attributes of a non-leaf e-node, as the s-expression shows them.
+std::string head_of(const EGraph& eg, const ENode& n) {
+  if (n.op == special_ops::kOpaque) return "opaque:" + eg.opaque_op(n).op_type;
+  return op_name(n.op);
+}
+
+std::string attrs_of_node(const EGraph& eg, const ENode& n) {
+  if (n.op != special_ops::kOpaque) return attrs_str(n.attrs);
+  std::string out;
+  for (const auto& [name, value] : eg.opaque_op(n).attrs) {
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={}", name, attr_value_str(value));
+  }
+  return out;
+}
+
+// Renders n with each child given by `child` (which may return "..." when out of budget).
+std::string sexpr(const EGraph& eg, const ENode& n,
+                  const std::function<std::string(EClassId)>& child) {
+  if (is_leaf_op(n.op)) return leaf_name(n);
+  std::string out = "(" + head_of(eg, n);
+  for (EClassId c : n.children) out += " " + child(c);
+  std::string attrs = attrs_of_node(eg, n);
+  if (!attrs.empty()) out += " " + attrs;
+  if (n.n_out > 1) out += fmt::format(" #{}/{}", n.out, n.n_out);
+  return out + ")";
+}
+
+std::string dot_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string enode_str(const EGraph& eg, const ENode& node) {
+  return sexpr(eg, node, [](EClassId c) { return fmt::format("e{}", c.value); });
+}
+
+std::string term_str(const EGraph& eg, EClassId term, size_t max_nodes) {
+  size_t budget = max_nodes;
+  std::function<std::string(EClassId)> go = [&](EClassId id) -> std::string {
+    if (budget == 0) return "...";
+    --budget;
+    return sexpr(eg, eg.term(id), go);
+  };
+  return go(term);
+}
+
+std::string selection_str(const EGraph& eg, const Selection& sel, EClassId cls, size_t max_nodes) {
+  size_t budget = max_nodes;
+  std::function<std::string(EClassId)> go = [&](EClassId id) -> std::string {
+    if (budget == 0) return "...";
+    --budget;
+    auto it = sel.chosen.find(eg.find(id));
+    if (it == sel.chosen.end()) return fmt::format("e{}?", id.value);
+    return sexpr(eg, it->second, go);
+  };
+  return go(cls);
+}
+
+std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
+  std::vector<EClassId> ids = eg.class_ids();
+  bool cut = ids.size() > options.max_classes;
+  if (cut) ids.resize(options.max_classes);
+  std::set<EClassId> shown(ids.begin(), ids.end());
+
+  std::string out =
+      "digraph egraph {\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n";
+  std::string edges;
+  for (EClassId c : ids) {
+    const EClass& cls = eg.eclass(c);
+    std::string type = eg.has_type(c) ? eg.type(c).str() : "outputs";
+    out += fmt::format("  subgraph cluster_e{} {{\n    style=dashed;\n    label=\"e{} : {}\";\n",
+                       c.value, c.value, dot_escape(type));
+    for (size_t i = 0; i < cls.nodes.size(); ++i) {
+      const ENode& n = cls.nodes[i];
+      std::string label = is_leaf_op(n.op) ? leaf_name(n) : head_of(eg, n);
+      std::string attrs = is_leaf_op(n.op) ? "" : attrs_of_node(eg, n);
+      if (!attrs.empty()) label += "\\n" + dot_escape(attrs);
+      if (n.n_out > 1) label += fmt::format(" #{}/{}", n.out, n.n_out);
+      bool chosen = false;
+      if (options.highlight) {
+        auto it = options.highlight->chosen.find(c);
+        chosen = it != options.highlight->chosen.end() && it->second == n;
+      }
+      out += fmt::format("    n{}_{} [label=\"{}\"{}];\n", c.value, i,
+                         is_leaf_op(n.op) ? dot_escape(label) : label,
+                         chosen ? fmt::format(", style=filled, fillcolor=\"{}\"",
+                                              dot_escape(options.highlight_color))
+                                : "");
+      for (size_t k = 0; k < n.children.size(); ++k) {
+        EClassId child = eg.find(n.children[k]);
+        if (!shown.count(child)) continue;
+        std::string label = n.children.size() > 1 ? fmt::format(", label=\"{}\"", k) : "";
+        std::string head = child == c ? "" : fmt::format("lhead=cluster_e{}", child.value);
+        if (head.empty() && !label.empty()) label.erase(0, 2);
+        edges += fmt::format("  n{}_{} -> n{}_0 [{}{}];\n", c.value, i, child.value, head, label);
+      }
+    }
+    out += "  }\n";
+  }
+  out += edges;
+  if (cut)
+    out += fmt::format("  note [shape=note, label=\"{} of {} e-classes shown\"];\n",
+                       options.max_classes, eg.class_count());
+  return out + "}\n";
+}
+
+}  // namespace retort

@@ -1,0 +1,35 @@
+// Text forms of e-graph contents: s-expressions of e-nodes and terms, and DOT text of an
+// e-graph (pure text; laying it out is the views' job).
+//
+// S-expression form: an input or constant is its name; an op is `(op child... attr=value...)`,
+// e.g. `(add I1 (transpose I2 perm=[1,0]))`; a multi-output e-node ends with `#out/n_out`
+// (`(split x axis=0 #1/2)`); an opaque op shows its ONNX type, `(opaque:Conv x w)`; the root is
+// `(graph_out o1 o2)`.
+#pragma once
+
+#include <string>
+
+#include "core/egraph/egraph.h"
+#include "core/egraph/selection.h"
+
+namespace retort {
+
+// One e-node with its children as class ids: `(add e3 e7)`.
+std::string enode_str(const EGraph& eg, const ENode& node);
+// The term an id names (children are terms), abbreviated to "..." past max_nodes e-nodes.
+std::string term_str(const EGraph& eg, EClassId term, size_t max_nodes = 64);
+// The term a selection gives a class.
+std::string selection_str(const EGraph& eg, const Selection& sel, EClassId cls,
+                          size_t max_nodes = 256);
+
+struct DotOptions {
+  const Selection* highlight = nullptr;  // chosen e-nodes are filled in `highlight_color`
+  std::string highlight_color = "palegreen";
+  size_t max_classes = 500;  // larger e-graphs are cut, with a note node saying so
+};
+
+// A digraph with one cluster per e-class (labelled with id and type), one box per e-node, and
+// an edge from each e-node to the cluster of each child.
+std::string egraph_dot(const EGraph& eg, const DotOptions& options = {});
+
+}  // namespace retort

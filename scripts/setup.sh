@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what Retort needs on Debian 12 (only the packages that are missing), then configures
+# and builds it into build/. Run as root, or as a user with sudo. Safe to run again.
+#   RETORT_BUILD_DIR  build directory (default: build)
+#   RETORT_JOBS       parallel build jobs (default: all cores)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(cmake ninja-build g++ pkg-config libfmt-dev nlohmann-json3-dev libreadline-dev
+  libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
+  libbenchmark-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: run as root (or install sudo) to install packages" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+build_dir=${RETORT_BUILD_DIR:-build}
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B "$build_dir" -G Ninja "${launcher[@]}"
+cmake --build "$build_dir" -j "${RETORT_JOBS:-$(nproc)}"

@@ -1,0 +1,113 @@
+#include "app/command.h"
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+namespace {
+
+CommandSpec eval_like() {
+  return {.name = "eval",
+          .args = {{"NAME", Completion::VariantName, true}},
+          .options = {{"--seed", "S", "the seed"}, {"--quiet", "", "say less"}},
+          .summary = "Run it.",
+          .run = [](Session&, const Args&, Output&) {}};
+}
+
+std::string error_of(const CommandSpec& spec, std::string_view rest) {
+  try {
+    spec.parse(rest);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CommandSpec, SynopsisListsArgumentsAndOptions) {
+  EXPECT_EQ(eval_like().synopsis(), "eval [NAME] [--seed S] [--quiet]");
+  CommandSpec load{.name = "load", .args = {{"FILE", Completion::FilePath}}};
+  EXPECT_EQ(load.synopsis(), "load FILE");
+}
+
+TEST(CommandSpec, ParsesPositionalsAndOptions) {
+  Args a = eval_like().parse("max --seed 3 --quiet");
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"max"}));
+  EXPECT_EQ(a.option("--seed"), "3");
+  EXPECT_TRUE(a.has("--quiet"));
+  a = eval_like().parse("--seed=9");
+  EXPECT_EQ(a.arg(0), nullptr);
+  EXPECT_EQ(a.option("--seed"), "9");
+  a = eval_like().parse("-- --odd-name");
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"--odd-name"}));
+}
+
+TEST(CommandSpec, BadArgumentsGiveUsage) {
+  CommandSpec e = eval_like();
+  EXPECT_EQ(error_of(e, "a b"), "unexpected argument 'b'; usage: eval [NAME] [--seed S] [--quiet]");
+  EXPECT_EQ(error_of(e, "--sed 3"),
+            "unknown option --sed; usage: eval [NAME] [--seed S] [--quiet]");
+  EXPECT_EQ(error_of(e, "--seed"),
+            "--seed needs a value S; usage: eval [NAME] [--seed S] [--quiet]");
+  EXPECT_EQ(error_of(e, "--quiet=1"),
+            "--quiet takes no value; usage: eval [NAME] [--seed S] [--quiet]");
+  CommandSpec load{.name = "load", .args = {{"FILE", Completion::FilePath}}};
+  EXPECT_EQ(error_of(load, ""), "missing FILE; usage: load FILE");
+  EXPECT_EQ(error_of(load, "'a.rtg"), "unterminated single quote");
+}
+
+TEST(CommandSpec, RawTextIsKeptVerbatim) {
+  CommandSpec def{.name = "def", .args = {{"STATEMENT"}}, .raw_text = true};
+  Args a = def.parse("  y = f(x, \"a  'b\")  ");
+  EXPECT_EQ(a.raw, "y = f(x, \"a  'b\")");
+  EXPECT_TRUE(a.positional.empty());
+  EXPECT_EQ(error_of(def, "   "), "missing STATEMENT; usage: def STATEMENT");
+}
+
+TEST(CommandRegistry, FindsCommandsAndSuggestsOnTypos) {
+  CommandRegistry r;
+  r.add(eval_like());
+  r.add({.name = "seed", .summary = "Seed."});
+  EXPECT_EQ(r.names(), (std::vector<std::string>{"eval", "seed"}));
+  EXPECT_NE(r.find("seed"), nullptr);
+  EXPECT_EQ(r.find("sed"), nullptr);
+  EXPECT_THROW(r.add({.name = "seed"}), Error);
+  try {
+    r.get("evl");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "unknown command 'evl'; did you mean eval?");
+  }
+  try {
+    r.get("frobnicate");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "unknown command 'frobnicate' (try `help`)");
+  }
+}
+
+TEST(CommandRegistry, HelpAndMarkdownComeFromTheSpecs) {
+  CommandRegistry r;
+  r.add(eval_like());
+  EXPECT_EQ(r.all()[0].help_text(),
+            "eval [NAME] [--seed S] [--quiet]\n  Run it.\noptions:\n  --seed S  the seed\n"
+            "  --quiet  say less\n");
+  EXPECT_NE(r.overview().find("  eval [NAME] [--seed S] [--quiet]  Run it.\n"), std::string::npos);
+  std::string md = r.markdown();
+  EXPECT_NE(md.find("## eval\n\n```\neval [NAME] [--seed S] [--quiet]\n```\n\nRun it.\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- `--seed S`: the seed\n"), std::string::npos) << md;
+}
+
+TEST(ParseU64, AcceptsWholeNumbersOnly) {
+  EXPECT_EQ(parse_u64("0", "n"), 0u);
+  EXPECT_EQ(parse_u64("18446744073709551615", "n"), UINT64_MAX);
+  EXPECT_THROW(parse_u64("18446744073709551616", "n"), Error);
+  EXPECT_THROW(parse_u64("-1", "n"), Error);
+  EXPECT_THROW(parse_u64("3x", "n"), Error);
+  EXPECT_THROW(parse_u64("", "n"), Error);
+}
+
+}  // namespace
+}  // namespace retort

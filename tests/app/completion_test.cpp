@@ -1,0 +1,80 @@
+#include "app/completion.h"
+
+#include <gtest/gtest.h>
+
+#include "core/ops/registry.h"
+
+namespace retort {
+namespace {
+
+using Names = std::vector<std::string>;
+
+class CompletionTest : public ::testing::Test {
+ protected:
+  CompletionTest() {
+    auto nothing = [](Session&, const Args&, Output&) {};
+    commands.add({.name = "load", .args = {{"FILE", Completion::FilePath}}, .run = nothing});
+    commands.add({.name = "eval",
+                  .args = {{"NAME", Completion::VariantName, true}},
+                  .options = {{"--seed", "S", "seed"}, {"--force", "", "force"}},
+                  .run = nothing});
+    commands.add(
+        {.name = "help",
+         .args = {{"TOPIC", Completion::Command, true}, {"NAME", Completion::OpName, true}},
+         .run = nothing});
+    commands.add({.name = "def",
+                  .args = {{"STATEMENT", Completion::NodeName}},
+                  .run = nothing,
+                  .raw_text = true});
+    session.set_variant("max", Graph{});
+    session.set_variant("min", Graph{});
+    session.set_variant("orig", Graph{});
+    Graph g;
+    g.inputs.push_back({"x", {DType::f32, {2}}});
+    g.types["x"] = {DType::f32, {2}};
+    g.types["y"] = {DType::f32, {2}};
+    g.nodes.push_back(Node{});
+    g.nodes.back().name = "n_exp";
+    session.set_graph(g);
+  }
+  CompletionResult complete(std::string_view before, std::string_view word) {
+    return complete_word(commands, session, before, word);
+  }
+  CommandRegistry commands;
+  Session session;
+};
+
+TEST_F(CompletionTest, FirstWordIsACommand) {
+  EXPECT_EQ(complete("", "").candidates, (Names{"def", "eval", "help", "load"}));
+  EXPECT_EQ(complete("", "e").candidates, (Names{"eval"}));
+  EXPECT_EQ(complete("  ", "l").candidates, (Names{"load"}));
+}
+
+TEST_F(CompletionTest, ArgumentsFollowTheirKind) {
+  CompletionResult file = complete("load ", "sa");
+  EXPECT_TRUE(file.file_path);
+  EXPECT_TRUE(file.candidates.empty());
+  EXPECT_EQ(complete("eval ", "m").candidates, (Names{"max", "min"}));
+  EXPECT_EQ(complete("help ", "lo").candidates, (Names{"load"}));
+  EXPECT_EQ(complete("eval max ", "").candidates, Names{});
+  EXPECT_EQ(complete("nosuch ", "").candidates, Names{});
+}
+
+TEST_F(CompletionTest, OptionsAndTheirValuesAreSkipped) {
+  EXPECT_EQ(complete("eval ", "--").candidates, (Names{"--force", "--seed"}));
+  EXPECT_EQ(complete("eval --seed ", "").candidates, Names{});
+  EXPECT_EQ(complete("eval --seed 3 ", "o").candidates, (Names{"orig"}));
+  EXPECT_EQ(complete("eval --force ", "o").candidates, (Names{"orig"}));
+}
+
+TEST_F(CompletionTest, NodeNamesForRawStatements) {
+  EXPECT_EQ(complete("def z = f(", "").candidates, (Names{"n_exp", "x", "y"}));
+  EXPECT_EQ(complete("def z = ", "n").candidates, (Names{"n_exp"}));
+}
+
+TEST_F(CompletionTest, OpNamesComeFromTheRegistry) {
+  EXPECT_EQ(complete("help op ", "").candidates, OpRegistry::instance().names());
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs one CLI transcript case and compares what retort prints (stdout and stderr together, then
+# "[exit N]" when the status is not 0) with the case's .out file.
+#   run_case.sh RETORT CASE.rts
+# The case runs in a scratch copy of its folder (so `export` writes nowhere in the source tree),
+# with `samples` linked to the repository's samples/. The file name picks the front end:
+# c_*.rts runs as `retort -c` (lines joined with ';'), stdin_*.rts is piped into
+# `retort --plain`, anything else runs as `retort --script`.
+# RETORT_UPDATE_TRANSCRIPTS=1 rewrites the .out file instead (review the diff before committing).
+set -u
+retort=$(realpath "$1")
+case_file=$(realpath "$2")
+cases_dir=$(dirname "$case_file")
+repo=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../..")
+name=$(basename "$case_file" .rts)
+expected="$cases_dir/$name.out"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cp -a "$cases_dir/." "$scratch/"
+ln -s "$repo/samples" "$scratch/samples"
+cd "$scratch" || exit 2
+
+case $name in
+  c_*) actual=$("$retort" -c "$(grep -v '^[[:space:]]*#' "$name.rts" | paste -sd';')" </dev/null 2>&1) ;;
+  stdin_*) actual=$("$retort" --plain <"$name.rts" 2>&1) ;;
+  *) actual=$("$retort" --script "$name.rts" </dev/null 2>&1) ;;
+esac
+status=$?
+if [ "$status" -ne 0 ]; then actual+=$'\n'"[exit $status]"; fi
+
+if [ "${RETORT_UPDATE_TRANSCRIPTS:-}" = 1 ]; then
+  printf '%s\n' "$actual" >"$expected"
+  exit 0
+fi
+if [ ! -f "$expected" ]; then
+  echo "no $expected; create it with RETORT_UPDATE_TRANSCRIPTS=1" >&2
+  exit 1
+fi
+diff -u --label "$name.out (expected)" --label "$name (actual)" "$expected" <(printf '%s\n' "$actual")

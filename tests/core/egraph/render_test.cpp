@@ -1,0 +1,46 @@
+#include "core/egraph/render.h"
+
+#include <gtest/gtest.h>
+
+#include "core/egraph/extract.h"
+#include "tests/core/egraph/fig6.h"
+
+namespace retort {
+namespace {
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(Render, ENodeAndTermText) {
+  EGraph eg;
+  EClassId a = eg.add_input("I1", {DType::f32, {2, 2}});
+  EClassId b = eg.add_input("I2", {DType::f32, {2, 2}});
+  EClassId t = eg.add(make_enode("transpose", {{"perm", std::vector<int64_t>{1, 0}}}, {b}));
+  EClassId s = eg.add(make_enode("add", {}, {a, t}));
+  EXPECT_EQ(term_str(eg, s), "(add I1 (transpose I2 perm=[1,0]))");
+  EXPECT_EQ(enode_str(eg, eg.term(s)), fmt::format("(add e{} e{})", a.value, t.value));
+  EXPECT_EQ(term_str(eg, s, 2), "(add I1 ...)");
+}
+
+TEST(Render, DotHasAClusterPerClassAndMarksTheSelection) {
+  testing::Fig6 f;
+  testing::build_fig6(f);
+  Extraction ex = extract(f.eg, f.meta, {});
+  DotOptions opt;
+  opt.highlight = &ex.selection;
+  std::string dot = egraph_dot(f.eg, opt);
+  EXPECT_EQ(dot.rfind("digraph egraph {", 0), 0u);
+  EXPECT_EQ(count(dot, "subgraph cluster_e"), f.eg.class_count());
+  EXPECT_EQ(count(dot, "fillcolor=\"palegreen\""), ex.selection.chosen.size());
+  EXPECT_NE(dot.find("label=\"transpose\\nperm=[1,0]\""), std::string::npos) << dot;
+  opt.max_classes = 2;
+  std::string cut = egraph_dot(f.eg, opt);
+  EXPECT_EQ(count(cut, "subgraph cluster_e"), 2u);
+  EXPECT_NE(cut.find("2 of"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace retort
