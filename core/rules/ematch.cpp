@@ -53,9 +53,17 @@ class Matcher {
       leaves_.push_back(n.kind == PatternNode::Kind::Leaf ? leaf_class(eg, n.op) : std::nullopt);
   }
 
-  bool done() const {
-    return out_.size() >= options_.limit ||
-           (options_.cancel && options_.cancel->load(std::memory_order_relaxed));
+  // Past the limit, cancelled or out of time; once true it stays true.
+  bool done() {
+    if (stopped_) return true;
+    if (out_.size() >= options_.limit ||
+        (options_.cancel && options_.cancel->load(std::memory_order_relaxed)))
+      return stopped_ = true;
+    // Reading the clock costs more than a candidate: look every 64 calls.
+    if (++calls_ % 64 == 0 && options_.deadline != std::chrono::steady_clock::time_point::max() &&
+        std::chrono::steady_clock::now() > options_.deadline)
+      return stopped_ = true;
+    return false;
   }
 
   void search_root(EClassId cls) {
@@ -153,6 +161,8 @@ class Matcher {
   std::vector<const ENode*> matched_;
   std::vector<std::optional<EClassId>> leaves_;
   EClassId root_class_;
+  bool stopped_ = false;
+  uint32_t calls_ = 0;
 };
 
 void search_expose(const EGraph& eg, EClassId cls, const SearchOptions& options,
@@ -243,8 +253,7 @@ std::string match_str(const EGraph& eg, const Rule& rule, const Match& m, size_t
       case PatternNode::Kind::Op: {
         std::string s = "(" + p.op;
         for (int c : p.children) s += " " + text[c];
-        for (const auto& a : p.attrs)
-          s += fmt::format(" {}={}", a.name, attr_text(m.subst, a));
+        for (const auto& a : p.attrs) s += fmt::format(" {}={}", a.name, attr_text(m.subst, a));
         text[i] = s + ")";
         break;
       }

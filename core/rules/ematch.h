@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@ struct Match {
 struct SearchOptions {
   size_t limit = SIZE_MAX;                    // stop after this many matches
   const std::atomic<bool>* cancel = nullptr;  // checked between candidate e-nodes
+  // Stop searching after this moment (checked every few candidates); the default: never.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // Every match of the rule in a clean (rebuilt) e-graph, in a deterministic order (classes by

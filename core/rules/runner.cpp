@@ -85,7 +85,12 @@ Runner::Runner(EGraph& eg, const RuleSet& rules, RunnerOptions options)
 
 bool Runner::interrupted() const {
   if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) return true;
-  return deadline_ > 0 && now_seconds() > deadline_;
+  return out_of_time();
+}
+
+bool Runner::out_of_time() const {
+  return deadline_ != std::chrono::steady_clock::time_point::max() &&
+         std::chrono::steady_clock::now() > deadline_;
 }
 
 IterationReport Runner::step(RewriteTrace& trace) {
@@ -97,6 +102,7 @@ IterationReport Runner::step(RewriteTrace& trace) {
   double t0 = now_seconds();
   SearchOptions so;
   so.cancel = options_.cancel;
+  so.deadline = deadline_;
   std::vector<std::vector<Match>> found(rules_.rules.size());
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     const Rule& rule = rules_.rules[i];
@@ -167,7 +173,11 @@ IterationReport Runner::step(RewriteTrace& trace) {
 
 RunReport Runner::run(RewriteTrace& trace) {
   double start = now_seconds();
-  deadline_ = options_.time_limit_seconds > 0 ? start + options_.time_limit_seconds : 0;
+  // Limits past ~30 years are no limit (and would overflow the clock's duration).
+  if (options_.time_limit_seconds > 0 && options_.time_limit_seconds < 1e9)
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(options_.time_limit_seconds));
   RunReport report;
   std::optional<StopReason> stop;
   size_t first = iteration_;
@@ -183,7 +193,7 @@ RunReport Runner::run(RewriteTrace& trace) {
     IterationReport it = step(trace);
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
       stop = StopReason::Cancelled;
-    else if (deadline_ > 0 && now_seconds() > deadline_)
+    else if (out_of_time())
       stop = StopReason::TimeLimit;
     else if (eg_.node_count() >= options_.node_limit)
       stop = StopReason::NodeLimit;
@@ -195,7 +205,7 @@ RunReport Runner::run(RewriteTrace& trace) {
     it.stop = stop;
     report.iterations.push_back(std::move(it));
   }
-  deadline_ = 0;
+  deadline_ = std::chrono::steady_clock::time_point::max();
   report.stop = *stop;
   report.seconds = now_seconds() - start;
   report.nodes = eg_.node_count();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,8 +20,8 @@ namespace retort {
 
 struct RunnerOptions {
   size_t iter_limit = 30;
-  size_t node_limit = 10000;  // stop applying once the e-graph holds this many e-nodes
-  double time_limit_seconds = 5.0;
+  size_t node_limit = 10000;        // stop applying once the e-graph holds this many e-nodes
+  double time_limit_seconds = 5.0;  // 0 (or less): none
   SchedulerKind scheduler = SchedulerKind::Backoff;
   BackoffOptions backoff;
   uint64_t seed = 0;                          // the Rng of parameters and cap samples
@@ -77,6 +78,7 @@ class Runner {
 
  private:
   bool interrupted() const;  // cancelled or out of time
+  bool out_of_time() const;
 
   EGraph& eg_;
   const RuleSet& rules_;
@@ -84,8 +86,7 @@ class Runner {
   Scheduler scheduler_;
   Rng rng_;
   size_t iteration_ = 0;
-  double deadline_ = 0;  // seconds on the steady clock; 0: none
-  bool out_of_time_ = false;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
   bool dropped_ = false;  // the last iteration left matches out (caps, bans, limits)
 };
 
