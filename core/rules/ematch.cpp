@@ -211,7 +211,7 @@ std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId ecl
 
 namespace {
 
-std::string attr_text(const Rule& rule, const Subst& s, const AttrPattern& a) {
+std::string attr_text(const Subst& s, const AttrPattern& a) {
   switch (a.kind) {
     case AttrPattern::Kind::Literal:
       return attr_value_str(a.literal);
@@ -220,7 +220,7 @@ std::string attr_text(const Rule& rule, const Subst& s, const AttrPattern& a) {
     case AttrPattern::Kind::Computed:
       return a.expr->str();
   }
-  return rule.name;
+  return "";
 }
 
 }  // namespace
@@ -244,7 +244,7 @@ std::string match_str(const EGraph& eg, const Rule& rule, const Match& m, size_t
         std::string s = "(" + p.op;
         for (int c : p.children) s += " " + text[c];
         for (const auto& a : p.attrs)
-          s += fmt::format(" {}={}", a.name, attr_text(rule, m.subst, a));
+          s += fmt::format(" {}={}", a.name, attr_text(m.subst, a));
         text[i] = s + ")";
         break;
       }

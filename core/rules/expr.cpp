@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -372,9 +373,12 @@ const std::vector<Expr::Fn>& functions() {
   return table;
 }
 
+// Names may be written with '_' for '-': (is_const ?c) is (is-const ?c).
 const Expr::Fn* find_function(std::string_view name) {
+  std::string dashed(name);
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
   for (const auto& f : functions())
-    if (f.name == name) return &f;
+    if (f.name == dashed) return &f;
   return nullptr;
 }
 

@@ -1,8 +1,11 @@
 #include "core/exec/conformance.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <vector>
 
 #include <unistd.h>
 
@@ -24,6 +27,19 @@ ConformanceReport run_and_report(const std::string& dir) {
   for (const auto& c : r.cases)
     if (c.status == ConformanceCase::Status::Failed) ADD_FAILURE() << c.name << ": " << c.reason;
   std::printf("%s: %s\n", dir.c_str(), r.summary_line().c_str());
+  // Skip reasons by count, so that a missing op or importer gap shows up in the test log.
+  std::map<std::string, int> skips;
+  for (const auto& c : r.cases)
+    if (c.status == ConformanceCase::Status::Skipped) {
+      // The model's path makes every reason unique; what follows it is the reason.
+      const std::string file = "model.onnx";
+      size_t at = c.reason.find(file);
+      ++skips[at == std::string::npos ? c.reason : c.reason.substr(at + file.size())];
+    }
+  std::vector<std::pair<int, std::string>> by_count;
+  for (const auto& [reason, n] : skips) by_count.emplace_back(n, reason);
+  std::sort(by_count.rbegin(), by_count.rend());
+  for (const auto& [n, reason] : by_count) std::printf("  skipped %4d: %s\n", n, reason.c_str());
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/base/rng.h"
 #include "core/io/base64.h"
+#include "core/io/graph_files.h"
 #include "core/io/rtg.h"
 #include "core/tensor/random_tensor.h"
 #include "tests/core/io/graph_test_util.h"
@@ -185,6 +186,52 @@ TEST(JsonGraph, InferenceErrorsNameTheNodeAndItsIndex) {
             "rank 2");
   EXPECT_EQ(json_error(doc(R"([{"name":"y","op":"relu","inputs":["q"],"outputs":["y"]}])")),
             "g.json: node 'y': nodes[0]: input 'q' is not defined");
+}
+
+TEST(JsonGraph, TheDocumentedExampleLoads) {
+  std::string doc = read_file(std::string(RETORT_SOURCE_DIR) + "/docs/formats.md");
+  size_t start = doc.find("```json\n");
+  ASSERT_NE(start, std::string::npos);
+  start += 8;
+  Graph g = parse_json_graph(doc.substr(start, doc.find("```", start) - start), "formats.md");
+  EXPECT_EQ(g.name, "demo");
+  EXPECT_TRUE(g.find_constant("c")->value == Tensor::from_doubles(DType::f32, {3}, {1, 2, 3}));
+  EXPECT_EQ(print_rtg(g, {.show_types = false}), R"(graph demo
+input x : f32[2,3]
+const c : f32[3] = [1.0, 2.0, 3.0]
+const r : f32[2] = random(seed=3)
+t = add(x, c)
+l = leaky_relu(t, alpha=0.5)
+o = opaque "com.example::MyOp@1"(l, _, mode="fast", sizes=[1,2]) : f32[2,3]
+output l, o
+)");
+}
+
+// Every prefix and many one-character corruptions of a document give an Error, nothing else.
+TEST(JsonGraph, MalformedDocumentsGiveErrorsNotCrashes) {
+  std::string text = graph_to_json(parse_rtg(R"(graph g
+input x : f16[2,3]
+const c : f16[3] = random(seed=2)
+a, b = split(x, axis=1, split=[1,2])
+u = cast(b, to=i64)
+t = transpose(u, perm=[1,0])
+output a, t
+)")).dump();
+  const std::string junk = "{}[]:,\"0123456789-.eE tfn\\x";
+  Rng rng(99);
+  auto attempt = [](const std::string& t) {
+    try {
+      parse_json_graph(t, "fuzz.json");
+    } catch (const Error&) {
+    }
+  };
+  for (size_t cut = 0; cut < text.size(); ++cut) attempt(text.substr(0, cut));
+  for (int i = 0; i < 3000; ++i) {
+    std::string t = text;
+    size_t at = static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(t.size()) - 1));
+    t[at] = junk[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(junk.size()) - 1))];
+    attempt(t);
+  }
 }
 
 TEST(JsonGraph, InvalidJsonGivesLineAndColumn) {

@@ -59,6 +59,7 @@ TEST_F(RulesExpr, Analysis) {
   EXPECT_EQ(eval("(dtype-in ?x float)"), Value(true));
   EXPECT_EQ(eval("(same-dtype ?x ?y)"), Value(false));
   EXPECT_EQ(eval("(is-const ?y)"), Value(true));
+  EXPECT_EQ(eval("(is_const ?x)"), Value(false));
 }
 
 TEST_F(RulesExpr, Perms) {
