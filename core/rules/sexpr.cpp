@@ -128,6 +128,9 @@ class Reader {
     SExpr list;
     list.kind = close == ')' ? SExpr::Kind::List : SExpr::Kind::Bracket;
     list.loc = here();
+    // Later stages recurse over the nesting: bound it rather than overflow the stack.
+    if (++depth_ > kMaxDepth)
+      error(list.loc, fmt::format("nested deeper than {} levels", kMaxDepth));
     advance();
     skip_space();
     while (peek() != close) {
@@ -139,6 +142,7 @@ class Reader {
       skip_space();
     }
     advance();
+    --depth_;
     return list;
   }
 
@@ -237,8 +241,10 @@ class Reader {
     return n;
   }
 
+  static constexpr int kMaxDepth = 200;
   std::string_view text_;
   std::string file_;
+  int depth_ = 0;
   size_t pos_ = 0;
   int line_ = 1, col_ = 1;
 };

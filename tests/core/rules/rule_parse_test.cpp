@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/base/rng.h"
+
 namespace retort {
 namespace {
 
@@ -114,6 +116,27 @@ TEST(RulesParse, LoadsFilesFromTheSourceTree) {
   EXPECT_EQ(set.rules.size(), 3u);
   EXPECT_EQ(set.rules[0].loc.file, std::string(RETORT_SOURCE_DIR) + "/samples/rules/fig6.rules");
   EXPECT_THROW(load_rules_file("/no/such/file.rules"), Error);
+}
+
+// Random token soup: parsing either succeeds or throws Error, never anything else.
+TEST(RulesParse, GarbageNeverCrashes) {
+  const char* tokens[] = {"rule", "r", "(", ")", "[", "]", "?x", "?p", ":perm", ":axis", "add",
+                          "transpose", "split@1/2", "=>", "if", "let", "pick", "in", "..",
+                          "where", "cap", "expose", "doc", "\"s\"", "1", "-3", "0.5", "=",
+                          "(rank ?x)", "(swap 2 0 1)", "\n", "#", "@", "r1", "concat", "?"};
+  Rng rng(11);
+  int parsed = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = "rule r ";
+    int n = static_cast<int>(rng.uniform_int(1, 25));
+    for (int k = 0; k < n; ++k) text += std::string(tokens[rng.uniform_int(0, 35)]) + " ";
+    try {
+      parse_rules(text);
+      ++parsed;
+    } catch (const Error&) {
+    }
+  }
+  EXPECT_LT(parsed, 3000);
 }
 
 TEST(RulesParse, AppendRejectsDuplicates) {

@@ -63,6 +63,7 @@ TEST(RulesSExpr, LocatedErrors) {
   expect_error_at("99999999999999999999", 1, 1, "out of range");
   expect_error_at("1.2.3", 1, 1, "bad number");
   expect_error_at("\"\\q\"", 1, 2, "unknown escape");
+  expect_error_at(std::string(300, '(') + std::string(300, ')'), 1, 201, "nested deeper");
 }
 
 TEST(RulesSExpr, ReadOneRejectsExtra) {
