@@ -53,7 +53,9 @@ void print_summary(const EGraphWork& w, Output& out) {
             fmt::join(w.meta.output_names, ", "), w.trace.steps.size());
 }
 
-void run_egraph(Session& s, const Args&, Output& out) { print_summary(s.build_egraph(), out); }
+void run_egraph(Session& s, const Args&, Output& out) {
+  print_summary(s.build_egraph(), out);
+}
 
 void list_rules(const RuleBook& book, Output& out) {
   for (const auto& set : book.sets()) {
@@ -128,8 +130,22 @@ size_t parse_count(const Args& args, const std::string& option, size_t fallback)
   return text ? parse_u64(*text, option) : fallback;
 }
 
+// The runner's report without its timings, so that transcripts of a session are the same in
+// every run.
 void report_run(const Session& s, const RunReport& report, Output& out) {
-  out.write(report.str());
+  for (const IterationReport& it : report.iterations) {
+    out.print("iteration {}: applied {}, rebuild merges {}, {} e-nodes, {} e-classes", it.iteration,
+              it.applied, it.rebuild_merges, it.nodes, it.classes);
+    for (const RuleReport& r : it.rules) {
+      if (r.matches == 0 && !r.banned) continue;
+      out.print("  {:<28} matches {:>4}  applied {:>4}  unchanged {:>4}{}{}{}{}", r.rule, r.matches,
+                r.applied, r.unchanged, r.skipped ? fmt::format("  skipped {}", r.skipped) : "",
+                r.rejected ? fmt::format("  rejected {}", r.rejected) : "",
+                r.capped ? fmt::format("  capped {}", r.capped) : "", r.banned ? "  banned" : "");
+    }
+  }
+  out.print("stopped: {} after {} iteration(s)", stop_reason_name(report.stop),
+            report.iterations.size());
   print_summary(s.egraph(), out);
 }
 

@@ -294,7 +294,6 @@ size_t graph_depth(const Graph& g) {
   return deepest;
 }
 
-
 Extraction extract(const EGraph& eg, const GraphMeta& meta, const ExtractOptions& options) {
   Extraction ex;
   ex.selection = select(eg, meta.root, options);

@@ -29,7 +29,9 @@ const Graph* Session::find_variant(const std::string& name) const {
   return it == variants_.end() ? nullptr : &it->second.graph;
 }
 
-const Graph& Session::variant(const std::string& name) const { return variant_info(name).graph; }
+const Graph& Session::variant(const std::string& name) const {
+  return variant_info(name).graph;
+}
 
 const Variant& Session::variant_info(const std::string& name) const {
   if (auto it = variants_.find(name); it != variants_.end()) return it->second;
