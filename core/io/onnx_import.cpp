@@ -9,6 +9,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include "core/io/graph_files.h"
+#include "core/io/onnx_fold.h"
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
 #include "core/ops/registry.h"
@@ -175,7 +176,12 @@ AttrValue tensor_as_attr(const Tensor& t, AttrKind kind, const std::string& what
 class Importer {
  public:
   Importer(const onnx::ModelProto& model, const OnnxImportOptions& options)
-      : model_(model), graph_(model.graph()), options_(options) {}
+      : model_(model),
+        graph_(model.graph()),
+        options_(options),
+        folder_(
+            out_.graph, [this](const std::string& v) { return constant_value(v); },
+            [this](const Node& n, const std::string& o) { return opaque_output_type(o, n); }) {}
 
   OnnxImport run() {
     read_opsets();
@@ -194,6 +200,7 @@ class Importer {
       if (o.name().empty()) fail("a graph output has an empty name");
       out_.graph.outputs.push_back(o.name());
     }
+    drop_folding_nodes();
     drop_folded_values();
     complete_outputs();
     type_opaque_outputs();
@@ -350,16 +357,18 @@ class Importer {
       folded.insert(ai.index);
       if (value.empty()) continue;
       const Tensor* t = constant_value(value);
+      if (!t) t = fold(value);
       if (!t)
-        unsupported(
-            fmt::format("input '{}' of node '{}' must be constant (Retort needs static shapes)",
-                        ai.attr, node.name));
+        unsupported(fmt::format(
+            "input '{}' of node '{}' must be computable at import from constants and static "
+            "shapes",
+            ai.attr, node.name));
       if (node.attrs.count(ai.attr))
         fail("'{}' is given both as an attribute and as an input", ai.attr);
       const AttrSpec* spec = op.find_attr(ai.attr);
       node.attrs[ai.attr] = tensor_as_attr(*t, spec ? spec->kind : AttrKind::Ints,
                                            fmt::format("input '{}'", ai.attr));
-      ++folded_uses_[value];
+      feeds_folding_.insert(value);
     }
     std::vector<std::string> inputs;
     for (size_t i = 0; i < node.inputs.size(); ++i)
@@ -369,10 +378,20 @@ class Importer {
     if (op.num_outputs > 0) node.outputs.resize(op.num_outputs);
   }
 
-  // The value of a constant (initializer, Constant node, or bound graph input), or nullptr.
+  // The value the folder computes for name, kept for later uses; nullptr when it cannot.
+  const Tensor* fold(const std::string& name) {
+    auto value = folder_.fold(name);
+    if (!value) return nullptr;
+    return &folded_.emplace(name, std::move(*value)).first->second;
+  }
+
+  // The value of a constant (initializer, Constant node, bound graph input, or an already folded
+  // value), or nullptr.
   const Tensor* constant_value(const std::string& name) const {
     auto c = constants_.find(name);
     if (c != constants_.end()) return &out_.graph.constants[c->second].value;
+    auto f = folded_.find(name);
+    if (f != folded_.end()) return &f->second;
     if (out_.graph.find_input(name)) {
       auto v = options_.input_values.find(name);
       if (v != options_.input_values.end()) return &v->second;
@@ -398,12 +417,41 @@ class Importer {
     node.opaque = std::move(info);
   }
 
+  // Nodes that only computed folded values disappear. Nodes are in ONNX (topological) order, so
+  // walking backwards sees every reader of a value before its producer.
+  void drop_folding_nodes() {
+    std::map<std::string, int> reads;
+    for (const auto& o : out_.graph.outputs) ++reads[o];
+    for (const auto& n : out_.graph.nodes)
+      for (const auto& in : n.inputs) ++reads[in];
+    auto& nodes = out_.graph.nodes;
+    std::vector<bool> dropped(nodes.size(), false);
+    for (size_t k = nodes.size(); k-- > 0;) {
+      const Node& n = nodes[k];
+      bool feeds = false, read = false;
+      for (const auto& o : n.outputs) {
+        feeds = feeds || feeds_folding_.count(o);
+        read = read || reads[o] > 0;
+      }
+      if (!feeds || read) continue;
+      dropped[k] = true;
+      for (const auto& in : n.inputs) {
+        --reads[in];
+        feeds_folding_.insert(in);
+      }
+    }
+    size_t k = 0;
+    nodes.erase(
+        std::remove_if(nodes.begin(), nodes.end(), [&](const Node&) { return dropped[k++]; }),
+        nodes.end());
+  }
+
   // Constants and bound inputs that existed only to be folded into attributes disappear.
   void drop_folded_values() {
     std::set<std::string> read(out_.graph.outputs.begin(), out_.graph.outputs.end());
     for (const auto& n : out_.graph.nodes) read.insert(n.inputs.begin(), n.inputs.end());
     auto only_folded = [&](const std::string& name) {
-      return folded_uses_.count(name) && !read.count(name);
+      return feeds_folding_.count(name) && !read.count(name);
     };
     auto& cs = out_.graph.constants;
     cs.erase(std::remove_if(cs.begin(), cs.end(),
@@ -411,7 +459,9 @@ class Importer {
              cs.end());
     auto& ins = out_.graph.inputs;
     ins.erase(std::remove_if(ins.begin(), ins.end(),
-                             [&](const ValueInfo& v) { return only_folded(v.name); }),
+                             [&](const ValueInfo& v) {
+                               return only_folded(v.name) && options_.input_values.count(v.name);
+                             }),
               ins.end());
   }
 
@@ -497,9 +547,11 @@ class Importer {
   std::map<std::string, const onnx::TypeProto*> declared_;
   std::map<std::string, size_t> constants_;  // name -> index in out_.graph.constants
   std::vector<std::string> node_names_;      // per ONNX node
-  std::map<std::string, int> folded_uses_;   // value -> times folded into an attribute
+  std::set<std::string> feeds_folding_;      // values read only to compute folded attributes
+  std::map<std::string, Tensor> folded_;     // values computed at import
   std::optional<std::map<std::string, onnx::TypeProto>> inferred_;
   OnnxImport out_;
+  ImportFolder folder_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "core/ops/kernel_util.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -19,6 +20,69 @@ int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& str
   int64_t off = 0;
   for (size_t i = 0; i < index.size(); ++i) off += index[i] * strides[i];
   return off;
+}
+
+std::vector<int64_t> offsets_over(const Shape& shape, const std::vector<int64_t>& strides) {
+  std::vector<int64_t> out{0};
+  // Built from the outermost axis in: each axis multiplies the list by its extent.
+  for (size_t d = 0; d < shape.size(); ++d) {
+    std::vector<int64_t> next;
+    next.reserve(out.size() * static_cast<size_t>(shape[d]));
+    for (int64_t base : out)
+      for (int64_t i = 0; i < shape[d]; ++i) next.push_back(base + i * strides[d]);
+    out = std::move(next);
+  }
+  return out;
+}
+
+AxisSplit split_axes(const Shape& shape, const std::vector<bool>& selected) {
+  std::vector<int64_t> strides = strides_of(shape);
+  Shape kept_shape, sel_shape;
+  std::vector<int64_t> kept_strides, sel_strides;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    bool sel = d < selected.size() && selected[d];
+    (sel ? sel_shape : kept_shape).push_back(shape[d]);
+    (sel ? sel_strides : kept_strides).push_back(strides[d]);
+  }
+  // With an empty side there is nothing to walk; the other side's list is not built either, as
+  // its extent can be huge next to a zero extent.
+  auto empty = [](const Shape& s) { return std::find(s.begin(), s.end(), 0) != s.end(); };
+  if (empty(kept_shape)) return {};
+  if (empty(sel_shape)) return {offsets_over(kept_shape, kept_strides), {}};
+  return {offsets_over(kept_shape, kept_strides), offsets_over(sel_shape, sel_strides)};
+}
+
+int64_t int_lowest(DType t) {
+  if (!is_signed(t) || is_float(t)) return 0;
+  return integer_bits(t) == 64 ? std::numeric_limits<int64_t>::min()
+                               : -(int64_t{1} << (integer_bits(t) - 1));
+}
+
+int64_t int_highest(DType t) {
+  if (t == DType::boolean) return 1;
+  if (is_float(t)) return 0;
+  int bits = integer_bits(t) - (is_signed(t) ? 1 : 0);
+  return bits == 63 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << bits) - 1;
+}
+
+std::vector<double> read_doubles(const Tensor& t) {
+  std::vector<double> v(static_cast<size_t>(t.numel()));
+  for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.get(i);
+  return v;
+}
+
+std::vector<int64_t> read_ints(const Tensor& t) {
+  std::vector<int64_t> v(static_cast<size_t>(t.numel()));
+  for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.get_int(i);
+  return v;
+}
+
+Tensor tensor_from(const TensorType& type, const std::vector<double>& values) {
+  return Tensor::from_doubles(type.dtype, type.shape, values);
+}
+
+Tensor tensor_from(const TensorType& type, const std::vector<int64_t>& values) {
+  return Tensor::from_ints(type.dtype, type.shape, values);
 }
 
 void for_each_broadcast(const Shape& out, const std::vector<const Shape*>& in_shapes,

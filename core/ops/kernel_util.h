@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/error.h"
@@ -21,6 +23,56 @@ void for_each_broadcast(const Shape& out, const std::vector<const Shape*>& in_sh
 // Unravels a flat index into a multi-index for shape s.
 void unravel(int64_t flat, const Shape& s, std::vector<int64_t>& index);
 int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& strides);
+
+// Offsets of every multi-index of `shape` (row-major order) under the given strides, which may
+// be broadcast (0) or summed for repeated axes. Reductions, batched products and einsum use it to
+// precompute the sub-box they walk instead of re-deriving index arithmetic per element.
+std::vector<int64_t> offsets_over(const Shape& shape, const std::vector<int64_t>& strides);
+
+// The axes of a shape split into kept and selected ones. `kept` holds the offset of every index of
+// the kept axes (row-major over them, which is also the order of a reduction's output) and
+// `selected` the offset of every index of the selected axes, so that element (o, r) of the split
+// sits at kept[o] + selected[r].
+struct AxisSplit {
+  std::vector<int64_t> kept, selected;
+};
+AxisSplit split_axes(const Shape& shape, const std::vector<bool>& selected);
+
+// Element values widened for exact computation: every float dtype as double, every integer dtype
+// (and bool) as int64. Kernels read an input once into one of these and loop over plain arrays.
+std::vector<double> read_doubles(const Tensor& t);
+std::vector<int64_t> read_ints(const Tensor& t);
+template <typename T>
+std::vector<T> read_as(const Tensor& t) {
+  if constexpr (std::is_same_v<T, double>)
+    return read_doubles(t);
+  else
+    return read_ints(t);
+}
+// A tensor of the given type holding values (rounded once, or wrapped to the dtype).
+Tensor tensor_from(const TensorType& type, const std::vector<double>& values);
+Tensor tensor_from(const TensorType& type, const std::vector<int64_t>& values);
+
+// The identities of max and min: the lowest and highest value of a dtype (bool: 0 and 1; floats:
+// -inf and +inf in the double form).
+int64_t int_lowest(DType t);
+int64_t int_highest(DType t);
+template <typename T>
+T lowest_of(DType t) {
+  if constexpr (std::is_same_v<T, double>)
+    return is_float(t) ? -std::numeric_limits<double>::infinity()
+                       : static_cast<double>(int_lowest(t));
+  else
+    return int_lowest(t);
+}
+template <typename T>
+T highest_of(DType t) {
+  if constexpr (std::is_same_v<T, double>)
+    return is_float(t) ? std::numeric_limits<double>::infinity()
+                       : static_cast<double>(int_highest(t));
+  else
+    return int_highest(t);
+}
 
 // --- data movement ----------------------------------------------------------------------------
 // These copy elements as raw bytes (dtype_size each), so they are exact for every dtype and never
@@ -142,5 +194,12 @@ inline double nan_min(double a, double b) {
 }
 // Rounds to the nearest integer, ties to even, without depending on the FP rounding mode.
 double round_half_even(double x);
+
+// Accumulation in the widened type: plain IEEE arithmetic in double, two's-complement wrap in
+// int64. Kernels templated on the widened type use these so both paths share one loop.
+inline double acc_add(double a, double b) { return a + b; }
+inline int64_t acc_add(int64_t a, int64_t b) { return wrapping_add(a, b); }
+inline double acc_mul(double a, double b) { return a * b; }
+inline int64_t acc_mul(int64_t a, int64_t b) { return wrapping_mul(a, b); }
 
 }  // namespace retort

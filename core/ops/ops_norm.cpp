@@ -1,7 +1,150 @@
+// Normalisations: batch_norm (inference mode), softmax and log_softmax.
+#include <cmath>
+
+#include "core/base/error.h"
+#include "core/ops/kernel_util.h"
 #include "core/ops/registry.h"
 
 namespace retort {
 
-void register_norm_ops(OpRegistry&) {}
+namespace {
+
+constexpr std::initializer_list<DType> kFloatTypes = {DType::f16, DType::f32, DType::f64};
+
+// --- batch_norm ----------------------------------------------------------------------------
+
+std::vector<TensorType> infer_batch_norm(const std::vector<TensorType>& in, const Attrs& attrs,
+                                         size_t) {
+  if (attr_int(attrs, "training_mode") != 0)
+    fail("batch_norm supports inference mode only (training_mode=0)");
+  const TensorType& x = in[0];
+  require_dtype(x, kFloatTypes, "batch_norm input 'x'");
+  require_rank(x, 2, static_cast<int64_t>(kMaxRank), "batch_norm input 'x'");
+  static const char* names[] = {"x", "scale", "b", "input_mean", "input_var"};
+  for (size_t i = 1; i < 5; ++i) {
+    require_dtype(in[i], kFloatTypes, fmt::format("batch_norm input '{}'", names[i]));
+    if (in[i].shape != Shape{x.shape[1]})
+      fail("batch_norm input '{}' must have shape [{}] (the channels of x {}), got {}", names[i],
+           x.shape[1], x.str(), in[i].str());
+  }
+  // ONNX lets scale/b and mean/var each pick a float type, but pairwise the same.
+  if (in[2].dtype != in[1].dtype)
+    fail("batch_norm inputs 'scale' and 'b' must share one dtype, got {} and {}", in[1].str(),
+         in[2].str());
+  if (in[4].dtype != in[3].dtype)
+    fail("batch_norm inputs 'input_mean' and 'input_var' must share one dtype, got {} and {}",
+         in[3].str(), in[4].str());
+  return {x};
+}
+
+std::vector<Tensor> kernel_batch_norm(const std::vector<const Tensor*>& in, const Attrs& attrs,
+                                      const std::vector<TensorType>& out) {
+  std::vector<double> x = read_doubles(*in[0]), scale = read_doubles(*in[1]),
+                      bias = read_doubles(*in[2]), mean = read_doubles(*in[3]),
+                      var = read_doubles(*in[4]);
+  double eps = attr_float(attrs, "epsilon");
+  const Shape& s = in[0]->shape();
+  int64_t channels = s[1];
+  int64_t inner = numel(Shape(s.begin() + 2, s.end()));
+  std::vector<double> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    int64_t c = (static_cast<int64_t>(i) / inner) % channels;  // x is not empty here
+    y[i] = (x[i] - mean[c]) / std::sqrt(var[c] + eps) * scale[c] + bias[c];
+  }
+  return {tensor_from(out[0], y)};
+}
+
+OpDef batch_norm_op() {
+  OpDef op;
+  op.name = "batch_norm";
+  op.doc =
+      "Inference-mode batch normalisation over axis 1: "
+      "(x - input_mean) / sqrt(input_var + epsilon) * scale + b.";
+  op.input_names = {"x", "scale", "b", "input_mean", "input_var"};
+  op.min_inputs = op.max_inputs = 5;
+  // ONNX float attributes are float32: the defaults are the f32 values, so that they survive an
+  // ONNX round trip unchanged.
+  op.attrs = {
+      {"epsilon", AttrKind::Float, AttrValue{double{1e-5f}}, false, "added to the variance"},
+      {"momentum", AttrKind::Float, AttrValue{double{0.9f}}, false,
+       "training only; no effect here"},
+      {"training_mode", AttrKind::Int, AttrValue{int64_t{0}}, false,
+       "must be 0: only inference mode is supported"},
+  };
+  op.infer = infer_batch_norm;
+  op.kernel = kernel_batch_norm;
+  op.onnx = {"BatchNormalization", 9, {}};
+  op.input_domains = {ValueDomain::Any, ValueDomain::Any, ValueDomain::Any, ValueDomain::Any,
+                      ValueDomain::NonNegative};
+  op.tags = {"norm"};
+  return op;
+}
+
+// --- softmax and log_softmax ------------------------------------------------------------------
+
+int64_t softmax_axis(const TensorType& x, const Attrs& attrs, const std::string& op) {
+  require_dtype(x, kFloatTypes, fmt::format("{} input 'x'", op));
+  require_rank(x, 1, static_cast<int64_t>(kMaxRank), fmt::format("{} input 'x'", op));
+  return normalize_axis(attr_int(attrs, "axis"), static_cast<int64_t>(x.shape.size()));
+}
+
+// exp(x - max) / sum, or its logarithm x - max - log(sum), along one axis, in double. The max
+// shift keeps exp from overflowing; NaN anywhere on a slice makes the whole slice NaN.
+std::vector<double> softmax_values(const Tensor& xt, int64_t axis, bool log) {
+  std::vector<double> x = read_doubles(xt);
+  std::vector<bool> sel(xt.shape().size(), false);
+  sel[axis] = true;
+  AxisSplit split = split_axes(xt.shape(), sel);
+  std::vector<double> y(x.size());
+  for (int64_t base : split.kept) {
+    double max = -INFINITY;
+    bool nan = false;
+    for (int64_t r : split.selected) {
+      double v = x[base + r];
+      nan = nan || std::isnan(v);
+      if (v > max) max = v;
+    }
+    if (nan) max = NAN;
+    double sum = 0.0;
+    for (int64_t r : split.selected) sum += std::exp(x[base + r] - max);
+    double log_sum = std::log(sum);
+    for (int64_t r : split.selected) {
+      double shifted = x[base + r] - max;
+      y[base + r] = log ? shifted - log_sum : std::exp(shifted) / sum;
+    }
+  }
+  return y;
+}
+
+OpDef softmax_op(bool log) {
+  OpDef op;
+  op.name = log ? "log_softmax" : "softmax";
+  op.doc = log ? "Logarithm of softmax along one axis: x - max - log(sum(exp(x - max)))."
+               : "Softmax along one axis: exp(x - max) / sum(exp(x - max)).";
+  op.input_names = {"x"};
+  op.attrs = {{"axis", AttrKind::Int, AttrValue{int64_t{-1}}, false,
+               "the axis to normalise (negative counts from the end)"}};
+  std::string name = op.name;
+  op.infer = [name](const std::vector<TensorType>& in, const Attrs& attrs, size_t) {
+    softmax_axis(in[0], attrs, name);
+    return std::vector<TensorType>{in[0]};
+  };
+  op.kernel = [name, log](const std::vector<const Tensor*>& in, const Attrs& attrs,
+                          const std::vector<TensorType>& out) {
+    int64_t axis = softmax_axis(in[0]->type(), attrs, name);
+    return std::vector<Tensor>{tensor_from(out[0], softmax_values(*in[0], axis, log))};
+  };
+  op.onnx = {log ? "LogSoftmax" : "Softmax", 13, {}};
+  op.tags = {"norm"};
+  return op;
+}
+
+}  // namespace
+
+void register_norm_ops(OpRegistry& r) {
+  r.add(batch_norm_op());
+  r.add(softmax_op(false));
+  r.add(softmax_op(true));
+}
 
 }  // namespace retort

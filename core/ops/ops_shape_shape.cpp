@@ -21,6 +21,8 @@ OpDef shape_op() {
                              "The input's dimensions start..end-1 as a 1-D i64 tensor (negative "
                              "bounds count from the end; both are clamped).",
                              "Shape", {"data"});
+  // Only the input's type is read: import-time folding needs no value for it.
+  op.tags.push_back("type_only");
   // Shape-15 only added start and end; Shape-13 is this op with their defaults.
   op.attrs.push_back({"start", AttrKind::Int, AttrValue{int64_t{0}}, false,
                       "first dimension to report (negative: from the end)"});

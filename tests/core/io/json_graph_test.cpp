@@ -152,8 +152,8 @@ TEST(JsonGraph, ErrorsNameTheJsonPath) {
       "attrs":{"axis":{"number":1}}}])")),
             "g.json: nodes[0].attrs.axis: unknown attribute kind 'number' (known: int, float, "
             "string, ints, floats, strings)");
-  EXPECT_EQ(json_error(doc(R"([{"name":"y","op":"conca","inputs":["x"],"outputs":["y"]}])")),
-            "g.json: nodes[0].op: unknown op 'conca'; did you mean concat?");
+  EXPECT_EQ(json_error(doc(R"([{"name":"y","op":"concatt","inputs":["x"],"outputs":["y"]}])")),
+            "g.json: nodes[0].op: unknown op 'concatt'; did you mean concat?");
   EXPECT_EQ(
       json_error(doc(R"([{"name":"y","op":"relu","inputs":["x"],"outputs":["y"],"atrs":{}}])")),
       "g.json: nodes[0]: unknown field 'atrs' (known: name, op, inputs, outputs, attrs, "

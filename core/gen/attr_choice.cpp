@@ -1,0 +1,373 @@
+#include "core/gen/attr_choice.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <string>
+
+#include "core/tensor/random_tensor.h"
+
+namespace retort {
+
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+int64_t pick(Rng& rng, int64_t lo, int64_t hi) {
+  return rng.uniform_int(lo, hi);
+}
+
+template <typename T>
+const T& pick_of(Rng& rng, const std::vector<T>& v) {
+  return v[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(v.size()) - 1))];
+}
+
+void shuffle(Ints& v, Rng& rng) {
+  for (size_t i = v.size(); i > 1; --i)
+    std::swap(v[i - 1], v[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+}
+
+const Shape& shape0(const NodeContext& ctx) {
+  return ctx.inputs.at(0).shape;
+}
+int64_t rank0(const NodeContext& ctx) {
+  return static_cast<int64_t>(shape0(ctx).size());
+}
+int64_t spatial_rank(const NodeContext& ctx) {
+  return std::max<int64_t>(rank0(ctx) - 2, 0);
+}
+
+// Sometimes written counted from the end, as users do.
+int64_t maybe_negative(int64_t axis, int64_t rank, Rng& rng) {
+  return rng.coin(0.3) ? axis - rank : axis;
+}
+
+Ints distinct_axes(int64_t rank, int64_t count, Rng& rng) {
+  Ints all(rank);
+  std::iota(all.begin(), all.end(), 0);
+  shuffle(all, rng);
+  all.resize(count);
+  for (int64_t& a : all) a = maybe_negative(a, rank, rng);
+  return all;
+}
+
+AttrValue choose_axis(const NodeContext& ctx, Rng& rng) {
+  int64_t r = std::max<int64_t>(rank0(ctx), 1);
+  return maybe_negative(pick(rng, 0, r - 1), r, rng);
+}
+
+// Reduce-style axes, or for squeeze the size-1 dimensions; unsqueeze checks them against its
+// larger output rank, where they are in range too.
+AttrValue choose_axes(const NodeContext& ctx, Rng& rng) {
+  const Shape& s = shape0(ctx);
+  int64_t r = rank0(ctx);
+  Ints ones;
+  for (int64_t d = 0; d < r; ++d)
+    if (s[d] == 1) ones.push_back(d);
+  if (!ones.empty() && rng.coin(0.5)) {
+    shuffle(ones, rng);
+    ones.resize(pick(rng, 1, static_cast<int64_t>(ones.size())));
+    return ones;
+  }
+  if (r == 0) return Ints{0};
+  return distinct_axes(r, pick(rng, 1, r), rng);
+}
+
+AttrValue choose_perm(const NodeContext& ctx, Rng& rng) {
+  Ints perm(rank0(ctx));
+  std::iota(perm.begin(), perm.end(), 0);
+  shuffle(perm, rng);
+  return perm;
+}
+
+// Either a refactoring of the element count (reshape) or a broadcast target (expand).
+AttrValue choose_target_shape(const NodeContext& ctx, Rng& rng) {
+  const Shape& s = shape0(ctx);
+  if (rng.coin(0.5)) {
+    Shape out;
+    for (int64_t d : s)
+      out.push_back(d == 1 && rng.coin(0.6) ? pick(rng, 1, ctx.options.max_dim) : d);
+    if (static_cast<int>(out.size()) < ctx.options.max_rank && rng.coin(0.3))
+      out.insert(out.begin(), pick(rng, 1, 3));
+    return out;
+  }
+  // Peel small prime factors off the element count into a random number of dimensions.
+  int64_t n = numel(s);
+  Shape out;
+  int64_t dims = pick(rng, 1, ctx.options.max_rank);
+  for (int64_t i = 0; i + 1 < dims; ++i) {
+    Ints divisors;
+    for (int64_t f = 1; f <= std::min<int64_t>(n, ctx.options.max_dim); ++f)
+      if (n % f == 0) divisors.push_back(f);
+    int64_t f = pick_of(rng, divisors);
+    out.push_back(f);
+    n /= f;
+  }
+  out.push_back(n);
+  shuffle(out, rng);
+  if (rng.coin(0.3)) out[pick(rng, 0, static_cast<int64_t>(out.size()) - 1)] = -1;
+  return out;
+}
+
+AttrValue choose_repeats(const NodeContext& ctx, Rng& rng) {
+  Ints reps;
+  for (int64_t d = 0; d < rank0(ctx); ++d) reps.push_back(rng.coin(0.7) ? 1 : 2);
+  return reps;
+}
+
+// Window pads are per spatial axis and non-negative; pad's are per axis and may crop.
+AttrValue choose_pads(const NodeContext& ctx, Rng& rng) {
+  Ints pads;
+  if (ctx.op.find_attr("kernel_shape")) {
+    for (int64_t i = 0; i < 2 * spatial_rank(ctx); ++i) pads.push_back(pick(rng, 0, 1));
+    return pads;
+  }
+  for (int64_t i = 0; i < 2 * rank0(ctx); ++i)
+    pads.push_back(rng.coin(0.15) ? -1 : pick(rng, 0, 2));
+  return pads;
+}
+
+// Kernel extents that fit the spatial dimensions; a conv weight fixes them.
+AttrValue choose_kernel(const NodeContext& ctx, Rng& rng) {
+  // A weight of rank below 2 fixes nothing; inference rejects the node later.
+  if (ctx.inputs.size() > 1 && ctx.op.input_names.size() > 1 && ctx.op.input_names[1] == "w" &&
+      ctx.inputs[1].shape.size() >= 2)
+    return Ints(ctx.inputs[1].shape.begin() + 2, ctx.inputs[1].shape.end());
+  Ints k;
+  for (int64_t d = 2; d < rank0(ctx); ++d)
+    k.push_back(pick(rng, 1, std::min<int64_t>(3, shape0(ctx)[d])));
+  return k;
+}
+
+AttrValue choose_per_spatial(const NodeContext& ctx, Rng& rng) {
+  Ints v;
+  for (int64_t i = 0; i < spatial_rank(ctx); ++i) v.push_back(pick(rng, 1, 2));
+  return v;
+}
+
+// Channels per group follow from the weight: group = C / w[1].
+AttrValue choose_group(const NodeContext& ctx, Rng&) {
+  if (ctx.inputs.size() > 1 && rank0(ctx) >= 2 && ctx.inputs[1].shape.size() >= 2 &&
+      ctx.inputs[1].shape[1] > 0)
+    return shape0(ctx)[1] / ctx.inputs[1].shape[1];
+  return int64_t{1};
+}
+
+// Split sizes: a random composition of the split axis into one positive part per output.
+void choose_split(const NodeContext& ctx, Attrs& attrs, Rng& rng) {
+  int64_t r = rank0(ctx);
+  if (r == 0) return;
+  int64_t axis = has_attr(attrs, "axis") ? attr_int(attrs, "axis") : 0;
+  if (axis < -r || axis >= r) return;
+  int64_t dim = shape0(ctx)[axis < 0 ? axis + r : axis];
+  int64_t n = static_cast<int64_t>(ctx.num_outputs);
+  if (dim < n) return;
+  Ints cuts(dim - 1);
+  std::iota(cuts.begin(), cuts.end(), 1);
+  shuffle(cuts, rng);
+  cuts.resize(n - 1);
+  std::sort(cuts.begin(), cuts.end());
+  Ints sizes;
+  int64_t prev = 0;
+  for (int64_t c : cuts) sizes.push_back(c - prev), prev = c;
+  sizes.push_back(dim - prev);
+  attrs["split"] = sizes;
+}
+
+// Slice bounds for a few distinct axes, chosen together so that every window is non-empty.
+void choose_slice(const NodeContext& ctx, Attrs& attrs, Rng& rng) {
+  const Shape& s = shape0(ctx);
+  int64_t r = rank0(ctx);
+  if (r == 0) return;
+  Ints axes = distinct_axes(r, pick(rng, 1, r), rng), starts, ends, steps;
+  for (int64_t a : axes) {
+    int64_t dim = s[a < 0 ? a + r : a];
+    int64_t step = rng.coin(0.25) ? -1 : pick(rng, 1, 2);
+    int64_t start = pick(rng, 0, dim - 1);
+    int64_t end = step > 0 ? pick(rng, start + 1, dim) : pick(rng, -1, start - 1);
+    // A negative end would count from the back; INT64_MIN clamps to "before the first".
+    if (end < 0) end = INT64_MIN;
+    if (rng.coin(0.3) && start > 0) start -= dim;
+    starts.push_back(start);
+    ends.push_back(end);
+    steps.push_back(step);
+  }
+  attrs["starts"] = starts;
+  attrs["ends"] = ends;
+  attrs["axes"] = axes;
+  if (rng.coin(0.7) || std::any_of(steps.begin(), steps.end(), [](int64_t x) { return x != 1; }))
+    attrs["steps"] = steps;
+}
+
+// An einsum equation over the inputs' ranks: dimensions of equal size may share a letter, and
+// the output keeps a random subset of the letters.
+AttrValue choose_equation(const NodeContext& ctx, Rng& rng) {
+  std::map<char, int64_t> size_of;
+  std::string eq;
+  char next = 'a';
+  for (size_t k = 0; k < ctx.inputs.size(); ++k) {
+    if (k) eq += ',';
+    std::string term;
+    for (int64_t d : ctx.inputs[k].shape) {
+      std::vector<char> same;
+      for (auto [c, n] : size_of)
+        if (n == d && term.find(c) == std::string::npos) same.push_back(c);
+      char c = !same.empty() && rng.coin(0.6) ? pick_of(rng, same) : next++;
+      size_of[c] = d;
+      term += c;
+    }
+    eq += term;
+  }
+  std::string out;
+  for (auto [c, n] : size_of)
+    if (rng.coin(0.5)) out += c;
+  std::string shuffled = out;
+  for (size_t i = shuffled.size(); i > 1; --i)
+    std::swap(shuffled[i - 1],
+              shuffled[static_cast<size_t>(pick(rng, 0, static_cast<int64_t>(i) - 1))]);
+  return eq + "->" + shuffled;
+}
+
+// The options a string attribute documents as quoted words ("constant", "reflect"...).
+std::vector<std::string> quoted_words(const std::string& doc) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while ((at = doc.find('"', at)) != std::string::npos) {
+    size_t end = doc.find('"', at + 1);
+    if (end == std::string::npos) break;
+    words.push_back(doc.substr(at + 1, end - at - 1));
+    at = end + 1;
+  }
+  return words;
+}
+
+std::optional<AttrValue> choose_by_kind(const AttrSpec& spec, const NodeContext& ctx, Rng& rng) {
+  switch (spec.kind) {
+    case AttrKind::Int: {
+      int64_t def = spec.default_value ? std::get<int64_t>(*spec.default_value) : 0;
+      // 0/1 defaults are flags (keepdims, transA, fmod...).
+      if (def == 0 || def == 1) return int64_t{rng.coin(0.5)};
+      return def + pick(rng, -1, 1);
+    }
+    case AttrKind::Float: {
+      // Multiples of 1/8 print exactly in every format.
+      double v = static_cast<double>(pick(rng, -16, 16)) / 8.0;
+      if (spec.name == "epsilon") return std::abs(v) + 0.125;
+      return v;
+    }
+    case AttrKind::String: {
+      std::vector<std::string> words = quoted_words(spec.doc);
+      if (words.empty()) return std::nullopt;
+      return pick_of(rng, words);
+    }
+    case AttrKind::DType:
+      return std::string(dtype_name(pick_of(rng, ctx.options.dtypes)));
+    case AttrKind::Ints: {
+      Ints v;
+      for (int64_t d = 0; d < rank0(ctx); ++d) v.push_back(pick(rng, 0, 2));
+      return v;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+using Chooser = std::function<AttrValue(const NodeContext&, Rng&)>;
+
+const std::map<std::string, Chooser>& named_choosers() {
+  static const std::map<std::string, Chooser> choosers = {
+      {"axis", choose_axis},
+      {"axes", choose_axes},
+      {"perm", choose_perm},
+      {"shape", choose_target_shape},
+      {"repeats", choose_repeats},
+      {"pads", choose_pads},
+      {"kernel_shape", choose_kernel},
+      {"strides", choose_per_spatial},
+      {"dilations", choose_per_spatial},
+      {"group", choose_group},
+      {"equation", choose_equation},
+      {"parts",
+       [](const NodeContext& c, Rng&) { return AttrValue{static_cast<int64_t>(c.num_outputs)}; }},
+      {"auto_pad",
+       [](const NodeContext&, Rng& rng) {
+         return AttrValue{
+             pick_of(rng, std::vector<std::string>{"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"})};
+       }},
+      {"start",
+       [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
+      {"end",
+       [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
+  };
+  return choosers;
+}
+
+}  // namespace
+
+Attrs choose_attrs(const NodeContext& ctx, Rng& rng) {
+  Attrs attrs;
+  bool has_slice_bounds = ctx.op.find_attr("starts") && ctx.op.find_attr("ends");
+  if (has_slice_bounds) choose_slice(ctx, attrs, rng);
+  for (const AttrSpec& spec : ctx.op.attrs) {
+    if (attrs.count(spec.name)) continue;
+    // The kernel extents a conv weight implies are always stated (pools require them anyway).
+    bool wanted = spec.required || spec.name == "kernel_shape" || rng.coin(0.5);
+    if (!wanted) continue;
+    if (spec.name == "split") {
+      choose_split(ctx, attrs, rng);
+      continue;
+    }
+    auto named = named_choosers().find(spec.name);
+    std::optional<AttrValue> v = named != named_choosers().end()
+                                     ? std::optional<AttrValue>(named->second(ctx, rng))
+                                     : choose_by_kind(spec, ctx, rng);
+    if (v) attrs[spec.name] = std::move(*v);
+  }
+  return attrs;
+}
+
+std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t slot, Rng& rng) {
+  const auto& names = ctx.op.input_names;
+  bool conv = names.size() > 1 && names[1] == "w";
+  if (!conv || slot == 0 || ctx.inputs.empty()) return std::nullopt;
+  const TensorType& x = ctx.inputs[0];
+  if (x.shape.size() < 3) return std::nullopt;
+  if (slot == 1) {
+    // Weight [M, C/group, k...]: a random group dividing C, M a multiple of it.
+    int64_t c = x.shape[1];
+    Ints groups;
+    for (int64_t g = 1; g <= c; ++g)
+      if (c % g == 0) groups.push_back(g);
+    int64_t g = pick_of(rng, groups);
+    Shape w{g * pick(rng, 1, 2), c / g};
+    for (size_t d = 2; d < x.shape.size(); ++d)
+      w.push_back(pick(rng, 1, std::min<int64_t>(3, x.shape[d])));
+    return TensorType{x.dtype, w};
+  }
+  if (slot == 2 && ctx.inputs.size() > 1 && !ctx.inputs[1].shape.empty())
+    return TensorType{x.dtype, {ctx.inputs[1].shape[0]}};
+  return std::nullopt;
+}
+
+std::optional<Tensor> structured_operand_value(const NodeContext& ctx, size_t slot, Rng& rng) {
+  if (slot >= ctx.op.input_names.size() || ctx.op.input_names[slot] != "indices" ||
+      ctx.inputs.empty())
+    return std::nullopt;
+  const Shape& data = shape0(ctx);
+  if (data.empty()) return std::nullopt;
+  // In range for every axis of data, so the axis can be chosen afterwards.
+  int64_t m = *std::min_element(data.begin(), data.end());
+  std::vector<DType> index_types;
+  for (DType t : {DType::i64, DType::i32})
+    if (std::find(ctx.options.dtypes.begin(), ctx.options.dtypes.end(), t) !=
+        ctx.options.dtypes.end())
+      index_types.push_back(t);
+  if (index_types.empty() || m < 1) return std::nullopt;
+  Shape shape;
+  for (int64_t d = pick(rng, 0, 2); d > 0; --d) shape.push_back(pick(rng, 1, 3));
+  return random_tensor_in({pick_of(rng, index_types), shape}, rng, static_cast<double>(-m),
+                          static_cast<double>(m - 1));
+}
+
+}  // namespace retort

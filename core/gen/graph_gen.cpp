@@ -1,0 +1,290 @@
+#include "core/gen/graph_gen.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/base/error.h"
+#include "core/gen/attr_choice.h"
+#include "core/ops/registry.h"
+#include "core/tensor/random_tensor.h"
+
+namespace retort {
+
+namespace {
+
+// Node attempts allowed per wanted node before the options are declared unsatisfiable.
+constexpr int kAttemptsPerNode = 400;
+
+struct Value {
+  std::string name;
+  TensorType type;
+  // The domain a leaf's values were drawn for; node results are Any (nothing is known).
+  ValueDomain domain = ValueDomain::Any;
+  bool is_leaf = false;
+  int uses = 0;
+};
+
+// A leaf created while trying a node; it joins the graph only if the node is kept.
+struct PendingLeaf {
+  Value value;
+  std::optional<Tensor> constant;
+};
+
+class Generator {
+ public:
+  Generator(const GenOptions& options, uint64_t seed) : opt_(options), rng_(seed) {
+    validate();
+    const OpRegistry& reg = OpRegistry::instance();
+    if (opt_.ops.empty())
+      ops_ = reg.all();
+    else
+      for (const auto& name : opt_.ops) ops_.push_back(&reg.get(name));
+  }
+
+  Graph run() {
+    int want = static_cast<int>(rng_.uniform_int(opt_.min_nodes, opt_.max_nodes));
+    long attempts = 0, budget = static_cast<long>(kAttemptsPerNode) * std::max(want, 1);
+    while (static_cast<int>(g_.nodes.size()) < want) {
+      if (++attempts > budget)
+        fail(
+            "the generator could type only {} of {} nodes with these options (ops and dtypes "
+            "too narrow?)",
+            g_.nodes.size(), want);
+      try_node();
+    }
+    for (const Value& v : values_)
+      if (v.uses == 0 && !v.is_leaf) g_.outputs.push_back(v.name);
+    infer_graph(g_);
+    return std::move(g_);
+  }
+
+ private:
+  void validate() const {
+    if (opt_.min_nodes < 0 || opt_.max_nodes < opt_.min_nodes)
+      fail("generator node bounds [{}, {}] are empty", opt_.min_nodes, opt_.max_nodes);
+    if (opt_.dtypes.empty()) fail("the generator needs at least one dtype");
+    if (opt_.max_rank < 0 || opt_.max_rank > static_cast<int>(kMaxRank))
+      fail("generator max_rank {} is outside [0, {}]", opt_.max_rank, kMaxRank);
+    if (opt_.max_dim < 1) fail("generator max_dim {} must be at least 1", opt_.max_dim);
+    if (opt_.const_prob < 0 || opt_.const_prob > 1)
+      fail("generator const_prob {} is outside [0, 1]", opt_.const_prob);
+  }
+
+  template <typename T>
+  const T& pick(const std::vector<T>& v) {
+    return v[static_cast<size_t>(rng_.uniform_int(0, static_cast<int64_t>(v.size()) - 1))];
+  }
+
+  bool dtype_allowed(DType t) const {
+    return std::find(opt_.dtypes.begin(), opt_.dtypes.end(), t) != opt_.dtypes.end();
+  }
+
+  int64_t max_numel() const {
+    double n = std::pow(static_cast<double>(opt_.max_dim), opt_.max_rank);
+    return static_cast<int64_t>(std::clamp(n, 64.0, 1e5));
+  }
+
+  // Inputs and constants stay within max_rank and max_dim even when proposed from larger results.
+  bool leaf_fits(const TensorType& t) const {
+    if (static_cast<int>(t.shape.size()) > opt_.max_rank) return false;
+    return std::all_of(t.shape.begin(), t.shape.end(),
+                       [&](int64_t d) { return d <= opt_.max_dim; });
+  }
+
+  TensorType random_type() {
+    Shape s;
+    for (int64_t r = rng_.uniform_int(0, opt_.max_rank); r > 0; --r)
+      s.push_back(rng_.uniform_int(1, opt_.max_dim));
+    return {pick(opt_.dtypes), s};
+  }
+
+  // A leaf drawn for `domain` serves only readers that need nothing or exactly that domain, so
+  // the input generator never meets two conflicting needs on one input.
+  static bool usable(const Value& v, ValueDomain need) {
+    return need == ValueDomain::Any || (v.is_leaf && v.domain == need);
+  }
+
+  // Generic operand proposals for a later slot, derived from the operands chosen before it:
+  // the same types, broadcast-compatible shapes, swapped matrix dims, a per-channel vector.
+  TensorType propose_type(const std::vector<TensorType>& chosen) {
+    const TensorType& first = chosen[0];
+    Shape s = first.shape;
+    switch (rng_.uniform_int(0, 9)) {
+      case 0:
+      case 1:
+      case 2:
+        return chosen.back();
+      case 3:
+      case 4:
+        return pick(chosen);
+      case 5: {
+        Shape b(s.begin() + rng_.uniform_int(0, static_cast<int64_t>(s.size())), s.end());
+        for (int64_t& d : b)
+          if (rng_.coin(0.3)) d = 1;
+        return {first.dtype, b};
+      }
+      case 6:
+        if (s.size() >= 2) std::swap(s[s.size() - 1], s[s.size() - 2]);
+        if (s.size() >= 2 && rng_.coin(0.5)) s.back() = rng_.uniform_int(1, opt_.max_dim);
+        return {first.dtype, s};
+      case 7:
+        if (s.size() >= 2) return {first.dtype, {rng_.coin(0.5) ? s[1] : s.back()}};
+        return {first.dtype, s};
+      case 8:
+        return {pick(opt_.dtypes), s};
+      default:
+        return random_type();
+    }
+  }
+
+  PendingLeaf new_leaf(const TensorType& type, ValueDomain domain, std::optional<Tensor> values) {
+    PendingLeaf leaf;
+    leaf.value.type = type;
+    leaf.value.domain = domain;
+    leaf.value.is_leaf = true;
+    bool as_input =
+        !values && inputs_made_ + pending_inputs_ < opt_.max_inputs && !rng_.coin(opt_.const_prob);
+    if (as_input) {
+      leaf.value.name = fmt::format("x{}", inputs_made_ + pending_inputs_++);
+    } else {
+      leaf.value.name = fmt::format("c{}", consts_made_ + pending_consts_++);
+      leaf.constant = values ? std::move(*values) : random_tensor(type, rng_, domain);
+    }
+    return leaf;
+  }
+
+  // An existing value of this exact type that the slot may read, or -1.
+  int reuse(const TensorType& type, ValueDomain need) {
+    std::vector<int> fits;
+    for (size_t i = 0; i < values_.size(); ++i)
+      if (values_[i].type == type && usable(values_[i], need)) fits.push_back(static_cast<int>(i));
+    return fits.empty() ? -1 : pick(fits);
+  }
+
+  // The first operand: mostly an existing value, preferring ones nobody reads yet, so the graph
+  // grows as connected chains with few outputs.
+  int first_operand(ValueDomain need) {
+    std::vector<int> fits, unread;
+    for (size_t i = 0; i < values_.size(); ++i) {
+      if (!usable(values_[i], need)) continue;
+      fits.push_back(static_cast<int>(i));
+      if (values_[i].uses == 0) unread.push_back(static_cast<int>(i));
+    }
+    if (fits.empty() || rng_.coin(0.1)) return -1;
+    return !unread.empty() && rng_.coin(0.7) ? pick(unread) : pick(fits);
+  }
+
+  void try_node() {
+    const OpDef& op = *pick(ops_);
+    pending_inputs_ = pending_consts_ = 0;
+    int n_in = op.max_inputs < 0
+                   ? static_cast<int>(rng_.uniform_int(op.min_inputs, op.min_inputs + 2))
+                   : static_cast<int>(rng_.uniform_int(op.min_inputs, op.max_inputs));
+    size_t n_out = op.num_outputs < 0 ? static_cast<size_t>(rng_.uniform_int(2, 3))
+                                      : static_cast<size_t>(op.num_outputs);
+
+    std::vector<TensorType> types;
+    std::vector<int> picked;  // index into values_, or -1 - index into leaves
+    std::vector<PendingLeaf> leaves;
+    bool leaf_too_big = false;
+    auto take_leaf = [&](PendingLeaf leaf) {
+      leaf_too_big |= !leaf_fits(leaf.value.type);
+      types.push_back(leaf.value.type);
+      picked.push_back(-1 - static_cast<int>(leaves.size()));
+      leaves.push_back(std::move(leaf));
+    };
+    for (int slot = 0; slot < n_in; ++slot) {
+      ValueDomain need = op.domain_of_input(slot);
+      NodeContext ctx{op, types, n_out, opt_};
+      if (auto values = structured_operand_value(ctx, slot, rng_)) {
+        TensorType t = values->type();
+        take_leaf(new_leaf(t, need, std::move(values)));
+        continue;
+      }
+      int existing = -1;
+      TensorType type;
+      if (slot == 0) {
+        existing = first_operand(need);
+        type = existing >= 0 ? values_[existing].type : random_type();
+      } else {
+        auto structured = structured_operand_type(ctx, slot, rng_);
+        type = structured ? *structured : propose_type(types);
+        if (rng_.coin(0.6)) existing = reuse(type, need);
+      }
+      if (!dtype_allowed(type.dtype)) return;
+      if (existing >= 0) {
+        types.push_back(type);
+        picked.push_back(existing);
+      } else {
+        take_leaf(new_leaf(type, need, std::nullopt));
+      }
+    }
+
+    if (leaf_too_big) return;
+    NodeContext ctx{op, types, n_out, opt_};
+    Attrs attrs = choose_attrs(ctx, rng_);
+    std::vector<TensorType> outs;
+    try {
+      attrs = OpRegistry::instance().normalize_attrs(op, attrs);
+      outs = op.infer(types, attrs, n_out);
+    } catch (const Error&) {
+      return;  // ill-typed: inference is the judge
+    }
+    for (const TensorType& t : outs)
+      if (!dtype_allowed(t.dtype) || static_cast<int>(t.shape.size()) > opt_.max_rank ||
+          numel(t.shape) < 1 || numel(t.shape) > max_numel())
+        return;
+    keep(op, std::move(attrs), picked, std::move(leaves), outs);
+  }
+
+  void keep(const OpDef& op, Attrs attrs, const std::vector<int>& picked,
+            std::vector<PendingLeaf> leaves, const std::vector<TensorType>& outs) {
+    std::vector<int> leaf_index;
+    for (PendingLeaf& leaf : leaves) {
+      if (leaf.constant) {
+        g_.constants.push_back({leaf.value.name, std::move(*leaf.constant), ""});
+        ++consts_made_;
+      } else {
+        g_.inputs.push_back({leaf.value.name, leaf.value.type});
+        ++inputs_made_;
+      }
+      leaf_index.push_back(static_cast<int>(values_.size()));
+      values_.push_back(leaf.value);
+    }
+    Node node;
+    node.name = fmt::format("n{}", g_.nodes.size());
+    node.op = op.name;
+    node.attrs = std::move(attrs);
+    for (int p : picked) {
+      Value& v = values_[p >= 0 ? p : leaf_index[-1 - p]];
+      ++v.uses;
+      node.inputs.push_back(v.name);
+    }
+    for (const TensorType& t : outs) {
+      Value v;
+      v.name = fmt::format("v{}", value_count_++);
+      v.type = t;
+      node.outputs.push_back(v.name);
+      values_.push_back(std::move(v));
+    }
+    g_.nodes.push_back(std::move(node));
+  }
+
+  const GenOptions& opt_;
+  Rng rng_;
+  std::vector<const OpDef*> ops_;
+  Graph g_;
+  std::vector<Value> values_;
+  int inputs_made_ = 0, consts_made_ = 0, pending_inputs_ = 0, pending_consts_ = 0;
+  int value_count_ = 0;
+};
+
+}  // namespace
+
+Graph generate_graph(const GenOptions& options, uint64_t seed) {
+  return Generator(options, seed).run();
+}
+
+}  // namespace retort

@@ -1,0 +1,32 @@
+// Seeded random generation of well-typed graphs (HirFuzz-style, constraint-aware): for tests now
+// and the fuzzer later. Ops, their arity and attributes come from the registry; registry
+// inference decides whether a candidate node is kept. See docs/generator.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/dtype.h"
+#include "core/graph/graph.h"
+
+namespace retort {
+
+struct GenOptions {
+  int min_nodes = 10, max_nodes = 30;  // the op node count is drawn from [min_nodes, max_nodes]
+  // Every value of the graph (inputs, constants, node results) has one of these dtypes.
+  std::vector<DType> dtypes{std::begin(kAllDTypes), std::end(kAllDTypes)};
+  int max_rank = 4;  // of every value
+  int64_t max_dim =
+      6;  // of input and constant dimensions; results stay below max_dim^max_rank elements
+  int max_inputs = 3;            // graph inputs; further leaves become constants
+  double const_prob = 0.3;       // chance that a new leaf is a constant rather than a graph input
+  std::vector<std::string> ops;  // registry op names to draw from; empty: every registry op
+};
+
+// A graph that has passed infer_graph, with between min_nodes and max_nodes op nodes; every value
+// nobody reads is an output. The same options and seed give the same graph. Throws Error when the
+// options are malformed or no node can be typed with them (e.g. ops {"not"} with dtypes {f32}).
+Graph generate_graph(const GenOptions& options, uint64_t seed);
+
+}  // namespace retort

@@ -1,0 +1,275 @@
+#include "core/rules/ematch.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/egraph/render.h"
+
+namespace retort {
+
+namespace {
+
+// A non-owning reference to a callable: the continuation of the backtracking matcher, passed
+// down the recursion without allocating.
+class Continuation {
+ public:
+  template <typename F>
+  Continuation(const F& f)  // NOLINT: implicit by design
+      : obj_(&f), call_([](const void* o) { (*static_cast<const F*>(o))(); }) {}
+  void operator()() const { call_(obj_); }
+
+ private:
+  const void* obj_;
+  void (*call_)(const void*);
+};
+
+// The members of a class with the given op: a contiguous run, as members are sorted by op.
+std::span<const ENode> nodes_with_op(const EClass& c, OpId op) {
+  auto lo = std::lower_bound(c.nodes.begin(), c.nodes.end(), op,
+                             [](const ENode& n, OpId o) { return n.op < o; });
+  auto hi =
+      std::upper_bound(lo, c.nodes.end(), op, [](OpId o, const ENode& n) { return o < n.op; });
+  return {lo, hi};
+}
+
+// The class of the graph input or constant with this name, if the e-graph has one.
+std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
+  if (eg.inputs().count(name)) return eg.lookup(input_enode(name));
+  if (eg.find_constant(name)) return eg.lookup(const_enode(name));
+  return std::nullopt;
+}
+
+class Matcher {
+ public:
+  Matcher(const EGraph& eg, const Rule& rule, const SearchOptions& options, std::vector<Match>& out)
+      : eg_(eg), rule_(rule), options_(options), out_(out), lhs_(rule.lhs) {
+    subst_.classes.resize(rule.vars.classes.size());
+    subst_.attrs.resize(rule.vars.attrs.size());
+    class_bound_.assign(rule.vars.classes.size(), false);
+    attr_bound_.assign(rule.vars.attrs.size(), false);
+    matched_.assign(lhs_.nodes.size(), nullptr);
+    for (const PatternNode& n : lhs_.nodes)
+      leaves_.push_back(n.kind == PatternNode::Kind::Leaf ? leaf_class(eg, n.op) : std::nullopt);
+  }
+
+  // Past the limit, cancelled or out of time; once true it stays true.
+  bool done() {
+    if (stopped_) return true;
+    if (out_.size() >= options_.limit ||
+        (options_.cancel && options_.cancel->load(std::memory_order_relaxed)))
+      return stopped_ = true;
+    // Reading the clock costs more than a candidate: look every 64 calls.
+    if (++calls_ % 64 == 0 && options_.deadline != std::chrono::steady_clock::time_point::max() &&
+        std::chrono::steady_clock::now() > options_.deadline)
+      return stopped_ = true;
+    return false;
+  }
+
+  void search_root(EClassId cls) {
+    if (done()) return;
+    root_class_ = eg_.find(cls);
+    match(lhs_.root_index(), root_class_, [this] { found(); });
+  }
+
+ private:
+  void match(int pi, EClassId c, Continuation k) {
+    const PatternNode& p = lhs_.nodes[pi];
+    switch (p.kind) {
+      case PatternNode::Kind::Var: {
+        if (class_bound_[p.var]) {
+          if (eg_.find(subst_.classes[p.var]) == c) k();
+          return;
+        }
+        subst_.classes[p.var] = c;
+        class_bound_[p.var] = true;
+        k();
+        class_bound_[p.var] = false;
+        return;
+      }
+      case PatternNode::Kind::Leaf:
+        if (leaves_[pi] && eg_.find(*leaves_[pi]) == c) k();
+        return;
+      case PatternNode::Kind::Op:
+        break;
+    }
+    for (const ENode& n : nodes_with_op(eg_.eclass(c), p.op_id)) {
+      if (done()) return;
+      if (n.out != p.out || (p.n_out && n.n_out != p.n_out) ||
+          n.children.size() != p.children.size())
+        continue;
+      matched_[pi] = &n;
+      match_attrs(p, n, 0, [&] { match_children(p, n, 0, k); });
+    }
+  }
+
+  void match_children(const PatternNode& p, const ENode& n, size_t i, Continuation k) {
+    if (i == p.children.size()) return k();
+    match(p.children[i], n.children[i], [&] { match_children(p, n, i + 1, k); });
+  }
+
+  void match_attrs(const PatternNode& p, const ENode& n, size_t j, Continuation k) {
+    if (j == p.attrs.size()) return k();
+    const AttrPattern& a = p.attrs[j];
+    const Attrs& have = attrs_of(n.attrs);
+    auto it = have.find(a.name);
+    if (it == have.end()) return;
+    if (a.kind == AttrPattern::Kind::Literal) {
+      if (it->second == a.literal) match_attrs(p, n, j + 1, k);
+      return;
+    }
+    if (attr_bound_[a.var]) {
+      if (it->second == subst_.attrs[a.var]) match_attrs(p, n, j + 1, k);
+      return;
+    }
+    subst_.attrs[a.var] = it->second;
+    attr_bound_[a.var] = true;
+    match_attrs(p, n, j + 1, k);
+    attr_bound_[a.var] = false;
+  }
+
+  void found() {
+    std::vector<Value> params(rule_.vars.params.size());
+    MatchContext ctx(eg_, subst_, params);
+    for (size_t i = 0; i < rule_.match_clauses; ++i) {
+      const RuleClause& c = rule_.clauses[i];
+      try {
+        if (c.kind == RuleClause::Kind::If) {
+          if (!c.expr->eval_bool(ctx)) return;
+        } else {
+          params[c.param] = c.expr->eval(ctx);
+        }
+      } catch (const Error& e) {
+        throw Error(fmt::format("rule '{}': {}", rule_.name, e.message()), e.loc());
+      }
+    }
+    Match m;
+    m.eclass = root_class_;
+    if (lhs_.root().kind == PatternNode::Kind::Op) m.node = *matched_[lhs_.root_index()];
+    m.subst = subst_;
+    m.params = std::move(params);
+    out_.push_back(std::move(m));
+  }
+
+  const EGraph& eg_;
+  const Rule& rule_;
+  const SearchOptions& options_;
+  std::vector<Match>& out_;
+  const Pattern& lhs_;
+  Subst subst_;
+  std::vector<bool> class_bound_, attr_bound_;
+  std::vector<const ENode*> matched_;
+  std::vector<std::optional<EClassId>> leaves_;
+  EClassId root_class_;
+  bool stopped_ = false;
+  uint32_t calls_ = 0;
+};
+
+void search_expose(const EGraph& eg, EClassId cls, const SearchOptions& options,
+                   std::vector<Match>& out) {
+  for (const ENode& n : nodes_with_op(eg.eclass(cls), special_ops::kGraphOut)) {
+    if (out.size() >= options.limit) return;
+    Match m;
+    m.eclass = eg.find(cls);
+    m.node = n;
+    out.push_back(std::move(m));
+  }
+}
+
+}  // namespace
+
+std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options) {
+  std::vector<Match> out;
+  if (rule.kind == Rule::Kind::Expose) {
+    for (EClassId c : eg.classes_with_op(special_ops::kGraphOut))
+      search_expose(eg, c, options, out);
+    return out;
+  }
+  Matcher m(eg, rule, options, out);
+  const PatternNode& root = rule.lhs.root();
+  switch (root.kind) {
+    case PatternNode::Kind::Op:
+      for (EClassId c : eg.classes_with_op(root.op_id)) {
+        if (m.done()) break;
+        m.search_root(c);
+      }
+      break;
+    case PatternNode::Kind::Var:
+      for (EClassId c : eg.class_ids()) {
+        if (m.done()) break;
+        if (eg.has_type(c)) m.search_root(c);
+      }
+      break;
+    case PatternNode::Kind::Leaf:
+      if (auto c = leaf_class(eg, root.op)) m.search_root(*c);
+      break;
+  }
+  return out;
+}
+
+std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,
+                                const SearchOptions& options) {
+  std::vector<Match> out;
+  if (rule.kind == Rule::Kind::Expose) {
+    search_expose(eg, eclass, options, out);
+    return out;
+  }
+  if (rule.lhs.is_var() && !eg.has_type(eclass)) return out;
+  Matcher(eg, rule, options, out).search_root(eclass);
+  return out;
+}
+
+namespace {
+
+std::string attr_text(const Subst& s, const AttrPattern& a) {
+  switch (a.kind) {
+    case AttrPattern::Kind::Literal:
+      return attr_value_str(a.literal);
+    case AttrPattern::Kind::Var:
+      return attr_value_str(s.attrs[a.var]);
+    case AttrPattern::Kind::Computed:
+      return a.expr->str();
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string match_str(const EGraph& eg, const Rule& rule, const Match& m, size_t max_nodes) {
+  if (rule.kind == Rule::Kind::Expose || rule.lhs.is_var()) {
+    if (m.node) return enode_str(eg, *m.node);
+    return term_str(eg, m.eclass, max_nodes);
+  }
+  std::vector<std::string> text(rule.lhs.nodes.size());
+  for (size_t i = 0; i < rule.lhs.nodes.size(); ++i) {
+    const PatternNode& p = rule.lhs.nodes[i];
+    switch (p.kind) {
+      case PatternNode::Kind::Var:
+        text[i] = term_str(eg, m.subst.classes[p.var], max_nodes);
+        break;
+      case PatternNode::Kind::Leaf:
+        text[i] = p.op;
+        break;
+      case PatternNode::Kind::Op: {
+        std::string s = "(" + p.op;
+        for (int c : p.children) s += " " + text[c];
+        for (const auto& a : p.attrs) s += fmt::format(" {}={}", a.name, attr_text(m.subst, a));
+        text[i] = s + ")";
+        break;
+      }
+    }
+  }
+  return text.back();
+}
+
+std::string subst_str(const EGraph& eg, const Rule& rule, const Subst& s, size_t max_nodes) {
+  std::string out;
+  auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
+  for (size_t i = 0; i < rule.vars.classes.size() && i < s.classes.size(); ++i)
+    add(fmt::format("?{} = {}", rule.vars.classes[i], term_str(eg, s.classes[i], max_nodes)));
+  for (size_t i = 0; i < rule.vars.attrs.size() && i < s.attrs.size(); ++i)
+    add(fmt::format("?{} = {}", rule.vars.attrs[i], attr_value_str(s.attrs[i])));
+  return out;
+}
+
+}  // namespace retort

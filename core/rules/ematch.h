@@ -1,0 +1,67 @@
+// E-matching: finding where a rule's left-hand side occurs in an e-graph. A backtracking matcher
+// over e-classes (patterns are small): the root op is looked up in the e-graph's per-op class
+// index, and inside a class only the e-nodes of the wanted op are tried (class members are
+// sorted by op). A match must also pass the rule's match-time clauses (docs/rules.md).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/egraph/egraph.h"
+#include "core/rules/rule.h"
+
+namespace retort {
+
+struct Subst {
+  std::vector<EClassId> classes;  // by VarTable::classes index (canonical when matched)
+  std::vector<AttrValue> attrs;   // by VarTable::attrs index
+};
+
+struct Match {
+  EClassId eclass;            // canonical class of the matched term
+  std::optional<ENode> node;  // the matched root e-node; none when the LHS is a bare ?x
+  Subst subst;
+  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses
+};
+
+struct SearchOptions {
+  size_t limit = SIZE_MAX;                    // stop after this many matches
+  const std::atomic<bool>* cancel = nullptr;  // checked between candidate e-nodes
+  // Stop searching after this moment (checked every few candidates); the default: never.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+// Every match of the rule in a clean (rebuilt) e-graph, in a deterministic order (classes by
+// id, then their members' order). An Expose rule matches each graph_out e-node.
+std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options = {});
+// The matches rooted in one e-class (any id of it).
+std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,
+                                const SearchOptions& options = {});
+
+// Clause evaluation over one match: the rule's variables looked up in the e-graph's analysis.
+class MatchContext : public EvalContext {
+ public:
+  MatchContext(const EGraph& eg, const Subst& subst, std::vector<Value>& params)
+      : eg_(eg), subst_(subst), params_(params) {}
+  const TensorType& class_type(int v) const override { return eg_.type(subst_.classes[v]); }
+  bool class_is_const(int v) const override { return eg_.constant(subst_.classes[v]) != nullptr; }
+  const AttrValue& attr(int v) const override { return subst_.attrs[v]; }
+  const Value& param(int p) const override { return params_[p]; }
+
+ private:
+  const EGraph& eg_;
+  const Subst& subst_;
+  std::vector<Value>& params_;
+};
+
+// The matched term with the substitution filled in, for `match RULE` listings:
+// "(add I1 (transpose I2 perm=[1,0]))". Variables show a term of their class.
+std::string match_str(const EGraph& eg, const Rule& rule, const Match& m, size_t max_nodes = 24);
+// "?x = I1, ?y = (transpose I2 perm=[1,0]), ?p = [1,0]"
+std::string subst_str(const EGraph& eg, const Rule& rule, const Subst& s, size_t max_nodes = 24);
+
+}  // namespace retort

@@ -1,0 +1,69 @@
+// Patterns: terms with variables, the two sides of a rewrite rule.
+//
+//   (add ?x ?y)                       ?x ?y match any e-class
+//   (transpose ?x :perm ?p)           ?p binds the attribute value
+//   (concat ?x ?y :axis 0)            a literal attribute must be equal
+//   (split@1/2 ?x :axis 0)            output 1 of a split into 2 (the /2 may be left out on a LHS)
+//   (split@r3/2 ?x :axis 0)           the output a rule parameter names (right-hand sides only)
+//   (add I1 ?y)                       I1: the graph input or constant named I1
+//   (transpose ?x :perm (swap 3 0 1)) a computed attribute (right-hand sides only)
+//
+// Attributes a left-hand side leaves out match any value; a right-hand side gets the op's
+// defaults for them. docs/rules.md has the full syntax.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/egraph/ids.h"
+#include "core/rules/expr.h"
+#include "core/rules/sexpr.h"
+
+namespace retort {
+
+struct AttrPattern {
+  enum class Kind { Literal, Var, Computed };
+  std::string name;
+  Kind kind = Kind::Literal;
+  AttrValue literal;         // Literal
+  int var = -1;              // Var: index into VarTable::attrs
+  std::optional<Expr> expr;  // Computed
+};
+
+struct PatternNode {
+  enum class Kind {
+    Var,   // ?x
+    Op,    // (op ...)
+    Leaf,  // a bare name in an operand position: the graph input or constant of that name
+  };
+  Kind kind = Kind::Op;
+  int var = -1;                    // Var: index into VarTable::classes
+  std::string op;                  // Op: registry name; Leaf: the input or constant name
+  OpId op_id;                      // Op
+  int out = 0;                     // Op: which output
+  std::optional<Expr> out_expr;    // Op, right-hand sides: (split@r3/2 ...) names it by parameter
+  int n_out = 0;                   // Op: how many outputs (0: the op's own count, or any on a LHS)
+  std::vector<int> children;       // indices of earlier nodes in Pattern::nodes
+  std::vector<AttrPattern> attrs;  // sorted by name
+  SourceLoc loc;
+};
+
+// A term in post order: children come before their parent, the root is last.
+struct Pattern {
+  std::vector<PatternNode> nodes;
+
+  const PatternNode& root() const { return nodes.back(); }
+  int root_index() const { return static_cast<int>(nodes.size()) - 1; }
+  bool is_var() const { return root().kind == PatternNode::Kind::Var; }
+  std::string str(const VarTable& vars) const;
+};
+
+enum class PatternSide { Lhs, Rhs };
+
+// Parses a pattern, adding its new variables to `vars` (a left-hand side binds; a right-hand
+// side may only use what is bound). Ops, arities and attribute names are checked against the
+// registry; errors are located at the offending sub-expression.
+Pattern parse_pattern(const SExpr& e, VarTable& vars, PatternSide side);
+
+}  // namespace retort

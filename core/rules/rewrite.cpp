@@ -1,0 +1,376 @@
+#include "core/rules/rewrite.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/egraph/render.h"
+
+namespace retort {
+
+std::string_view apply_outcome_name(ApplyOutcome o) {
+  switch (o) {
+    case ApplyOutcome::Applied:
+      return "applied";
+    case ApplyOutcome::Unchanged:
+      return "unchanged";
+    case ApplyOutcome::Skipped:
+      return "skipped";
+    case ApplyOutcome::Rejected:
+      return "rejected";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int64_t kMaxPickRange = 65536;
+
+[[noreturn]] void fail_in_rule(const Rule& rule, const Error& e) {
+  throw Error(fmt::format("rule '{}': {}", rule.name, e.message()), e.loc());
+}
+
+// Runs the application-time clauses; returns why the application is skipped, or nothing.
+std::optional<std::string> choose_params(const EGraph& eg, const Rule& rule, const Match& m,
+                                         std::vector<Value>& params, Rng& rng) {
+  MatchContext ctx(eg, m.subst, params);
+  for (size_t i = rule.match_clauses; i < rule.clauses.size(); ++i) {
+    const RuleClause& c = rule.clauses[i];
+    try {
+      switch (c.kind) {
+        case RuleClause::Kind::If:
+          if (!c.expr->eval_bool(ctx)) return fmt::format("condition {} is false", c.expr->str());
+          break;
+        case RuleClause::Kind::Let:
+          params[c.param] = c.expr->eval(ctx);
+          break;
+        case RuleClause::Kind::Pick: {
+          int64_t lo = c.lo->eval_int(ctx), hi = c.hi->eval_int(ctx);
+          if (hi >= lo && static_cast<__int128>(hi) - lo >= kMaxPickRange)
+            throw Error(
+                fmt::format("pick range {} .. {} holds more than {} values", lo, hi, kMaxPickRange),
+                c.loc);
+          std::vector<int64_t> candidates;
+          for (int64_t v = lo; v <= hi; ++v) {
+            params[c.param] = v;
+            if (!c.expr || c.expr->eval_bool(ctx)) candidates.push_back(v);
+          }
+          const std::string& name = rule.vars.params[c.param];
+          if (candidates.empty()) return fmt::format("no value for {} in {} .. {}", name, lo, hi);
+          params[c.param] =
+              candidates[rng.uniform_int(0, static_cast<int64_t>(candidates.size()) - 1)];
+          break;
+        }
+      }
+    } catch (const Error& e) {
+      fail_in_rule(rule, e);
+    }
+  }
+  return std::nullopt;
+}
+
+// Intermediate tensors an Expose rule may add to the outputs of graph_out node `out`: classes
+// reachable from it that are tensors, hold no input or constant, and are not outputs yet.
+std::vector<EClassId> expose_candidates(const EGraph& eg, const ENode& out) {
+  std::set<EClassId> outputs, seen;
+  std::vector<EClassId> stack;
+  for (EClassId c : out.children) {
+    outputs.insert(eg.find(c));
+    stack.push_back(eg.find(c));
+  }
+  while (!stack.empty()) {
+    EClassId c = stack.back();
+    stack.pop_back();
+    if (!seen.insert(c).second) continue;
+    for (const ENode& n : eg.eclass(c).nodes)
+      for (EClassId k : n.children) stack.push_back(eg.find(k));
+  }
+  std::vector<EClassId> out_ids;
+  for (EClassId c : seen) {
+    if (outputs.count(c) || !eg.has_type(c)) continue;
+    const auto& nodes = eg.eclass(c).nodes;
+    bool leaf =
+        std::any_of(nodes.begin(), nodes.end(), [](const ENode& n) { return is_leaf_op(n.op); });
+    if (!leaf) out_ids.push_back(c);
+  }
+  return out_ids;
+}
+
+std::vector<EClassId> choose_exposed(const EGraph& eg, const Rule& rule, const Match& m, Rng& rng) {
+  std::vector<EClassId> pool = expose_candidates(eg, *m.node);
+  size_t n = std::min<size_t>(pool.size(), static_cast<size_t>(rule.expose_count));
+  for (size_t i = 0; i < n; ++i)
+    std::swap(
+        pool[i],
+        pool[rng.uniform_int(static_cast<int64_t>(i), static_cast<int64_t>(pool.size()) - 1)]);
+  pool.resize(n);
+  return pool;
+}
+
+// One node of a right-hand side instance: an existing class, or an e-node still to be added.
+struct Slot {
+  bool fresh = false;
+  EClassId id;            // existing: the class
+  ENode node;             // fresh: the e-node, children filled in when their slots are known
+  std::vector<int> kids;  // fresh: the slots of its children
+  std::optional<TensorType> type;
+};
+
+class Instance {
+ public:
+  Instance(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value>& params)
+      : eg_(eg), rule_(rule), m_(m), ctx_(eg, m.subst, params) {}
+
+  // Builds and type-checks the slots; returns why the instance is rejected, or nothing.
+  std::optional<std::string> build(const std::vector<EClassId>& exposed) {
+    try {
+      if (rule_.kind == Rule::Kind::Expose) {
+        std::vector<EClassId> kids = m_.node->children.vec();
+        kids.insert(kids.end(), exposed.begin(), exposed.end());
+        Slot s;
+        s.fresh = true;
+        s.node = graph_out_enode(kids);
+        slots_.push_back(std::move(s));
+        return std::nullopt;
+      }
+      for (const PatternNode& p : rule_.rhs.nodes)
+        if (auto why = add_slot(p)) return why;
+    } catch (const Error& e) {
+      return e.message();
+    }
+    const Slot& root = slots_.back();
+    const TensorType& want = eg_.type(m_.eclass);
+    if (*root.type != want)
+      return fmt::format("the right-hand side is {} but the matched term is {}", root.type->str(),
+                         want.str());
+    return std::nullopt;
+  }
+
+  // Resolves fresh slots that the e-graph already holds; true when the whole right-hand side
+  // is already in the matched class.
+  bool already_there() {
+    for (Slot& s : slots_) {
+      if (!s.fresh || !children_known(s)) continue;
+      if (auto id = eg_.lookup(s.node)) {
+        s.fresh = false;
+        s.id = *id;
+      }
+    }
+    return !slots_.back().fresh && eg_.same(slots_.back().id, m_.eclass);
+  }
+
+  std::optional<std::string> constant_clash() const {
+    const Slot& root = slots_.back();
+    if (root.fresh) return std::nullopt;
+    const Constant* a = eg_.constant(m_.eclass);
+    const Constant* b = eg_.constant(root.id);
+    if (a && b && !(a->value == b->value))
+      return fmt::format("it would merge constants '{}' and '{}', which differ", a->name, b->name);
+    return std::nullopt;
+  }
+
+  EClassId add() {
+    for (Slot& s : slots_) {
+      if (!s.fresh) continue;
+      children_known(s);
+      s.id = eg_.add(s.node);
+      s.fresh = false;
+    }
+    return slots_.back().id;
+  }
+
+ private:
+  bool children_known(Slot& s) {
+    for (size_t i = 0; i < s.kids.size(); ++i) {
+      const Slot& k = slots_[s.kids[i]];
+      if (k.fresh) return false;
+      s.node.children[i] = k.id;
+    }
+    return true;
+  }
+
+  std::optional<std::string> add_slot(const PatternNode& p) {
+    Slot s;
+    switch (p.kind) {
+      case PatternNode::Kind::Var:
+        s.id = m_.subst.classes[p.var];
+        s.type = eg_.type(s.id);
+        break;
+      case PatternNode::Kind::Leaf: {
+        std::optional<EClassId> c;
+        if (eg_.inputs().count(p.op))
+          c = eg_.lookup(input_enode(p.op));
+        else if (eg_.find_constant(p.op))
+          c = eg_.lookup(const_enode(p.op));
+        if (!c) return fmt::format("the e-graph has no input or constant '{}'", p.op);
+        s.id = *c;
+        s.type = eg_.type(*c);
+        break;
+      }
+      case PatternNode::Kind::Op: {
+        Attrs attrs;
+        for (const AttrPattern& a : p.attrs) attrs[a.name] = attr_value(a);
+        int64_t out = p.out;
+        if (p.out_expr) {
+          try {
+            out = p.out_expr->eval_int(ctx_);
+          } catch (const Error& e) {
+            fail_in_rule(rule_, e);
+          }
+          if (out < 0 || (p.n_out && out >= p.n_out))
+            return fmt::format("output {} of {} does not exist", out, p.op);
+        }
+        std::vector<EClassId> placeholder(p.children.size());
+        s.node = make_enode(p.op_id, attrs, placeholder, static_cast<unsigned>(out),
+                            static_cast<unsigned>(p.n_out));
+        s.fresh = true;
+        s.kids = p.children;
+        std::vector<TensorType> kid_types;
+        for (int k : p.children) kid_types.push_back(*slots_[k].type);
+        s.type = infer_op_type(s.node, kid_types);
+        break;
+      }
+    }
+    slots_.push_back(std::move(s));
+    return std::nullopt;
+  }
+
+  AttrValue attr_value(const AttrPattern& a) {
+    switch (a.kind) {
+      case AttrPattern::Kind::Literal:
+        return a.literal;
+      case AttrPattern::Kind::Var:
+        return m_.subst.attrs[a.var];
+      case AttrPattern::Kind::Computed:
+        break;
+    }
+    try {
+      return value_to_attr(a.expr->eval(ctx_));
+    } catch (const Error& e) {
+      fail_in_rule(rule_, e);
+    }
+  }
+
+  EGraph& eg_;
+  const Rule& rule_;
+  const Match& m_;
+  MatchContext ctx_;
+  std::vector<Slot> slots_;
+};
+
+std::string params_text(const EGraph& eg, const Rule& rule, const std::vector<Value>& params,
+                        const std::vector<EClassId>& exposed) {
+  std::string out;
+  auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
+  for (size_t i = 0; i < rule.vars.params.size(); ++i)
+    add(fmt::format("{} = {}", rule.vars.params[i], value_str(params[i])));
+  for (size_t i = 0; i < exposed.size(); ++i)
+    add(fmt::format("out{} = {}", i + 1, term_str(eg, exposed[i], 24)));
+  return out;
+}
+
+// Adds the instance and merges it into the matched class, recording the step.
+ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value> params,
+                   const std::vector<EClassId>& exposed, RewriteTrace& trace) {
+  Instance inst(eg, rule, m, params);
+  if (auto why = inst.build(exposed)) return {ApplyOutcome::Rejected, *why, {}};
+  if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
+  if (inst.already_there()) return {ApplyOutcome::Unchanged, {}, eg.find(m.eclass)};
+
+  TraceStep step;
+  step.step = static_cast<uint32_t>(trace.steps.size());
+  step.iteration = trace.iteration;
+  step.rule = rule.name;
+  step.eclass = m.eclass;
+  step.node = m.node;
+  step.subst = m.subst;
+  step.exposed = exposed;
+  step.clean_before = eg.clean();
+
+  EClassId rhs = inst.add();
+  EClassId lhs = m.node ? eg.add(*m.node) : m.eclass;
+  eg.merge(lhs, rhs, Justification::by_rule(rule.name, step.step));
+
+  step.rhs = rhs;
+  step.params = std::move(params);
+  step.nodes_after = eg.node_count();
+  step.classes_after = eg.class_count();
+  trace.steps.push_back(std::move(step));
+  return {ApplyOutcome::Applied, {}, rhs};
+}
+
+}  // namespace
+
+ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
+                        RewriteTrace& trace) {
+  std::vector<Value> params = match.params;
+  params.resize(rule.vars.params.size());
+  std::vector<EClassId> exposed;
+  if (rule.kind == Rule::Kind::Expose) {
+    exposed = choose_exposed(eg, rule, match, rng);
+    if (exposed.empty())
+      return {ApplyOutcome::Skipped, "no intermediate tensor is left to expose", {}};
+  } else if (auto why = choose_params(eg, rule, match, params, rng)) {
+    return {ApplyOutcome::Skipped, *why, {}};
+  }
+  return commit(eg, rule, match, std::move(params), exposed, trace);
+}
+
+StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step) {
+  Match m;
+  m.eclass = step.eclass;
+  m.node = step.node;
+  m.subst = step.subst;
+  StepText t;
+  t.matched = match_str(eg, rule, m);
+  t.subst = subst_str(eg, rule, step.subst);
+  t.params = params_text(eg, rule, step.params, step.exposed);
+  t.rhs = term_str(eg, step.rhs, 24);
+  return t;
+}
+
+std::string step_str(const EGraph& eg, const RuleSet& rules, const TraceStep& step) {
+  const Rule* rule = rules.find(step.rule);
+  StepText t;
+  if (rule) {
+    t = step_text(eg, *rule, step);
+  } else {
+    t.matched = term_str(eg, step.eclass, 24);
+    t.rhs = term_str(eg, step.rhs, 24);
+  }
+  std::string out =
+      fmt::format("#{} {} e{} {} => {}", step.step, step.rule, step.eclass.value, t.matched, t.rhs);
+  if (!t.subst.empty()) out += fmt::format(" [{}]", t.subst);
+  if (!t.params.empty()) out += fmt::format(" {{{}}}", t.params);
+  return out + fmt::format(" nodes={} classes={}", step.nodes_after, step.classes_after);
+}
+
+std::string trace_str(const EGraph& eg, const RuleSet& rules, const RewriteTrace& trace) {
+  std::string out;
+  for (const auto& s : trace.steps) out += step_str(eg, rules, s) + "\n";
+  return out;
+}
+
+void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace) {
+  RewriteTrace redo;
+  for (const TraceStep& step : trace.steps) {
+    const Rule* rule = rules.find(step.rule);
+    if (!rule) fail("trace step {}: no rule named '{}'", step.step, step.rule);
+    if (step.clean_before && !eg.clean()) eg.rebuild();
+    Match m;
+    m.eclass = step.eclass;
+    m.node = step.node;
+    m.subst = step.subst;
+    redo.iteration = step.iteration;
+    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, redo);
+    if (r.outcome != ApplyOutcome::Applied || r.rhs != step.rhs ||
+        eg.node_count() != step.nodes_after)
+      fail("trace step {} ({}) does not replay: it was applied to another e-graph ({}{})",
+           step.step, step.rule, apply_outcome_name(r.outcome),
+           r.reason.empty() ? "" : ": " + r.reason);
+  }
+  eg.rebuild();
+}
+
+}  // namespace retort

@@ -1,0 +1,78 @@
+// Rewrite rules and rule files (syntax in docs/rules.md).
+//
+//   rule add-transpose-wrap
+//     doc "add(x,y) -> trans(add(trans(x), trans(y)))  (Polyjuice Table 1)"
+//     (add ?x ?y) => (transpose (add (transpose ?x :perm (swap (rank ?x) r1 r2)) ...) ...)
+//     if (>= (min-rank ?x ?y) 2)
+//     let m = (max-rank ?x ?y)
+//     pick r5 in (- m (min-rank ?x ?y)) .. (- m 1)
+//     ...
+//     cap 20
+//
+// Clauses run in the order written. The `if` and `let` clauses before the first `pick` are
+// decided when matching (a match that fails them is no match); the rest run when the match is
+// applied, with `pick` drawing from the applier's seeded Rng, and a failing `if` or an empty
+// `pick` there skips that application.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rules/expr.h"
+#include "core/rules/pattern.h"
+
+namespace retort {
+
+struct RuleClause {
+  enum class Kind { If, Let, Pick };
+  Kind kind = Kind::If;
+  int param = -1;              // Let, Pick: the parameter bound
+  std::optional<Expr> expr;    // If: the condition; Let: the value; Pick: the filter (`where`)
+  std::optional<Expr> lo, hi;  // Pick: the inclusive range
+  SourceLoc loc;
+};
+
+struct Rule {
+  enum class Kind {
+    Rewrite,  // lhs => rhs
+    Expose,   // Polyjuice's graph_out(x) -> graph_out(r1, x, r2): add intermediate tensors as
+              // extra graph outputs (expose N: up to N of them per application)
+  };
+  Kind kind = Kind::Rewrite;
+  std::string name;
+  std::string doc;
+  SourceLoc loc;
+  VarTable vars;
+  Pattern lhs, rhs;
+  std::vector<RuleClause> clauses;
+  size_t match_clauses = 0;  // the leading clauses decided at match time
+  int64_t cap = -1;          // at most this many applications per runner iteration; -1: no cap
+  int64_t expose_count = 0;  // Expose: outputs added per application
+
+  std::string str() const;  // "lhs => rhs", or "expose N"
+};
+
+struct RuleSet {
+  std::vector<Rule> rules;
+
+  const Rule* find(const std::string& name) const;
+  // Throws Error naming the close matches when absent.
+  const Rule& get(const std::string& name) const;
+  // Appends the rules of another set; a name present in both is an error.
+  void append(const RuleSet& other);
+};
+
+// Parses a rule file; errors carry file:line:col.
+RuleSet parse_rules(std::string_view text, const std::string& file = "");
+// Reads and parses a file.
+RuleSet load_rules_file(const std::string& path);
+
+// The rule sets shipped in samples/rules/ (embedded at build time): "polyjuice",
+// "polyjuice_extra", "fig6".
+std::vector<std::string> builtin_rule_set_names();
+RuleSet builtin_rules(const std::string& name);
+// The embedded source text of a built-in set (for `rules show`).
+std::string_view builtin_rules_text(const std::string& name);
+
+}  // namespace retort

@@ -1,0 +1,73 @@
+#include "app/commands.h"
+
+#include <gtest/gtest.h>
+
+#include "app/completion.h"
+#include "app/shell.h"
+
+namespace retort {
+namespace {
+
+TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
+  const CommandRegistry& r = app_commands();
+  EXPECT_EQ(r.names(), (std::vector<std::string>{"load", "def", "show", "info", "export", "eval",
+                                                 "seed", "conformance", "help", "quit"}));
+  for (const CommandSpec& c : r.all()) {
+    EXPECT_FALSE(c.summary.empty()) << c.name;
+    EXPECT_EQ(c.summary.back(), '.') << c.name;
+    EXPECT_TRUE(static_cast<bool>(c.run)) << c.name;
+  }
+}
+
+TEST(BuiltinCommands, ArgumentsCompleteByKind) {
+  const CommandRegistry& r = app_commands();
+  Session s;
+  s.set_variant("max", Graph{});
+  EXPECT_TRUE(complete_word(r, s, "load ", "").file_path);
+  EXPECT_TRUE(complete_word(r, s, "export ", "x").file_path);
+  EXPECT_TRUE(complete_word(r, s, "conformance ", "").file_path);
+  EXPECT_EQ(complete_word(r, s, "show ", "").candidates, (std::vector<std::string>{"max"}));
+  EXPECT_EQ(complete_word(r, s, "eval --seed 3 ", "m").candidates,
+            (std::vector<std::string>{"max"}));
+  EXPECT_EQ(complete_word(r, s, "help ", "con").candidates,
+            (std::vector<std::string>{"conformance"}));
+  EXPECT_EQ(complete_word(r, s, "export a.rtg ", "--").candidates,
+            (std::vector<std::string>{"--force"}));
+}
+
+class BuiltinShell : public ::testing::Test {
+ protected:
+  std::string run_ok(const std::string& line) {
+    out.clear();
+    EXPECT_EQ(shell.run(line), LineStatus::Ok) << line << ": " << err.text();
+    return out.text();
+  }
+  Session session;
+  StringOutput out, err;
+  Shell shell{session, app_commands(), out, err};
+};
+
+TEST_F(BuiltinShell, DefBuildsAGraphThatEvalRunsDeterministically) {
+  EXPECT_EQ(run_ok("def input x : f32[3]"), "x: f32[3]\n");
+  EXPECT_EQ(run_ok("def y = log(x)"), "y: f32[3]\n");
+  run_ok("def output y");
+  std::string first = run_ok("eval");
+  EXPECT_EQ(first.rfind("note: x: positive values (log needs them)\ny: f32[3] min=", 0), 0u)
+      << first;
+  EXPECT_EQ(run_ok("eval"), first);
+  EXPECT_EQ(run_ok("eval --seed 1"), first);
+  EXPECT_NE(run_ok("eval --seed 2"), first);
+  run_ok("seed 2");
+  EXPECT_NE(run_ok("eval"), first);
+}
+
+TEST_F(BuiltinShell, FailedDefLeavesTheGraphUnchanged) {
+  run_ok("def input x : f32[3]");
+  EXPECT_EQ(shell.run("def y = log(nosuch)"), LineStatus::Failed);
+  EXPECT_EQ(session.graph().nodes.size(), 0u);
+  EXPECT_EQ(session.graph().inputs.size(), 1u);
+  EXPECT_EQ(err.text().rfind("error: ", 0), 0u) << err.text();
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,119 @@
+// Equality saturation benchmarks: graph -> e-graph, saturation with the POLYJUICE rules, then
+// extraction of the most simplified and the most complex variant. Run:
+//   ./build/bin/retort_bench --benchmark_filter=Rules
+#include <benchmark/benchmark.h>
+
+#include "core/egraph/convert.h"
+#include "core/egraph/extract.h"
+#include "core/rules/runner.h"
+#include "tests/support/random_graph.h"
+
+namespace retort {
+namespace {
+
+const RuleSet& polyjuice_rules() {
+  static const RuleSet rules = builtin_rules("polyjuice");
+  return rules;
+}
+
+// Build + saturate (iter_limit, node_limit) + extract min and max, for a random graph of
+// range(0) nodes.
+void saturate_bench(benchmark::State& state, size_t iter_limit, size_t node_limit,
+                    SchedulerKind scheduler) {
+  Graph g = testing::random_op_graph(static_cast<size_t>(state.range(0)), 42);
+  const RuleSet& rules = polyjuice_rules();
+  RunnerOptions opts;
+  opts.iter_limit = iter_limit;
+  opts.node_limit = node_limit;
+  opts.time_limit_seconds = 0;
+  opts.scheduler = scheduler;
+  opts.seed = 1;
+  ExtractOptions min, max;
+  min.collect_steps = max.collect_steps = false;
+  max.mode = ExtractMode::Max;
+  size_t nodes = 0, iterations = 0, steps = 0, min_ops = 0, max_ops = 0;
+  for (auto _ : state) {
+    EGraph eg;
+    GraphMeta meta = add_graph(eg, g);
+    RewriteTrace trace;
+    RunReport rep = Runner(eg, rules, opts).run(trace);
+    Extraction lo = extract(eg, meta, min);
+    Extraction hi = extract(eg, meta, max);
+    nodes = eg.node_count();
+    iterations = rep.iterations.size();
+    steps = trace.steps.size();
+    min_ops = lo.op_count;
+    max_ops = hi.op_count;
+    benchmark::DoNotOptimize(hi);
+  }
+  state.counters["enodes"] = static_cast<double>(nodes);
+  state.counters["iters"] = static_cast<double>(iterations);
+  state.counters["rewrites"] = static_cast<double>(steps);
+  state.counters["min_ops"] = static_cast<double>(min_ops);
+  state.counters["max_ops"] = static_cast<double>(max_ops);
+}
+
+// POLYJUICE's own limits: 2 iterations, 100 e-nodes.
+void RulesSaturatePolyjuiceLimits(benchmark::State& s) {
+  saturate_bench(s, 2, 100, SchedulerKind::Simple);
+}
+BENCHMARK(RulesSaturatePolyjuiceLimits)
+    ->Arg(5)
+    ->Arg(10)
+    ->Arg(15)
+    ->Arg(50)
+    ->Arg(200)
+    ->Unit(benchmark::kMillisecond);
+
+void RulesSaturate10k(benchmark::State& s) {
+  saturate_bench(s, 10, 10000, SchedulerKind::Simple);
+}
+BENCHMARK(RulesSaturate10k)
+    ->Arg(5)
+    ->Arg(10)
+    ->Arg(15)
+    ->Arg(50)
+    ->Arg(200)
+    ->Unit(benchmark::kMillisecond);
+
+void RulesSaturate10kBackoff(benchmark::State& s) {
+  saturate_bench(s, 10, 10000, SchedulerKind::Backoff);
+}
+BENCHMARK(RulesSaturate10kBackoff)->Arg(5)->Arg(50)->Arg(200)->Unit(benchmark::kMillisecond);
+
+void RulesSaturate100k(benchmark::State& s) {
+  saturate_bench(s, 10, 100000, SchedulerKind::Simple);
+}
+BENCHMARK(RulesSaturate100k)
+    ->Arg(5)
+    ->Arg(10)
+    ->Arg(15)
+    ->Arg(50)
+    ->Arg(200)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+// E-matching alone: every POLYJUICE rule searched over an e-graph grown to ~10,000 e-nodes.
+void RulesSearch10k(benchmark::State& state) {
+  Graph g = testing::random_op_graph(50, 42);
+  EGraph eg;
+  add_graph(eg, g);
+  RunnerOptions opts;
+  opts.iter_limit = 10;
+  opts.node_limit = 10000;
+  opts.time_limit_seconds = 0;
+  RewriteTrace trace;
+  Runner(eg, polyjuice_rules(), opts).run(trace);
+  size_t matches = 0;
+  for (auto _ : state) {
+    matches = 0;
+    for (const Rule& r : polyjuice_rules().rules) matches += search(eg, r).size();
+  }
+  state.counters["enodes"] = static_cast<double>(eg.node_count());
+  state.counters["matches"] = static_cast<double>(matches);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * matches));
+}
+BENCHMARK(RulesSearch10k)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,103 @@
+#include "core/gen/graph_gen.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+#include "core/exec/inputs.h"
+#include "core/exec/interpreter.h"
+#include "core/io/rtg.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+namespace {
+
+constexpr uint64_t kSeeds = 1000;
+
+TEST(GraphGen, ThousandSeedsTypeAndEvaluate) {
+  GenOptions opt;
+  std::set<std::string> ops_seen;
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    SCOPED_TRACE(seed);
+    Graph g = generate_graph(opt, seed);
+    ASSERT_GE(g.op_count(), static_cast<size_t>(opt.min_nodes));
+    ASSERT_LE(g.op_count(), static_cast<size_t>(opt.max_nodes));
+    ASSERT_LE(g.inputs.size(), static_cast<size_t>(opt.max_inputs));
+    ASSERT_FALSE(g.outputs.empty());
+    Graph again = g;
+    ASSERT_NO_THROW(infer_graph(again));
+    TensorMap outs;
+    ASSERT_NO_THROW(outs = evaluate(g, generate_inputs(g, seed, nullptr))) << print_rtg(g);
+    EXPECT_EQ(outs.size(), g.outputs.size());
+    for (const Node& n : g.nodes) ops_seen.insert(n.op);
+  }
+  // Nearly every registry op shows up somewhere in a thousand graphs.
+  EXPECT_GE(ops_seen.size(), OpRegistry::instance().names().size() * 9 / 10);
+}
+
+TEST(GraphGen, SameSeedSameGraph) {
+  GenOptions opt;
+  for (uint64_t seed : {1u, 7u, 12345u}) {
+    EXPECT_EQ(print_rtg(generate_graph(opt, seed)), print_rtg(generate_graph(opt, seed)));
+  }
+  EXPECT_NE(print_rtg(generate_graph(opt, 1)), print_rtg(generate_graph(opt, 2)));
+}
+
+TEST(GraphGen, EveryValueIsReadOrAnOutput) {
+  Graph g = generate_graph(GenOptions{}, 3);
+  std::set<std::string> read(g.outputs.begin(), g.outputs.end());
+  for (const Node& n : g.nodes) read.insert(n.inputs.begin(), n.inputs.end());
+  for (const Node& n : g.nodes)
+    for (const auto& o : n.outputs) EXPECT_TRUE(read.count(o)) << o;
+  for (const auto& in : g.inputs) EXPECT_TRUE(read.count(in.name)) << in.name;
+}
+
+TEST(GraphGen, DTypeRestrictionHolds) {
+  GenOptions opt;
+  opt.dtypes = {DType::f32};
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    Graph g = generate_graph(opt, seed);
+    for (const auto& [name, type] : g.types) EXPECT_EQ(type.dtype, DType::f32) << name;
+  }
+}
+
+TEST(GraphGen, OpListRestrictionHolds) {
+  GenOptions opt;
+  opt.ops = {"add", "transpose", "reshape"};
+  opt.min_nodes = opt.max_nodes = 12;
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    Graph g = generate_graph(opt, seed);
+    EXPECT_EQ(g.op_count(), 12u);
+    for (const Node& n : g.nodes)
+      EXPECT_TRUE(n.op == "add" || n.op == "transpose" || n.op == "reshape") << n.op;
+  }
+}
+
+TEST(GraphGen, ShapeBoundsHold) {
+  GenOptions opt;
+  opt.max_rank = 2;
+  opt.max_dim = 3;
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    Graph g = generate_graph(opt, seed);
+    for (const auto& [name, type] : g.types) EXPECT_LE(type.shape.size(), 2u) << name;
+    for (const auto& in : g.inputs)
+      for (int64_t d : in.type.shape) EXPECT_LE(d, 3) << in.name;
+  }
+}
+
+TEST(GraphGen, UnsatisfiableOptionsAreAnError) {
+  GenOptions opt;
+  opt.ops = {"not"};
+  opt.dtypes = {DType::f32};
+  EXPECT_THROW(generate_graph(opt, 0), Error);
+  opt.ops = {"no_such_op"};
+  EXPECT_THROW(generate_graph(opt, 0), Error);
+  GenOptions bad;
+  bad.min_nodes = 5;
+  bad.max_nodes = 2;
+  EXPECT_THROW(generate_graph(bad, 0), Error);
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/ops/registry.h"
+#include "tests/core/ops/nn_test_util.h"
+
+namespace retort {
+namespace {
+
+using namespace nn_test;
+
+TEST(OpsNorm, BatchNormPerChannel) {
+  Tensor x = f32({1, 2, 1, 3}, {-1, 0, 1, 2, 3, 4});
+  Tensor scale = f32({2}, {1.0, 1.5});
+  Tensor b = f32({2}, {0, 1});
+  Tensor mean = f32({2}, {0, 3});
+  Tensor var = f32({2}, {1, 1.5});
+  // Channel 0: x / sqrt(1 + eps); channel 1: (x - 3) / sqrt(1.5 + eps) * 1.5 + 1.
+  double e = double{1e-5f};  // ONNX's default, a float32
+  double s0 = 1 / std::sqrt(1 + e), s1 = 1.5 / std::sqrt(1.5 + e);
+  expect_close(run_op("batch_norm", {x, scale, b, mean, var}), {1, 2, 1, 3},
+               {-s0, 0, s0, 1 - s1, 1, 1 + s1});
+  expect_close(run_op("batch_norm", {x, scale, b, mean, var}, {{"epsilon", 0.5}}), {1, 2, 1, 3},
+               {-1 / std::sqrt(1.5), 0, 1 / std::sqrt(1.5), 1 - 1.5 / std::sqrt(2), 1,
+                1 + 1.5 / std::sqrt(2)});
+}
+
+TEST(OpsNorm, BatchNormErrors) {
+  TensorType x{DType::f32, {2, 3, 4}}, c{DType::f32, {3}};
+  std::string msg = infer_error("batch_norm", {x, c, c, {DType::f32, {4}}, c});
+  EXPECT_NE(msg.find("input_mean"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[3]"), std::string::npos) << msg;
+  msg = infer_error("batch_norm", {x, c, c, c, c}, {{"training_mode", int64_t{1}}});
+  EXPECT_NE(msg.find("inference"), std::string::npos) << msg;
+  msg = infer_error("batch_norm", {x, c, {DType::f64, {3}}, c, c});
+  EXPECT_NE(msg.find("share"), std::string::npos) << msg;
+  EXPECT_EQ(infer_op("batch_norm", {{DType::f16, {2, 3}}, c, c, c, c}),
+            (TensorType{DType::f16, {2, 3}}));
+}
+
+TEST(OpsNorm, SoftmaxAlongLastAxis) {
+  Tensor x = f32({2, 3}, {1, 2, 3, 0, 0, 0});
+  double z = std::exp(1) + std::exp(2) + std::exp(3);
+  expect_close(run_op("softmax", {x}), {2, 3},
+               {std::exp(1) / z, std::exp(2) / z, std::exp(3) / z, 1.0 / 3, 1.0 / 3, 1.0 / 3});
+  expect_close(run_op("log_softmax", {x}), {2, 3},
+               {1 - std::log(z), 2 - std::log(z), 3 - std::log(z), -std::log(3), -std::log(3),
+                -std::log(3)});
+}
+
+TEST(OpsNorm, SoftmaxOtherAxesAndLargeNumbers) {
+  Tensor x = f32({2, 2}, {0, 1000, 0, 1000});
+  expect_close(run_op("softmax", {x}, {{"axis", int64_t{0}}}), {2, 2}, {0.5, 0.5, 0.5, 0.5});
+  expect_close(run_op("softmax", {x}, {{"axis", int64_t{1}}}), {2, 2}, {0, 1, 0, 1});
+  expect_close(run_op("log_softmax", {x}), {2, 2}, {-1000, 0, -1000, 0});
+  Tensor n = f32({2, 2}, {NAN, 1, 2, 3});
+  expect_close(run_op("softmax", {n}), {2, 2},
+               {NAN, NAN, 1 / (1 + std::exp(1)), std::exp(1) / (1 + std::exp(1))});
+}
+
+TEST(OpsNorm, SoftmaxErrors) {
+  std::string msg = infer_error("softmax", {{DType::f32, {2, 3}}}, {{"axis", int64_t{2}}});
+  EXPECT_NE(msg.find("axis 2"), std::string::npos) << msg;
+  msg = infer_error("log_softmax", {{DType::i32, {2, 3}}});
+  EXPECT_NE(msg.find("i32"), std::string::npos) << msg;
+  msg = infer_error("softmax", {{DType::f32, {}}});
+  EXPECT_NE(msg.find("rank"), std::string::npos) << msg;
+}
+
+TEST(OpsNorm, RegistryEntries) {
+  const OpRegistry& r = OpRegistry::instance();
+  EXPECT_EQ(r.find_onnx("BatchNormalization")->name, "batch_norm");
+  EXPECT_EQ(r.find_onnx("Softmax")->name, "softmax");
+  EXPECT_EQ(r.find_onnx("LogSoftmax")->name, "log_softmax");
+  EXPECT_EQ(r.get("softmax").find_attr("axis")->default_value, AttrValue{int64_t{-1}});
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,122 @@
+#include "core/rules/ematch.h"
+
+#include <gtest/gtest.h>
+
+#include "core/egraph/convert.h"
+#include "core/egraph/render.h"
+#include "tests/core/rules/rules_test_util.h"
+
+namespace retort {
+namespace {
+
+using testing::GraphBuilder;
+
+class RulesEMatch : public ::testing::Test {
+ protected:
+  // out = add(add(a, transpose(b)), mul(a, a)); s = split(c) into 2
+  void SetUp() override {
+    GraphBuilder gb;
+    TensorType t{DType::f32, {2, 2}};
+    auto a = gb.input("a", t);
+    auto b = gb.input("b", t);
+    auto c = gb.input("c", TensorType{DType::f32, {4, 3}});
+    auto tb = gb.node("transpose", {b}, {{"perm", std::vector<int64_t>{1, 0}}});
+    auto s = gb.node_n("split", {c}, {{"axis", int64_t{0}}}, 2);
+    auto x = gb.node("add", {a, tb});
+    auto m = gb.node("mul", {a, a});
+    auto out = gb.node("add", {x, m});
+    auto out2 = gb.node("add", {s[1], s[0]});
+    meta = add_graph(eg, gb.done({out, out2}));
+    eg.rebuild();
+  }
+  std::vector<Match> find(const std::string& rule_text) {
+    rules = parse_rules(rule_text);
+    return search(eg, rules.rules[0]);
+  }
+  EGraph eg;
+  GraphMeta meta;
+  RuleSet rules;
+};
+
+TEST_F(RulesEMatch, VariablesBindClasses) {
+  auto ms = find("rule r (add ?x ?y) => (add ?y ?x)");
+  ASSERT_EQ(ms.size(), 3u);
+  std::set<std::string> seen;
+  for (const auto& m : ms) seen.insert(match_str(eg, rules.rules[0], m));
+  EXPECT_EQ(seen, (std::set<std::string>{"(add a (transpose b perm=[1,0]))",
+                                         "(add (add a (transpose b perm=[1,0])) (mul a a))",
+                                         "(add (split c axis=0 #1/2) (split c axis=0 #0/2))"}));
+}
+
+TEST_F(RulesEMatch, NestedAndNonLinearPatterns) {
+  EXPECT_EQ(find("rule r (add ?x (mul ?y ?y)) => ?x").size(), 1u);
+  EXPECT_EQ(find("rule r (mul ?y ?y) => ?y").size(), 1u);
+  EXPECT_EQ(find("rule r (add ?y ?y) => ?y").size(), 0u);
+  auto ms = find("rule r (add ?x (transpose ?y :perm ?p)) => ?x");
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].subst.attrs[0], AttrValue(std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(subst_str(eg, rules.rules[0], ms[0].subst), "?x = a, ?y = b, ?p = [1,0]");
+}
+
+TEST_F(RulesEMatch, LiteralAttributesOutputsAndLeaves) {
+  EXPECT_EQ(find("rule r (transpose ?x :perm [1 0]) => ?x").size(), 1u);
+  EXPECT_EQ(find("rule r (transpose ?x :perm [0 1]) => ?x").size(), 0u);
+  EXPECT_EQ(find("rule r (add (split@1 ?x) ?y) => ?y").size(), 1u);
+  EXPECT_EQ(find("rule r (add (split@0/2 ?x) ?y) => ?y").size(), 0u);
+  EXPECT_EQ(find("rule r (add (split@1/3 ?x) ?y) => ?y").size(), 0u);
+  EXPECT_EQ(find("rule r (add a ?y) => ?y").size(), 1u);
+  EXPECT_EQ(find("rule r (mul a a) => a").size(), 1u);
+  EXPECT_EQ(find("rule r (mul b ?y) => ?y").size(), 0u);
+  EXPECT_EQ(find("rule r (mul nothing ?y) => ?y").size(), 0u);
+}
+
+TEST_F(RulesEMatch, ConditionsFilterMatches) {
+  EXPECT_EQ(find("rule r (add ?x ?y) => ?x if (= (dim ?x 1) 3)").size(), 1u);
+  EXPECT_EQ(find("rule r (add ?x ?y) => ?x if (is-const ?x)").size(), 0u);
+  EXPECT_EQ(find("rule r (add ?x ?y) => ?x if (dtype-in ?x integer)").size(), 0u);
+  // A let before the first pick is computed at match time and kept with the match.
+  auto ms = find("rule r (mul ?x ?y) => ?x let n = (* (rank ?x) 10) pick k in 0 .. n");
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].params[0], Value(int64_t{20}));
+}
+
+TEST_F(RulesEMatch, BareVariableMatchesEveryTensorClass) {
+  auto ms = find("rule r ?x => (add ?x ?x)");
+  // a b c, transpose, split@0 split@1, add, mul, add, add: the graph_out class is no tensor.
+  EXPECT_EQ(ms.size(), 10u);
+  for (const auto& m : ms) EXPECT_TRUE(eg.has_type(m.eclass));
+}
+
+TEST_F(RulesEMatch, SearchOneClassAndLimits) {
+  rules = parse_rules("rule r (add ?x ?y) => (add ?y ?x)");
+  EClassId out = eg.eclass(meta.root).nodes[0].children[0];
+  auto ms = search_class(eg, rules.rules[0], out);
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].eclass, eg.find(out));
+  SearchOptions one;
+  one.limit = 1;
+  EXPECT_EQ(search(eg, rules.rules[0], one).size(), 1u);
+  std::atomic<bool> cancel{true};
+  SearchOptions cancelled;
+  cancelled.cancel = &cancel;
+  EXPECT_EQ(search(eg, rules.rules[0], cancelled).size(), 0u);
+}
+
+TEST_F(RulesEMatch, ExposeMatchesGraphOut) {
+  auto ms = find("rule e expose 1");
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].eclass, eg.find(meta.root));
+}
+
+TEST_F(RulesEMatch, ConditionErrorsNameTheRule) {
+  try {
+    find("rule bad (add ?x ?y) => ?x if (= (dim ?x 5) 1)");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("rule 'bad'"), std::string::npos) << e.what();
+    EXPECT_NE(e.message().find("out of range"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace retort
