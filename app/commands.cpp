@@ -7,6 +7,7 @@ const CommandRegistry& app_commands() {
     CommandRegistry r;
     register_graph_commands(r);
     register_run_commands(r);
+    register_egraph_commands(r);
     register_help_commands(r);
     return r;
   }();

@@ -236,19 +236,6 @@ std::vector<uint32_t> selection_steps(const EGraph& eg, const Selection& sel, EC
   return {steps.begin(), steps.end()};
 }
 
-size_t graph_depth(const Graph& g) {
-  std::map<std::string, size_t> depth;
-  size_t deepest = 0;
-  for (const Node& node : g.nodes) {  // topological after infer_graph
-    size_t d = 0;
-    for (const auto& in : node.inputs)
-      if (auto it = depth.find(in); it != depth.end()) d = std::max(d, it->second);
-    for (const auto& out : node.outputs) depth[out] = d + 1;
-    deepest = std::max(deepest, d + 1);
-  }
-  return deepest;
-}
-
 }  // namespace
 
 std::string_view extract_mode_name(ExtractMode m) {
@@ -292,6 +279,19 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
       return select_random(eg, root, options.seed, op_cost);
   }
   fail("unknown extraction mode");
+}
+
+size_t graph_depth(const Graph& g) {
+  std::map<std::string, size_t> depth;
+  size_t deepest = 0;
+  for (const Node& node : g.nodes) {  // topological after infer_graph
+    size_t d = 0;
+    for (const auto& in : node.inputs)
+      if (auto it = depth.find(in); it != depth.end()) d = std::max(d, it->second);
+    for (const auto& out : node.outputs) depth[out] = d + 1;
+    deepest = std::max(deepest, d + 1);
+  }
+  return deepest;
 }
 
 Extraction extract(const EGraph& eg, const GraphMeta& meta, const ExtractOptions& options) {

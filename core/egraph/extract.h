@@ -51,6 +51,9 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
 // one e-node. Returns, per canonical class reachable from the root, its kept e-nodes.
 std::map<EClassId, std::vector<ENode>> acyclic_nodes(const EGraph& eg, EClassId root);
 
+// The longest chain of nodes from an input to an output of a graph that passed infer_graph.
+size_t graph_depth(const Graph& g);
+
 // Selects, restores the graph (restore_graph) and measures it.
 Extraction extract(const EGraph& eg, const GraphMeta& meta, const ExtractOptions& options);
 

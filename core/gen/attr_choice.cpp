@@ -130,7 +130,9 @@ AttrValue choose_pads(const NodeContext& ctx, Rng& rng) {
 
 // Kernel extents that fit the spatial dimensions; a conv weight fixes them.
 AttrValue choose_kernel(const NodeContext& ctx, Rng& rng) {
-  if (ctx.inputs.size() > 1 && ctx.op.input_names.size() > 1 && ctx.op.input_names[1] == "w")
+  // A weight of rank below 2 fixes nothing; inference rejects the node later.
+  if (ctx.inputs.size() > 1 && ctx.op.input_names.size() > 1 && ctx.op.input_names[1] == "w" &&
+      ctx.inputs[1].shape.size() >= 2)
     return Ints(ctx.inputs[1].shape.begin() + 2, ctx.inputs[1].shape.end());
   Ints k;
   for (int64_t d = 2; d < rank0(ctx); ++d)

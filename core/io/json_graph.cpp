@@ -261,7 +261,9 @@ class Reader {
           fmt::format("expected one of {{\"int\": ..}}, {{\"float\": ..}}, {{\"string\": ..}}, "
                       "{{\"ints\": [..]}}, {{\"floats\": [..]}}, {{\"strings\": [..]}}, found {}",
                       brief(j)));
-    const auto& [kind, v] = *j.items().begin();
+    auto only = j.begin();
+    const std::string& kind = only.key();
+    const json& v = only.value();
     std::string vpath = path + "." + kind;
     if (kind == "int") return integer(v, vpath);
     if (kind == "float") return number(v, vpath);

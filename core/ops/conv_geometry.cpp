@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/ops/kernel_util.h"
 
 namespace retort {
 
@@ -90,17 +91,18 @@ Window resolve_window(const std::vector<int64_t>& in, const std::vector<int64_t>
     fail("auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got '{}'", auto_pad);
   }
   for (size_t i = 0; i < n; ++i) {
-    int64_t span = (w.kernel[i] - 1) * w.dilations[i] + 1;
+    // Attribute values are user data: the window arithmetic must not overflow.
+    int64_t span = checked_add(checked_mul(w.kernel[i] - 1, w.dilations[i]), 1);
     int64_t s = w.strides[i];
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       w.out[i] = div_ceil(in[i], s);
-      int64_t total = std::max<int64_t>(0, (w.out[i] - 1) * s + span - in[i]);
+      int64_t total = std::max<int64_t>(0, checked_add((w.out[i] - 1) * s, span) - in[i]);
       int64_t small = total / 2;
       w.pad_begin[i] = auto_pad == "SAME_UPPER" ? small : total - small;
       w.pad_end[i] = total - w.pad_begin[i];
       continue;
     }
-    int64_t room = in[i] + w.pad_begin[i] + w.pad_end[i] - span;
+    int64_t room = checked_add(in[i], checked_add(w.pad_begin[i], w.pad_end[i])) - span;
     if (room < 0)
       fail(
           "window of extent {} (kernel {}, dilation {}) does not fit spatial axis {} of extent "

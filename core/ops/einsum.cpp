@@ -178,24 +178,41 @@ namespace {
 template <typename T>
 std::vector<T> einsum_values(const EinsumPlan& plan, const std::vector<const Tensor*>& inputs) {
   size_t n = inputs.size();
+  const Shape& out_shape = plan.out_shape;
+  if (std::find(out_shape.begin(), out_shape.end(), 0) != out_shape.end()) return {};
+  const Shape& sum = plan.sum_shape;
+  bool empty_sum = std::find(sum.begin(), sum.end(), 0) != sum.end();
   std::vector<std::vector<T>> values;
-  std::vector<std::vector<int64_t>> out_off, sum_off;
+  std::vector<std::vector<int64_t>> out_off;
   for (size_t k = 0; k < n; ++k) {
     values.push_back(read_as<T>(*inputs[k]));
-    out_off.push_back(offsets_over(plan.out_shape, plan.out_strides[k]));
-    sum_off.push_back(offsets_over(plan.sum_shape, plan.sum_strides[k]));
+    out_off.push_back(offsets_over(out_shape, plan.out_strides[k]));
   }
-  size_t total = static_cast<size_t>(numel(plan.out_shape));
-  size_t terms = static_cast<size_t>(numel(plan.sum_shape));
-  std::vector<T> out(total, T{0});
-  std::vector<const T*> base(n);
-  for (size_t o = 0; o < total; ++o) {
-    for (size_t k = 0; k < n; ++k) base[k] = values[k].data() + out_off[k][o];
+  std::vector<T> out(out_off[0].size(), T{0});
+  if (empty_sum) return out;
+  // The summed labels are walked with an odometer rather than a precomputed offset list: their
+  // joint extent is a product over operands and can far exceed any one input.
+  size_t depth = sum.size();
+  std::vector<int64_t> index(depth);
+  std::vector<int64_t> off(n);
+  for (size_t o = 0; o < out.size(); ++o) {
+    for (size_t k = 0; k < n; ++k) off[k] = out_off[k][o];
+    std::fill(index.begin(), index.end(), 0);
     T acc{0};
-    for (size_t r = 0; r < terms; ++r) {
-      T p = base[0][sum_off[0][r]];
-      for (size_t k = 1; k < n; ++k) p = acc_mul(p, base[k][sum_off[k][r]]);
+    for (bool done = false; !done;) {
+      T p = values[0][off[0]];
+      for (size_t k = 1; k < n; ++k) p = acc_mul(p, values[k][off[k]]);
       acc = acc_add(acc, p);
+      done = true;  // unless a digit of the odometer advances below
+      for (size_t d = depth; d-- > 0;) {
+        if (++index[d] < sum[d]) {
+          for (size_t k = 0; k < n; ++k) off[k] += plan.sum_strides[k][d];
+          done = false;
+          break;
+        }
+        for (size_t k = 0; k < n; ++k) off[k] -= plan.sum_strides[k][d] * (sum[d] - 1);
+        index[d] = 0;
+      }
     }
     out[o] = acc;
   }

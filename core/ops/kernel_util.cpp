@@ -1,5 +1,6 @@
 #include "core/ops/kernel_util.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -43,6 +44,11 @@ AxisSplit split_axes(const Shape& shape, const std::vector<bool>& selected) {
     (sel ? sel_shape : kept_shape).push_back(shape[d]);
     (sel ? sel_strides : kept_strides).push_back(strides[d]);
   }
+  // With an empty side there is nothing to walk; the other side's list is not built either, as
+  // its extent can be huge next to a zero extent.
+  auto empty = [](const Shape& s) { return std::find(s.begin(), s.end(), 0) != s.end(); };
+  if (empty(kept_shape)) return {};
+  if (empty(sel_shape)) return {offsets_over(kept_shape, kept_strides), {}};
   return {offsets_over(kept_shape, kept_strides), offsets_over(sel_shape, sel_strides)};
 }
 

@@ -1,4 +1,5 @@
 // Linear algebra: matmul (numpy semantics), gemm and einsum.
+#include <algorithm>
 #include <cmath>
 
 #include "core/base/error.h"
@@ -58,6 +59,7 @@ std::vector<TensorType> infer_matmul(const std::vector<TensorType>& in, const At
 
 template <typename T>
 std::vector<T> matmul_values(const Tensor& a, const Tensor& b, const MatmulDims& d) {
+  if (std::find(d.out.begin(), d.out.end(), 0) != d.out.end()) return {};
   std::vector<T> av = read_as<T>(a), bv = read_as<T>(b);
   std::vector<int64_t> a_off = offsets_over(d.batch, broadcast_strides(d.a_batch, d.batch));
   std::vector<int64_t> b_off = offsets_over(d.batch, broadcast_strides(d.b_batch, d.batch));

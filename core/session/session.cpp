@@ -12,24 +12,36 @@ const Graph& Session::graph() const {
   return *graph_;
 }
 
+Session::Session(uint64_t seed) : seed_(seed) {
+  rules_.add("polyjuice", "built-in", builtin_rules("polyjuice"));
+}
+
 void Session::set_variant(const std::string& name, Graph g) {
-  variants_.insert_or_assign(name, std::move(g));
+  Variant v;
+  v.ops = g.op_count();
+  v.depth = graph_depth(g);
+  v.graph = std::move(g);
+  variants_.insert_or_assign(name, std::move(v));
 }
 
 const Graph* Session::find_variant(const std::string& name) const {
   auto it = variants_.find(name);
-  return it == variants_.end() ? nullptr : &it->second;
+  return it == variants_.end() ? nullptr : &it->second.graph;
 }
 
 const Graph& Session::variant(const std::string& name) const {
-  if (const Graph* g = find_variant(name)) return *g;
+  return variant_info(name).graph;
+}
+
+const Variant& Session::variant_info(const std::string& name) const {
+  if (auto it = variants_.find(name); it != variants_.end()) return it->second;
   if (variants_.empty()) fail("unknown variant '{}' (there are no variants yet)", name);
   fail("unknown variant '{}' (variants: {})", name, fmt::join(variant_names(), ", "));
 }
 
 std::vector<std::string> Session::variant_names() const {
   std::vector<std::string> names;
-  for (const auto& [name, g] : variants_) names.push_back(name);
+  for (const auto& [name, v] : variants_) names.push_back(name);
   return names;
 }
 

@@ -7,7 +7,6 @@
 
 #include "core/base/error.h"
 #include "core/graph/graph.h"
-#include "core/ops/registry.h"
 
 namespace retort::test {
 
@@ -56,10 +55,6 @@ std::string error_of(F&& f) {
   }
   ADD_FAILURE() << "no Error was thrown";
   return "";
-}
-
-inline bool has_op(const std::string& name) {
-  return OpRegistry::instance().find(name) != nullptr;
 }
 
 }  // namespace retort::test

@@ -216,7 +216,8 @@ a, b = split(x, axis=1, split=[1,2])
 u = cast(b, to=i64)
 t = transpose(u, perm=[1,0])
 output a, t
-)")).dump();
+)"))
+                         .dump();
   const std::string junk = "{}[]:,\"0123456789-.eE tfn\\x";
   Rng rng(99);
   auto attempt = [](const std::string& t) {

@@ -88,6 +88,26 @@ output h, l, e
   EXPECT_TRUE(std::holds_alternative<double>(g.find_node("e")->attrs.at("alpha")));
 }
 
+TEST(RtgParser, OptionalInputsAndStringAttributes) {
+  Graph g = parse_rtg(R"(input a : f32[2,3]
+input b : f32[3,4]
+y = gemm(a, b, _, alpha=2.0)
+z = einsum(a, b, equation="ij,jk->ik")
+output y, z
+)");
+  EXPECT_EQ(g.find_node("y")->inputs, (std::vector<std::string>{"a", "b", ""}));
+  EXPECT_EQ(attr_float(g.find_node("y")->attrs, "alpha"), 2.0);
+  EXPECT_EQ(attr_string(g.find_node("z")->attrs, "equation"), "ij,jk->ik");
+  EXPECT_EQ(g.type_of("y"), (TensorType{DType::f32, {2, 4}}));
+  EXPECT_EQ(g.type_of("z"), (TensorType{DType::f32, {2, 4}}));
+  EXPECT_EQ(print_rtg(g, {.show_types = false}), R"(input a : f32[2,3]
+input b : f32[3,4]
+y = gemm(a, b, _, alpha=2.0)
+z = einsum(a, b, equation="ij,jk->ik")
+output y, z
+)");
+}
+
 TEST(RtgParser, StatementsMaySpanLinesInsideBrackets) {
   Graph g = parse_rtg("const c : i32[2,2] = [\n  [1, 2],\n  [3, 4]\n]\noutput c\n");
   EXPECT_TRUE(g.find_constant("c")->value == Tensor::from_ints(DType::i32, {2, 2}, {1, 2, 3, 4}));

@@ -146,6 +146,12 @@ TEST(OpsConvPool, ConvInferenceErrors) {
   msg = infer_error("conv", {{DType::i32, {1, 4, 5, 5}}, {DType::i32, {2, 4, 3, 3}}});
   EXPECT_NE(msg.find("i32"), std::string::npos) << msg;
   msg = infer_error("conv", {x, {DType::f32, {2, 4, 3, 3}}},
+                    {{"pads", std::vector<int64_t>{INT64_MAX, 0, INT64_MAX, 0}}});
+  EXPECT_NE(msg.find("overflow"), std::string::npos) << msg;
+  msg = infer_error("conv", {x, {DType::f32, {2, 4, 3, 3}}},
+                    {{"dilations", std::vector<int64_t>{INT64_MAX, 1}}});
+  EXPECT_NE(msg.find("overflow"), std::string::npos) << msg;
+  msg = infer_error("conv", {x, {DType::f32, {2, 4, 3, 3}}},
                     {{"kernel_shape", std::vector<int64_t>{2, 2}}});
   EXPECT_NE(msg.find("kernel_shape"), std::string::npos) << msg;
 }

@@ -175,6 +175,25 @@ TEST(OpsLinalg, EinsumEllipsisBroadcasts) {
   expect_close(einsum("...i,...i->...", {f32({2}, {1, 2}), f32({2}, {3, 4})}), {}, {11});
 }
 
+TEST(OpsLinalg, EmptyOperands) {
+  Tensor y = run_op("matmul", {Tensor(DType::f32, {0, 3}), Tensor(DType::f32, {3, 2})});
+  EXPECT_EQ(y.shape(), (Shape{0, 2}));
+  expect_close(run_op("matmul", {Tensor(DType::f32, {2, 0}), Tensor(DType::f32, {0, 2})}), {2, 2},
+               {0, 0, 0, 0});
+  expect_close(einsum("ij,jk->ik", {Tensor(DType::f32, {1, 0}), Tensor(DType::f32, {0, 2})}),
+               {1, 2}, {0, 0});
+  EXPECT_EQ(einsum("ij->j", {Tensor(DType::f32, {3, 0})}).shape(), (Shape{0}));
+}
+
+TEST(OpsLinalg, EinsumSumsOverLabelsOfSeveralOperands) {
+  // Both labels are summed: (1+2+3) * (10+20).
+  expect_close(einsum("i,j->", {f32({3}, {1, 2, 3}), f32({2}, {10, 20})}), {}, {180});
+  Tensor a = iota(DType::f32, {2, 3, 2});
+  // sum over j and l of a[i,j,l] * a[k,j,l]: the Gram matrix of the flattened rows.
+  Tensor g = einsum("ijl,kjl->ik", {a, a});
+  expect_close(g, {2, 2}, {55, 145, 145, 451});
+}
+
 TEST(OpsLinalg, EinsumIntegersWrap) {
   Tensor a = Tensor::from_ints(DType::i8, {2}, {100, 100});
   EXPECT_EQ(einsum("i,i->", {a, a}).get_int(0), static_cast<int8_t>(20000));

@@ -43,6 +43,9 @@ TEST(OpsReduce, EmptyReductionsGiveIdentities) {
   expect_close(run_op("reduce_mean", {e}, axes({1})), {2, 1}, {NAN, NAN});
   expect_close(run_op("reduce_max", {e}, axes({1})), {2, 1}, {-INFINITY, -INFINITY});
   expect_close(run_op("reduce_min", {e}, axes({1})), {2, 1}, {INFINITY, INFINITY});
+  // Nothing to walk when a kept axis is empty, however large the reduced ones are.
+  EXPECT_EQ(run_op("reduce_sum", {Tensor(DType::f32, {0, 1000000, 1000000})}, axes({1, 2})).shape(),
+            (Shape{0, 1, 1}));
   Tensor ei(DType::i32, {0});
   EXPECT_EQ(run_op("reduce_max", {ei}).get_int(0), INT32_MIN);
   EXPECT_EQ(run_op("reduce_min", {ei}).get_int(0), INT32_MAX);

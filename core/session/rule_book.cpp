@@ -1,0 +1,42 @@
+#include "core/session/rule_book.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+
+void RuleBook::add(const std::string& name, const std::string& origin, const RuleSet& rules) {
+  for (const auto& set : sets_)
+    if (set.name == name) fail("rule set '{}' is already loaded (from {})", name, set.origin);
+  all_.append(rules);
+  sets_.push_back({name, origin, enabled_.size(), rules.rules.size()});
+  enabled_.resize(all_.rules.size(), true);
+}
+
+const LoadedRuleSet& RuleBook::load_file(const std::string& path) {
+  add(std::filesystem::path(path).stem().string(), path, load_rules_file(path));
+  return sets_.back();
+}
+
+void RuleBook::set_enabled(const std::string& name, bool enabled) {
+  for (const auto& set : sets_) {
+    if (set.name != name) continue;
+    for (size_t i = 0; i < set.count; ++i) enabled_[set.first + i] = enabled;
+    return;
+  }
+  const Rule& r = all_.get(name);  // throws for an unknown name
+  enabled_[&r - all_.rules.data()] = enabled;
+}
+
+RuleSet RuleBook::enabled_rules() const {
+  RuleSet on;
+  for (size_t i = 0; i < all_.rules.size(); ++i)
+    if (enabled_[i]) on.rules.push_back(all_.rules[i]);
+  return on;
+}
+
+}  // namespace retort

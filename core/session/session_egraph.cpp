@@ -1,0 +1,167 @@
+// The session's e-graph commands and their undo history.
+#include <fmt/format.h>
+
+#include "core/base/error.h"
+#include "core/base/rng.h"
+#include "core/egraph/extract.h"
+#include "core/rules/ematch.h"
+#include "core/session/session.h"
+
+namespace retort {
+
+namespace {
+
+std::unique_ptr<EGraphWork> start_work(const Graph& g) {
+  auto w = std::make_unique<EGraphWork>();
+  w->start = g;
+  w->meta = add_graph(w->eg, w->start);
+  w->eg.rebuild();
+  return w;
+}
+
+}  // namespace
+
+const EGraphWork& Session::egraph() const {
+  if (!work_) fail("no e-graph yet: build one from the current graph with `egraph`");
+  return *work_;
+}
+
+EGraphWork& Session::work() {
+  egraph();
+  return *work_;
+}
+
+GraphSize Session::original_size() const {
+  const Graph& g = egraph().start;
+  return {g.op_count(), graph_depth(g)};
+}
+
+EGraphCheckpoint Session::checkpoint(const std::string& label) const {
+  EGraphCheckpoint c{label, std::nullopt, {}, variants_};
+  if (work_) {
+    c.start = work_->start;
+    c.trace = work_->trace;
+  }
+  return c;
+}
+
+void Session::restore(const EGraphCheckpoint& c) {
+  variants_ = c.variants;
+  if (!c.start) {
+    work_.reset();
+    return;
+  }
+  auto w = start_work(*c.start);
+  replay_trace(w->eg, rules_.all(), c.trace);
+  w->trace = c.trace;
+  work_ = std::move(w);
+}
+
+template <typename F>
+decltype(auto) Session::undoable(const std::string& label, F&& change) {
+  EGraphCheckpoint before = checkpoint(label);
+  try {
+    decltype(auto) result = change();
+    undo_.push_back(std::move(before));
+    redo_.clear();
+    return result;
+  } catch (...) {
+    restore(before);
+    throw;
+  }
+}
+
+uint64_t Session::rewrite_seed() const {
+  // Forked by the trace's iteration count, so each rewriting command draws a fresh stream and
+  // redoing the same command after an undo draws the same one.
+  return Rng(seed_).fork(egraph().trace.iteration).next_u64();
+}
+
+const EGraphWork& Session::build_egraph() {
+  const Graph& g = graph();
+  return *undoable("egraph", [&]() -> EGraphWork* {
+    work_ = start_work(g);
+    return work_.get();
+  });
+}
+
+std::vector<Match> Session::find_matches(const Rule& rule) const {
+  return search(egraph().eg, rule);
+}
+
+ApplyResult Session::apply(const std::string& rule_name, size_t number, const std::string& label) {
+  const Rule& rule = rules_.rule(rule_name);
+  EGraphWork& w = work();
+  return undoable(label, [&] {
+    Rng rng(rewrite_seed());
+    return apply_match_number(w.eg, rule, number, rng, w.trace);
+  });
+}
+
+RunReport Session::run_rules(RunnerOptions options, const std::string& label) {
+  EGraphWork& w = work();
+  RuleSet enabled = rules_.enabled_rules();
+  if (enabled.rules.empty()) fail("no rules are enabled (see `rules list`)");
+  options.seed = rewrite_seed();
+  options.cancel = &cancel_;
+  cancel_ = false;
+  return undoable(label, [&] {
+    Runner runner(w.eg, enabled, options);
+    return runner.run(w.trace);
+  });
+}
+
+const std::string& Session::extract_variant(const ExtractOptions& options, std::string name,
+                                            const std::string& label) {
+  const EGraphWork& w = egraph();
+  if (name.empty()) {
+    name = std::string(extract_mode_name(options.mode));
+    if (options.mode == ExtractMode::Random) {
+      size_t k = 1;
+      while (variants_.count(fmt::format("random_{}", k))) ++k;
+      name = fmt::format("random_{}", k);
+    }
+  }
+  return undoable(label, [&]() -> const std::string& {
+    Extraction ex = extract(w.eg, w.meta, options);
+    Variant v{std::move(ex.graph), ex.op_count, ex.depth, std::move(ex.steps), {}};
+    for (EClassId out : w.eg.term(w.meta.root).children)
+      v.output_terms.push_back(w.eg.term_of(ex.selection.at(w.eg.find(out))));
+    return variants_.insert_or_assign(name, std::move(v)).first->first;
+  });
+}
+
+std::vector<Explanation> Session::explain_variant(const std::string& name) const {
+  const Variant& v = variant_info(name);
+  if (v.output_terms.empty()) fail("variant '{}' was not extracted from the e-graph", name);
+  const EGraphWork& w = egraph();
+  const auto& originals = w.eg.term(w.meta.root).children;
+  if (originals.size() != v.output_terms.size())
+    fail("variant '{}' was extracted from another e-graph", name);
+  std::vector<Explanation> proofs;
+  for (size_t i = 0; i < originals.size(); ++i)
+    proofs.push_back(w.eg.explain(originals[i], v.output_terms[i]));
+  return proofs;
+}
+
+std::string Session::undo() {
+  if (undo_.empty()) fail("nothing to undo");
+  EGraphCheckpoint c = std::move(undo_.back());
+  undo_.pop_back();
+  EGraphCheckpoint now = checkpoint(c.label);
+  restore(c);
+  redo_.push_back(std::move(now));
+  return c.label;
+}
+
+std::string Session::redo() {
+  if (redo_.empty()) fail("nothing to redo");
+  EGraphCheckpoint c = std::move(redo_.back());
+  redo_.pop_back();
+  EGraphCheckpoint now = checkpoint(c.label);
+  restore(c);
+  undo_.push_back(std::move(now));
+  return c.label;
+}
+
+}  // namespace retort

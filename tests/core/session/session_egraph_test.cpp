@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+#include "core/io/rtg.h"
+#include "core/session/session.h"
+
+namespace retort {
+namespace {
+
+// POLYJUICE Fig. 6.
+const char* kFig6 = R"(graph fig6
+input I1 : f32[3,4]
+input I2 : f32[4,3]
+input I3 : f32[4,3]
+t2 = transpose(I2, perm=[1,0])
+a = add(I1, t2)
+t3 = transpose(I3, perm=[1,0])
+out = add(a, t3)
+output out
+)";
+
+void load_fig6(Session& s) {
+  s.set_graph(parse_rtg(kFig6));
+  s.rules().add("fig6", "test", builtin_rules("fig6"));
+  s.rules().set_enabled("polyjuice", false);
+}
+
+TEST(SessionEGraph, CommandsNeedAnEGraph) {
+  Session s;
+  load_fig6(s);
+  EXPECT_THROW(s.egraph(), Error);
+  EXPECT_THROW(s.undo(), Error);
+}
+
+TEST(SessionEGraph, SaturatedFig6ExtractsTheThreeOpForm) {
+  Session s;
+  load_fig6(s);
+  s.build_egraph();
+  RunReport r = s.run_rules({}, "saturate");
+  EXPECT_EQ(r.stop, StopReason::Saturated);
+  const std::string& min = s.extract_variant({}, "", "extract min");
+  EXPECT_EQ(min, "min");
+  EXPECT_EQ(s.variant_info("min").ops, 3u);
+  ExtractOptions max;
+  max.mode = ExtractMode::Max;
+  s.extract_variant(max, "", "extract max");
+  EXPECT_GT(s.variant_info("max").ops, 4u);
+  EXPECT_EQ(s.explain_variant("min").size(), 1u);
+}
+
+TEST(SessionEGraph, UndoRedoReplaysTheSameEGraph) {
+  Session s;
+  load_fig6(s);
+  s.build_egraph();
+  RunnerOptions one;
+  one.iter_limit = 1;
+  s.run_rules(one, "step");
+  size_t nodes1 = s.egraph().eg.node_count();
+  s.run_rules(one, "step");
+  size_t nodes2 = s.egraph().eg.node_count();
+  size_t steps2 = s.egraph().trace.steps.size();
+  EXPECT_EQ(s.undo(), "step");
+  EXPECT_EQ(s.egraph().eg.node_count(), nodes1);
+  s.redo();
+  EXPECT_EQ(s.egraph().eg.node_count(), nodes2);
+  EXPECT_EQ(s.egraph().trace.steps.size(), steps2);
+  s.undo();
+  s.undo();
+  s.undo();
+  EXPECT_FALSE(s.has_egraph());
+  EXPECT_THROW(s.undo(), Error);
+}
+
+TEST(SessionEGraph, FailedApplyLeavesNoUndoStep) {
+  Session s;
+  load_fig6(s);
+  s.build_egraph();
+  EXPECT_THROW(s.apply("fig6-add-assoc", 99, "apply"), Error);
+  EXPECT_THROW(s.apply("no-such-rule", 1, "apply"), Error);
+  EXPECT_EQ(s.undo_depth(), 1u);
+}
+
+}  // namespace
+}  // namespace retort
