@@ -520,9 +520,4 @@ int64_t Expr::eval_int(const EvalContext& ctx) const {
   return as_int(*this, eval(ctx));
 }
 
-void Expr::collect_params(std::vector<int>& out) const {
-  if (kind_ == Kind::Param) out.push_back(var_);
-  for (const auto& a : args_) a.collect_params(out);
-}
-
 }  // namespace retort

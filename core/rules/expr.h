@@ -60,8 +60,6 @@ class Expr {
   bool eval_bool(const EvalContext& ctx) const;
   int64_t eval_int(const EvalContext& ctx) const;
 
-  // The parameters this expression reads (to order and check `let`/`pick` clauses).
-  void collect_params(std::vector<int>& out) const;
   Kind kind() const { return kind_; }
   int var() const { return var_; }  // the index of a ClassVar, AttrVar or Param
   const std::vector<Expr>& args() const { return args_; }

@@ -35,7 +35,6 @@ class Scheduler {
   // the bans are shortened so that the next iteration searches the soonest-unbanned rules.
   bool can_stop(size_t iteration);
   size_t times_banned(size_t rule) const { return stats_[rule].times_banned; }
-  bool banned(size_t rule, size_t iteration) const { return !can_search(rule, iteration); }
 
  private:
   struct Stats {

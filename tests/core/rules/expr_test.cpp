@@ -1,5 +1,7 @@
 #include "core/rules/expr.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 namespace retort {
@@ -60,6 +62,12 @@ TEST_F(RulesExpr, Analysis) {
   EXPECT_EQ(eval("(same-dtype ?x ?y)"), Value(false));
   EXPECT_EQ(eval("(is-const ?y)"), Value(true));
   EXPECT_EQ(eval("(is_const ?x)"), Value(false));
+}
+
+TEST(RulesExprNames, ListsEveryFunction) {
+  auto names = expr_function_names();
+  for (const char* n : {"rank", "swap", "dtype-in", "is-const", "broadcastable", "compose"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 
 TEST_F(RulesExpr, Perms) {
