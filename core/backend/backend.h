@@ -1,0 +1,57 @@
+// A compiler under test (or the reference interpreter) that runs graphs. The comparison engine
+// (core/compare) asks each attached backend to run the same graph on the same inputs; whatever
+// goes wrong inside a backend comes back as a RunResult status, never as an exception.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/exec/interpreter.h"
+#include "core/graph/graph.h"
+
+namespace retort {
+
+enum class RunStatus {
+  ok,
+  error,        // the backend reported an error for this model (a compile or runtime failure)
+  unsupported,  // the backend cannot express the model (an op or mode it lacks): not a bug
+  crash,        // the worker died (signal or exit) while running it
+  timeout,      // the worker exceeded its time limit and was killed
+};
+std::string_view run_status_name(RunStatus status);
+
+struct RunRequest {
+  const Graph* graph = nullptr;      // validated by infer_graph
+  std::string onnx;                  // export_onnx(*graph); filled once and shared by all backends
+  TensorMap inputs;                  // one tensor per graph input
+  std::vector<std::string> outputs;  // values to return; empty means the graph's outputs
+};
+
+struct RunResult {
+  RunStatus status = RunStatus::ok;
+  TensorMap outputs;
+  std::string message;      // why it is not ok: the backend's error text, the signal, the limit
+  std::string stderr_tail;  // the last lines a worker wrote to stderr, for crash reports
+  double millis = 0;        // wall time of the run as the workbench saw it
+};
+
+struct BackendInfo {
+  std::string name;     // as attached: "ref", "ort:O3", "torch:script"
+  std::string kind;     // "reference", "worker"
+  std::string version;  // from the worker's hello
+  std::map<std::string, std::string> options;
+  std::string state;       // "ready", "not started", "dead", ...
+  std::string last_error;  // empty when none
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendInfo info() const = 0;
+  // Runs one model. Must not throw for anything the backend or its worker does wrong.
+  virtual RunResult run(const RunRequest& request) = 0;
+};
+
+}  // namespace retort
