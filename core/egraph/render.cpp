@@ -1,5 +1,7 @@
 #include "core/egraph/render.h"
 
+#include "core/base/dot_text.h"
+
 #include <functional>
 #include <set>
 
@@ -35,15 +37,6 @@ std::string sexpr(const EGraph& eg, const ENode& n,
   if (!attrs.empty()) out += " " + attrs;
   if (n.n_out > 1) out += fmt::format(" #{}/{}", n.out, n.n_out);
   return out + ")";
-}
-
-std::string dot_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
 }
 
 }  // namespace

@@ -1,0 +1,110 @@
+#include "core/graph/graph_dot.h"
+
+#include <fmt/format.h>
+
+#include "core/base/dot_text.h"
+
+namespace retort {
+
+std::string dot_input_id(const std::string& name) {
+  return "in:" + name;
+}
+std::string dot_constant_id(const std::string& name) {
+  return "const:" + name;
+}
+std::string dot_node_id(const std::string& name) {
+  return "node:" + name;
+}
+std::string dot_output_id(const std::string& name) {
+  return "out:" + name;
+}
+
+namespace {
+
+std::string type_text(const Graph& g, const std::string& value) {
+  auto it = g.types.find(value);
+  return it == g.types.end() ? "" : it->second.str();
+}
+
+std::string node_label(const Graph& g, const Node& n, bool show_attrs) {
+  std::string label = fmt::format("{}\n{}", n.name, n.op);
+  if (show_attrs) {
+    for (const auto& [key, value] : n.attrs)
+      label += fmt::format(" {}={}", key, attr_value_str(value));
+  }
+  for (const auto& out : n.outputs) {
+    std::string type = type_text(g, out);
+    if (!type.empty()) label += fmt::format("\n{}: {}", out, type);
+  }
+  return label;
+}
+
+class DotWriter {
+ public:
+  DotWriter(const Graph& g, const GraphDotOptions& options) : g_(g), options_(options) {}
+
+  std::string write() {
+    for (const auto& in : g_.inputs)
+      vertex(dot_input_id(in.name), fmt::format("{}\n{}", in.name, in.type.str()), "ellipse", "");
+    if (options_.show_constants) {
+      for (const auto& c : g_.constants)
+        vertex(dot_constant_id(c.name), fmt::format("{}\n{}", c.name, c.value.type().str()), "note",
+               "");
+    }
+    for (const auto& n : g_.nodes) {
+      auto fill = options_.fill.find(n.name);
+      vertex(dot_node_id(n.name), node_label(g_, n, options_.show_attrs), "box",
+             fill == options_.fill.end() ? "" : fill->second);
+      for (const auto& in : n.inputs) edge_from_value(in, dot_node_id(n.name));
+    }
+    for (const auto& out : g_.outputs) {
+      vertex(dot_output_id(out), out, "doubleoctagon", "");
+      edge_from_value(out, dot_output_id(out));
+    }
+    if (!options_.cluster.empty()) {
+      return fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n{}{}  }}\n",
+                         dot_escape(options_.cluster), dot_escape(options_.cluster), body_, edges_);
+    }
+    return fmt::format(
+        "digraph \"{}\" {{\n  rankdir=TB;\n  node [fontname=\"monospace\", fontsize=10];\n{}{}}}\n",
+        dot_escape(g_.name), body_, edges_);
+  }
+
+ private:
+  std::string id(const std::string& raw) const { return dot_escape(options_.id_prefix + raw); }
+
+  void vertex(const std::string& raw_id, const std::string& label, const char* shape,
+              const std::string& fill) {
+    body_ += fmt::format(
+        "    \"{}\" [label=\"{}\", shape={}{}];\n", id(raw_id), dot_escape(label), shape,
+        fill.empty() ? "" : fmt::format(", style=filled, fillcolor=\"{}\"", dot_escape(fill)));
+  }
+
+  void edge_from_value(const std::string& value, const std::string& to) {
+    if (value.empty()) return;  // an omitted optional input
+    std::string from;
+    if (const Node* p = g_.producer(value)) {
+      from = dot_node_id(p->name);
+    } else if (g_.find_input(value)) {
+      from = dot_input_id(value);
+    } else if (g_.find_constant(value) && options_.show_constants) {
+      from = dot_constant_id(value);
+    } else {
+      return;
+    }
+    edges_ += fmt::format("    \"{}\" -> \"{}\" [label=\"{}\"];\n", id(from), id(to),
+                          dot_escape(type_text(g_, value)));
+  }
+
+  const Graph& g_;
+  const GraphDotOptions& options_;
+  std::string body_, edges_;
+};
+
+}  // namespace
+
+std::string graph_dot(const Graph& g, const GraphDotOptions& options) {
+  return DotWriter(g, options).write();
+}
+
+}  // namespace retort

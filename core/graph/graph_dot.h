@@ -1,0 +1,33 @@
+// DOT text of a computation graph (pure text; views/ lays it out and renders it). Node ids in
+// the DOT text are stable and readable: `in:NAME` for inputs, `const:NAME` for constants,
+// `node:NAME` for ops and `out:NAME` for the output markers, so a layout can be mapped back.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/graph/graph.h"
+
+namespace retort {
+
+struct GraphDotOptions {
+  // Op nodes (by node name) filled with a colour: the last rewrite's additions, a diff...
+  std::map<std::string, std::string> fill;
+  bool show_constants = true;
+  bool show_attrs = true;
+  std::string cluster;    // when set, the graph is one `subgraph cluster_<cluster>` (for diffs)
+  std::string id_prefix;  // prepended to every DOT id, so two graphs can share one picture
+};
+
+// Node ids of one graph's DOT text.
+std::string dot_input_id(const std::string& name);
+std::string dot_constant_id(const std::string& name);
+std::string dot_node_id(const std::string& name);
+std::string dot_output_id(const std::string& name);
+
+// A complete `digraph` (or, with options.cluster, only the cluster's statements, to be placed
+// inside a digraph by the caller). Boxes show the node name, op, attributes and output types;
+// edges are labelled with the value's type when the graph has been inferred.
+std::string graph_dot(const Graph& g, const GraphDotOptions& options = {});
+
+}  // namespace retort

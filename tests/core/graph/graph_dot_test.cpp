@@ -1,0 +1,41 @@
+#include "core/graph/graph_dot.h"
+
+#include <gtest/gtest.h>
+
+#include "core/io/rtg.h"
+
+namespace retort {
+namespace {
+
+Graph fig6() {
+  Graph g = parse_rtg(
+      "graph fig6\ninput I1 : f32[3,4]\ninput I2 : f32[4,3]\n"
+      "t2 = transpose(I2, perm=[1,0])\nout = add(I1, t2)\noutput out\n",
+      "t.rtg");
+  infer_graph(g);
+  return g;
+}
+
+TEST(GraphDot, HasOneVertexPerValueSourceAndEdgesWithTypes) {
+  std::string dot = graph_dot(fig6());
+  EXPECT_NE(dot.find("digraph \"fig6\""), std::string::npos);
+  EXPECT_NE(dot.find("\"in:I2\" -> \"node:t2\" [label=\"f32[4,3]\"]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"node:t2\" -> \"node:out\" [label=\"f32[3,4]\"]"), std::string::npos);
+  EXPECT_NE(dot.find("\"node:out\" -> \"out:out\""), std::string::npos);
+  EXPECT_NE(dot.find("perm=[1,0]"), std::string::npos);
+}
+
+TEST(GraphDot, FillsTheChosenNodesAndPrefixesIdsInAClusters) {
+  GraphDotOptions options;
+  options.fill["t2"] = "gold";
+  options.cluster = "A";
+  options.id_prefix = "A/";
+  std::string dot = graph_dot(fig6(), options);
+  EXPECT_EQ(dot.find("digraph"), std::string::npos);
+  EXPECT_NE(dot.find("subgraph \"cluster_A\""), std::string::npos);
+  EXPECT_NE(dot.find("\"A/node:t2\" [label=\"t2\\ntranspose"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("fillcolor=\"gold\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace retort
