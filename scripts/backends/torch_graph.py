@@ -1,0 +1,185 @@
+"""ONNX model -> torch.nn.Module whose forward() is generated TorchScript-compatible source.
+
+The source is registered with linecache so that torch.jit.script can read it like a file; the
+same class is run eagerly, traced, or scripted. Initializers become buffers.
+"""
+
+import itertools
+import linecache
+
+import numpy as np
+import onnx
+import onnx.numpy_helper
+import onnx.shape_inference
+import torch
+
+from torch_ops import CONVERTERS, NodeContext, Unsupported
+
+_module_ids = itertools.count()
+
+ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 5: "int16", 6: "int32", 7: "int64",
+               9: "bool", 10: "float16", 11: "float64"}
+
+
+class Builder:
+    """Turns the nodes that feed the requested outputs into lines of forward()."""
+
+    def __init__(self, model):
+        self.graph = model.graph
+        self.types = {}
+        self.consts = {}  # ONNX name -> numpy value known at conversion time
+        self.buffers = {}  # python attribute name -> numpy value
+        self.exprs = {}
+        self.lines = []
+        self._fresh = itertools.count()
+        self._collect_types()
+        self._collect_consts()
+
+    def _collect_types(self):
+        g = self.graph
+        for v in itertools.chain(g.input, g.value_info, g.output):
+            t = v.type.tensor_type
+            if not t.HasField("elem_type"):
+                continue
+            dims = None
+            if t.HasField("shape") and all(d.HasField("dim_value") for d in t.shape.dim):
+                dims = [d.dim_value for d in t.shape.dim]
+            self.types[v.name] = (t.elem_type, dims)
+
+    def _collect_consts(self):
+        for init in self.graph.initializer:
+            self.consts[init.name] = onnx.numpy_helper.to_array(init)
+        for node in self.graph.node:
+            if node.op_type == "Constant":
+                value = next((a for a in node.attribute if a.name == "value"), None)
+                if value is None:
+                    raise Unsupported("Constant: only the 'value' form")
+                self.consts[node.output[0]] = onnx.numpy_helper.to_array(value.t)
+        for name, value in self.consts.items():
+            code = onnx.mapping.NP_TYPE_TO_TENSOR_TYPE.get(value.dtype, 0)
+            self.types[name] = (code, list(value.shape))
+
+    def dtype_of(self, name):
+        if name not in self.types:
+            raise Unsupported(f"value '{name}' has no known type")
+        code = self.types[name][0]
+        if code not in ONNX_DTYPES:
+            raise Unsupported(f"value '{name}': ONNX dtype {code} has no Retort form")
+        return np.dtype(ONNX_DTYPES[code])
+
+    def shape_of(self, name):
+        dims = self.types.get(name, (None, None))[1]
+        if dims is None:
+            raise Unsupported(f"value '{name}' has no static shape")
+        return dims
+
+    def const_value(self, name):
+        return self.consts.get(name)
+
+    def expr(self, name):
+        if name in self.exprs:
+            return self.exprs[name]
+        if name in self.consts:
+            attr = f"c{len(self.buffers)}"
+            self.buffers[attr] = self.consts[name]
+            self.exprs[name] = f"self.{attr}"
+            return self.exprs[name]
+        raise Unsupported(f"value '{name}' is not computed by the graph")
+
+    def temp(self, expr):
+        name = f"t{next(self._fresh)}"
+        self.lines.append(f"{name} = {expr}")
+        return name
+
+    def convert(self, node):
+        if node.domain not in ("", "ai.onnx"):
+            raise Unsupported(f"{node.op_type}: domain '{node.domain}'")
+        converter = CONVERTERS.get(node.op_type)
+        if converter is None:
+            raise Unsupported(f"{node.op_type}: no torch form")
+        try:
+            results = converter(NodeContext(node, self))
+        except Unsupported as e:
+            raise Unsupported(f"node '{node.name}': {e}") from None
+        if isinstance(results, str):
+            results = [results]
+        for out, expr in zip(node.output, results):
+            if out:
+                self.exprs[out] = self.temp(expr)
+
+
+def needed_nodes(graph, outputs):
+    """The nodes the requested outputs depend on, in graph order."""
+    producer = {o: n for n in graph.node for o in n.output}
+    wanted, stack = set(), list(outputs)
+    while stack:
+        node = producer.get(stack.pop())
+        if node is None or id(node) in wanted:
+            continue
+        wanted.add(id(node))
+        stack.extend(i for i in node.input if i)
+    return [n for n in graph.node if id(n) in wanted]
+
+
+def module_source(builder, params, results):
+    args = ", ".join(f"{p}: Tensor" for p in params)
+    ret = "Tuple[" + ", ".join(["Tensor"] * len(results)) + "]"
+    body = [f"        {line}" for line in builder.lines]
+    body.append(f"        return ({', '.join(results)},)")
+    return "\n".join([
+        "import torch",
+        "from torch import Tensor",
+        "from typing import Dict, Tuple",
+        "",
+        "",
+        "class RetortModel(torch.nn.Module):",
+        "    def __init__(self, buffers: Dict[str, Tensor]):",
+        "        super().__init__()",
+        "        for name, value in buffers.items():",
+        "            self.register_buffer(name, value)",
+        "",
+        f"    def forward(self, {args}) -> {ret}:",
+        *body,
+        "",
+    ])
+
+
+def define_class(source):
+    """Executes the source under a unique file name that inspect (and so TorchScript) can read."""
+    filename = f"<retort_model_{next(_module_ids)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"__name__": filename}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace["RetortModel"]
+
+
+class Converted:
+    """A generated module and what the worker needs to call it."""
+
+    def __init__(self, module, source, input_names, output_dtypes):
+        self.module = module
+        self.source = source
+        self.input_names = input_names
+        self.output_dtypes = output_dtypes
+
+
+def convert_model(model_bytes, outputs):
+    model = onnx.load_from_string(model_bytes)
+    try:
+        model = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # a model inference rejects may still carry every type it needs
+        pass
+    builder = Builder(model)
+    init_names = set(builder.consts)
+    input_names = [i.name for i in model.graph.input if i.name not in init_names]
+    params = [f"x{k}" for k in range(len(input_names))]
+    builder.exprs.update(zip(input_names, params))
+    for node in needed_nodes(model.graph, outputs):
+        if node.op_type != "Constant":
+            builder.convert(node)
+    results = [builder.expr(o) for o in outputs]
+    output_dtypes = [builder.dtype_of(o) for o in outputs]
+    source = module_source(builder, params, results)
+    cls = define_class(source)
+    module = cls({k: torch.from_numpy(np.array(v)) for k, v in builder.buffers.items()})
+    return Converted(module.eval(), source, input_names, output_dtypes)
