@@ -6,6 +6,7 @@ same class is run eagerly, traced, or scripted. Initializers become buffers.
 
 import itertools
 import linecache
+import re
 
 import numpy as np
 import onnx
@@ -31,6 +32,8 @@ class Builder:
         self.buffers = {}  # python attribute name -> numpy value
         self.exprs = {}
         self.lines = []
+        self.line_nodes = []  # per line: the node it computes, for error messages
+        self._node = None
         self._fresh = itertools.count()
         self._collect_types()
         self._collect_consts()
@@ -89,6 +92,7 @@ class Builder:
     def temp(self, expr):
         name = f"t{next(self._fresh)}"
         self.lines.append(f"{name} = {expr}")
+        self.line_nodes.append(self._node)
         return name
 
     def convert(self, node):
@@ -97,6 +101,7 @@ class Builder:
         converter = CONVERTERS.get(node.op_type)
         if converter is None:
             raise Unsupported(f"{node.op_type}: no torch form")
+        self._node = f"node '{node.name}' ({node.op_type})"
         try:
             results = converter(NodeContext(node, self))
         except Unsupported as e:
@@ -122,11 +127,12 @@ def needed_nodes(graph, outputs):
 
 
 def module_source(builder, params, results):
+    """The source of the module class, and the line number of the first line of forward()."""
     args = ", ".join(f"{p}: Tensor" for p in params)
     ret = "Tuple[" + ", ".join(["Tensor"] * len(results)) + "]"
     body = [f"        {line}" for line in builder.lines]
     body.append(f"        return ({', '.join(results)},)")
-    return "\n".join([
+    head = [
         "import torch",
         "from torch import Tensor",
         "from typing import Dict, Tuple",
@@ -139,14 +145,12 @@ def module_source(builder, params, results):
         "            self.register_buffer(name, value)",
         "",
         f"    def forward(self, {args}) -> {ret}:",
-        *body,
-        "",
-    ])
+    ]
+    return "\n".join(head + body + [""]), len(head) + 1
 
 
-def define_class(source):
-    """Executes the source under a unique file name that inspect (and so TorchScript) can read."""
-    filename = f"<retort_model_{next(_module_ids)}>"
+def define_class(source, filename):
+    """Executes the source under a file name that inspect (and so TorchScript) can read."""
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {"__name__": filename}
     exec(compile(source, filename, "exec"), namespace)
@@ -156,11 +160,28 @@ def define_class(source):
 class Converted:
     """A generated module and what the worker needs to call it."""
 
-    def __init__(self, module, source, input_names, output_dtypes):
+    def __init__(self, module, filename, input_names, output_dtypes, line_nodes, first_line):
         self.module = module
-        self.source = source
+        self.filename = filename
         self.input_names = input_names
         self.output_dtypes = output_dtypes
+        self._line_nodes = line_nodes
+        self._first_line = first_line
+
+    def blame(self, exc):
+        """The node whose generated line raised exc, as "node 'n' (Op): ", or ""."""
+        lines = [int(m) for m in re.findall(
+            rf'File "{re.escape(self.filename)}", line (\d+)', str(exc))]
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                lines.append(tb.tb_lineno)
+            tb = tb.tb_next
+        for line in reversed(lines):
+            k = line - self._first_line
+            if 0 <= k < len(self._line_nodes) and self._line_nodes[k]:
+                return f"{self._line_nodes[k]}: "
+        return ""
 
 
 def convert_model(model_bytes, outputs):
@@ -179,7 +200,9 @@ def convert_model(model_bytes, outputs):
             builder.convert(node)
     results = [builder.expr(o) for o in outputs]
     output_dtypes = [builder.dtype_of(o) for o in outputs]
-    source = module_source(builder, params, results)
-    cls = define_class(source)
+    source, first_line = module_source(builder, params, results)
+    filename = f"<retort_model_{next(_module_ids)}>"
+    cls = define_class(source, filename)
     module = cls({k: torch.from_numpy(np.array(v)) for k, v in builder.buffers.items()})
-    return Converted(module.eval(), source, input_names, output_dtypes)
+    return Converted(module.eval(), filename, input_names, output_dtypes, builder.line_nodes,
+                     first_line)

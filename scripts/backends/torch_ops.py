@@ -604,6 +604,13 @@ def conv_shape(c):
     return f"torch.tensor({lit(shape[start:end])}, dtype=torch.int64)"
 
 
+# ONNX op types that Retort exports but the worker cannot express at all, with the reason. Every
+# registry op has a converter today; narrower limits (a dtype without a CPU kernel, MaxPool's
+# Indices output, training-mode BatchNormalization, ...) are raised as Unsupported by the
+# converters or detected from torch's "not implemented for" errors; docs/backend-protocol.md
+# lists them.
+UNSUPPORTED_OPS = {}
+
 CONVERTERS = {
     **{op: template(text, 1) for op, text in UNARY.items()},
     **{op: template(text, 2) for op, text in BINARY.items()},

@@ -32,6 +32,36 @@ class ProtocolError(Exception):
     pass
 
 
+class Failure(Exception):
+    """A failed request with its kind ("unsupported" or "error") already decided."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def error_kind(exc):
+    if isinstance(exc, (Unsupported, Failure)):
+        return getattr(exc, "kind", "unsupported")
+    # torch lacks a kernel for this dtype (e.g. "addmm_impl_cpu_" not implemented for 'Half').
+    if "not implemented for" in str(exc):
+        return "unsupported"
+    return "error"
+
+
+def concise(exc):
+    """The message of exc; for a missing kernel just the line that names it."""
+    text = str(exc)
+    for line in text.splitlines():
+        if "not implemented for" in line:
+            return line.strip()
+    return text if len(text) <= 4000 else text[:4000] + " ..."
+
+
+def blamed(converted, exc):
+    return Failure(error_kind(exc), f"{converted.blame(exc)}{concise(exc)}")
+
+
 def read_exact(stream, n):
     data = stream.read(n)
     if data is None or len(data) < n:
@@ -144,7 +174,10 @@ class Worker:
         if missing:
             raise ProtocolError(f"model input '{missing[0]}' is not given")
         args = [inputs[n] for n in converted.input_names]
-        entry = (converted, compile_module(converted, self.settings, args))
+        try:
+            entry = (converted, compile_module(converted, self.settings, args))
+        except Exception as e:
+            raise blamed(converted, e) from e
         self.cache[key] = entry
         if len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
@@ -159,22 +192,16 @@ class Worker:
         converted, fn = self.compiled(model, outputs, inputs)
         args = [inputs[n] for n in converted.input_names]
         runs = 1 if self.settings.mode == "eager" else JIT_RUNS
-        with torch.no_grad():
-            for _ in range(runs):
-                results = fn(*args)
+        try:
+            with torch.no_grad():
+                for _ in range(runs):
+                    results = fn(*args)
+        except Exception as e:
+            raise blamed(converted, e) from e
         out_blobs = []
         described = [tensor_to(name, t, dtype, out_blobs)
                      for name, t, dtype in zip(outputs, results, converted.output_dtypes)]
         return {"type": "result", "id": header.get("id"), "outputs": described}, out_blobs
-
-
-def error_kind(exc):
-    if isinstance(exc, Unsupported):
-        return "unsupported"
-    # torch lacks a kernel for this dtype (e.g. "addmm_impl_cpu_" not implemented for 'Half').
-    if "not implemented for" in str(exc):
-        return "unsupported"
-    return "error"
 
 
 def serve(stdin, stdout):
@@ -200,8 +227,9 @@ def serve(stdin, stdout):
                 raise ProtocolError(f"unknown request type '{kind}'")
         except Exception as e:  # one bad request never ends the worker
             traceback.print_exc(file=sys.stderr)
+            message = str(e) if isinstance(e, Failure) else f"{type(e).__name__}: {e}"
             reply = {"type": "error", "id": header.get("id"), "kind": error_kind(e),
-                     "message": f"{type(e).__name__}: {e}"}
+                     "message": message}
             out_blobs = []
         write_frame(stdout, reply, out_blobs)
 
