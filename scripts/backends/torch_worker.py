@@ -40,20 +40,23 @@ class Failure(Exception):
         self.kind = kind
 
 
+# Messages in which torch says it has no kernel or rule for a dtype or value, e.g.
+# "addmm_impl_cpu_" not implemented for 'Half': the model is unsupported, not miscompiled.
+TORCH_LIMITS = ("not implemented for", "could not infer output dtype")
+
+
 def error_kind(exc):
     if isinstance(exc, (Unsupported, Failure)):
         return getattr(exc, "kind", "unsupported")
-    # torch lacks a kernel for this dtype (e.g. "addmm_impl_cpu_" not implemented for 'Half').
-    if "not implemented for" in str(exc):
-        return "unsupported"
-    return "error"
+    text = str(exc)
+    return "unsupported" if any(limit in text for limit in TORCH_LIMITS) else "error"
 
 
 def concise(exc):
-    """The message of exc; for a missing kernel just the line that names it."""
+    """The message of exc; for a torch limit just the line that names it."""
     text = str(exc)
     for line in text.splitlines():
-        if "not implemented for" in line:
+        if any(limit in line for limit in TORCH_LIMITS):
             return line.strip()
     return text if len(text) <= 4000 else text[:4000] + " ..."
 

@@ -98,9 +98,26 @@ def random_inputs(model, seed):
     return inputs
 
 
+def variant_text(sample, how):
+    """A rewritten variant of the sample as .rtg text (`show` lists its constants elided, so
+    only constant-free samples qualify)."""
+    shown = retort("-c", f"load {sample}; egraph; saturate --iters 3; extract {how}; show v")
+    return shown[shown.index("graph "):]
+
+
+def export_model(rtg_path, onnx_path):
+    """Retort's ONNX export, with every intermediate value as an output (as the workbench
+    sends models)."""
+    retort("-c", f"load {rtg_path}; export {onnx_path}")
+    model = onnx.load(onnx_path)
+    model.graph.output.extend(model.graph.value_info)
+    del model.graph.value_info[:]
+    return model
+
+
 def exported_samples():
-    """The POLYJUICE samples exported by Retort, with every intermediate value as an output
-    (as the workbench sends them); empty without --retort."""
+    """The POLYJUICE samples and rewritten variants of them, exported by Retort; empty
+    without --retort."""
     if not RETORT:
         return {}
     models = {}
@@ -108,12 +125,17 @@ def exported_samples():
         for name in sorted(os.listdir(SAMPLES)):
             if not name.endswith(".rtg"):
                 continue
-            path = os.path.join(tmp, name.replace(".rtg", ".onnx"))
-            retort("-c", f"load {os.path.join(SAMPLES, name)}; export {path}")
-            model = onnx.load(path)
-            model.graph.output.extend(model.graph.value_info)
-            del model.graph.value_info[:]
-            models[name] = model
+            sample = os.path.join(SAMPLES, name)
+            models[name] = export_model(sample, os.path.join(tmp, f"{name}.onnx"))
+            with open(sample) as f:
+                if "\nconst " in f.read():
+                    continue
+            for how in ("max as v", "random as v --seed 7"):
+                rtg = os.path.join(tmp, f"{name}.{how.split()[0]}.rtg")
+                with open(rtg, "w") as f:
+                    f.write(variant_text(sample, how))
+                label = f"{name} ({how.split()[0]} variant)"
+                models[label] = export_model(rtg, f"{rtg}.onnx")
     return models
 
 
@@ -142,7 +164,7 @@ class ModesTest(unittest.TestCase):
 
     def run_samples(self, client):
         if RETORT:
-            self.assertGreaterEqual(len(self.samples), 7)
+            self.assertGreaterEqual(len(self.samples), 7 + 2 * 5)
         for name, model in self.samples.items():
             with self.subTest(sample=name):
                 inputs = random_inputs(model, seed=len(name))
