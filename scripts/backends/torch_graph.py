@@ -135,7 +135,7 @@ def module_source(builder, params, results):
     head = [
         "import torch",
         "from torch import Tensor",
-        "from typing import Dict, Tuple",
+        "from typing import Dict, List, Tuple",
         "",
         "",
         "class RetortModel(torch.nn.Module):",
@@ -160,10 +160,11 @@ def define_class(source, filename):
 class Converted:
     """A generated module and what the worker needs to call it."""
 
-    def __init__(self, module, filename, input_names, output_dtypes, line_nodes, first_line):
+    def __init__(self, module, filename, inputs, output_dtypes, line_nodes, first_line):
         self.module = module
         self.filename = filename
-        self.input_names = input_names
+        self.input_names = [name for name, _, _ in inputs]
+        self.input_types = {name: (dtype, shape) for name, dtype, shape in inputs}
         self.output_dtypes = output_dtypes
         self._line_nodes = line_nodes
         self._first_line = first_line
@@ -204,5 +205,6 @@ def convert_model(model_bytes, outputs):
     filename = f"<retort_model_{next(_module_ids)}>"
     cls = define_class(source, filename)
     module = cls({k: torch.from_numpy(np.array(v)) for k, v in builder.buffers.items()})
-    return Converted(module.eval(), filename, input_names, output_dtypes, builder.line_nodes,
+    inputs = [(n, builder.dtype_of(n), builder.shape_of(n)) for n in input_names]
+    return Converted(module.eval(), filename, inputs, output_dtypes, builder.line_nodes,
                      first_line)

@@ -32,6 +32,8 @@ TORCH_DTYPES = {
 def lit(v):
     """A Python/TorchScript literal for a number or a list of numbers."""
     if isinstance(v, (list, tuple)):
+        if not v:  # TorchScript reads a bare [] as List[Tensor]
+            return "torch.jit.annotate(List[int], [])"
         return "[" + ", ".join(lit(e) for e in v) + "]"
     if isinstance(v, (bool, np.bool_)):
         return "True" if v else "False"

@@ -114,7 +114,7 @@ def tensor_to(name, tensor, dtype, blobs):
     array = tensor.detach().contiguous().numpy()
     if array.dtype != dtype:  # the model's declared dtype wins over torch's promotion
         array = array.astype(dtype)
-    blobs.append(np.ascontiguousarray(array, dtype=dtype.newbyteorder("<")).tobytes())
+    blobs.append(array.astype(dtype.newbyteorder("<")).tobytes())
     return {"name": name, "dtype": DTYPE_NAMES[dtype], "shape": list(array.shape),
             "blob": len(blobs) - 1}
 
@@ -154,6 +154,18 @@ def compile_module(converted, settings, inputs):
     return jit
 
 
+def check_inputs(converted, inputs):
+    """The run's inputs must be what the model declares: the module is specialised to it."""
+    for name, (dtype, shape) in converted.input_types.items():
+        if name not in inputs:
+            raise ProtocolError(f"model input '{name}' is not given")
+        t = inputs[name]
+        got = (t.numpy().dtype, list(t.shape))
+        if got != (dtype, list(shape)):
+            raise ProtocolError(f"input '{name}' is {DTYPE_NAMES[got[0]]}{got[1]}, the model "
+                                f"declares {DTYPE_NAMES[dtype]}{list(shape)}")
+
+
 class Worker:
     def __init__(self):
         self.settings = None
@@ -173,9 +185,7 @@ class Worker:
             self.cache.move_to_end(key)
             return self.cache[key]
         converted = convert_model(model, outputs)
-        missing = [n for n in converted.input_names if n not in inputs]
-        if missing:
-            raise ProtocolError(f"model input '{missing[0]}' is not given")
+        check_inputs(converted, inputs)
         args = [inputs[n] for n in converted.input_names]
         try:
             entry = (converted, compile_module(converted, self.settings, args))

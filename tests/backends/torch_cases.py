@@ -248,6 +248,16 @@ def shape_cases():
         Case("Shape", "Shape", [x]),
         Case("Shape start end", "Shape", [x], start=1, end=-1),
         Case("Identity bool", "Identity", [bools(3)]),
+        Case("Reshape to scalar", "Reshape", [f32(1, 1), Const(np.zeros(0, np.int64))]),
+        Case("Transpose scalar", "Transpose", [np.float32(1.5)]),
+        Case("Shape scalar", "Shape", [np.float32(1.5)]),
+        Case("Unsqueeze scalar", "Unsqueeze", [np.int64(4), i64(0)]),
+        Case("Squeeze to scalar", "Squeeze", [f32(1, 1)]),
+        Case("Gather to scalar", "Gather", [f32(5), np.array(-2, np.int64)]),
+        Case("Expand scalar", "Expand", [np.float32(2.5), i64(2, 3)]),
+        Case("Tile scalar", "Tile", [np.float32(2.5), Const(np.zeros(0, np.int64))]),
+        Case("ReduceSum scalar", "ReduceSum", [np.float32(2.5)]),
+        Case("Add scalars", "Add", [np.float32(2.5), np.float32(-1.0)]),
     ]
 
 

@@ -40,7 +40,7 @@ class WorkerClient:
         blobs = [model_bytes]
         described = []
         for name, array in inputs.items():
-            array = np.ascontiguousarray(array)
+            array = np.asarray(array)
             blobs.append(array.astype(array.dtype.newbyteorder("<")).tobytes())
             described.append({"name": name, "dtype": DTYPE_NAMES[array.dtype],
                               "shape": list(array.shape), "blob": len(blobs) - 1})

@@ -230,7 +230,7 @@ class FuserTest(unittest.TestCase):
 def single_node_model(op, inputs, domain="", **attrs):
     node = helper.make_node(op, list(inputs), ["y"], name="n0", domain=domain, **attrs)
     graph = helper.make_graph([node], "g", [value_info(k, v) for k, v in inputs.items()],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
     opsets = [helper.make_opsetid("", 17)] + ([helper.make_opsetid(domain, 1)] if domain else [])
     return helper.make_model(graph, opset_imports=opsets).SerializeToString()
 
@@ -293,11 +293,16 @@ class ProtocolTest(unittest.TestCase):
         self.assert_error(header, "error", "'x' is not given")
         self.assert_good_run_works()
 
+    def test_input_unlike_the_model_is_an_error(self):
+        header, _ = self.client.run(self.good, {"x": self.x.T.copy()}, ["y"])
+        self.assert_error(header, "error", "input 'x' is f32[3, 2], the model declares f32[2, 3]")
+        self.assert_good_run_works()
+
     def test_runtime_failure_is_an_error(self):
-        a, b = np.ones((2, 3), np.float32), np.ones((3, 2), np.float32)
-        model = single_node_model("Add", {"a": a, "b": b[:, :1].T.copy()})
-        header, _ = self.client.run(model, {"a": a, "b": b}, ["y"])
-        self.assert_error(header, "error", "node 'n0' (Add)")
+        data, indices = np.ones((3, 2), np.float32), np.array([1, 7], np.int64)
+        model = single_node_model("Gather", {"data": data, "indices": indices})
+        header, _ = self.client.run(model, {"data": data, "indices": indices}, ["y"])
+        self.assert_error(header, "error", "node 'n0' (Gather)")
         self.assert_good_run_works()
 
     def test_unknown_request_is_an_error(self):
