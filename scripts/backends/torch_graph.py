@@ -87,7 +87,7 @@ class Builder:
             self.buffers[attr] = self.consts[name]
             self.exprs[name] = f"self.{attr}"
             return self.exprs[name]
-        raise Unsupported(f"value '{name}' is not computed by the graph")
+        raise ValueError(f"value '{name}' is not in the model")
 
     def temp(self, expr):
         name = f"t{next(self._fresh)}"
@@ -96,16 +96,16 @@ class Builder:
         return name
 
     def convert(self, node):
-        if node.domain not in ("", "ai.onnx"):
-            raise Unsupported(f"{node.op_type}: domain '{node.domain}'")
-        converter = CONVERTERS.get(node.op_type)
-        if converter is None:
-            raise Unsupported(f"{node.op_type}: no torch form")
         self._node = f"node '{node.name}' ({node.op_type})"
         try:
+            if node.domain not in ("", "ai.onnx"):
+                raise Unsupported(f"domain '{node.domain}' has no torch form")
+            converter = CONVERTERS.get(node.op_type)
+            if converter is None:
+                raise Unsupported("no torch form")
             results = converter(NodeContext(node, self))
         except Unsupported as e:
-            raise Unsupported(f"node '{node.name}': {e}") from None
+            raise Unsupported(f"{self._node}: {e}") from None
         if isinstance(results, str):
             results = [results]
         for out, expr in zip(node.output, results):
@@ -115,15 +115,16 @@ class Builder:
 
 def needed_nodes(graph, outputs):
     """The nodes the requested outputs depend on, in graph order."""
-    producer = {o: n for n in graph.node for o in n.output}
+    nodes = list(graph.node)
+    producer = {o: k for k, n in enumerate(nodes) for o in n.output}
     wanted, stack = set(), list(outputs)
     while stack:
-        node = producer.get(stack.pop())
-        if node is None or id(node) in wanted:
+        k = producer.get(stack.pop())
+        if k is None or k in wanted:
             continue
-        wanted.add(id(node))
-        stack.extend(i for i in node.input if i)
-    return [n for n in graph.node if id(n) in wanted]
+        wanted.add(k)
+        stack.extend(i for i in nodes[k].input if i)
+    return [nodes[k] for k in sorted(wanted)]
 
 
 def module_source(builder, params, results):

@@ -10,6 +10,7 @@ known when the model is converted become literals; the shapes of every value are
 import math
 
 import numpy as np
+import onnx.helper
 
 
 class Unsupported(Exception):
@@ -66,7 +67,7 @@ class NodeContext:
     def x(self, i):
         """The expression of input i (a tensor)."""
         if not self.has(i):
-            raise Unsupported(f"{self.op}: input {i} is missing")
+            raise Unsupported(f"input {i} is missing")
         return self._b.expr(self.node.input[i])
 
     def inputs(self):
@@ -76,12 +77,10 @@ class NodeContext:
         """The value of input i, which must be known when converting (an initializer)."""
         value = self._b.const_value(self.node.input[i]) if self.has(i) else None
         if value is None:
-            raise Unsupported(f"{self.op}: input {i} must be a constant")
+            raise Unsupported(f"input {i} must be a constant (an initializer)")
         return value
 
     def attr(self, name, default=None):
-        import onnx.helper
-
         a = self._attrs.get(name)
         if a is None:
             return default
@@ -244,7 +243,7 @@ def integral_scalar(value, dtype, what):
     if is_float(dtype):
         return lit(value)
     if float(value) != int(value):
-        raise Unsupported(f"Gemm: non-integral {what} {value} on {np.dtype(dtype)}")
+        raise Unsupported(f"non-integral {what} {value} on {np.dtype(dtype)}")
     return lit(int(value))
 
 
@@ -308,7 +307,7 @@ def window(c, kernel):
 def spatial_rank(c):
     n = c.rank(0) - 2
     if n not in (1, 2, 3):
-        raise Unsupported(f"{c.op}: torch has 1-D to 3-D forms only, got {n} spatial axes")
+        raise Unsupported(f"torch has 1-D to 3-D forms only, got {n} spatial axes")
     return n
 
 
@@ -338,7 +337,7 @@ def lowest(dtype):
 
 def conv_max_pool(c):
     if c.n_outputs() > 1 and c.node.output[1]:
-        raise Unsupported("MaxPool: the Indices output")
+        raise Unsupported("the Indices output")
     n = spatial_rank(c)
     kernel = list(c.attr("kernel_shape"))
     strides, dilations, begins, ends = window(c, kernel)
@@ -387,7 +386,7 @@ def conv_global_pool(fn):
 
 def conv_batch_norm(c):
     if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
-        raise Unsupported("BatchNormalization: training mode")
+        raise Unsupported("training mode")
     eps = lit(c.attr("epsilon", 1e-5))
     return (f"torch.nn.functional.batch_norm({c.x(0)}, {c.x(3)}, {c.x(4)}, {c.x(1)}, {c.x(2)}, "
             f"False, 0.0, {eps})")
@@ -532,7 +531,7 @@ def conv_slice(c):
         axis = norm_axis(axis, len(shape))
         n = shape[axis]
         if step == 0:
-            raise Unsupported("Slice: step 0")
+            raise Unsupported("step 0")
         start, end = slice_bounds(start, end, step, n)
         if step < 0:  # torch slices only forward: flip the axis, then step forward
             flips.append(axis)
@@ -570,7 +569,7 @@ def conv_pad(c):
     rank = c.rank(0)
     pads = ints(c.const(1))
     if c.has(3):
-        raise Unsupported("Pad: the axes input (opset 18)")
+        raise Unsupported("the axes input (opset 18)")
     begins, ends = pads[:rank], pads[rank:]
     mode = c.attr("mode", "constant")
     if mode == "constant":
@@ -578,7 +577,7 @@ def conv_pad(c):
         return (f"torch.nn.functional.pad({c.x(0)}, {lit(torch_pad_list(begins, ends))}, "
                 f'"constant", {lit(value)})')
     if mode not in ("edge", "reflect"):
-        raise Unsupported(f"Pad: mode {mode}")
+        raise Unsupported(f"mode {mode}")
     x = c.x(0)
     for axis, (b, e) in enumerate(zip(begins, ends)):
         if b or e:

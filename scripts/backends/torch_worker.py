@@ -119,13 +119,18 @@ def tensor_to(name, tensor, dtype, blobs):
             "blob": len(blobs) - 1}
 
 
+def option(options, name, choices, default):
+    value = options.get(name, default)
+    if value not in choices:
+        raise ProtocolError(f"option {name} must be one of {', '.join(choices)}, got '{value}'")
+    return value
+
+
 class Settings:
     def __init__(self, options):
-        self.mode = options.get("mode", "script")
-        self.freeze = options.get("freeze", "0") == "1"
-        self.fuser = options.get("fuser", "0") == "1"
-        if self.mode not in ("eager", "trace", "script"):
-            raise ProtocolError(f"option mode must be eager, trace or script, got '{self.mode}'")
+        self.mode = option(options, "mode", ("eager", "trace", "script"), "script")
+        self.freeze = option(options, "freeze", ("0", "1"), "0") == "1"
+        self.fuser = option(options, "fuser", ("0", "1"), "0") == "1"
 
     def apply(self):
         torch.set_num_threads(1)
@@ -175,12 +180,13 @@ class Worker:
         options = {str(k): str(v) for k, v in header.get("options", {}).items()}
         self.settings = Settings(options)
         self.settings.apply()
+        self.cache.clear()
         return {"type": "hello", "name": "torch", "version": torch.__version__,
                 "options": options}, []
 
     def compiled(self, model, outputs, inputs):
         key = (hashlib.sha256(model).hexdigest(), tuple(outputs),
-               tuple((str(t.dtype), tuple(t.shape)) for t in inputs.values()))
+               tuple(sorted((n, str(t.dtype), tuple(t.shape)) for n, t in inputs.items())))
         if key in self.cache:
             self.cache.move_to_end(key)
             return self.cache[key]
@@ -201,6 +207,8 @@ class Worker:
             raise ProtocolError("run before hello")
         model = blobs[header["model"]]
         outputs = header["outputs"]
+        if not outputs:
+            raise ProtocolError("the run asks for no outputs")
         inputs = {d["name"]: tensor_from(d, blobs) for d in header.get("inputs", [])}
         converted, fn = self.compiled(model, outputs, inputs)
         args = [inputs[n] for n in converted.input_names]
