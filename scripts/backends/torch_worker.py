@@ -25,7 +25,7 @@ DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "i8": "int8", "u
 DTYPE_NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 MAX_HEADER = 64 << 20
 CACHE_SIZE = 16
-JIT_RUNS = 3  # the profiling executor specialises (and fuses) after the first runs
+JIT_RUNS = 3  # the profiling executor specialises (and fuses) after the first runs of a module
 
 
 class ProtocolError(Exception):
@@ -171,6 +171,15 @@ def check_inputs(converted, inputs):
                                 f"declares {DTYPE_NAMES[dtype]}{list(shape)}")
 
 
+class Compiled:
+    """A cached module: the conversion, the callable, and how often it has run."""
+
+    def __init__(self, converted, fn):
+        self.converted = converted
+        self.fn = fn
+        self.runs = 0
+
+
 class Worker:
     def __init__(self):
         self.settings = None
@@ -194,7 +203,7 @@ class Worker:
         check_inputs(converted, inputs)
         args = [inputs[n] for n in converted.input_names]
         try:
-            entry = (converted, compile_module(converted, self.settings, args))
+            entry = Compiled(converted, compile_module(converted, self.settings, args))
         except Exception as e:
             raise blamed(converted, e) from e
         self.cache[key] = entry
@@ -210,13 +219,15 @@ class Worker:
         if not outputs:
             raise ProtocolError("the run asks for no outputs")
         inputs = {d["name"]: tensor_from(d, blobs) for d in header.get("inputs", [])}
-        converted, fn = self.compiled(model, outputs, inputs)
+        entry = self.compiled(model, outputs, inputs)
+        converted = entry.converted
         args = [inputs[n] for n in converted.input_names]
-        runs = 1 if self.settings.mode == "eager" else JIT_RUNS
+        warm_up = 0 if self.settings.mode == "eager" else JIT_RUNS - 1
         try:
             with torch.no_grad():
-                for _ in range(runs):
-                    results = fn(*args)
+                for _ in range(max(1, warm_up + 1 - entry.runs)):
+                    results = entry.fn(*args)
+                    entry.runs += 1
         except Exception as e:
             raise blamed(converted, e) from e
         out_blobs = []

@@ -51,14 +51,14 @@ def value_info(name, array):
     return helper.make_tensor_value_info(name, code, list(np.shape(array)))
 
 
-def build(nodes, inputs, consts):
-    """A model (bytes), its expected outputs and the graph outputs' names."""
+def build(nodes, inputs, consts, outputs=None):
+    """A model (bytes) and its expected outputs (by default the last node's)."""
     graph = helper.make_graph(
         nodes, "case", [value_info(k, v) for k, v in inputs.items()], [],
         [onnx.numpy_helper.from_array(v, k) for k, v in consts.items()])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     values = evaluate(model, inputs)
-    outputs = [o for o in nodes[-1].output if o]
+    outputs = outputs or [o for o in nodes[-1].output if o]
     for o in outputs:
         model.graph.output.append(value_info(o, values[o]))
     onnx.checker.check_model(model)
@@ -264,3 +264,38 @@ def shape_cases():
 def all_cases():
     return (unary_cases() + binary_cases() + variadic_cases() + linalg_cases()
             + conv_pool_cases() + reduce_cases() + shape_cases())
+
+
+CHAIN_UNARY = ["Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Sin", "Cos", "Atan", "Erf", "Softsign",
+               "LeakyRelu", "Elu", "HardSigmoid", "Exp"]
+CHAIN_BINARY = ["Add", "Sub", "Mul", "Max", "Min", "PRelu"]
+
+
+class ChainCase:
+    """A random chain of elementwise f32 ops over broadcast inputs: what the TensorExpr fuser
+    fuses. The last value and one intermediate are outputs."""
+
+    def __init__(self, seed, length=8):
+        rng = np.random.default_rng(seed)
+        self.label, self.op = f"chain {seed}", None
+        self.inputs = {"a": f32(3, 4), "b": f32(3, 4), "c": f32(4)}
+        values, nodes = list(self.inputs), []
+        for k in range(length):
+            recent = values[-3:]
+            if rng.random() < 0.5:
+                op, args = str(rng.choice(CHAIN_UNARY)), [str(rng.choice(recent))]
+                if op == "Exp":  # keep the values finite
+                    nodes.append(helper.make_node("Tanh", args, [f"e{k}"], name=f"n{k}e"))
+                    args = [f"e{k}"]
+            else:
+                op, args = str(rng.choice(CHAIN_BINARY)), [str(rng.choice(recent)),
+                                                           str(rng.choice(values))]
+            nodes.append(helper.make_node(op, args, [f"v{k}"], name=f"n{k}"))
+            values.append(f"v{k}")
+        outputs = [values[-1], values[len(self.inputs) + length // 2]]
+        self.model, self.expected = build(nodes, self.inputs, {}, outputs)
+        self.outputs = list(self.expected)
+
+
+def chain_cases(count=20):
+    return [ChainCase(seed) for seed in range(count)]

@@ -23,7 +23,7 @@ sys.path[:0] = [HERE, WORKER_DIR]
 
 import torch_ops  # noqa: E402
 from onnx_numpy import evaluate  # noqa: E402
-from torch_cases import all_cases, value_info  # noqa: E402
+from torch_cases import all_cases, chain_cases, value_info  # noqa: E402
 from torch_client import WorkerClient  # noqa: E402
 
 WORKER = [sys.executable, os.path.join(WORKER_DIR, "torch_worker.py")]
@@ -41,6 +41,7 @@ def take_option(argv, name):
 
 RETORT = take_option(sys.argv, "--retort")
 CASES = all_cases()
+CHAINS = chain_cases()
 # Cases a torch 1.13 CPU build has no kernel for: reported as unsupported.
 UNSUPPORTED_CASES = {"Sqrt f16"}
 
@@ -151,7 +152,7 @@ class ModesTest(unittest.TestCase):
         client = WorkerClient(WORKER, options)
         try:
             self.run_samples(client)
-            for case in CASES:
+            for case in CASES + CHAINS:
                 with self.subTest(case=case.label):
                     if case.label in UNSUPPORTED_CASES:
                         header, _ = client.run(case.model, case.inputs, case.outputs)
