@@ -91,7 +91,7 @@ class Builder:
 
     def temp(self, expr):
         name = f"t{next(self._fresh)}"
-        self.lines.append(f"{name} = {expr}")
+        self.lines.append(f"{name} = {expr}  # {self._node}")
         self.line_nodes.append(self._node)
         return name
 
