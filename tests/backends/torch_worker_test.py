@@ -201,15 +201,15 @@ def chain_model():
 
 
 class FuserTest(unittest.TestCase):
-    """In process: with fuser=1 the scripted module really runs a TensorExpr fusion group."""
+    """In process: with fuser=1 the JIT modes really run a TensorExpr fusion group."""
 
-    def optimized_graph(self, fuser):
+    def optimized_graph(self, options):
         import torch
 
         import torch_worker
 
         model, inputs = chain_model()
-        settings = torch_worker.Settings({"mode": "script", "fuser": fuser})
+        settings = torch_worker.Settings(options)
         settings.apply()
         converted = torch_worker.convert_model(model.SerializeToString(), ["t"])
         args = [torch.from_numpy(inputs[n]) for n in converted.input_names]
@@ -222,10 +222,15 @@ class FuserTest(unittest.TestCase):
         return str(torch.jit.last_executed_optimized_graph())
 
     def test_fuser_on_fuses(self):
-        self.assertIn("TensorExprGroup", self.optimized_graph("1"))
+        for mode in ("trace", "script"):
+            for freeze in ("0", "1"):
+                with self.subTest(mode=mode, freeze=freeze):
+                    graph = self.optimized_graph({"mode": mode, "freeze": freeze, "fuser": "1"})
+                    self.assertIn("TensorExprGroup", graph)
 
     def test_fuser_off_does_not(self):
-        self.assertNotIn("TensorExprGroup", self.optimized_graph("0"))
+        graph = self.optimized_graph({"mode": "script", "fuser": "0"})
+        self.assertNotIn("TensorExprGroup", graph)
 
 
 def single_node_model(op, inputs, domain="", **attrs):
