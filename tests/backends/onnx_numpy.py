@@ -16,11 +16,6 @@ def _erf(x):
     return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.size else x
 
 
-def _keep(fn):
-    """Elementwise float ops whose numpy result must stay in the input dtype."""
-    return lambda x, **a: fn(x, **a).astype(x.dtype)
-
-
 SELU_ALPHA = 1.67326319217681884765625
 SELU_GAMMA = 1.05070102214813232421875
 
@@ -79,7 +74,7 @@ def _activation(op, x, a):
 
 
 def _windows(x, kernel, strides, dilations, pads, fill):
-    """x padded, and its sliding windows [N, C, out..., k...] for 2-D or 1-D pooling/conv."""
+    """x padded, and its sliding windows [N, C, out..., k...] (strided and dilated)."""
     n = len(kernel)
     pad_width = [(0, 0), (0, 0)] + [(pads[i], pads[i + n]) for i in range(n)]
     xp = np.pad(x, pad_width, constant_values=fill)
@@ -276,9 +271,7 @@ def _node(op, ins, a, n_out):
     table = {
         "Where": lambda: np.where(*ins),
         "Clip": lambda: _clip(*ins),
-        "Cast": lambda: ins[0].astype(onnx.helper.tensor_dtype_to_np_dtype(a["to"])
-                                      if hasattr(onnx.helper, "tensor_dtype_to_np_dtype")
-                                      else onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[a["to"]]),
+        "Cast": lambda: ins[0].astype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[a["to"]]),
         "MatMul": lambda: np.matmul(ins[0], ins[1]),
         "Gemm": lambda: _gemm(*ins, **a),
         "Einsum": lambda: _einsum(*ins, equation=a["equation"]),
