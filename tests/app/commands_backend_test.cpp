@@ -35,7 +35,7 @@ TEST_F(BackendCommands, ListShowsTheBuiltIns) {
                       "execution_mode=sequential intra_op_threads=1 opt_level=basic\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("torch:script-te      not started  -        fuser=1 freeze=0 mode=script"),
+  EXPECT_NE(text.find("torch:script-te      not started  -        freeze=0 fuser=1 mode=script"),
             std::string::npos)
       << text;
   EXPECT_EQ(run_ok("backend"), text);
