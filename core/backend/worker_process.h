@@ -51,7 +51,7 @@ class WorkerProcess {
   // Closes the child's stdin (a polite "no more requests").
   void close_stdin();
   // Waits until the deadline for the child to exit, then kills it (SIGKILL); returns how it
-  // ended: "exited with status 3", "killed by signal 9 (Killed)". Idempotent.
+  // ended: "exited with status 3", "was killed by signal 9 (Killed)". Idempotent.
   std::string wait_exit(Clock::time_point deadline);
   // SIGKILL now, then reap; returns the same text as wait_exit.
   std::string kill();
@@ -74,7 +74,7 @@ class WorkerProcess {
   std::string exit_text_;
 };
 
-// "exited with status 3", "killed by signal 9 (Killed)" for a waitpid status.
+// "exited with status 3", "was killed by signal 9 (Killed)" for a waitpid status.
 std::string describe_wait_status(int status);
 
 }  // namespace retort

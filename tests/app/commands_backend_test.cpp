@@ -48,7 +48,7 @@ TEST_F(BackendCommands, AttachSplitsTheCommandLineAndDetachRemoves) {
             "attached mine: /opt/my worker/run a b c d (timeout 2.5 s; it starts on its "
             "first run)\n");
   ASSERT_EQ(session.backends().attached().size(), 1u);
-  const BackendSpec& spec = session.backends().attached()[0];
+  BackendSpec spec = session.backends().attached()[0];
   EXPECT_EQ(spec.argv, (std::vector<std::string>{"/opt/my", "worker/run", "a b", "c d"}));
   EXPECT_EQ(spec.timeout_s, 2.5);
   EXPECT_EQ(spec.options, (std::map<std::string, std::string>{{"k", "v"}, {"x", "1"}}));
