@@ -67,10 +67,12 @@ TEST_F(WorkerBackendTest, RunsLikeTheReference) {
 
 TEST_F(WorkerBackendTest, ReturnsRequestedIntermediates) {
   WorkerBackend w({.name = "w", .argv = {RETORT_FAULT_WORKER}, .timeout_s = 30, .options = {}});
-  request_.outputs = {"t", "y"};
+  request_.outputs = {"x", "t", "y"};  // an input comes back too, without asking the worker
   RunResult r = w.run(request_);
   ASSERT_EQ(r.status, RunStatus::ok) << r.message;
   RunResult ref = RefBackend().run(request_);
+  EXPECT_EQ(r.outputs.size(), 3u);
+  EXPECT_EQ(r.outputs.at("x"), request_.inputs.at("x"));
   EXPECT_EQ(r.outputs.at("t"), ref.outputs.at("t"));
   EXPECT_EQ(r.outputs.at("y"), ref.outputs.at("y"));
 }
