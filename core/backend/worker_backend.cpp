@@ -118,8 +118,13 @@ void WorkerBackend::fail_worker(RunResult& result, RunStatus status, const std::
 }
 
 bool WorkerBackend::ensure_started(RunResult& result) {
-  if (process_ && !process_->exited()) return true;
-  process_.reset();
+  if (process_ && !process_->poll_exit()) return true;
+  if (process_) {
+    // It died between runs: not this model's doing, so start a new one and say so only here.
+    last_error_ = fmt::format("the worker {} while idle; started it again",
+                              process_->wait_exit(Clock::now()));
+    process_.reset();
+  }
   try {
     process_ = std::make_unique<WorkerProcess>(spec_.argv);
   } catch (const Error& e) {

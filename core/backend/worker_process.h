@@ -56,6 +56,8 @@ class WorkerProcess {
   // SIGKILL now, then reap; returns the same text as wait_exit.
   std::string kill();
   bool exited() const { return reaped_; }
+  // Reaps the child if it has exited (without waiting); true when it has.
+  bool poll_exit() { return try_reap(false); }
 
   // The last kStderrTailBytes bytes the child wrote to stderr (read so far, plus whatever is
   // waiting in the pipe now).
