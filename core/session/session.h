@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend_set.h"
 #include "core/egraph/convert.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/extract.h"
@@ -114,6 +115,10 @@ class Session {
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
 
+  // The built-in and attached backends (`backend list`, `compare`).
+  BackendSet& backends() { return backends_; }
+  const BackendSet& backends() const { return backends_; }
+
   void record(std::string command, bool ok) { journal_.push_back({std::move(command), ok}); }
   const std::vector<JournalEntry>& journal() const { return journal_; }
 
@@ -135,6 +140,7 @@ class Session {
   std::unique_ptr<EGraphWork> work_;
   std::vector<EGraphCheckpoint> undo_, redo_;
   std::atomic<bool> cancel_{false};
+  BackendSet backends_;
 };
 
 }  // namespace retort
