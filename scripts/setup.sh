@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(cmake ninja-build g++ pkg-config libfmt-dev nlohmann-json3-dev libreadline-dev
   libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
-  libbenchmark-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format nodejs npm
+  libbenchmark-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format
   python3-numpy python3-onnx python3-torch)
 
 missing=()
@@ -17,6 +17,11 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+
+# Node.js may come from another repository (NodeSource's nodejs bundles npm, and Debian's npm
+# package conflicts with it), so the commands are checked, not the Debian package names.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
