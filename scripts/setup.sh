@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(cmake ninja-build g++ pkg-config libfmt-dev nlohmann-json3-dev libreadline-dev
   libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
-  libbenchmark-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format)
+  libbenchmark-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -27,6 +27,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# The ONNX Runtime backend's Node packages (scripts/backends/package-lock.json pins them). The
+# onnxruntime-node package ships its Linux x64 library; its install script (which would fetch CUDA
+# libraries) is skipped, so nothing else is downloaded. Reinstalled only when the lock changed.
+backends=scripts/backends
+if [ ! -d "$backends/node_modules" ] ||
+  ! cmp -s "$backends/package-lock.json" "$backends/node_modules/.retort-lock.json"; then
+  echo "setup: installing the Node packages of $backends"
+  ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
+    npm ci --prefix "$backends" --ignore-scripts --no-audit --no-fund
+  cp "$backends/package-lock.json" "$backends/node_modules/.retort-lock.json"
 fi
 
 build_dir=${RETORT_BUILD_DIR:-build}

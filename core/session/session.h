@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend_set.h"
 #include "core/compare/compare.h"
 #include "core/compare/tolerance.h"
 #include "core/egraph/convert.h"
@@ -123,6 +124,10 @@ class Session {
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
 
+  // The built-in and attached backends (`backend list`, `compare`).
+  BackendSet& backends() { return backends_; }
+  const BackendSet& backends() const { return backends_; }
+
   void record(std::string command, bool ok) { journal_.push_back({std::move(command), ok}); }
   const std::vector<JournalEntry>& journal() const { return journal_; }
 
@@ -146,6 +151,7 @@ class Session {
   std::atomic<bool> cancel_{false};
   ToleranceTable tolerances_;
   std::optional<CompareReport> compare_report_;
+  BackendSet backends_;
 };
 
 }  // namespace retort
