@@ -55,7 +55,8 @@ struct CompareReport {
     return cells[backend * graphs.size() + graph];
   }
   size_t bug_count() const;  // findings whose verdict is_bug
-  const Finding* first_bug() const;
+  // The n-th finding whose verdict is_bug (1-based, as the text report numbers them), or null.
+  const Finding* bug(size_t n) const;
 };
 
 struct CompareGraph {

@@ -72,8 +72,9 @@ std::string compare_report_text(const CompareReport& r) {
     out += fmt::format("{}: {} checks, {} failed{}\n", oracle, checks, bugs,
                        filtered ? fmt::format(", {} undefined (not bugs)", filtered) : "");
   }
+  size_t number = 0;
   for (const auto& f : r.findings)
-    if (is_bug(f.verdict)) out += f.str() + "\n";
+    if (is_bug(f.verdict)) out += fmt::format("#{} {}\n", ++number, f.str());
   for (const auto& f : r.findings)
     if (!is_bug(f.verdict)) out += f.str() + "\n";
   for (const auto& n : r.notes) out += fmt::format("note: {}\n", n);

@@ -28,7 +28,7 @@ TEST(CompareRepro, WritesTheBundleOfAReferenceFinding) {
   WrongBackend wrong("bad", {"y"});
   CompareReport report =
       run_compare({{"original", &g}}, {&wrong}, {.seed = 4, .runs = 1, .tolerances = {}});
-  ASSERT_NE(report.first_bug(), nullptr);
+  ASSERT_NE(report.bug(1), nullptr);
   ReproOptions options;
   options.backends["bad"] = {.kind = ReproBackend::Kind::worker,
                              .version = "test",
@@ -37,7 +37,7 @@ TEST(CompareRepro, WritesTheBundleOfAReferenceFinding) {
                              .options = {{"k", "v"}},
                              .copy_files = {}};
   TempDir dir;
-  ReproBundle b = write_repro(dir.path.string(), report, *report.first_bug(), options);
+  ReproBundle b = write_repro(dir.path.string(), report, *report.bug(1), options);
   EXPECT_EQ(b.run, "/usr/bin/python3 repro.py");
   for (const char* f : {"inputs/input_0.npy", "expected/output_0.npy", "model_a.onnx",
                         "graph_a.rtg", "repro.json", "repro.py", "README.md"})
@@ -54,11 +54,11 @@ TEST(CompareRepro, WritesTheBundleOfAReferenceFinding) {
             std::string::npos);
 
   // A second export refuses the non-empty folder unless forced.
-  EXPECT_THROW(write_repro(dir.path.string(), report, *report.first_bug(), options), Error);
+  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), options), Error);
   options.force = true;
-  EXPECT_NO_THROW(write_repro(dir.path.string(), report, *report.first_bug(), options));
+  EXPECT_NO_THROW(write_repro(dir.path.string(), report, *report.bug(1), options));
   options.backends.clear();
-  EXPECT_THROW(write_repro(dir.path.string(), report, *report.first_bug(), options), Error);
+  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), options), Error);
 }
 
 }  // namespace
