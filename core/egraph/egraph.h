@@ -26,7 +26,9 @@
 #include "core/egraph/enode.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/ids.h"
+#include "core/egraph/infer_cache.h"
 #include "core/egraph/justification.h"
+#include "core/egraph/selection.h"
 #include "core/graph/graph.h"
 #include "core/tensor/tensor.h"
 
@@ -57,7 +59,8 @@ struct MemoryUsage {
   size_t classes = 0;     // class records, member lists and parent lists
   size_t union_find = 0;  // union-find parents
   size_t proofs = 0;      // proof forest and justifications
-  size_t total() const { return nodes + hashcons + classes + union_find + proofs; }
+  size_t types = 0;       // the type table and the inference cache
+  size_t total() const { return nodes + hashcons + classes + union_find + proofs + types; }
 };
 
 class EGraph {
@@ -89,6 +92,9 @@ class EGraph {
   std::optional<EClassId> lookup(const ENode& node) const;
   // The type the node would have; throws Error when ill-typed.
   TensorType infer(const ENode& node) const;
+  // The type a registry op e-node would have over children of the given types (for checking a
+  // whole rule right-hand side before adding any of it); memoised. Throws Error.
+  const TensorType& infer_op(const ENode& node, std::span<const TensorType> child_types) const;
 
   // --- merging ---------------------------------------------------------------------------------
   // Puts the classes of terms a and b together (a: the rule's LHS instance, b: its RHS).
@@ -137,15 +143,17 @@ class EGraph {
   EClassId term_of(const ENode& canonical_node) const;
   // Proves that terms a and b are equal; throws Error when their classes differ.
   Explanation explain(EClassId a, EClassId b, const ExplainOptions& options = {}) const;
+  // Proves that term a equals the term a selection (an extraction) gives a's class: the chain
+  // from a to a term with the chosen e-node, then, one level deeper, the same for each child
+  // whose term is not yet the selection's. Explanation::to is the selection's whole term.
+  Explanation explain_selection(EClassId a, const Selection& selection,
+                                const ExplainOptions& options = {}) const;
   // The trace steps used by the proof that a equals b (sorted, unique).
   std::vector<uint32_t> proof_steps(EClassId a, EClassId b) const;
 
  private:
   friend class ProofWalker;
   struct TermTable;
-  struct TypeHash {
-    size_t operator()(const TensorType& t) const noexcept;
-  };
   struct ProofLink {
     EClassId next;        // towards the root of the proof tree; itself at the root
     uint32_t just = 0;    // 0: congruence, k: justs_[k - 1]
@@ -184,7 +192,8 @@ class EGraph {
   mutable bool by_op_stale_ = true;
 
   std::vector<TensorType> type_table_;  // index 0: "not a tensor" (the graph_out class)
-  std::unordered_map<TensorType, uint32_t, TypeHash> type_index_;
+  std::unordered_map<TensorType, uint32_t, TensorTypeHash> type_index_;
+  mutable InferCache infer_cache_;
 
   std::map<std::string, TensorType> inputs_;
   std::map<std::string, Constant> constants_;
@@ -195,9 +204,5 @@ class EGraph {
   std::vector<std::string> rule_names_;
   std::unordered_map<std::string, uint32_t> rule_index_;
 };
-
-// The type a registry op e-node would have over children of the given types (for checking a
-// whole rule RHS before adding any of it). Throws Error; special ops need the e-graph (infer).
-TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types);
 
 }  // namespace retort
