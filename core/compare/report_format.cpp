@@ -59,8 +59,8 @@ std::string compare_report_text(const CompareReport& r) {
   for (size_t b = 0; b < r.backends.size(); ++b)
     for (size_t g = 0; g < r.graphs.size(); ++g)
       if (r.cell(b, g).verdict == Verdict::unsupported)
-        out += fmt::format("unsupported: {} on {}: {}\n", r.backends[b], r.graphs[g],
-                           r.cell(b, g).message);
+        out +=
+            fmt::format("note: {} on {}: {}\n", r.backends[b], r.graphs[g], r.cell(b, g).message);
   std::vector<std::string> counts;
   for (std::string_view oracle : {"equivalence", "optimization", "reference"}) {
     size_t checks = r.checks.count(std::string(oracle)) ? r.checks.at(std::string(oracle)) : 0;

@@ -97,7 +97,7 @@ RunComparison compare_runs(const RunResult& actual, const RunResult& expected,
     bool actual_worse = va >= ve;
     const RunResult& failed = actual_worse ? actual : expected;
     c.verdict = actual_worse ? va : ve;
-    c.message = fmt::format("{} run: {}: {}", actual_worse ? "actual" : "expected",
+    c.message = fmt::format("{}{}: {}", actual_worse ? "" : "the run compared against: ",
                             run_status_name(failed.status), failed.message);
     return c;
   }
