@@ -96,9 +96,9 @@ void register_backend_commands(CommandRegistry& r) {
   r.add(
       {.name = "backend",
        .args = {{"ACTION", Completion::None, true}, {"NAME", Completion::None, true}},
-       .options = {{"--cmd", "CMD", "the worker's command line (attach)"},
+       .options = {{"--cmd", "C", "the worker's command line (attach)"},
                    {"--timeout", "S", "seconds a worker may take per request (attach; default 30)"},
-                   {"--option", "K=V,...", "options sent to the worker in hello (attach)"}},
+                   {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"}},
        .summary = "List, attach or detach the compilers under test.",
        .help = "`backend` or `backend list` shows each backend: its state (not started, ready,\n"
                "dead, ...), the version its worker reported, its options and its last error.\n"

@@ -1,5 +1,6 @@
 #include "core/backend/backend_set.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/ranges.h>
@@ -84,9 +85,14 @@ Backend& BackendSet::get(const std::string& name) {
   if (Entry* e = find(name)) return *e->backend;
   std::vector<std::string> all = names();
   std::vector<std::string> close = close_matches(name, all);
-  if (!close.empty())
+  if (!close.empty()) {
+    // Only the closest: "ort:03" suggests ort:O3, not every ort:O*.
+    size_t best = edit_distance(name, close.front());
+    for (const auto& c : close) best = std::min(best, edit_distance(name, c));
+    std::erase_if(close, [&](const std::string& c) { return edit_distance(name, c) != best; });
     fail("unknown backend '{}'; did you mean {}? (backends: {})", name, fmt::join(close, ", "),
          fmt::join(all, ", "));
+  }
   fail("unknown backend '{}' (backends: {})", name, fmt::join(all, ", "));
 }
 

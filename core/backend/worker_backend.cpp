@@ -23,20 +23,30 @@ std::vector<std::string> wanted_outputs(const RunRequest& request) {
   return request.outputs.empty() ? request.graph->outputs : request.outputs;
 }
 
+// The value of a graph input or constant, which the workbench knows without asking the worker
+// (an ONNX graph output may not name an initializer); null for values that nodes compute.
+const Tensor* known_value(const RunRequest& request, const std::string& name) {
+  if (const Constant* c = request.graph->find_constant(name)) return &c->value;
+  if (request.graph->find_input(name)) {
+    auto it = request.inputs.find(name);
+    if (it == request.inputs.end()) fail("no value was given for the input '{}'", name);
+    return &it->second;
+  }
+  return nullptr;
+}
+
 // The model to send: the caller's export when it already has every wanted value as an output,
 // else an export of a copy of the graph with the missing ones marked as outputs.
-std::string model_bytes(const RunRequest& request, const std::vector<std::string>& wanted) {
+std::string model_bytes(const RunRequest& request, const std::vector<std::string>& computed) {
   const Graph& g = *request.graph;
   auto is_output = [&](const std::string& v) {
     return std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end();
   };
-  if (std::all_of(wanted.begin(), wanted.end(), is_output))
+  if (std::all_of(computed.begin(), computed.end(), is_output))
     return request.onnx.empty() ? export_onnx(g) : request.onnx;
   Graph marked = g;
-  for (const auto& v : wanted) {
-    if (!g.defines(v)) fail("the graph has no value named '{}'", v);
+  for (const auto& v : computed)
     if (!is_output(v)) marked.outputs.push_back(v);
-  }
   return export_onnx(marked);
 }
 
@@ -108,8 +118,13 @@ void WorkerBackend::fail_worker(RunResult& result, RunStatus status, const std::
 }
 
 bool WorkerBackend::ensure_started(RunResult& result) {
-  if (process_ && !process_->exited()) return true;
-  process_.reset();
+  if (process_ && !process_->poll_exit()) return true;
+  if (process_) {
+    // It died between runs: not this model's doing, so start a new one and say so only here.
+    last_error_ = fmt::format("the worker {} while idle; started it again",
+                              process_->wait_exit(Clock::now()));
+    process_.reset();
+  }
   try {
     process_ = std::make_unique<WorkerProcess>(spec_.argv);
   } catch (const Error& e) {
@@ -153,20 +168,29 @@ bool WorkerBackend::ensure_started(RunResult& result) {
 RunResult WorkerBackend::run_started(const RunRequest& request) {
   RunResult result;
   std::vector<std::string> wanted = wanted_outputs(request);
+  std::vector<std::string> computed;  // the wanted values that the worker computes
   Frame frame;
   uint64_t id = next_id_++;
   try {
+    for (const auto& name : wanted) {
+      if (!request.graph->defines(name)) fail("the graph has no value named '{}'", name);
+      if (const Tensor* value = known_value(request, name))
+        result.outputs.emplace(name, *value);
+      else
+        computed.push_back(name);
+    }
     frame.header = {
-        {"type", "run"}, {"id", id}, {"model", frame.add_blob(model_bytes(request, wanted))}};
+        {"type", "run"}, {"id", id}, {"model", frame.add_blob(model_bytes(request, computed))}};
     json inputs = json::array();
     for (const auto& in : request.graph->inputs) {
       auto it = request.inputs.find(in.name);
       if (it != request.inputs.end()) inputs.push_back(tensor_entry(in.name, it->second, frame));
     }
     frame.header["inputs"] = std::move(inputs);
-    frame.header["outputs"] = wanted;
+    frame.header["outputs"] = computed;
   } catch (const Error& e) {
     result.status = RunStatus::error;
+    result.outputs.clear();
     result.message = fmt::format("cannot send the model: {}", e.message());
     return result;
   }
@@ -176,6 +200,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     if (type == "error") {
       std::string kind = text_member(answer.header, "kind");
       result.status = kind == "unsupported" ? RunStatus::unsupported : RunStatus::error;
+      result.outputs.clear();
       result.message = text_member(answer.header, "message");
       result.stderr_tail = process_->stderr_tail();
       last_error_ = result.message;
@@ -184,8 +209,12 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     if (type != "result") fail("the worker answered a run with a '{}' frame", type);
     const json& outputs = answer.header.at("outputs");
     if (!outputs.is_array()) fail("'outputs' is not an array");
-    for (const json& entry : outputs) result.outputs.insert(tensor_from_entry(entry, answer));
-    for (const auto& name : wanted)
+    for (const json& entry : outputs) {
+      auto [name, value] = tensor_from_entry(entry, answer);
+      if (std::find(computed.begin(), computed.end(), name) != computed.end())
+        result.outputs.insert_or_assign(name, std::move(value));
+    }
+    for (const auto& name : computed)
       if (!result.outputs.count(name)) fail("the result lacks the output '{}'", name);
   } catch (const WorkerFailure& e) {
     if (e.kind() == WorkerFailure::Kind::timeout) {

@@ -56,7 +56,7 @@ std::string describe_wait_status(int status) {
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     const char* what = strsignal(sig);
-    return fmt::format("killed by signal {} ({})", sig, what ? what : "unknown");
+    return fmt::format("was killed by signal {} ({})", sig, what ? what : "unknown");
   }
   return fmt::format("ended with wait status {}", status);
 }
@@ -191,7 +191,7 @@ bool WorkerProcess::try_reap(bool block) {
     exit_text_ = describe_wait_status(status);
   } else if (rc < 0) {
     reaped_ = true;  // not our child any more (reaped elsewhere); nothing left to wait for
-    exit_text_ = fmt::format("ended (its status is unknown: {})", std::strerror(errno));
+    exit_text_ = fmt::format("ended with an unknown status ({})", std::strerror(errno));
   }
   return reaped_;
 }

@@ -51,11 +51,13 @@ class WorkerProcess {
   // Closes the child's stdin (a polite "no more requests").
   void close_stdin();
   // Waits until the deadline for the child to exit, then kills it (SIGKILL); returns how it
-  // ended: "exited with status 3", "killed by signal 9 (Killed)". Idempotent.
+  // ended: "exited with status 3", "was killed by signal 9 (Killed)". Idempotent.
   std::string wait_exit(Clock::time_point deadline);
   // SIGKILL now, then reap; returns the same text as wait_exit.
   std::string kill();
   bool exited() const { return reaped_; }
+  // Reaps the child if it has exited (without waiting); true when it has.
+  bool poll_exit() { return try_reap(false); }
 
   // The last kStderrTailBytes bytes the child wrote to stderr (read so far, plus whatever is
   // waiting in the pipe now).
@@ -74,7 +76,7 @@ class WorkerProcess {
   std::string exit_text_;
 };
 
-// "exited with status 3", "killed by signal 9 (Killed)" for a waitpid status.
+// "exited with status 3", "was killed by signal 9 (Killed)" for a waitpid status.
 std::string describe_wait_status(int status);
 
 }  // namespace retort

@@ -14,8 +14,8 @@ struct SplitState {
   std::vector<std::string> words;
   std::string current;
   bool in_word = false;
-  char quote = 0;           // the open quote character, 0 outside quotes
-  size_t quote_column = 0;  // 1-based column of the open quote
+  char quote = 0;          // the open quote character, 0 outside quotes
+  size_t quote_start = 0;  // index of the open quote in the line
   bool dangling_escape = false;
 };
 
@@ -44,7 +44,7 @@ SplitState split(std::string_view line) {
       s.in_word = true;
       if (c == '\'' || c == '"') {
         s.quote = c;
-        s.quote_column = i + 1;
+        s.quote_start = i;
       } else if (c == '\\') {
         if (i + 1 < line.size())
           s.current += line[++i];
@@ -62,9 +62,13 @@ SplitState split(std::string_view line) {
 
 std::vector<std::string> split_words(std::string_view line) {
   SplitState s = split(line);
-  if (s.quote)
-    fail("unterminated {} quote (opened at column {})", s.quote == '"' ? "double" : "single",
-         s.quote_column);
+  if (s.quote) {
+    // The text from the open quote on: the line may be a part of what the user typed.
+    std::string_view from = line.substr(s.quote_start);
+    bool cut = from.size() > 24;
+    fail("unterminated {} quote at {}{}", s.quote == '"' ? "double" : "single", from.substr(0, 24),
+         cut ? "..." : "");
+  }
   if (s.dangling_escape) fail("a backslash at the end of the line escapes nothing");
   if (s.in_word) s.words.push_back(std::move(s.current));
   return s.words;

@@ -11,7 +11,7 @@ namespace retort {
 
 // Splits a line into words. Single quotes keep everything literally; double quotes allow \" and
 // \\; outside quotes a backslash escapes the next character. Throws Error on an unterminated
-// quote (naming the column where it opened) or a trailing backslash.
+// quote (quoting the text from the quote on) or a trailing backslash.
 std::vector<std::string> split_words(std::string_view line);
 
 // The same split for a line that is still being typed (completion): an open quote or a trailing

@@ -146,9 +146,14 @@ async function run(header, blobs) {
     const session = await sessionFor(blobs[header.model]);
     const feeds = {};
     for (const entry of header.inputs) feeds[entry.name] = toOrtTensor(entry, blobs);
-    const results = await session.run(feeds, header.outputs);
+    // Fetch every output and pick by name: onnxruntime-node 1.20.1 answers a fetch list with the
+    // model's first outputs, whatever names it lists.
+    const results = await session.run(feeds);
     const outBlobs = [];
-    const outputs = header.outputs.map((name) => fromOrtTensor(name, results[name], outBlobs));
+    const outputs = header.outputs.map((name) => {
+      if (!(name in results)) throw new Error(`the model has no output named '${name}'`);
+      return fromOrtTensor(name, results[name], outBlobs);
+    });
     writeFrame({ type: 'result', id, outputs }, outBlobs);
   } catch (e) {
     const message = String(e && e.message ? e.message : e);

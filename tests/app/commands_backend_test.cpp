@@ -35,7 +35,7 @@ TEST_F(BackendCommands, ListShowsTheBuiltIns) {
                       "execution_mode=sequential intra_op_threads=1 opt_level=basic\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("torch:script-te      not started  -        fuser=1 freeze=0 mode=script"),
+  EXPECT_NE(text.find("torch:script-te      not started  -        freeze=0 fuser=1 mode=script"),
             std::string::npos)
       << text;
   EXPECT_EQ(run_ok("backend"), text);
@@ -48,7 +48,7 @@ TEST_F(BackendCommands, AttachSplitsTheCommandLineAndDetachRemoves) {
             "attached mine: /opt/my worker/run a b c d (timeout 2.5 s; it starts on its "
             "first run)\n");
   ASSERT_EQ(session.backends().attached().size(), 1u);
-  const BackendSpec& spec = session.backends().attached()[0];
+  BackendSpec spec = session.backends().attached()[0];
   EXPECT_EQ(spec.argv, (std::vector<std::string>{"/opt/my", "worker/run", "a b", "c d"}));
   EXPECT_EQ(spec.timeout_s, 2.5);
   EXPECT_EQ(spec.options, (std::map<std::string, std::string>{{"k", "v"}, {"x", "1"}}));

@@ -50,7 +50,8 @@ std::string error_of(std::string_view bytes) {
 
 TEST(Frame, GarbageAndTruncationAreErrors) {
   EXPECT_NE(error_of("this is not a frame\n").find("over the limit of 64 MiB"), std::string::npos);
-  EXPECT_NE(error_of(std::string("\x05\0\0\0{\"a\":", 9)).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x06\0\0\0{\"a\":", 9)).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x05\0\0\0{\"a\":", 9)).find("not JSON"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x03\0\0\0abc", 7)).find("not JSON"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x02\0\0\0[]", 6)).find("not a JSON object"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x0e\0\0\0{\"blobs\":[-1]}", 18)).find("not a byte count"),

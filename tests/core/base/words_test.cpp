@@ -34,13 +34,19 @@ TEST(SplitPartialWords, AcceptsUnfinishedInput) {
   EXPECT_FALSE(p.ends_in_word);
 }
 
-TEST(SplitWords, UnterminatedQuoteNamesItsColumn) {
+std::string error_of(std::string_view line) {
   try {
-    split_words("attach x --cmd 'node w.js");
-    FAIL() << "no error";
+    split_words(line);
   } catch (const Error& e) {
-    EXPECT_EQ(e.message(), "unterminated single quote (opened at column 16)");
+    return e.message();
   }
+  return "no error";
+}
+
+TEST(SplitWords, UnterminatedQuoteShowsWhereItOpened) {
+  EXPECT_EQ(error_of("attach x --cmd 'node w.js"), "unterminated single quote at 'node w.js");
+  EXPECT_EQ(error_of("a \"0123456789012345678901234567"),
+            "unterminated double quote at \"01234567890123456789012...");
 }
 
 }  // namespace
