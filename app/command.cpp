@@ -114,7 +114,8 @@ Args CommandSpec::parse(std::string_view rest) const {
       std::count_if(args.begin(), args.end(), [](const ArgSpec& a) { return !a.optional; });
   if (out.positional.size() < required)
     throw usage_error(fmt::format("missing {}", args[out.positional.size()].name));
-  if (out.positional.size() > args.size())
+  bool repeats = !args.empty() && args.back().repeated;
+  if (out.positional.size() > args.size() && !repeats)
     throw usage_error(fmt::format("unexpected argument '{}'", out.positional[args.size()]));
   return out;
 }

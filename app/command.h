@@ -22,6 +22,7 @@ struct ArgSpec {
   std::string name;  // shown in the synopsis: FILE, NAME
   Completion completion = Completion::None;
   bool optional = false;
+  bool repeated = false;  // the last argument only: takes every remaining word
 };
 
 struct OptionSpec {

@@ -9,6 +9,7 @@ const CommandRegistry& app_commands() {
     register_run_commands(r);
     register_egraph_commands(r);
     register_backend_commands(r);
+    register_compare_commands(r);
     register_help_commands(r);
     return r;
   }();

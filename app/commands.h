@@ -8,10 +8,15 @@ namespace retort {
 // The registry with every built-in command, in the order `help` lists them.
 const CommandRegistry& app_commands();
 
-void register_graph_commands(CommandRegistry& r);  // load def show info export
-void register_run_commands(CommandRegistry& r);    // eval seed conformance
-void register_egraph_commands(CommandRegistry& r);  // egraph rules match apply ... undo redo
+void register_graph_commands(CommandRegistry& r);    // load def show info export
+void register_run_commands(CommandRegistry& r);      // eval seed conformance
+void register_egraph_commands(CommandRegistry& r);   // egraph rules match apply ... undo redo
 void register_backend_commands(CommandRegistry& r);  // backend
-void register_help_commands(CommandRegistry& r);   // help quit
+void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
+void register_help_commands(CommandRegistry& r);     // help quit
+
+// `export repro DIR [--finding N]`: the bundle for a finding of the last compare
+// (commands_compare.cpp).
+void run_export_repro(Session& s, const Args& args, Output& out);
 
 }  // namespace retort

@@ -84,6 +84,9 @@ void run_info(Session& s, const Args&, Output& out) {
 
 void run_export(Session& s, const Args& args, Output& out) {
   const std::string& path = *args.arg(0);
+  if (path == "repro" && args.arg(1)) return run_export_repro(s, args, out);
+  if (args.arg(1))
+    fail("unexpected argument '{}'; usage: export FILE | export repro DIR", *args.arg(1));
   bool force = args.has("--force");
   if (!force && std::filesystem::exists(path))
     fail("{} already exists; `export {} --force` replaces it", path, path);
@@ -123,11 +126,17 @@ void register_graph_commands(CommandRegistry& r) {
                  "counts each op and names the dtypes of all values.",
          .run = run_info});
   r.add({.name = "export",
-         .args = {{"FILE", Completion::FilePath}},
-         .options = {{"--force", "", "replace FILE if it exists"}},
-         .summary = "Save the current graph as .rtg, .json or .onnx.",
+         .args = {{"FILE", Completion::FilePath}, {"DIR", Completion::FilePath, true}},
+         .options = {{"--force", "", "replace FILE, or write into a non-empty DIR"},
+                     {"--finding", "N",
+                      "export repro: the N-th finding of the last compare (default 1)"}},
+         .summary = "Save the current graph as .rtg, .json or .onnx, or a reproducer bundle.",
          .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
-                 "unless --force is given.",
+                 "unless --force is given.\n"
+                 "`export repro DIR` writes a bundle for finding #N (default 1) of the last\n"
+                 "`compare`: the ONNX models, the inputs and the reference outputs (.npy), the\n"
+                 ".rtg text, a script that reproduces it without Retort (exit 1 when it does) and\n"
+                 "a README. See docs/compare.md.",
          .run = run_export});
 }
 

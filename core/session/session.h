@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/backend/backend_set.h"
+#include "core/compare/compare.h"
+#include "core/compare/tolerance.h"
 #include "core/egraph/convert.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/extract.h"
@@ -112,6 +114,14 @@ class Session {
   std::string redo();
   size_t undo_depth() const { return undo_.size(); }
 
+  // --- comparing (core/compare) ---------------------------------------------------------------
+  // The tolerances `compare` and `inspect` use unless told otherwise (the `tolerance` command).
+  ToleranceTable& tolerances() { return tolerances_; }
+  const ToleranceTable& tolerances() const { return tolerances_; }
+  // The last `compare` results, for the results pane, `inspect` and `export repro`.
+  const CompareReport* compare_report() const { return compare_report_ ? &*compare_report_ : nullptr; }
+  void set_compare_report(CompareReport report) { compare_report_ = std::move(report); }
+
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
 
@@ -140,6 +150,8 @@ class Session {
   std::unique_ptr<EGraphWork> work_;
   std::vector<EGraphCheckpoint> undo_, redo_;
   std::atomic<bool> cancel_{false};
+  ToleranceTable tolerances_;
+  std::optional<CompareReport> compare_report_;
   BackendSet backends_;
 };
 

@@ -11,10 +11,11 @@ namespace {
 TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
   const CommandRegistry& r = app_commands();
   EXPECT_EQ(r.names(),
-            (std::vector<std::string>{"load", "def", "show", "info", "export", "eval", "seed",
-                                      "conformance", "egraph", "rules", "match", "apply", "step",
-                                      "saturate", "extract", "variants", "explain", "undo", "redo",
-                                      "backend", "help", "quit"}));
+            (std::vector<std::string>{"load",     "def",       "show",        "info",     "export",
+                                      "eval",     "seed",      "conformance", "egraph",   "rules",
+                                      "match",    "apply",     "step",        "saturate", "extract",
+                                      "variants", "explain",   "undo",        "redo",     "backend",
+                                      "compare",  "tolerance", "inspect",     "help",     "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;
@@ -35,7 +36,7 @@ TEST(BuiltinCommands, ArgumentsCompleteByKind) {
   EXPECT_EQ(complete_word(r, s, "help ", "con").candidates,
             (std::vector<std::string>{"conformance"}));
   EXPECT_EQ(complete_word(r, s, "export a.rtg ", "--").candidates,
-            (std::vector<std::string>{"--force"}));
+            (std::vector<std::string>{"--finding", "--force"}));
 }
 
 class BuiltinShell : public ::testing::Test {

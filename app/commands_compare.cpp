@@ -1,0 +1,243 @@
+// Commands that compare backends and graphs: compare, tolerance, inspect, and `export repro`.
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/commands.h"
+#include "core/backend/backend_set.h"
+#include "core/base/error.h"
+#include "core/compare/inspect.h"
+#include "core/compare/report_format.h"
+#include "core/compare/repro.h"
+#include "core/exec/inputs.h"
+#include "core/io/number_text.h"
+
+namespace retort {
+
+namespace {
+
+constexpr const char* kDefaultBackends = "ref,ort:O0,ort:O3";
+
+double parse_tolerance(const std::string& text, std::string_view what) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0') fail("{} must be a number, not '{}'", what, text);
+  return v;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (!item.empty()) items.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+const Graph& graph_named(const Session& s, const std::string& name) {
+  return name == "original" ? s.graph() : s.variant(name);
+}
+
+ToleranceTable tolerances_for(const Session& s, const Args& args) {
+  ToleranceTable t = s.tolerances();
+  std::optional<double> atol, rtol;
+  if (auto text = args.option("--atol")) atol = parse_tolerance(*text, "--atol");
+  if (auto text = args.option("--rtol")) rtol = parse_tolerance(*text, "--rtol");
+  t.set_all_floats(atol ? &*atol : nullptr, rtol ? &*rtol : nullptr);
+  return t;
+}
+
+uint64_t seed_for(const Session& s, const Args& args) {
+  auto text = args.option("--seed");
+  return text ? parse_u64(*text, "--seed") : s.seed();
+}
+
+void run_compare_command(Session& s, const Args& args, Output& out) {
+  std::vector<std::string> names = args.positional;
+  if (names.empty()) names = s.variant_names();
+  std::vector<CompareGraph> graphs{{"original", &s.graph()}};
+  for (const auto& n : names) {
+    if (n == "original") continue;
+    graphs.push_back({n, &s.variant(n)});
+  }
+  std::vector<Backend*> backends;
+  for (const auto& b : split_list(args.option("--backends").value_or(kDefaultBackends)))
+    backends.push_back(&s.backends().get(b));
+  CompareOptions options{
+      .seed = seed_for(s, args), .runs = 1, .tolerances = tolerances_for(s, args)};
+  if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
+  CompareReport report = run_compare(graphs, backends, options);
+  out.write(args.has("--json") ? compare_report_json(report) + "\n" : compare_report_text(report));
+  s.set_compare_report(std::move(report));
+}
+
+void run_tolerance(Session& s, const Args& args, Output& out) {
+  if (const std::string* dtype_text = args.arg(0)) {
+    std::optional<DType> dtype = parse_dtype(*dtype_text);
+    if (!dtype) fail("unknown dtype '{}'", *dtype_text);
+    if (!args.arg(2)) fail("give both ATOL and RTOL: tolerance {} ATOL RTOL", *dtype_text);
+    s.tolerances().set(
+        *dtype, {parse_tolerance(*args.arg(1), "ATOL"), parse_tolerance(*args.arg(2), "RTOL")});
+  }
+  out.line(s.tolerances().str());
+}
+
+void print_inspect(const InspectResult& r, const InspectSide& a, const InspectSide& b,
+                   Output& out) {
+  if (!r.failure.empty()) fail("inspect: {}", r.failure);
+  if (!r.diverged) {
+    out.print("no divergence: {} values agree between {} and {}", r.pairs, a.label, b.label);
+    return;
+  }
+  out.print("first divergence after {} agreeing values: value '{}' of node '{}' ({}) in {}",
+            r.pairs - 1, r.value_a, r.node_a, r.op_a, a.label);
+  if (r.value_b != r.value_a || a.graph != b.graph)
+    out.print("  equals value '{}' of node '{}' ({}) in {}", r.value_b, r.node_b, r.op_b, b.label);
+  out.print("  {}", r.diff.str());
+  out.print("  {}: {}", a.label, r.summary_a);
+  out.print("  {}: {}", b.label, r.summary_b);
+  if (r.undefined)
+    out.print("note: the inputs make an op undefined: {}; a divergence there is not a bug",
+              r.undefined->str());
+}
+
+void run_inspect_command(Session& s, const Args& args, Output& out) {
+  const std::string& name_a = *args.arg(0);
+  const Graph& ga = graph_named(s, name_a);
+  TensorMap inputs = generate_inputs(s.graph(), seed_for(s, args), nullptr);
+  ToleranceTable tol = tolerances_for(s, args);
+  if (!args.arg(1)) {
+    auto backend = args.option("--backend");
+    if (!backend) fail("inspect {} needs --backend NAME to check against the reference", name_a);
+    InspectSide a{fmt::format("{} on {}", name_a, *backend), &ga, &s.backends().get(*backend)};
+    InspectSide b{fmt::format("{} on ref", name_a), &ga, &s.backends().get("ref")};
+    out.print("mapping: the same graph, value by value");
+    print_inspect(run_inspect(a, b, pair_by_names(ga, ga), inputs, tol), a, b, out);
+    return;
+  }
+  const std::string& name_b = *args.arg(1);
+  const Graph& gb = graph_named(s, name_b);
+  std::string backend = args.option("--backend").value_or("ref");
+  Backend& run_on = s.backends().get(backend);
+  InspectSide a{fmt::format("{} on {}", name_a, backend), &ga, &run_on};
+  InspectSide b{fmt::format("{} on {}", name_b, backend), &gb, &run_on};
+  std::vector<ValuePair> pairs;
+  if (s.has_egraph()) {
+    pairs = pair_by_classes(s.egraph().eg, ga, gb);
+    out.print("mapping: e-graph classes ({} value pairs)", pairs.size());
+  } else {
+    pairs = pair_by_names(ga, gb);
+    out.print("mapping: value names, as there is no e-graph ({} value pairs)", pairs.size());
+  }
+  print_inspect(run_inspect(a, b, pairs, inputs, tol), a, b, out);
+}
+
+// How the bundle's script runs each backend of the set.
+ReproOptions repro_options(Session& s, bool force) {
+  ReproOptions options;
+  options.force = force;
+  options.node_modules = scripts_dir() + "/backends/node_modules";
+  for (const auto& name : s.backends().names()) {
+    Backend& backend = s.backends().get(name);
+    BackendInfo info = backend.info();
+    ReproBackend rb;
+    rb.version = info.version;
+    const auto* worker = dynamic_cast<const WorkerBackend*>(&backend);
+    if (!worker) {
+      rb.kind = ReproBackend::Kind::reference;
+    } else if (s.backends().is_builtin(name) && backend_family(name) == "ort") {
+      rb.kind = ReproBackend::Kind::ort;
+      rb.ort_level = worker->spec().options.at("opt_level");
+    } else {
+      rb.kind = ReproBackend::Kind::worker;
+      rb.argv = worker->spec().argv;
+      rb.options = worker->spec().options;
+      // The torch worker's scripts travel with the bundle, so that it runs the same converter.
+      if (s.backends().is_builtin(name) && rb.argv.size() > 1) {
+        std::filesystem::path script(rb.argv[1]);
+        for (const auto& entry : std::filesystem::directory_iterator(script.parent_path()))
+          if (entry.path().extension() == ".py")
+            rb.copy_files[entry.path().string()] = entry.path().filename().string();
+        rb.argv[1] = script.filename().string();
+      }
+    }
+    options.backends[name] = std::move(rb);
+  }
+  return options;
+}
+
+}  // namespace
+
+void run_export_repro(Session& s, const Args& args, Output& out) {
+  const std::string* dir = args.arg(1);
+  if (!dir) fail("export repro needs a directory: export repro DIR");
+  const CompareReport* report = s.compare_report();
+  if (!report) fail("no compare results yet: run `compare` first");
+  size_t n = 1;
+  if (auto text = args.option("--finding")) n = parse_u64(*text, "--finding");
+  const Finding* finding = report->bug(n);
+  if (!finding)
+    fail("the last compare has {} findings; there is no #{} to reproduce", report->bug_count(), n);
+  ReproBundle bundle = write_repro(*dir, *report, *finding, repro_options(s, args.has("--force")));
+  out.print("wrote {} files to {} for: {}", bundle.files.size(), *dir, finding->str());
+  out.print("run: cd {} && {}", *dir, bundle.run);
+}
+
+void register_compare_commands(CommandRegistry& r) {
+  OptionSpec atol{"--atol", "A", "absolute tolerance for every float dtype (this run only)"};
+  OptionSpec rtol{"--rtol", "R", "relative tolerance for every float dtype (this run only)"};
+  OptionSpec seed{"--seed", "S", "draw the inputs with seed S instead of the session seed"};
+  r.add({.name = "compare",
+         .args = {{"VARIANTS...", Completion::VariantName, true, true}},
+         .options = {{"--backends", "B,B,...",
+                      fmt::format("the backends to run, comma-separated (default {})",
+                                  kDefaultBackends)},
+                     seed,
+                     {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
+                     atol,
+                     rtol,
+                     {"--json", "", "print the report as JSON"}},
+         .summary = "Run the original and variants on backends and check the oracles.",
+         .help =
+             "Runs the original graph and the VARIANTS (default: every variant) on each backend\n"
+             "with the same seeded inputs, and checks three oracles: equivalence (a backend gives\n"
+             "the same outputs for the original and each variant, POLYJUICE), optimization (the\n"
+             "backends of one family agree with its first one: ort:O3 with ort:O0, HirFuzz) and\n"
+             "reference (every backend agrees with the reference interpreter). Prints a verdict\n"
+             "per backend and graph (against the reference), then the findings. Where the inputs\n"
+             "make an op undefined (division by zero, log of a negative), differences are\n"
+             "flagged as undefined, naming the node, and not counted. The results stay in the\n"
+             "session for `inspect` and `export repro`. See docs/compare.md.",
+         .run = run_compare_command});
+  r.add({.name = "tolerance",
+         .args = {{"DTYPE", Completion::None, true},
+                  {"ATOL", Completion::None, true},
+                  {"RTOL", Completion::None, true}},
+         .summary = "Print the comparison tolerances, or set one float dtype's.",
+         .help = "An element matches when |actual - expected| <= ATOL + RTOL * |expected|.\n"
+                 "Integers and bool always compare exactly. Defaults: f32 1e-3 1e-3, f16 1e-2\n"
+                 "1e-2, f64 1e-7 1e-7.",
+         .run = run_tolerance});
+  r.add({.name = "inspect",
+         .args = {{"A", Completion::VariantName}, {"B", Completion::VariantName, true}},
+         .options = {{"--backend", "NAME", "the backend to run on (two graphs: default ref)"},
+                     seed,
+                     atol,
+                     rtol},
+         .summary = "Find the first intermediate value where two runs diverge.",
+         .help =
+             "With two graphs (`original` or variant names), runs both on one backend with every\n"
+             "intermediate value as an output, pairs the values that the e-graph proves equal\n"
+             "(by value name when there is no e-graph, and says so) and reports the first pair,\n"
+             "in A's topological order, that differs: the node producing it and both values.\n"
+             "With one graph and --backend NAME, compares that backend with the reference value\n"
+             "by value: the first node whose output is wrong is the miscompiled kernel.",
+         .run = run_inspect_command});
+}
+
+}  // namespace retort

@@ -1,0 +1,231 @@
+#include "core/compare/repro.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include <fmt/ranges.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/base/error.h"
+#include "core/exec/inputs.h"
+#include "core/io/graph_files.h"
+#include "core/io/npy.h"
+#include "core/io/onnx_io.h"
+#include "core/io/rtg.h"
+
+namespace retort {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+size_t graph_index(const CompareReport& report, const std::string& name) {
+  auto it = std::find(report.graphs.begin(), report.graphs.end(), name);
+  if (it == report.graphs.end()) fail("the compare report has no graph '{}'", name);
+  return static_cast<size_t>(it - report.graphs.begin());
+}
+
+const ReproBackend& backend_of(const ReproOptions& options, const std::string& name) {
+  auto it = options.backends.find(name);
+  if (it == options.backends.end()) fail("no backend '{}' to write a reproducer for", name);
+  return it->second;
+}
+
+// The command line as a shell would read it back, for the README.
+std::string shell_line(const std::vector<std::string>& argv) {
+  std::vector<std::string> words;
+  for (const auto& w : argv) {
+    bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) ||
+             std::string_view("_./:=,+-").find(c) != std::string_view::npos;
+    });
+    std::string quoted = "'";
+    for (char c : w) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    words.push_back(plain ? w : quoted + "'");
+  }
+  return fmt::format("{}", fmt::join(words, " "));
+}
+
+std::string_view kind_name(ReproBackend::Kind k) {
+  switch (k) {
+    case ReproBackend::Kind::reference:
+      return "reference";
+    case ReproBackend::Kind::ort:
+      return "ort";
+    case ReproBackend::Kind::worker:
+      return "worker";
+  }
+  return "?";
+}
+
+nlohmann::json backend_json(const ReproBackend& b) {
+  return {{"kind", kind_name(b.kind)},
+          {"version", b.version},
+          {"ort_level", b.ort_level},
+          {"argv", b.argv},
+          {"options", b.options}};
+}
+
+class BundleWriter {
+ public:
+  BundleWriter(std::string dir, bool force) : dir_(std::move(dir)) {
+    std::error_code ec;
+    if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) fail("{} is not a directory", dir_);
+    if (fs::exists(dir_, ec) && !fs::is_empty(dir_, ec) && !force)
+      fail("{} is not empty (use --force to write into it)", dir_);
+    fs::create_directories(fs::path(dir_) / "inputs", ec);
+    fs::create_directories(fs::path(dir_) / "expected", ec);
+    if (ec) fail("cannot create {}: {}", dir_, ec.message());
+  }
+  void write(const std::string& name, const std::string& data) {
+    write_file((fs::path(dir_) / name).string(), data, true);
+    files_.push_back(name);
+  }
+  void copy(const std::string& from, const std::string& name) { write(name, read_file(from)); }
+  std::vector<std::string> files() const { return files_; }
+
+ private:
+  std::string dir_;
+  std::vector<std::string> files_;
+};
+
+std::string readme(const CompareReport& report, const Finding& f, const ReproBackend& a,
+                   const std::string& run, const nlohmann::json& cfg) {
+  std::string oracle_text;
+  switch (f.oracle) {
+    case Oracle::reference:
+      oracle_text =
+          "the backend must agree with Retort's reference interpreter, whose outputs "
+          "are in expected/";
+      break;
+    case Oracle::equivalence:
+      oracle_text =
+          "the same backend must give the same outputs for two equivalent graphs "
+          "(POLYJUICE): model_a.onnx is a rewrite of model_b.onnx";
+      break;
+    case Oracle::optimization:
+      oracle_text =
+          "the same graph must give the same outputs at two optimization settings of "
+          "one backend (HirFuzz)";
+      break;
+  }
+  std::string text = fmt::format(
+      "# Retort reproducer: {} oracle, {}\n\n"
+      "{}\n\n"
+      "- side a (under test): {} (version {})\n"
+      "- side b: {}\n"
+      "- inputs: seed {} of `compare`, in inputs/ (.npy, in the order of repro.json)\n"
+      "- tolerances: {}\n\n"
+      "What Retort saw:\n\n    {}\n\n"
+      "## Run\n\n    {}\n\n"
+      "It prints the differences and exits 1 when the finding reproduces, 0 when the two sides "
+      "agree.\n",
+      oracle_name(f.oracle), verdict_name(f.verdict), oracle_text,
+      cfg["a"]["label"].get<std::string>(), a.version.empty() ? "unknown" : a.version,
+      cfg["b"]["label"].get<std::string>(), f.seed, report.tolerances.str(), f.str(), run);
+  if (a.kind == ReproBackend::Kind::ort)
+    text += fmt::format(
+        "\nrepro.js needs onnxruntime-node: it loads it from $RETORT_NODE_MODULES, else from\n"
+        "{} (Retort's scripts/backends/node_modules;\n"
+        "`npm install onnxruntime-node@{}` anywhere gives one).\n",
+        cfg["node_modules"].get<std::string>(), a.version.empty() ? "1.20.1" : a.version);
+  else
+    text += fmt::format(
+        "\nrepro.py needs Python 3 with numpy; it starts the worker, from this folder, with\n\n"
+        "    {}\n",
+        shell_line(a.argv));
+  text +=
+      "\n## Files\n\n"
+      "- model_a.onnx, graph_a.rtg: the graph of side a (ONNX opset 17; .rtg is Retort's text)\n"
+      "- model_b.onnx, graph_b.rtg: the graph of side b, when it is another graph\n"
+      "- inputs/*.npy, expected/*.npy: the inputs and the reference outputs of side a's graph\n"
+      "- repro.json: what the script runs and compares\n";
+  return text;
+}
+
+}  // namespace
+
+ReproBundle write_repro(const std::string& dir, const CompareReport& report, const Finding& f,
+                        const ReproOptions& options) {
+  const ReproBackend& backend_a = backend_of(options, f.backend_a);
+  if (backend_a.kind == ReproBackend::Kind::reference)
+    fail("'{}' is the reference interpreter: there is no compiler to reproduce on", f.backend_a);
+  bool b_is_reference = f.oracle == Oracle::reference;
+  const ReproBackend* backend_b = b_is_reference ? nullptr : &backend_of(options, f.backend_b);
+  if (backend_b && backend_b->kind != backend_a.kind)
+    fail("'{}' and '{}' need different runners; a bundle has one script", f.backend_a, f.backend_b);
+  const Graph& ga = report.graph_defs.at(graph_index(report, f.graph_a));
+  const Graph& gb = report.graph_defs.at(graph_index(report, f.graph_b));
+  bool two_graphs = f.graph_a != f.graph_b;
+
+  BundleWriter out(dir, options.force);
+  TensorMap inputs = generate_inputs(report.graph_defs.at(0), f.seed, nullptr);
+  TensorMap expected = evaluate(ga, inputs);
+
+  nlohmann::json cfg;
+  cfg["oracle"] = oracle_name(f.oracle);
+  cfg["verdict"] = verdict_name(f.verdict);
+  cfg["seed"] = f.seed;
+  cfg["node_modules"] = options.node_modules;
+  nlohmann::json tol = nlohmann::json::object();
+  for (DType d : kAllDTypes)
+    tol[std::string(dtype_name(d))] = {{"atol", report.tolerances.of(d).atol},
+                                       {"rtol", report.tolerances.of(d).rtol}};
+  cfg["tolerances"] = tol;
+  cfg["inputs"] = nlohmann::json::array();
+  for (size_t i = 0; i < ga.inputs.size(); ++i) {
+    std::string file = fmt::format("inputs/input_{}.npy", i);
+    out.write(file, write_npy(inputs.at(ga.inputs[i].name)));
+    cfg["inputs"].push_back({{"name", ga.inputs[i].name}, {"file", file}});
+  }
+  nlohmann::json expected_files = nlohmann::json::array();
+  for (size_t i = 0; i < ga.outputs.size(); ++i) {
+    std::string file = fmt::format("expected/output_{}.npy", i);
+    out.write(file, write_npy(expected.at(ga.outputs[i])));
+    expected_files.push_back(file);
+  }
+  out.write("model_a.onnx", export_onnx(ga));
+  out.write("graph_a.rtg", print_rtg(ga));
+  if (two_graphs) {
+    out.write("model_b.onnx", export_onnx(gb));
+    out.write("graph_b.rtg", print_rtg(gb));
+  }
+
+  std::map<std::string, std::string> copies = backend_a.copy_files;
+  auto side = [&](const std::string& backend, const std::string& graph, const ReproBackend& b,
+                  const std::string& model, const Graph& g) {
+    return nlohmann::json{{"label", fmt::format("{} on {}", backend, graph)},
+                          {"model", model},
+                          {"backend", backend_json(b)},
+                          {"outputs", g.outputs}};
+  };
+  cfg["a"] = side(f.backend_a, f.graph_a, backend_a, "model_a.onnx", ga);
+  if (b_is_reference) {
+    cfg["b"] = {{"label", fmt::format("the reference on {}", f.graph_a)},
+                {"expected", expected_files},
+                {"outputs", ga.outputs}};
+  } else {
+    cfg["b"] =
+        side(f.backend_b, f.graph_b, *backend_b, two_graphs ? "model_b.onnx" : "model_a.onnx", gb);
+    copies.insert(backend_b->copy_files.begin(), backend_b->copy_files.end());
+  }
+  for (const auto& [from, name] : copies) out.copy(from, name);
+  out.write("repro.json", cfg.dump(2) + "\n");
+
+  ReproBundle bundle;
+  if (backend_a.kind == ReproBackend::Kind::ort) {
+    out.write("repro.js", kReproNodeScript);
+    bundle.run = "node repro.js";
+  } else {
+    out.write("repro.py", kReproPythonScript);
+    bundle.run = options.python + " repro.py";
+  }
+  out.write("README.md", readme(report, f, backend_a, bundle.run, cfg));
+  bundle.files = out.files();
+  return bundle;
+}
+
+}  // namespace retort

@@ -1,0 +1,127 @@
+#include "core/compare/tensor_diff.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace retort {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool same_non_finite(double a, double e) {
+  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
+  return a == e;  // equal infinities
+}
+
+void note_mismatch(OutputDiff& d, int64_t i, double a, double e) {
+  if (d.mismatched++ == 0) {
+    d.first_mismatch = i;
+    d.first_actual = a;
+    d.first_expected = e;
+  }
+}
+
+}  // namespace
+
+OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
+                        const ToleranceTable& tolerances) {
+  OutputDiff d;
+  d.actual_type = actual.type().str();
+  d.expected_type = expected.type().str();
+  d.numel = expected.numel();
+  if (actual.type() != expected.type()) {
+    d.verdict = Verdict::shape_dtype_mismatch;
+    return d;
+  }
+  if (!is_float(expected.dtype())) {
+    for (int64_t i = 0; i < d.numel; ++i) {
+      int64_t a = actual.get_int(i), e = expected.get_int(i);
+      if (a == e) continue;
+      double diff = std::abs(static_cast<double>(a) - static_cast<double>(e));
+      d.max_abs_error = std::max(d.max_abs_error, diff);
+      d.max_rel_error = std::max(d.max_rel_error, e == 0 ? kInf : diff / std::abs(double(e)));
+      note_mismatch(d, i, static_cast<double>(a), static_cast<double>(e));
+    }
+    d.chebyshev = d.max_abs_error;
+    d.verdict = d.mismatched ? Verdict::mismatch : Verdict::pass;
+    return d;
+  }
+  Tolerance tol = tolerances.of(expected.dtype());
+  bool non_finite_mismatch = false;
+  for (int64_t i = 0; i < d.numel; ++i) {
+    double a = actual.get(i), e = expected.get(i);
+    if (!std::isfinite(a) || !std::isfinite(e)) {
+      if (same_non_finite(a, e)) continue;
+      non_finite_mismatch = true;
+      d.chebyshev = kInf;
+      note_mismatch(d, i, a, e);
+      continue;
+    }
+    double diff = std::abs(a - e);
+    d.max_abs_error = std::max(d.max_abs_error, diff);
+    d.chebyshev = std::max(d.chebyshev, diff);
+    if (diff > 0) d.max_rel_error = std::max(d.max_rel_error, e == 0 ? kInf : diff / std::abs(e));
+    if (diff > tol.atol + tol.rtol * std::abs(e)) note_mismatch(d, i, a, e);
+  }
+  d.verdict = non_finite_mismatch ? Verdict::nan_inf_mismatch
+              : d.mismatched      ? Verdict::mismatch
+                                  : Verdict::pass;
+  return d;
+}
+
+std::string OutputDiff::str() const {
+  std::string name = actual_name == expected_name
+                         ? actual_name
+                         : fmt::format("{} vs {}", actual_name, expected_name);
+  if (verdict == Verdict::shape_dtype_mismatch)
+    return fmt::format("{}: shape/dtype mismatch: {} vs {}", name, actual_type, expected_type);
+  if (verdict == Verdict::pass)
+    return fmt::format("{}: pass (max_abs={:.3g} max_rel={:.3g})", name, max_abs_error,
+                       max_rel_error);
+  return fmt::format(
+      "{}: {} in {}/{} elements, max_abs={:.3g} max_rel={:.3g} chebyshev={:.3g}; first at [{}]: "
+      "{:.7g} vs {:.7g}",
+      name, verdict_name(verdict), mismatched, numel, max_abs_error, max_rel_error, chebyshev,
+      first_mismatch, first_actual, first_expected);
+}
+
+RunComparison compare_runs(const RunResult& actual, const RunResult& expected,
+                           const std::vector<std::pair<std::string, std::string>>& pairs,
+                           const ToleranceTable& tolerances) {
+  RunComparison c;
+  if (actual.status != RunStatus::ok || expected.status != RunStatus::ok) {
+    Verdict va = verdict_of_status(actual.status), ve = verdict_of_status(expected.status);
+    bool actual_worse = va >= ve;
+    const RunResult& failed = actual_worse ? actual : expected;
+    c.verdict = actual_worse ? va : ve;
+    c.message = fmt::format("{}{}: {}", actual_worse ? "" : "the run compared against: ",
+                            run_status_name(failed.status), failed.message);
+    return c;
+  }
+  for (const auto& [a_name, e_name] : pairs) {
+    auto a = actual.outputs.find(a_name);
+    auto e = expected.outputs.find(e_name);
+    if (a == actual.outputs.end() || e == expected.outputs.end()) {
+      OutputDiff d;
+      d.actual_name = a_name;
+      d.expected_name = e_name;
+      d.verdict = Verdict::shape_dtype_mismatch;
+      d.actual_type = a == actual.outputs.end() ? "missing" : a->second.type().str();
+      d.expected_type = e == expected.outputs.end() ? "missing" : e->second.type().str();
+      c.verdict = worst(c.verdict, d.verdict);
+      c.outputs.push_back(std::move(d));
+      continue;
+    }
+    OutputDiff d = diff_tensors(a->second, e->second, tolerances);
+    d.actual_name = a_name;
+    d.expected_name = e_name;
+    c.verdict = worst(c.verdict, d.verdict);
+    c.outputs.push_back(std::move(d));
+  }
+  return c;
+}
+
+}  // namespace retort

@@ -1,0 +1,33 @@
+// Finds where a graph's inputs make an op undefined (division by zero, log of a negative...).
+// POLYJUICE filters such graphs: compilers legitimately disagree there (a rewrite may turn a NaN
+// into a number). The check reads each node's inputs, as the reference computed them, against
+// the input domains of its op in the registry.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/exec/interpreter.h"
+#include "core/graph/graph.h"
+#include "core/ops/op_def.h"
+
+namespace retort {
+
+struct UndefinedUse {
+  std::string node, op, value;  // the node, its op, and the input value out of its domain
+  size_t input_index = 0;
+  ValueDomain domain = ValueDomain::Any;
+  int64_t element = 0;  // flat index of the first element outside the domain
+  double element_value = 0;
+
+  std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
+};
+
+// Whether v lies in the domain (NaN lies only in Any).
+bool in_domain(double v, ValueDomain domain);
+
+// The first node in topological order that reads a value outside its op's input domain.
+// values: every value of g (evaluate with keep_intermediates).
+std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);
+
+}  // namespace retort

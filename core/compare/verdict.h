@@ -1,0 +1,32 @@
+// The verdict of one comparison, and of one cell of a compare report (the worst over its runs).
+#pragma once
+
+#include <string_view>
+
+#include "core/backend/backend.h"
+
+namespace retort {
+
+// Ordered from best to worst; the worst verdict of several runs is their max.
+enum class Verdict {
+  pass,
+  undefined,             // values differ, but the inputs make an op undefined there: not a bug
+  unsupported,           // a backend cannot express the model: not a bug
+  mismatch,              // some elements differ beyond the tolerance
+  nan_inf_mismatch,      // NaN or Inf on one side where the other has a different value
+  shape_dtype_mismatch,  // an output's dtype or shape differs (or an output is missing)
+  error,                 // the backend reported a compile or runtime error
+  timeout,
+  crash,
+};
+
+std::string_view verdict_name(Verdict v);  // "pass", "nan-inf mismatch", ...
+// Whether the verdict points at a bug in a backend (undefined, unsupported and pass do not).
+bool is_bug(Verdict v);
+inline Verdict worst(Verdict a, Verdict b) {
+  return a < b ? b : a;
+}
+// The verdict of a run that did not finish with outputs (ok maps to pass).
+Verdict verdict_of_status(RunStatus status);
+
+}  // namespace retort

@@ -1,0 +1,134 @@
+#include "core/compare/compare.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/backend/ref_backend.h"
+#include "core/base/error.h"
+#include "core/compare/report_format.h"
+#include "core/io/rtg.h"
+#include "tests/core/compare/wrong_backend.h"
+
+namespace retort {
+namespace {
+
+// The original computes (x*y)+x; the variant the same with the product's operands swapped.
+const char* kOriginal = R"(graph g
+input x : f32[2,3]
+input y : f32[2,3]
+m = mul(x, y)
+out = add(m, x)
+output out
+)";
+const char* kVariant = R"(graph g
+input x : f32[2,3]
+input y : f32[2,3]
+m2 = mul(y, x)
+out = add(m2, x)
+output out
+)";
+
+struct Fixture {
+  Graph original = parse_rtg(kOriginal);
+  Graph variant = parse_rtg(kVariant);
+  std::vector<CompareGraph> graphs() const { return {{"original", &original}, {"v1", &variant}}; }
+};
+
+TEST(Compare, AgreeingBackendsPassEveryOracle) {
+  Fixture f;
+  RefBackend ref;
+  CompareReport r = run_compare(f.graphs(), {&ref}, {.seed = 1, .runs = 2, .tolerances = {}});
+  EXPECT_EQ(r.backends, std::vector<std::string>{"ref"});
+  EXPECT_EQ(r.graphs, (std::vector<std::string>{"original", "v1"}));
+  EXPECT_EQ(r.seeds, (std::vector<uint64_t>{1, 2}));
+  ASSERT_EQ(r.cells.size(), 2u);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::pass);
+  EXPECT_EQ(r.cell(0, 1).verdict, Verdict::pass);
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(r.checks.at("reference"), 4u);
+  EXPECT_EQ(r.checks.at("equivalence"), 2u);
+  EXPECT_EQ(r.checks.count("optimization"), 0u);
+}
+
+TEST(Compare, AWrongKernelFiresEveryOracleThatSeesIt) {
+  Fixture f;
+  RefBackend ref;
+  // fam:a is right, fam:b is wrong on the original only (its mul is miscompiled there).
+  WrongBackend right("fam:a", {}), wrong("fam:b", {"out"});
+  struct OnlyOriginal : Backend {
+    WrongBackend& inner;
+    RefBackend plain;
+    explicit OnlyOriginal(WrongBackend& w) : inner(w) {}
+    BackendInfo info() const override { return inner.info(); }
+    RunResult run(const RunRequest& q) override {
+      return q.graph->find_node("m") ? inner.run(q) : plain.run(q);
+    }
+  } wrong_on_original(wrong);
+  CompareReport r = run_compare(f.graphs(), {&ref, &right, &wrong_on_original},
+                                {.seed = 7, .runs = 1, .tolerances = {}});
+  EXPECT_EQ(r.cell(2, 0).verdict, Verdict::mismatch);
+  EXPECT_EQ(r.cell(2, 1).verdict, Verdict::pass);
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::pass);
+  std::map<std::string, int> fired;
+  for (const Finding& finding : r.findings) {
+    EXPECT_EQ(finding.verdict, Verdict::mismatch);
+    EXPECT_EQ(finding.backend_a, "fam:b");
+    fired[std::string(oracle_name(finding.oracle))]++;
+    ASSERT_EQ(finding.outputs.size(), 1u);
+    EXPECT_EQ(finding.outputs[0].mismatched, 1);
+    EXPECT_NEAR(finding.outputs[0].max_abs_error, 1.0, 1e-6);
+    EXPECT_NEAR(finding.outputs[0].chebyshev, 1.0, 1e-6);
+  }
+  EXPECT_EQ(fired["reference"], 1);
+  EXPECT_EQ(fired["equivalence"], 1);   // fam:b: v1 against the original
+  EXPECT_EQ(fired["optimization"], 1);  // fam:b against fam:a on the original
+  EXPECT_EQ(r.bug_count(), 3u);
+  ASSERT_NE(r.bug(1), nullptr);
+  EXPECT_EQ(r.bug(1)->oracle, Oracle::reference);
+
+  std::string text = compare_report_text(r);
+  EXPECT_NE(text.find("fam:b    mismatch  pass"), std::string::npos) << text;
+  EXPECT_NE(text.find("equivalence: 3 checks, 1 failed"), std::string::npos) << text;
+  auto j = nlohmann::json::parse(compare_report_json(r));
+  EXPECT_EQ(j["bugs"], 3);
+  EXPECT_EQ(j["cells"][4]["verdict"], "mismatch");
+  EXPECT_EQ(j["findings"][0]["outputs"][0]["mismatched"], 1);
+}
+
+TEST(Compare, FailedRunsAndUnsupportedCells) {
+  Fixture f;
+  FailingBackend crash("c", RunStatus::crash), unsupported("u", RunStatus::unsupported);
+  CompareReport r = run_compare(f.graphs(), {&crash, &unsupported}, {});
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::crash);
+  EXPECT_EQ(r.cell(1, 1).verdict, Verdict::unsupported);
+  for (const Finding& finding : r.findings) EXPECT_EQ(finding.backend_a, "c");
+  EXPECT_NE(compare_report_text(r).find("note: u on original: unsupported: test failure"),
+            std::string::npos);
+}
+
+TEST(Compare, UndefinedInputsAreFlaggedNotReported) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[4]
+z = sub(x, x)
+d = div(x, z)
+e = tanh(d)
+output e
+)");
+  WrongBackend wrong("w", {"e"});
+  CompareReport r = run_compare({{"original", &g}}, {&wrong}, {});
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::undefined);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.bug_count(), 0u);
+  EXPECT_NE(r.findings[0].undefined.find("node 'd' (div)"), std::string::npos);
+}
+
+TEST(Compare, GraphsMustShareInputs) {
+  Fixture f;
+  Graph other = parse_rtg("graph h\ninput x : f32[2,3]\ny = neg(x)\noutput y\n");
+  RefBackend ref;
+  EXPECT_THROW(run_compare({{"original", &f.original}, {"h", &other}}, {&ref}, {}), Error);
+  EXPECT_THROW(run_compare(f.graphs(), {}, {}), Error);
+}
+
+}  // namespace
+}  // namespace retort

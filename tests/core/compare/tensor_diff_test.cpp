@@ -1,0 +1,74 @@
+#include "core/compare/tensor_diff.h"
+
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+namespace retort {
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+TEST(CompareTensorDiff, WithinToleranceIsPass) {
+  Tensor e = Tensor::from_doubles(DType::f32, {3}, {1, 2, 3});
+  Tensor a = Tensor::from_doubles(DType::f32, {3}, {1.0005, 2, 3});
+  OutputDiff d = diff_tensors(a, e, ToleranceTable{});
+  EXPECT_EQ(d.verdict, Verdict::pass);
+  EXPECT_NEAR(d.max_abs_error, 5e-4, 1e-6);
+  EXPECT_EQ(d.mismatched, 0);
+}
+
+TEST(CompareTensorDiff, MismatchMeasures) {
+  Tensor e = Tensor::from_doubles(DType::f32, {4}, {1, 2, 0, 4});
+  Tensor a = Tensor::from_doubles(DType::f32, {4}, {1, 3, 0.5, 4});
+  OutputDiff d = diff_tensors(a, e, ToleranceTable{});
+  EXPECT_EQ(d.verdict, Verdict::mismatch);
+  EXPECT_EQ(d.mismatched, 2);
+  EXPECT_EQ(d.numel, 4);
+  EXPECT_DOUBLE_EQ(d.max_abs_error, 1.0);
+  EXPECT_TRUE(std::isinf(d.max_rel_error));  // 0.5 where 0 was expected
+  EXPECT_DOUBLE_EQ(d.chebyshev, 1.0);
+  EXPECT_EQ(d.first_mismatch, 1);
+  EXPECT_DOUBLE_EQ(d.first_actual, 3);
+  EXPECT_DOUBLE_EQ(d.first_expected, 2);
+}
+
+TEST(CompareTensorDiff, NanAndInf) {
+  Tensor e = Tensor::from_doubles(DType::f64, {3}, {kNaN, kInf, 1});
+  EXPECT_EQ(diff_tensors(Tensor::from_doubles(DType::f64, {3}, {kNaN, kInf, 1}), e, {}).verdict,
+            Verdict::pass);
+  OutputDiff d = diff_tensors(Tensor::from_doubles(DType::f64, {3}, {0, kInf, 1}), e, {});
+  EXPECT_EQ(d.verdict, Verdict::nan_inf_mismatch);
+  EXPECT_TRUE(std::isinf(d.chebyshev));
+  EXPECT_DOUBLE_EQ(d.max_abs_error, 0);
+}
+
+TEST(CompareTensorDiff, IntegersAreExactAndTypesMustAgree) {
+  Tensor e = Tensor::from_ints(DType::i64, {2}, {int64_t(1) << 60, 5});
+  Tensor a = Tensor::from_ints(DType::i64, {2}, {(int64_t(1) << 60) + 1, 5});
+  EXPECT_EQ(diff_tensors(a, e, {}).verdict, Verdict::mismatch);
+  EXPECT_EQ(diff_tensors(Tensor(DType::f32, {2}), Tensor(DType::f32, {1, 2}), {}).verdict,
+            Verdict::shape_dtype_mismatch);
+  EXPECT_EQ(diff_tensors(Tensor(DType::f32, {2}), Tensor(DType::f64, {2}), {}).verdict,
+            Verdict::shape_dtype_mismatch);
+}
+
+TEST(CompareTensorDiff, RunsThatFailGiveTheirStatus) {
+  RunResult ok;
+  ok.outputs["y"] = Tensor::from_doubles(DType::f32, {1}, {1});
+  RunResult crashed;
+  crashed.status = RunStatus::crash;
+  crashed.message = "signal 11";
+  RunComparison c = compare_runs(crashed, ok, {{"y", "y"}}, {});
+  EXPECT_EQ(c.verdict, Verdict::crash);
+  EXPECT_NE(c.message.find("signal 11"), std::string::npos);
+  RunResult missing;
+  c = compare_runs(missing, ok, {{"y", "y"}}, {});
+  EXPECT_EQ(c.verdict, Verdict::shape_dtype_mismatch);
+  EXPECT_EQ(c.outputs.at(0).actual_type, "missing");
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,55 @@
+#include "core/compare/undefined_check.h"
+
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "core/exec/inputs.h"
+#include "core/io/rtg.h"
+
+namespace retort {
+namespace {
+
+TEST(CompareUndefined, DivisionByAComputedZeroNamesTheNode) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2,3]
+z = sub(x, x)
+d = div(x, z)
+output d
+)");
+  TensorMap values = evaluate(g, generate_inputs(g, 1, nullptr), {.keep_intermediates = true});
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "d");
+  EXPECT_EQ(use->op, "div");
+  EXPECT_EQ(use->input_index, 1u);
+  EXPECT_EQ(use->value, "z");
+  EXPECT_EQ(use->element, 0);
+  EXPECT_NE(use->str().find("non-zero"), std::string::npos);
+}
+
+TEST(CompareUndefined, InputsInTheirDomainsAreDefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[8]
+y = log(x)
+output y
+)");
+  TensorMap values = evaluate(g, generate_inputs(g, 3, nullptr), {.keep_intermediates = true});
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["x"].set(5, -1.0);
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->element, 5);
+  EXPECT_DOUBLE_EQ(use->element_value, -1.0);
+}
+
+TEST(CompareUndefined, Domains) {
+  EXPECT_FALSE(in_domain(0, ValueDomain::Positive));
+  EXPECT_TRUE(in_domain(0, ValueDomain::NonNegative));
+  EXPECT_FALSE(in_domain(1.5, ValueDomain::UnitClosed));
+  EXPECT_FALSE(in_domain(std::numeric_limits<double>::quiet_NaN(), ValueDomain::NonZero));
+  EXPECT_TRUE(in_domain(-3, ValueDomain::Any));
+}
+
+}  // namespace
+}  // namespace retort
