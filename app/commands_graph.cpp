@@ -128,7 +128,8 @@ void register_graph_commands(CommandRegistry& r) {
          .summary = "Save the current graph as .rtg, .json or .onnx.",
          .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
                  "unless --force is given.",
-         .run = run_export});
+         .run = run_export,
+         .restorable = false});
 }
 
 }  // namespace retort
