@@ -44,8 +44,8 @@ std::string egraph_picture(const Session& s) {
   DotOptions options;
   size_t next_other = 0;
   for (const auto& [name, v] : s.variants())
-    if (v.extraction)
-      options.highlights.push_back({&v.selection, variant_color(name, next_other), name});
+    if (v.selection)
+      options.highlights.push_back({&*v.selection, variant_color(name, next_other), name});
   return egraph_dot(w.eg, options);
 }
 

@@ -27,14 +27,14 @@ struct Variant {
   Graph graph;
   size_t ops = 0, depth = 0;
   // Extracted variants of the current e-graph (building a new e-graph turns the old ones into
-  // plain graphs): the trace steps their e-nodes depend on, their outputs' terms, how they were
-  // extracted and when (the trace length then), so that a saved session can extract them again,
-  // and the e-nodes chosen, for pictures.
+  // plain graphs): the trace steps their e-nodes depend on, their outputs' terms, the e-nodes
+  // chosen, and how and when (the trace length then) they were extracted, so that a saved
+  // session can extract them again.
   std::vector<uint32_t> steps;
   std::vector<EClassId> output_terms;
+  std::optional<Selection> selection;
   std::optional<ExtractOptions> extraction;
   size_t trace_length = 0;
-  Selection selection;
 };
 
 // The e-graph built by `egraph` from a copy of the graph, and the rewrites applied to it.

@@ -98,12 +98,12 @@ const EGraphWork& Session::build_egraph() {
   const Graph& g = graph();
   return *undoable("egraph", [&]() -> EGraphWork* {
     work_ = start_work(g);
-    // Variants of the old e-graph stay as graphs; their classes mean nothing in the new one.
+    // Variants stay (they are graphs), but their e-nodes belong to the old e-graph.
     for (auto& [name, v] : variants_) {
       v.steps.clear();
       v.output_terms.clear();
+      v.selection.reset();
       v.extraction.reset();
-      v.selection = {};
     }
     return work_.get();
   });
@@ -185,14 +185,11 @@ void Session::replay_egraph(const Graph& start, const RewriteTrace& trace,
 
 std::vector<Explanation> Session::explain_variant(const std::string& name) const {
   const Variant& v = variant_info(name);
-  if (v.output_terms.empty()) fail("variant '{}' was not extracted from the e-graph", name);
+  if (!v.selection) fail("variant '{}' was not extracted from the e-graph", name);
   const EGraphWork& w = egraph();
-  const auto& originals = w.eg.term(w.meta.root).children;
-  if (originals.size() != v.output_terms.size())
-    fail("variant '{}' was extracted from another e-graph", name);
   std::vector<Explanation> proofs;
-  for (size_t i = 0; i < originals.size(); ++i)
-    proofs.push_back(w.eg.explain(originals[i], v.output_terms[i]));
+  for (EClassId original : w.eg.term(w.meta.root).children)
+    proofs.push_back(w.eg.explain_selection(original, *v.selection));
   return proofs;
 }
 
