@@ -100,7 +100,6 @@ const EGraphWork& Session::build_egraph() {
     work_ = start_work(g);
     // Variants stay (they are graphs), but their e-nodes belong to the old e-graph.
     for (auto& [name, v] : variants_) {
-      v.steps.clear();
       v.output_terms.clear();
       v.selection.reset();
       v.extraction.reset();
