@@ -164,7 +164,9 @@ AttrValue JsonReader::attr(const json& j, const std::string& path) const {
                         kind));
 }
 uint64_t JsonReader::unsigned_integer(const json& j, const std::string& path) const {
-  if (j.is_number_unsigned()) return j.get<uint64_t>();
+  // Parsed text gives unsigned numbers; documents built in memory may hold signed ones.
+  if (j.is_number_unsigned() || (j.is_number_integer() && j.get<int64_t>() >= 0))
+    return j.get<uint64_t>();
   bad(path, fmt::format("expected an unsigned integer, found {}", json_brief(j)));
 }
 

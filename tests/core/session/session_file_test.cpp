@@ -112,11 +112,11 @@ TEST(SessionFile, ChangedVariantGraphIsAWarning) {
   fig6_session(s);
   nlohmann::json j = session_to_json(s);
   for (auto& v : j["variants"])
-    if (v["name"] == "min") v["graph"] = graph_to_json(parse_rtg(kFig6));
+    if (v["name"] == "max") v["graph"] = graph_to_json(parse_rtg(kFig6));
   Session back;
   std::vector<std::string> warnings = session_from_json(back, j, "s.json");
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("variant 'min'"), std::string::npos);
+  EXPECT_NE(warnings[0].find("variant 'max'"), std::string::npos);
 }
 
 TEST(SessionFile, TruncatedFileIsALocatedError) {
