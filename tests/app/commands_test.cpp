@@ -11,10 +11,11 @@ namespace {
 TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
   const CommandRegistry& r = app_commands();
   EXPECT_EQ(r.names(),
-            (std::vector<std::string>{"load", "def", "show", "info", "export", "eval", "seed",
-                                      "conformance", "egraph", "rules", "match", "apply", "step",
-                                      "saturate", "extract", "variants", "explain", "undo", "redo",
-                                      "help", "quit"}));
+            (std::vector<std::string>{
+                "load",        "def",      "show",    "info",  "export", "eval",   "seed",
+                "conformance", "egraph",   "rules",   "match", "apply",  "step",   "saturate",
+                "extract",     "variants", "explain", "undo",  "redo",   "render", "save",
+                "open",        "history",  "replay",  "help",  "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;
