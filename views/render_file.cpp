@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <mutex>
 
 #include <graphviz/cgraph.h>
@@ -30,9 +29,12 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-struct GvcDeleter {
-  void operator()(GVC_t* c) const { gvFreeContext(c); }
-};
+// One Graphviz context for the life of the process: the text layout plugin keeps font data
+// that a freed context would take with it, so a second context reads freed memory.
+GVC_t* graphviz_context() {
+  static GVC_t* context = gvContext();
+  return context;
+}
 
 // Holds the graph and its layout; frees both in the right order.
 class Layout {
@@ -89,17 +91,16 @@ void render_dot_file(std::string_view dot, const std::string& path, bool force) 
     ~RestoreErrf() { agseterrf(f); }
   } restore{previous};
 
-  std::unique_ptr<GVC_t, GvcDeleter> gvc(gvContext());
+  GVC_t* gvc = graphviz_context();
   std::string text(dot);
   Agraph_t* g = agmemread(text.c_str());
   if (!g || agerrors() > 0) {
     if (g) agclose(g);
     graphviz_failed("read the DOT text for", path);
   }
-  Layout layout(gvc.get(), g);
+  Layout layout(gvc, g);
   if (!layout.run()) graphviz_failed("lay out", path);
-  if (gvRenderFilename(gvc.get(), g, format.c_str(), path.c_str()) != 0)
-    graphviz_failed("render", path);
+  if (gvRenderFilename(gvc, g, format.c_str(), path.c_str()) != 0) graphviz_failed("render", path);
 }
 
 }  // namespace retort
