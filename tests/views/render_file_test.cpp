@@ -91,6 +91,22 @@ TEST_F(RenderFile, DiffShowsBothGraphsAsClusters) {
   EXPECT_TRUE(fs::exists(path("diff2.png")));
 }
 
+TEST_F(RenderFile, EveryKindInEveryFormat) {
+  std::vector<std::pair<std::string, std::string>> kinds = {
+      {"graph", graph_picture(session_.graph())},
+      {"max", graph_picture(named_graph(session_, "max"))},
+      {"egraph", egraph_picture(session_)},
+      {"diff", diff_picture(session_, "min", "max")}};
+  for (const auto& [kind, dot] : kinds) {
+    for (const char* ext : {"svg", "png", "dot"}) {
+      std::string p = path(kind + "." + ext);
+      render_dot_file(dot, p, false);
+      EXPECT_TRUE(fs::exists(p)) << p;
+      EXPECT_GT(fs::file_size(p), 100u) << p;
+    }
+  }
+}
+
 TEST_F(RenderFile, GraphAndVariantPictures) {
   render_dot_file(graph_picture(session_.graph()), path("graph.svg"), false);
   std::string svg = read_all(path("graph.svg"));
