@@ -10,6 +10,7 @@ const CommandRegistry& app_commands() {
     register_egraph_commands(r);
     register_render_commands(r);
     register_session_commands(r);
+    register_backend_commands(r);
     register_help_commands(r);
     return r;
   }();

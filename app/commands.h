@@ -13,6 +13,7 @@ void register_run_commands(CommandRegistry& r);      // eval seed conformance
 void register_egraph_commands(CommandRegistry& r);   // egraph rules match apply ... undo redo
 void register_render_commands(CommandRegistry& r);   // render
 void register_session_commands(CommandRegistry& r);  // save open history replay
+void register_backend_commands(CommandRegistry& r);  // backend
 void register_help_commands(CommandRegistry& r);     // help quit
 
 }  // namespace retort

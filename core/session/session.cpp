@@ -53,6 +53,11 @@ void Session::adopt(Session&& other) {
   work_ = std::move(other.work_);
   undo_ = std::move(other.undo_);
   redo_ = std::move(other.redo_);
+  // A BackendSet owns worker processes and does not move: the attached backends are replaced
+  // by other's (workers start on first use).
+  for (const BackendSpec& b : backends_.attached()) backends_.detach(b.name);
+  for (const BackendSpec& b : other.backends_.attached())
+    backends_.attach(b.name, b.argv, b.timeout_s, b.options);
 }
 
 std::vector<std::string> Session::variant_names() const {

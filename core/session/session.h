@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend_set.h"
 #include "core/egraph/convert.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/extract.h"
@@ -126,6 +127,10 @@ class Session {
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
 
+  // The built-in and attached backends (`backend list`, `compare`).
+  BackendSet& backends() { return backends_; }
+  const BackendSet& backends() const { return backends_; }
+
   // Records a command that ran; `restorable` is false for commands that only write files or
   // read the session (their effects are not part of the session's state).
   void record(std::string command, bool ok, bool restorable = true);
@@ -135,7 +140,8 @@ class Session {
   void attach_journal(std::unique_ptr<JournalFile> file) { journal_file_ = std::move(file); }
   JournalFile* journal_file() { return journal_file_.get(); }
 
-  // Takes the state of `other` (graph, seed, rules, e-graph, variants; not the journal): how
+  // Takes the state of `other` (graph, seed, rules, e-graph, variants, attached backends; not
+  // the journal): how
   // `open` replaces the session only after the file loaded without error.
   void adopt(Session&& other);
 
@@ -158,6 +164,7 @@ class Session {
   std::unique_ptr<EGraphWork> work_;
   std::vector<EGraphCheckpoint> undo_, redo_;
   std::atomic<bool> cancel_{false};
+  BackendSet backends_;
 };
 
 }  // namespace retort

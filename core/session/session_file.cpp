@@ -33,7 +33,7 @@ class SessionReader : public JsonReader {
   std::vector<std::string> read(Session& s, const json& j) {
     check_fields(j, "(top)",
                  {"format", "version", "seed", "graph", "rule_sets", "disabled_rules", "egraph",
-                  "variants"});
+                  "variants", "backends"});
     std::string format = string(field(j, "format", "(top)"), "format");
     if (format != kFormatName)
       bad("format", fmt::format("expected \"{}\", found \"{}\"", kFormatName, format));
@@ -55,6 +55,7 @@ class SessionReader : public JsonReader {
         ++i;
       }
     }
+    if (j.contains("backends")) backends(s, j["backends"]);
     std::vector<Session::Extracted> extracted;
     std::map<std::string, json> saved_graphs;
     if (j.contains("variants")) {
@@ -88,6 +89,27 @@ class SessionReader : public JsonReader {
   }
 
  private:
+  // Attached worker backends (they start on first use, so attaching here runs nothing).
+  void backends(Session& s, const json& list) {
+    size_t i = 0;
+    for (const auto& b : array(list, "backends")) {
+      std::string path = fmt::format("backends[{}]", i++);
+      check_fields(b, path, {"name", "argv", "timeout_s", "options"});
+      std::map<std::string, std::string> options;
+      const json& o = field(b, "options", path);
+      if (!o.is_object()) bad(path + ".options", "expected an object");
+      for (const auto& [key, value] : o.items())
+        options[key] = string(value, fmt::format("{}.options.{}", path, key));
+      try {
+        s.backends().attach(string(field(b, "name", path), path + ".name"),
+                            strings(field(b, "argv", path), path + ".argv"),
+                            number(field(b, "timeout_s", path), path + ".timeout_s"), options);
+      } catch (const Error& e) {
+        bad(path, e.message());
+      }
+    }
+  }
+
   void rule_sets(Session& s, const json& sets) {
     size_t i = 0;
     for (const auto& set : array(sets, "rule_sets")) {
@@ -170,6 +192,11 @@ json session_to_json(const Session& s) {
     variants.push_back(item);
   }
   j["variants"] = variants;
+  json backends = json::array();
+  for (const BackendSpec& b : s.backends().attached())
+    backends.push_back(
+        {{"name", b.name}, {"argv", b.argv}, {"timeout_s", b.timeout_s}, {"options", b.options}});
+  j["backends"] = backends;
   return j;
 }
 
