@@ -107,6 +107,18 @@ TEST(SessionFile, OpenReplaysToTheSameEGraphAndVariants) {
   EXPECT_EQ(session_to_json(back), session_to_json(s));
 }
 
+TEST(SessionFile, AttachedBackendsComeBack) {
+  Session s;
+  s.backends().attach("w", {"python3", "worker.py"}, 7.5, {{"level", "O2"}});
+  Session back;
+  session_from_json(back, session_to_json(s), "s.json");
+  EXPECT_EQ(back.backends().attached(), s.backends().attached());
+  Session other;
+  other.adopt(std::move(back));
+  ASSERT_EQ(other.backends().attached().size(), 1u);
+  EXPECT_EQ(other.backends().attached()[0].timeout_s, 7.5);
+}
+
 TEST(SessionFile, ChangedVariantGraphIsAWarning) {
   Session s;
   fig6_session(s);
