@@ -2,6 +2,11 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -10,6 +15,7 @@
 #include "app/console.h"
 #include "app/shell.h"
 #include "core/base/error.h"
+#include "core/session/journal.h"
 
 namespace retort {
 
@@ -36,10 +42,76 @@ bool is_batch(const CliOptions& o) {
   return o.commands || o.script || !o.command_words.empty();
 }
 
+// Asks on the terminal; anything but y or yes is no.
+bool ask_restore(size_t commands) {
+  std::fprintf(stdout, "restore the previous session (%zu commands)? [y/N] ", commands);
+  std::fflush(stdout);
+  char answer[16] = {};
+  if (!std::fgets(answer, sizeof answer, stdin)) return false;
+  std::string a(answer);
+  while (!a.empty() && (a.back() == '\n' || a.back() == '\r' || a.back() == ' ')) a.pop_back();
+  return a == "y" || a == "Y" || a == "yes";
+}
+
+// The interactive front ends journal every command (core/session/journal.h). An unfinished
+// journal from a killed session is restored when asked (--restore, or yes at the console's
+// prompt) by running its commands again; otherwise it is kept as journal.previous.jsonl, and a
+// new journal starts.
+void start_journal(Session& session, Shell& shell, const CliOptions& options, bool console,
+                   Output& out, Output& err) {
+  std::string path = journal_path();
+  if (path.empty()) return;
+  std::optional<UnfinishedJournal> pending;
+  try {
+    pending = read_unfinished_journal(path);
+  } catch (const Error& e) {
+    err.print("warning: the previous session's journal is unreadable ({}); not restoring it",
+              e.what());
+  }
+  std::vector<std::string> lines;
+  if (pending) lines = pending->restorable();
+  bool restore = pending && (options.restore || (console && ask_restore(lines.size())));
+  if (pending && !restore) {
+    std::error_code ec;
+    std::string previous =
+        (std::filesystem::path(path).parent_path() / "journal.previous.jsonl").string();
+    std::filesystem::rename(path, previous, ec);
+    if (!ec)
+      err.print("note: the previous session did not end cleanly; its journal is kept as {}",
+                previous);
+  } else if (options.restore && !pending) {
+    out.line("nothing to restore: the previous session ended cleanly");
+  }
+  if (restore) session.set_seed(pending->seed);
+  try {
+    session.attach_journal(JournalFile::create(path, session.seed()));
+  } catch (const Error& e) {
+    err.print("warning: {}; this session is not journaled", e.what());
+  }
+  if (!restore) return;
+  StringOutput quiet;
+  Shell replaying(session, shell.commands(), quiet, quiet);
+  size_t failed = 0;
+  for (const auto& line : lines) failed += replaying.run(line) == LineStatus::Failed;
+  out.print("restored {} commands from {}{}", lines.size(), path,
+            failed ? fmt::format(" ({} failed)", failed) : "");
+}
+
 }  // namespace
 
+std::string journal_path() {
+  namespace fs = std::filesystem;
+  if (const char* dir = std::getenv("RETORT_STATE_DIR"); dir && *dir)
+    return (fs::path(dir) / "journal.jsonl").string();
+  if (const char* dir = std::getenv("XDG_STATE_HOME"); dir && *dir)
+    return (fs::path(dir) / "retort" / "journal.jsonl").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (fs::path(home) / ".local" / "state" / "retort" / "journal.jsonl").string();
+  return "";
+}
+
 std::string cli_usage() {
-  return "usage: retort [FILE] [--seed N] [--plain | -c \"CMD; CMD\" | --script FILE]\n"
+  return "usage: retort [FILE] [--seed N] [--restore] [--plain | -c \"CMD; CMD\" | --script FILE]\n"
          "       retort COMMAND [ARGS...]\n"
          "\n"
          "Starts the workbench, loading FILE (.rtg, .json, .onnx) first when given.\n"
@@ -49,6 +121,8 @@ std::string cli_usage() {
          "  --script FILE    run FILE, one command per line ('#' comments); stops at the first "
          "failure\n"
          "  --seed N         the session seed (default 1)\n"
+         "  --restore        restore the previous session if it did not end cleanly (the\n"
+         "                   console offers this itself; see docs/formats.md, journal)\n"
          "  COMMAND ARGS     run one command and exit, e.g. `retort help --markdown`\n"
          "Commands are described by `help` inside the workbench and in docs/commands.md.\n";
 }
@@ -65,6 +139,8 @@ CliOptions parse_cli(const std::vector<std::string>& argv) {
       o.usage = true;
     } else if (a == "--plain") {
       o.plain = true;
+    } else if (a == "--restore") {
+      o.restore = true;
     } else if (a == "-c") {
       o.commands = value_of(i);
     } else if (a == "--script") {
@@ -86,6 +162,8 @@ CliOptions parse_cli(const std::vector<std::string>& argv) {
   if (batch_modes > 1) fail("use only one of -c, --script and a command");
   if (o.plain && batch_modes > 0)
     fail("--plain reads standard input; it does not combine with -c, --script or a command");
+  if (o.restore && batch_modes > 0)
+    fail("--restore goes with the console or --plain, not with -c, --script or a command");
   return o;
 }
 
@@ -109,6 +187,8 @@ int run_cli(int argc, char** argv) {
   bool batch = is_batch(options);
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 
+  if (!batch) start_journal(session, shell, options, !options.plain && terminal, out, err);
+
   if (options.file) {
     LineStatus loaded = shell.run("load " + quote_word(*options.file));
     if (loaded == LineStatus::Failed && (batch || !terminal)) return kExitCommandFailed;
@@ -119,8 +199,11 @@ int run_cli(int argc, char** argv) {
     return shell.run(one_shot_line(options.command_words)) == LineStatus::Failed
                ? kExitCommandFailed
                : kExitOk;
-  if (options.plain || !terminal) return run_plain(shell, stdin, out, !isatty(STDIN_FILENO));
-  return run_console(shell);
+  int status = options.plain || !terminal ? run_plain(shell, stdin, out, !isatty(STDIN_FILENO))
+                                          : run_console(shell);
+  // Reaching here is a clean end (quit or end of input): no restore will be offered.
+  if (JournalFile* journal = session.journal_file()) journal->finish();
+  return status;
 }
 
 }  // namespace retort

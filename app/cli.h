@@ -11,6 +11,7 @@ namespace retort {
 struct CliOptions {
   bool plain = false;
   bool usage = false;                      // --help
+  bool restore = false;                    // --restore: restore an unfinished session
   std::optional<uint64_t> seed;            // --seed N
   std::optional<std::string> commands;     // -c "cmd; cmd"
   std::optional<std::string> script;       // --script FILE
@@ -23,6 +24,11 @@ struct CliOptions {
 CliOptions parse_cli(const std::vector<std::string>& argv);
 
 std::string cli_usage();
+
+// The journal of the interactive front ends: $RETORT_STATE_DIR/journal.jsonl, else
+// $XDG_STATE_HOME/retort/journal.jsonl, else ~/.local/state/retort/journal.jsonl; empty when
+// none of these is set.
+std::string journal_path();
 
 // The whole program: returns the exit status.
 int run_cli(int argc, char** argv);

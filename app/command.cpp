@@ -91,7 +91,10 @@ Args CommandSpec::parse(std::string_view rest) const {
       options_done = true;
       continue;
     }
-    if (options_done || !w.starts_with("--")) {
+    // A one-letter option (-o) is an option only where the command declares it; elsewhere a
+    // word like -1 is an argument.
+    bool short_option = w.size() == 2 && w[0] == '-' && find_option(w);
+    if (options_done || !(w.starts_with("--") || short_option)) {
       out.positional.push_back(w);
       continue;
     }

@@ -59,6 +59,10 @@ struct CommandSpec {
   bool raw_text = false;
   // Ends the session after it runs (`quit`).
   bool ends_session = false;
+  // Restoring a killed session re-runs it (see Session::record); false for commands that only
+  // write files (render, save, export, history) or run other commands (replay: the commands it
+  // ran are journaled themselves).
+  bool restorable = true;
 
   std::string synopsis() const;   // "eval [NAME] [--seed S]"
   std::string help_text() const;  // synopsis, summary, help and options, for `help NAME`

@@ -11,6 +11,8 @@ const CommandRegistry& app_commands();
 void register_graph_commands(CommandRegistry& r);    // load def show info export
 void register_run_commands(CommandRegistry& r);      // eval seed conformance
 void register_egraph_commands(CommandRegistry& r);   // egraph rules match apply ... undo redo
+void register_render_commands(CommandRegistry& r);   // render
+void register_session_commands(CommandRegistry& r);  // save open history replay
 void register_backend_commands(CommandRegistry& r);  // backend
 void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
 void register_help_commands(CommandRegistry& r);     // help quit

@@ -137,7 +137,8 @@ void register_graph_commands(CommandRegistry& r) {
                  "`compare`: the ONNX models, the inputs and the reference outputs (.npy), the\n"
                  ".rtg text, a script that reproduces it without Retort (exit 1 when it does) and\n"
                  "a README. See docs/compare.md.",
-         .run = run_export});
+         .run = run_export,
+         .restorable = false});
 }
 
 }  // namespace retort

@@ -69,11 +69,13 @@ void register_help_commands(CommandRegistry& r) {
              "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
              "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
              "for an op too when no command has that name.",
-         .run = run_help});
+         .run = run_help,
+         .restorable = false});
   r.add({.name = "quit",
          .summary = "End the session.",
          .run = [](Session&, const Args&, Output&) {},
-         .ends_session = true});
+         .ends_session = true,
+         .restorable = false});
 }
 
 }  // namespace retort

@@ -3,6 +3,7 @@
 #include "core/base/dot_text.h"
 
 #include <functional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -10,6 +11,13 @@
 namespace retort {
 
 namespace {
+
+struct HighlightLess {
+  bool operator()(const std::pair<EClassId, ENode>& a, const std::pair<EClassId, ENode>& b) const {
+    if (a.first != b.first) return a.first < b.first;
+    return enode_less(a.second, b.second);
+  }
+};
 
 // The op word and the attributes of a non-leaf e-node, as the s-expression shows them.
 std::string head_of(const EGraph& eg, const ENode& n) {
@@ -67,11 +75,47 @@ std::string selection_str(const EGraph& eg, const Selection& sel, EClassId cls, 
   return go(cls);
 }
 
+namespace {
+
+// Per highlighted e-node (canonical class, canonical node): the colours of the highlights that
+// chose it, in the order the highlights were given.
+std::map<std::pair<EClassId, ENode>, std::vector<std::string>, HighlightLess> chosen_colors(
+    const EGraph& eg, const std::vector<DotHighlight>& highlights) {
+  std::map<std::pair<EClassId, ENode>, std::vector<std::string>, HighlightLess> colors;
+  for (const DotHighlight& h : highlights) {
+    if (!h.selection) continue;
+    for (const auto& [cls, node] : h.selection->chosen) {
+      auto& list = colors[{eg.find(cls), eg.canonicalize(node)}];
+      if (list.empty() || list.back() != h.color) list.push_back(h.color);
+    }
+  }
+  return colors;
+}
+
+std::string fill_style(const std::vector<std::string>& colors) {
+  if (colors.empty()) return "";
+  std::string list;
+  for (const auto& c : colors) list += (list.empty() ? "" : ":") + dot_escape(c);
+  return fmt::format(", style=\"{}\", fillcolor=\"{}\"", colors.size() > 1 ? "striped" : "filled",
+                     list);
+}
+
+std::string legend(const std::vector<DotHighlight>& highlights) {
+  std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n    style=solid;\n";
+  for (size_t i = 0; i < highlights.size(); ++i)
+    out += fmt::format("    legend_{} [label=\"{}\", style=filled, fillcolor=\"{}\"];\n", i,
+                       dot_escape(highlights[i].label), dot_escape(highlights[i].color));
+  return out + "  }\n";
+}
+
+}  // namespace
+
 std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
   std::vector<EClassId> ids = eg.class_ids();
   bool cut = ids.size() > options.max_classes;
   if (cut) ids.resize(options.max_classes);
   std::set<EClassId> shown(ids.begin(), ids.end());
+  auto colors = chosen_colors(eg, options.highlights);
 
   std::string out =
       "digraph egraph {\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n";
@@ -87,16 +131,10 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
       std::string attrs = is_leaf_op(n.op) ? "" : attrs_of_node(eg, n);
       if (!attrs.empty()) label += "\\n" + dot_escape(attrs);
       if (n.n_out > 1) label += fmt::format(" #{}/{}", n.out, n.n_out);
-      bool chosen = false;
-      if (options.highlight) {
-        auto it = options.highlight->chosen.find(c);
-        chosen = it != options.highlight->chosen.end() && it->second == n;
-      }
+      auto chosen = colors.find({c, n});
       out += fmt::format("    n{}_{} [label=\"{}\"{}];\n", c.value, i,
                          is_leaf_op(n.op) ? dot_escape(label) : label,
-                         chosen ? fmt::format(", style=filled, fillcolor=\"{}\"",
-                                              dot_escape(options.highlight_color))
-                                : "");
+                         chosen == colors.end() ? "" : fill_style(chosen->second));
       for (size_t k = 0; k < n.children.size(); ++k) {
         EClassId child = eg.find(n.children[k]);
         if (!shown.count(child)) continue;
@@ -108,6 +146,7 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
     }
     out += "  }\n";
   }
+  if (!options.highlights.empty()) out += legend(options.highlights);
   out += edges;
   if (cut)
     out += fmt::format("  note [shape=note, label=\"{} of {} e-classes shown\"];\n",

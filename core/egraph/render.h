@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/egraph/egraph.h"
 #include "core/egraph/selection.h"
@@ -22,14 +23,24 @@ std::string term_str(const EGraph& eg, EClassId term, size_t max_nodes = 64);
 std::string selection_str(const EGraph& eg, const Selection& sel, EClassId cls,
                           size_t max_nodes = 256);
 
+// The e-nodes an extraction chose, filled in `color` and named `label` in the legend (POLYJUICE
+// Fig. 6 marks the min and the max choice this way). The selection may come from an earlier
+// state of the e-graph: its classes and e-nodes are canonicalised before they are compared.
+struct DotHighlight {
+  const Selection* selection = nullptr;
+  std::string color;
+  std::string label;
+};
+
 struct DotOptions {
-  const Selection* highlight = nullptr;  // chosen e-nodes are filled in `highlight_color`
-  std::string highlight_color = "palegreen";
+  // An e-node chosen by several highlights is striped in their colours.
+  std::vector<DotHighlight> highlights;
   size_t max_classes = 500;  // larger e-graphs are cut, with a note node saying so
 };
 
-// A digraph with one cluster per e-class (labelled with id and type), one box per e-node, and
-// an edge from each e-node to the cluster of each child.
+// A digraph with one cluster per e-class (`cluster_e3`, labelled with id and type), one box per
+// e-node, an edge from each e-node to the cluster of each child, and a legend cluster
+// (`cluster_legend`) naming the highlights' colours when there are any.
 std::string egraph_dot(const EGraph& eg, const DotOptions& options = {});
 
 }  // namespace retort

@@ -10,6 +10,7 @@
 
 #include "core/base/error.h"
 #include "core/io/base64.h"
+#include "core/io/json_reader.h"
 #include "core/io/shape_limits.h"
 #include "core/ops/registry.h"
 
@@ -21,108 +22,18 @@ namespace {
 
 constexpr const char* kFormatName = "retort-graph";
 
-// JSON has no NaN or infinity; those floats travel as the strings "nan", "inf", "-inf".
-json float_to_json(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 json type_to_json(const TensorType& t) {
   return {{"dtype", std::string(dtype_name(t.dtype))}, {"shape", t.shape}};
-}
-
-json attr_to_json(const AttrValue& v) {
-  struct Visitor {
-    json operator()(int64_t i) const { return {{"int", i}}; }
-    json operator()(double d) const { return {{"float", float_to_json(d)}}; }
-    json operator()(const std::string& s) const { return {{"string", s}}; }
-    json operator()(const std::vector<int64_t>& v) const { return {{"ints", v}}; }
-    json operator()(const std::vector<double>& v) const {
-      json list = json::array();
-      for (double d : v) list.push_back(float_to_json(d));
-      return {{"floats", list}};
-    }
-    json operator()(const std::vector<std::string>& v) const { return {{"strings", v}}; }
-  };
-  return std::visit(Visitor{}, v);
 }
 
 std::string json_type_name(const json& j) {
   return j.type_name();
 }
 
-// A value for an error message: scalars as written, containers by kind (their text may be huge
-// or deeply nested).
-std::string brief(const json& j) {
-  if (j.is_structured()) return fmt::format("an {}", j.type_name());
-  std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
-  return text.size() > 80 ? text.substr(0, 77) + "..." : text;
-}
-
 // Reads one JSON document into a Graph, naming the path of every bad field.
-class Reader {
+class Reader : public JsonReader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void bad(const std::string& path, const std::string& message) const {
-    throw Error(fmt::format("{}: {}", path, message), SourceLoc{file_});
-  }
-
-  void check_fields(const json& obj, const std::string& path,
-                    std::initializer_list<const char*> known) const {
-    if (!obj.is_object())
-      bad(path, fmt::format("expected an object, found {}", json_type_name(obj)));
-    for (const auto& [key, _] : obj.items()) {
-      bool ok = false;
-      for (const char* k : known) ok = ok || key == k;
-      if (!ok)
-        bad(path, fmt::format("unknown field '{}' (known: {})", key, fmt::join(known, ", ")));
-    }
-  }
-
-  const json& field(const json& obj, const char* key, const std::string& path) const {
-    auto it = obj.find(key);
-    if (it == obj.end()) bad(path, fmt::format("missing field '{}'", key));
-    return *it;
-  }
-
-  std::string string(const json& j, const std::string& path) const {
-    if (!j.is_string()) bad(path, fmt::format("expected a string, found {}", json_type_name(j)));
-    return j.get<std::string>();
-  }
-
-  int64_t integer(const json& j, const std::string& path) const {
-    if (j.is_number_integer() &&
-        !(j.is_number_unsigned() &&
-          j.get<uint64_t>() > uint64_t{std::numeric_limits<int64_t>::max()}))
-      return j.get<int64_t>();
-    bad(path, fmt::format("expected a 64-bit integer, found {}", brief(j)));
-  }
-
-  double number(const json& j, const std::string& path) const {
-    if (j.is_number()) return j.get<double>();
-    if (j.is_string()) {
-      const auto& s = j.get_ref<const std::string&>();
-      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-      if (s == "inf") return std::numeric_limits<double>::infinity();
-      if (s == "-inf") return -std::numeric_limits<double>::infinity();
-    }
-    bad(path, fmt::format("expected a number (or \"nan\", \"inf\", \"-inf\"), found {}", brief(j)));
-  }
-
-  const json& array(const json& j, const std::string& path) const {
-    if (!j.is_array()) bad(path, fmt::format("expected an array, found {}", json_type_name(j)));
-    return j;
-  }
-
-  std::vector<std::string> strings(const json& j, const std::string& path) const {
-    std::vector<std::string> out;
-    size_t i = 0;
-    for (const auto& item : array(j, path))
-      out.push_back(string(item, fmt::format("{}[{}]", path, i++)));
-    return out;
-  }
+  using JsonReader::JsonReader;
 
   DType dtype(const json& j, const std::string& path) const {
     std::string name = string(j, path);
@@ -162,7 +73,7 @@ class Reader {
     const json& version = field(j, "version", "(top)");
     if (!version.is_number_integer() || version.get<int64_t>() != kJsonGraphVersion)
       bad("version", fmt::format("this Retort reads retort-graph version {} only, found {}",
-                                 kJsonGraphVersion, brief(version)));
+                                 kJsonGraphVersion, json_brief(version)));
     Graph g;
     if (j.contains("name")) g.name = string(j["name"], "name");
     if (j.contains("inputs")) {
@@ -255,39 +166,6 @@ class Reader {
     return out;
   }
 
-  AttrValue attr(const json& j, const std::string& path) const {
-    if (!j.is_object() || j.size() != 1)
-      bad(path,
-          fmt::format("expected one of {{\"int\": ..}}, {{\"float\": ..}}, {{\"string\": ..}}, "
-                      "{{\"ints\": [..]}}, {{\"floats\": [..]}}, {{\"strings\": [..]}}, found {}",
-                      brief(j)));
-    auto only = j.begin();
-    const std::string& kind = only.key();
-    const json& v = only.value();
-    std::string vpath = path + "." + kind;
-    if (kind == "int") return integer(v, vpath);
-    if (kind == "float") return number(v, vpath);
-    if (kind == "string") return string(v, vpath);
-    if (kind == "strings") return strings(v, vpath);
-    if (kind == "ints") {
-      std::vector<int64_t> out;
-      size_t i = 0;
-      for (const auto& item : array(v, vpath))
-        out.push_back(integer(item, fmt::format("{}[{}]", vpath, i++)));
-      return out;
-    }
-    if (kind == "floats") {
-      std::vector<double> out;
-      size_t i = 0;
-      for (const auto& item : array(v, vpath))
-        out.push_back(number(item, fmt::format("{}[{}]", vpath, i++)));
-      return out;
-    }
-    bad(path, fmt::format("unknown attribute kind '{}' (known: int, float, string, ints, floats, "
-                          "strings)",
-                          kind));
-  }
-
   void check_attr(const OpDef& op, const std::string& key, const AttrValue& v, const json& raw,
                   const std::string& path) const {
     const AttrSpec* spec = op.find_attr(key);
@@ -301,10 +179,8 @@ class Reader {
     if (!attr_fits(v, spec->kind))
       bad(path, fmt::format("expected {} for attribute '{}' of op '{}', found {} {}",
                             attr_kind_name(spec->kind), key, op.name, raw.begin().key(),
-                            brief(raw.begin().value())));
+                            json_brief(raw.begin().value())));
   }
-
-  std::string file_;
 };
 
 }  // namespace
@@ -346,8 +222,8 @@ json graph_to_json(const Graph& g) {
   return j;
 }
 
-Graph graph_from_json(const json& j, const std::string& file) {
-  Graph g = Reader(file).graph(j);
+Graph graph_from_json(const json& j, const std::string& file, const std::string& path_prefix) {
+  Graph g = Reader(file, path_prefix).graph(j);
   std::vector<std::string> order;
   for (const auto& n : g.nodes) order.push_back(n.name);
   try {
@@ -355,35 +231,14 @@ Graph graph_from_json(const json& j, const std::string& file) {
   } catch (const Error& e) {
     auto it = std::find(order.begin(), order.end(), e.node());
     if (e.node().empty() || it == order.end()) throw Error(e.message(), SourceLoc{file}, e.node());
-    throw Error(fmt::format("nodes[{}]: {}", it - order.begin(), e.message()), SourceLoc{file},
-                e.node());
+    throw Error(fmt::format("{}nodes[{}]: {}", path_prefix, it - order.begin(), e.message()),
+                SourceLoc{file}, e.node());
   }
   return g;
 }
 
 Graph parse_json_graph(std::string_view text, const std::string& file) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // Turn the byte offset into line:col so the message points like the other formats do.
-    SourceLoc loc{file, 1, 1};
-    size_t end = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++loc.line;
-        loc.col = 1;
-      } else {
-        ++loc.col;
-      }
-    }
-    std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    size_t colon = what.find(": ");
-    throw Error("invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)),
-                loc);
-  }
-  return graph_from_json(j, file);
+  return graph_from_json(parse_json_text(text, file), file);
 }
 
 }  // namespace retort

@@ -272,18 +272,18 @@ std::string params_text(const EGraph& eg, const Rule& rule, const std::vector<Va
 
 // Adds the instance and merges it into the matched class, recording the step.
 ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value> params,
-                   const std::vector<EClassId>& exposed, RewriteTrace& trace) {
+                   const std::vector<EClassId>& exposed, uint32_t number, RewriteTrace& trace) {
   Instance inst(eg, rule, m, params);
   if (auto why = inst.build(exposed)) return {ApplyOutcome::Rejected, *why, {}};
   if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
   if (inst.already_there()) return {ApplyOutcome::Unchanged, {}, eg.find(m.eclass)};
 
   TraceStep step;
-  step.step = static_cast<uint32_t>(trace.steps.size());
+  step.step = number;
   step.iteration = trace.iteration;
   step.rule = rule.name;
   step.eclass = m.eclass;
-  step.node = m.node;
+  if (m.node) step.node = trace_node(*m.node);
   step.subst = m.subst;
   step.exposed = exposed;
   step.clean_before = eg.clean();
@@ -314,13 +314,14 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
   } else if (auto why = choose_params(eg, rule, match, params, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }
-  return commit(eg, rule, match, std::move(params), exposed, trace);
+  return commit(eg, rule, match, std::move(params), exposed,
+                static_cast<uint32_t>(trace.steps.size()), trace);
 }
 
 StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step) {
   Match m;
   m.eclass = step.eclass;
-  m.node = step.node;
+  if (step.node) m.node = trace_enode(*step.node);
   m.subst = step.subst;
   StepText t;
   t.matched = match_str(eg, rule, m);
@@ -352,18 +353,55 @@ std::string trace_str(const EGraph& eg, const RuleSet& rules, const RewriteTrace
   return out;
 }
 
-void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace) {
+TraceNode trace_node(const ENode& n) {
+  return {op_name(n.op), attrs_of(n.attrs), n.out, n.n_out, n.children.vec()};
+}
+
+ENode trace_enode(const TraceNode& n) {
+  ENode e;
+  e.op = op_id(n.op);
+  e.attrs = intern_attrs(n.attrs);
+  e.out = n.out;
+  e.n_out = n.n_out;
+  e.children = IdList(n.children);
+  return e;
+}
+
+namespace {
+
+// A step read from a file may name ids this e-graph never handed out; replaying it must fail
+// with a message, not index past the e-graph's tables.
+void check_step_ids(const EGraph& eg, const TraceStep& step) {
+  auto check = [&](EClassId id, std::string_view what) {
+    if (!id.valid() || id.value >= eg.term_count())
+      fail("trace step {} ({}) names e{} as {}, but the e-graph has only {} ids", step.step,
+           step.rule, id.value, what, eg.term_count());
+  };
+  check(step.eclass, "its matched class");
+  if (step.node)
+    for (EClassId c : step.node->children) check(c, "a child");
+  for (EClassId c : step.subst.classes) check(c, "a substitution");
+  for (EClassId c : step.exposed) check(c, "an exposed class");
+}
+
+}  // namespace
+
+void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, size_t from,
+                  size_t to) {
+  to = std::min(to, trace.steps.size());
   RewriteTrace redo;
-  for (const TraceStep& step : trace.steps) {
+  for (size_t i = from; i < to; ++i) {
+    const TraceStep& step = trace.steps[i];
     const Rule* rule = rules.find(step.rule);
     if (!rule) fail("trace step {}: no rule named '{}'", step.step, step.rule);
+    check_step_ids(eg, step);
     if (step.clean_before && !eg.clean()) eg.rebuild();
     Match m;
     m.eclass = step.eclass;
-    m.node = step.node;
+    if (step.node) m.node = trace_enode(*step.node);
     m.subst = step.subst;
     redo.iteration = step.iteration;
-    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, redo);
+    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo);
     if (r.outcome != ApplyOutcome::Applied || r.rhs != step.rhs ||
         eg.node_count() != step.nodes_after)
       fail("trace step {} ({}) does not replay: it was applied to another e-graph ({}{})",

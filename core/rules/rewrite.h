@@ -5,6 +5,7 @@
 // additions and merges in the same order: the same e-graph, bit for bit.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,12 +18,27 @@
 
 namespace retort {
 
+// An e-node spelled out by content, the same in every process: the op by name and the
+// attributes by value (an ENode holds interned ids that only mean something inside the process
+// that made them). Children are class ids, which replaying the trace reproduces. A trace made
+// of these can be saved, read in a fresh process and replayed there.
+struct TraceNode {
+  std::string op;
+  Attrs attrs;
+  uint16_t out = 0, n_out = 1;
+  std::vector<EClassId> children;
+  bool operator==(const TraceNode&) const = default;
+};
+TraceNode trace_node(const ENode& n);
+// The e-node again; throws Error for an op this build does not know.
+ENode trace_enode(const TraceNode& n);
+
 struct TraceStep {
   uint32_t step = 0;       // index in the trace (the Justification's step)
   uint32_t iteration = 0;  // the runner iteration it belongs to (RewriteTrace::iteration)
   std::string rule;
-  EClassId eclass;            // the matched class
-  std::optional<ENode> node;  // the matched root e-node (none for a bare ?x left-hand side)
+  EClassId eclass;                // the matched class
+  std::optional<TraceNode> node;  // the matched root e-node (none for a bare ?x left-hand side)
   Subst subst;
   std::vector<Value> params;                  // every parameter (let and pick), by VarTable::params
   std::vector<EClassId> exposed;              // Expose rules: the classes made graph outputs
@@ -68,10 +84,11 @@ struct ApplyResult {
 ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
                         RewriteTrace& trace);
 
-// Re-applies each step with its recorded substitution and parameters (no random draws),
-// rebuilding wherever the original run had rebuilt, and rebuilds at the end. `eg` must be the
-// e-graph the trace started from, in the same state. Throws Error naming the step when a step
-// does not replay (an unknown rule, or the e-graph differs).
-void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace);
+// Re-applies steps [from, to) with their recorded substitutions and parameters (no random
+// draws), rebuilding wherever the original run had rebuilt, and rebuilds at the end. `eg` must
+// be in the state the trace had before step `from` (the start e-graph for from = 0). Throws
+// Error naming the step when a step does not replay (an unknown rule, or the e-graph differs).
+void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, size_t from = 0,
+                  size_t to = SIZE_MAX);
 
 }  // namespace retort

@@ -6,20 +6,28 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/io/graph_files.h"
 
 namespace retort {
 
-void RuleBook::add(const std::string& name, const std::string& origin, const RuleSet& rules) {
+void RuleBook::add(const std::string& name, const std::string& origin, const RuleSet& rules,
+                   std::string text) {
   for (const auto& set : sets_)
     if (set.name == name) fail("rule set '{}' is already loaded (from {})", name, set.origin);
   all_.append(rules);
-  sets_.push_back({name, origin, enabled_.size(), rules.rules.size()});
+  sets_.push_back({name, origin, enabled_.size(), rules.rules.size(), std::move(text)});
   enabled_.resize(all_.rules.size(), true);
 }
 
-const LoadedRuleSet& RuleBook::load_file(const std::string& path) {
-  add(std::filesystem::path(path).stem().string(), path, load_rules_file(path));
+const LoadedRuleSet& RuleBook::add_text(const std::string& name, const std::string& origin,
+                                        std::string text) {
+  RuleSet rules = parse_rules(text, origin);
+  add(name, origin, rules, std::move(text));
   return sets_.back();
+}
+
+const LoadedRuleSet& RuleBook::load_file(const std::string& path) {
+  return add_text(std::filesystem::path(path).stem().string(), path, read_file(path));
 }
 
 void RuleBook::set_enabled(const std::string& name, bool enabled) {

@@ -15,12 +15,17 @@ struct LoadedRuleSet {
   std::string origin;  // "built-in" or the file path
   size_t first = 0;    // index of its first rule in RuleBook::all()
   size_t count = 0;
+  std::string text;  // the rule source it was parsed from (saved in session files)
 };
 
 class RuleBook {
  public:
   // Adds a set with every rule enabled; a set name or rule name already loaded is an Error.
-  void add(const std::string& name, const std::string& origin, const RuleSet& rules);
+  void add(const std::string& name, const std::string& origin, const RuleSet& rules,
+           std::string text);
+  // Parses rule source text (errors located at `origin`) and adds it as a set.
+  const LoadedRuleSet& add_text(const std::string& name, const std::string& origin,
+                                std::string text);
   // Loads a rule file; the set is named after the file's stem.
   const LoadedRuleSet& load_file(const std::string& path);
 

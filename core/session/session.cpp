@@ -13,7 +13,8 @@ const Graph& Session::graph() const {
 }
 
 Session::Session(uint64_t seed) : seed_(seed) {
-  rules_.add("polyjuice", "built-in", builtin_rules("polyjuice"));
+  rules_.add("polyjuice", "built-in", builtin_rules("polyjuice"),
+             std::string(builtin_rules_text("polyjuice")));
 }
 
 void Session::set_variant(const std::string& name, Graph g) {
@@ -37,6 +38,26 @@ const Variant& Session::variant_info(const std::string& name) const {
   if (auto it = variants_.find(name); it != variants_.end()) return it->second;
   if (variants_.empty()) fail("unknown variant '{}' (there are no variants yet)", name);
   fail("unknown variant '{}' (variants: {})", name, fmt::join(variant_names(), ", "));
+}
+
+void Session::record(std::string command, bool ok, bool restorable) {
+  journal_.push_back({std::move(command), ok, restorable});
+  if (journal_file_) journal_file_->append(journal_.back());
+}
+
+void Session::adopt(Session&& other) {
+  graph_ = std::move(other.graph_);
+  seed_ = other.seed_;
+  variants_ = std::move(other.variants_);
+  rules_ = std::move(other.rules_);
+  work_ = std::move(other.work_);
+  undo_ = std::move(other.undo_);
+  redo_ = std::move(other.redo_);
+  // A BackendSet owns worker processes and does not move: the attached backends are replaced
+  // by other's (workers start on first use).
+  for (const BackendSpec& b : backends_.attached()) backends_.detach(b.name);
+  for (const BackendSpec& b : other.backends_.attached())
+    backends_.attach(b.name, b.argv, b.timeout_s, b.options);
 }
 
 std::vector<std::string> Session::variant_names() const {

@@ -19,23 +19,25 @@
 #include "core/egraph/extract.h"
 #include "core/graph/graph.h"
 #include "core/rules/runner.h"
+#include "core/session/journal.h"
 #include "core/session/rule_book.h"
 
 namespace retort {
 
 inline constexpr uint64_t kDefaultSeed = 1;
 
-struct JournalEntry {
-  std::string command;  // the line as it was run
-  bool ok = true;       // false when it ended in an error
-};
-
 struct Variant {
   Graph graph;
   size_t ops = 0, depth = 0;
-  std::vector<uint32_t> steps;         // trace steps its e-nodes depend on (extracted variants)
-  std::vector<EClassId> output_terms;  // its outputs' terms in the e-graph (extracted variants)
-  std::optional<Selection> selection;  // the e-nodes it was extracted from (extracted variants)
+  // Extracted variants of the current e-graph (building a new e-graph turns the old ones into
+  // plain graphs): the trace steps their e-nodes depend on, their outputs' terms, the e-nodes
+  // chosen, and how and when (the trace length then) they were extracted, so that a saved
+  // session can extract them again.
+  std::vector<uint32_t> steps;
+  std::vector<EClassId> output_terms;
+  std::optional<Selection> selection;
+  std::optional<ExtractOptions> extraction;
+  size_t trace_length = 0;
 };
 
 // The e-graph built by `egraph` from a copy of the graph, and the rewrites applied to it.
@@ -106,6 +108,16 @@ class Session {
   // Extracts a variant; an empty name picks the mode's default (min, max, cost, random_K).
   const std::string& extract_variant(const ExtractOptions& options, std::string name,
                                      const std::string& label);
+  // Rebuilds the e-graph from a start graph and a trace that may come from another process
+  // (a session file), extracting `variants` (name, options, trace length) at the trace lengths
+  // they were made at. Clears the undo history. Throws Error when the trace does not replay.
+  struct Extracted {
+    std::string name;
+    ExtractOptions options;
+    size_t trace_length = 0;
+  };
+  void replay_egraph(const Graph& start, const RewriteTrace& trace,
+                     const std::vector<Extracted>& variants);
   // Per output of an extracted variant: the proof that its term equals the original's.
   std::vector<Explanation> explain_variant(const std::string& name) const;
 
@@ -129,14 +141,26 @@ class Session {
   BackendSet& backends() { return backends_; }
   const BackendSet& backends() const { return backends_; }
 
-  void record(std::string command, bool ok) { journal_.push_back({std::move(command), ok}); }
+  // Records a command that ran; `restorable` is false for commands that only write files or
+  // read the session (their effects are not part of the session's state).
+  void record(std::string command, bool ok, bool restorable = true);
   const std::vector<JournalEntry>& journal() const { return journal_; }
+  // Every recorded command is also appended (and synced) to this file, so that a killed
+  // session can be restored; the file is closed as finished when the Session ends cleanly.
+  void attach_journal(std::unique_ptr<JournalFile> file) { journal_file_ = std::move(file); }
+  JournalFile* journal_file() { return journal_file_.get(); }
+
+  // Takes the state of `other` (graph, seed, rules, e-graph, variants, attached backends; not
+  // the journal): how
+  // `open` replaces the session only after the file loaded without error.
+  void adopt(Session&& other);
 
  private:
   std::optional<Graph> graph_;
   uint64_t seed_;
   std::map<std::string, Variant> variants_;
   std::vector<JournalEntry> journal_;
+  std::unique_ptr<JournalFile> journal_file_;
 
   EGraphWork& work();
   EGraphCheckpoint checkpoint(const std::string& label) const;

@@ -1,4 +1,6 @@
 // The session's e-graph commands and their undo history.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/base/error.h"
@@ -17,6 +19,21 @@ std::unique_ptr<EGraphWork> start_work(const Graph& g) {
   w->meta = add_graph(w->eg, w->start);
   w->eg.rebuild();
   return w;
+}
+
+Variant extracted_variant(const EGraphWork& w, const ExtractOptions& options) {
+  Extraction ex = extract(w.eg, w.meta, options);
+  Variant v;
+  v.graph = std::move(ex.graph);
+  v.ops = ex.op_count;
+  v.depth = ex.depth;
+  v.steps = std::move(ex.steps);
+  for (EClassId out : w.eg.term(w.meta.root).children)
+    v.output_terms.push_back(w.eg.term_of(ex.selection.at(w.eg.find(out))));
+  v.extraction = options;
+  v.trace_length = w.trace.steps.size();
+  v.selection = std::move(ex.selection);
+  return v;
 }
 
 }  // namespace
@@ -83,8 +100,9 @@ const EGraphWork& Session::build_egraph() {
     work_ = start_work(g);
     // Variants stay (they are graphs), but their e-nodes belong to the old e-graph.
     for (auto& [name, v] : variants_) {
-      v.selection.reset();
       v.output_terms.clear();
+      v.selection.reset();
+      v.extraction.reset();
     }
     return work_.get();
   });
@@ -128,13 +146,40 @@ const std::string& Session::extract_variant(const ExtractOptions& options, std::
     }
   }
   return undoable(label, [&]() -> const std::string& {
-    Extraction ex = extract(w.eg, w.meta, options);
-    Variant v{std::move(ex.graph), ex.op_count, ex.depth, std::move(ex.steps), {}, {}};
-    for (EClassId out : w.eg.term(w.meta.root).children)
-      v.output_terms.push_back(w.eg.term_of(ex.selection.at(w.eg.find(out))));
-    v.selection = std::move(ex.selection);
-    return variants_.insert_or_assign(name, std::move(v)).first->first;
+    return variants_.insert_or_assign(name, extracted_variant(w, options)).first->first;
   });
+}
+
+void Session::replay_egraph(const Graph& start, const RewriteTrace& trace,
+                            const std::vector<Extracted>& variants) {
+  std::vector<const Extracted*> order;
+  for (const auto& v : variants) {
+    if (v.trace_length > trace.steps.size())
+      fail("variant '{}' was extracted after trace step {}, but the trace has {} steps", v.name,
+           v.trace_length, trace.steps.size());
+    order.push_back(&v);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const Extracted* a, const Extracted* b) {
+    return a->trace_length < b->trace_length;
+  });
+  auto w = start_work(start);
+  size_t done = 0;
+  auto replay_to = [&](size_t length) {
+    replay_trace(w->eg, rules_.all(), trace, done, length);
+    w->trace.steps.insert(w->trace.steps.end(),
+                          trace.steps.begin() + static_cast<std::ptrdiff_t>(done),
+                          trace.steps.begin() + static_cast<std::ptrdiff_t>(length));
+    done = length;
+  };
+  for (const Extracted* v : order) {
+    replay_to(v->trace_length);
+    variants_.insert_or_assign(v->name, extracted_variant(*w, v->options));
+  }
+  replay_to(trace.steps.size());
+  w->trace.iteration = trace.iteration;
+  work_ = std::move(w);
+  undo_.clear();
+  redo_.clear();
 }
 
 std::vector<Explanation> Session::explain_variant(const std::string& name) const {

@@ -24,6 +24,18 @@ std::string error_of(const CommandSpec& spec, std::string_view rest) {
   return "";
 }
 
+TEST(CommandSpec, OneLetterOptionsOnlyWhereDeclared) {
+  CommandSpec render{.name = "render",
+                     .args = {{"WHAT", Completion::None, true}},
+                     .options = {{"-o", "FILE", "output"}}};
+  Args a = render.parse("egraph -o e.svg");
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"egraph"}));
+  EXPECT_EQ(a.option("-o"), "e.svg");
+  // Without a declared -x, "-x" is a positional word (a negative number, say).
+  a = render.parse("-x");
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"-x"}));
+}
+
 TEST(CommandSpec, SynopsisListsArgumentsAndOptions) {
   EXPECT_EQ(eval_like().synopsis(), "eval [NAME] [--seed S] [--quiet]");
   CommandSpec load{.name = "load", .args = {{"FILE", Completion::FilePath}}};

@@ -20,6 +20,10 @@ trap 'rm -rf "$scratch"' EXIT
 cp -a "$cases_dir/." "$scratch/"
 ln -s "$repo/samples" "$scratch/samples"
 cd "$scratch" || exit 2
+# --plain journals every command: keep the journal in the scratch folder. Pictures rendered
+# without -o go to ./retort-session/ there.
+export RETORT_STATE_DIR="$scratch/state"
+unset RETORT_SESSION_DIR RETORT_VIEWER
 
 case $name in
   c_*) actual=$("$retort" -c "$(grep -v '^[[:space:]]*#' "$name.rts" | paste -sd';')" </dev/null 2>&1) ;;

@@ -30,16 +30,34 @@ TEST(Render, DotHasAClusterPerClassAndMarksTheSelection) {
   testing::build_fig6(f);
   Extraction ex = extract(f.eg, f.meta, {});
   DotOptions opt;
-  opt.highlight = &ex.selection;
+  opt.highlights.push_back({&ex.selection, "palegreen", "min"});
   std::string dot = egraph_dot(f.eg, opt);
   EXPECT_EQ(dot.rfind("digraph egraph {", 0), 0u);
   EXPECT_EQ(count(dot, "subgraph cluster_e"), f.eg.class_count());
-  EXPECT_EQ(count(dot, "fillcolor=\"palegreen\""), ex.selection.chosen.size());
+  // The chosen e-nodes and the legend's entry.
+  EXPECT_EQ(count(dot, "fillcolor=\"palegreen\""), ex.selection.chosen.size() + 1);
+  EXPECT_NE(dot.find("subgraph cluster_legend"), std::string::npos);
   EXPECT_NE(dot.find("label=\"transpose\\nperm=[1,0]\""), std::string::npos) << dot;
   opt.max_classes = 2;
   std::string cut = egraph_dot(f.eg, opt);
   EXPECT_EQ(count(cut, "subgraph cluster_e"), 2u);
   EXPECT_NE(cut.find("2 of"), std::string::npos);
+}
+
+TEST(Render, DotStripesENodesChosenByTwoHighlights) {
+  testing::Fig6 f;
+  testing::build_fig6(f);
+  Extraction min = extract(f.eg, f.meta, {});
+  ExtractOptions max_options;
+  max_options.mode = ExtractMode::Max;
+  Extraction max = extract(f.eg, f.meta, max_options);
+  DotOptions opt;
+  opt.highlights = {{&min.selection, "palegreen", "min"}, {&max.selection, "lightsalmon", "max"}};
+  std::string dot = egraph_dot(f.eg, opt);
+  // The inputs are in both choices.
+  EXPECT_NE(dot.find("style=\"striped\", fillcolor=\"palegreen:lightsalmon\""), std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("legend_1 [label=\"max\""), std::string::npos);
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ output out
 
 void load_fig6(Session& s) {
   s.set_graph(parse_rtg(kFig6));
-  s.rules().add("fig6", "test", builtin_rules("fig6"));
+  s.rules().add("fig6", "test", builtin_rules("fig6"), std::string(builtin_rules_text("fig6")));
   s.rules().set_enabled("polyjuice", false);
 }
 

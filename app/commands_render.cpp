@@ -1,0 +1,119 @@
+// `render`: Graphviz pictures of the current graph, a variant, the e-graph or a diff, written
+// to a file (views/render_file.h) and opened in $RETORT_VIEWER when one is set.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "app/commands.h"
+#include "core/base/error.h"
+#include "views/pictures.h"
+#include "views/render_file.h"
+
+namespace retort {
+
+namespace {
+
+// The folder pictures go to when no -o is given (docs/commands.md, `render`).
+std::filesystem::path session_dir() {
+  if (const char* dir = std::getenv("RETORT_SESSION_DIR"); dir && *dir) return dir;
+  return "retort-session";
+}
+
+// "egraph-1.svg", "egraph-2.svg", ...: the first name not taken in the session folder.
+std::string fresh_path(const std::string& stem) {
+  std::filesystem::path dir = session_dir();
+  for (size_t k = 1;; ++k) {
+    std::filesystem::path p = dir / fmt::format("{}-{}.svg", stem, k);
+    if (!std::filesystem::exists(p)) return p.string();
+  }
+}
+
+// Starts the viewer on the file without a shell (the path is never parsed as shell text), in
+// its own session, and does not wait for it: a double fork leaves no child behind.
+void open_in_viewer(const std::string& viewer, const std::string& path) {
+  pid_t child = fork();
+  if (child < 0) fail("cannot start the viewer {}", viewer);
+  if (child == 0) {
+    setsid();
+    if (fork() != 0) _exit(0);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      dup2(null, STDIN_FILENO);
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+    }
+    execlp(viewer.c_str(), viewer.c_str(), path.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+}
+
+struct Picture {
+  std::string dot;
+  std::string stem;  // for a fresh file name
+};
+
+Picture picture(const Session& s, const Args& args) {
+  const std::string* what = args.arg(0);
+  if (!what || *what == "graph" || *what == "original") {
+    if (args.arg(1)) fail("`render {}` takes no further argument", what ? *what : "graph");
+    return {graph_picture(s.graph()), "graph"};
+  }
+  if (*what == "egraph") {
+    if (args.arg(1)) fail("`render egraph` takes no further argument");
+    return {egraph_picture(s), "egraph"};
+  }
+  if (*what == "diff") {
+    if (!args.arg(1) || !args.arg(2) || args.arg(3))
+      fail("`render diff` needs two graphs: original or variant names, e.g. `render diff min max`");
+    return {diff_picture(s, *args.arg(1), *args.arg(2)),
+            fmt::format("diff-{}-{}", *args.arg(1), *args.arg(2))};
+  }
+  if (args.arg(1)) fail("`render {}` takes no further argument", *what);
+  return {graph_picture(s.variant(*what)), *what};
+}
+
+void run_render(Session& s, const Args& args, Output& out) {
+  Picture p = picture(s, args);
+  auto file = args.option("-o");
+  std::string path = file ? *file : fresh_path(p.stem);
+  render_format(path);  // a bad extension fails before any work
+  render_dot_file(p.dot, path, args.has("--force"));
+  out.print("wrote {}", path);
+  if (file) return;
+  if (const char* viewer = std::getenv("RETORT_VIEWER"); viewer && *viewer)
+    open_in_viewer(viewer, path);
+}
+
+}  // namespace
+
+void register_render_commands(CommandRegistry& r) {
+  r.add({.name = "render",
+         .args = {{"WHAT", Completion::VariantName, true},
+                  {"A", Completion::VariantName, true},
+                  {"B", Completion::VariantName, true}},
+         .options = {{"-o", "FILE", "write to FILE (.svg, .png or .dot)", Completion::FilePath},
+                     {"--force", "", "replace FILE if it exists"}},
+         .summary = "Draw the graph, a variant, the e-graph or a diff with Graphviz.",
+         .help =
+             "`render` or `render graph` (also `render original`) draws the current graph;\n"
+             "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
+             "e-class, with the e-nodes each extracted variant chose filled in its colour (min\n"
+             "green, max salmon; a legend names them); `render diff A B` draws A and B side by\n"
+             "side (A and B are variant names or `original`) with removed, added and rewritten\n"
+             "nodes coloured. The format follows the extension of -o FILE: .svg, .png or .dot.\n"
+             "Without -o the picture goes to $RETORT_SESSION_DIR (default ./retort-session/)\n"
+             "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"
+             "that is set (run directly, without a shell). An existing file is never replaced\n"
+             "unless --force is given.",
+         .run = run_render,
+         .restorable = false});
+}
+
+}  // namespace retort

@@ -1,0 +1,150 @@
+// Session files and command lists: save, open, history, replay.
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "app/commands.h"
+#include "app/shell.h"
+#include "app/words.h"
+#include "core/base/error.h"
+#include "core/io/graph_files.h"
+#include "core/session/session_file.h"
+
+namespace retort {
+
+namespace {
+
+// Replays nest (a command list may replay another); this stops a list that replays itself.
+constexpr int kMaxReplayDepth = 8;
+int g_replay_depth = 0;
+
+void run_save(Session& s, const Args& args, Output& out) {
+  const std::string& path = *args.arg(0);
+  save_session_file(s, path, args.has("--force"));
+  out.print("saved the session to {}", path);
+}
+
+void run_open(Session& s, const Args& args, Output& out) {
+  const std::string& path = *args.arg(0);
+  // Loaded into a fresh session and swapped in only when everything loaded and replayed.
+  Session fresh;
+  std::vector<std::string> warnings = load_session_file(fresh, path);
+  s.adopt(std::move(fresh));
+  for (const auto& w : warnings) out.print("warning: {}", w);
+  std::string egraph = s.has_egraph()
+                           ? fmt::format("e-graph {} e-classes, {} e-nodes, {} rewrites",
+                                         s.egraph().eg.class_count(), s.egraph().eg.node_count(),
+                                         s.egraph().trace.steps.size())
+                           : "no e-graph";
+  out.print("opened {}: {}, {}, {} variants, seed {}", path,
+            s.has_graph() ? "graph " + s.graph().name : "no graph", egraph, s.variants().size(),
+            s.seed());
+}
+
+// The commands a saved list replays: those that succeeded, without the ones that only read the
+// journal or run other commands (whose commands are in the list themselves).
+std::vector<std::string> replayable(const Session& s) {
+  std::vector<std::string> lines;
+  for (const JournalEntry& e : s.journal()) {
+    std::string head = split_head(e.command).head;
+    if (e.ok && head != "history" && head != "replay" && head != "quit") lines.push_back(e.command);
+  }
+  return lines;
+}
+
+void run_history(Session& s, const Args& args, Output& out) {
+  const std::string* action = args.arg(0);
+  if (!action) {
+    size_t k = 0;
+    for (const JournalEntry& e : s.journal())
+      out.print("{:>4}  {}{}", ++k, e.command, e.ok ? "" : "   (failed)");
+    return;
+  }
+  if (*action != "save") fail("unknown history action '{}' (history, history save FILE)", *action);
+  const std::string* path = args.arg(1);
+  if (!path) fail("`history save` needs a FILE");
+  std::string text = "# retort command list (`replay FILE` runs it)\n";
+  std::vector<std::string> lines = replayable(s);
+  for (const auto& line : lines) text += line + "\n";
+  write_file(*path, text, args.has("--force"));
+  out.print("wrote {} commands to {}", lines.size(), *path);
+}
+
+void run_replay(Session& s, const Args& args, Output& out) {
+  const std::string& path = *args.arg(0);
+  bool keep_going = args.has("--keep-going");
+  if (g_replay_depth >= kMaxReplayDepth)
+    fail("replay {}: command lists nest more than {} deep", path, kMaxReplayDepth);
+  std::ifstream file(path);
+  if (!file) fail("cannot read command list {}", path);
+  ++g_replay_depth;
+  struct Leave {
+    ~Leave() { --g_replay_depth; }
+  } leave;
+  StringOutput errors;
+  Shell shell(s, app_commands(), out, errors);
+  size_t run = 0, failed = 0;
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    std::string where = fmt::format("{}:{}", path, number);
+    errors.clear();
+    LineStatus status = shell.run(line, where);
+    if (!trim_blanks(line).empty() && trim_blanks(line).front() != '#') ++run;
+    if (status == LineStatus::Quit) break;
+    if (status != LineStatus::Failed) continue;
+    ++failed;
+    std::string message = errors.text();
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    if (!keep_going) {
+      // "FILE:LINE: error: ..." as the shell printed it, without its own "error: ".
+      size_t cut = message.find(": error: ");
+      if (cut != std::string::npos) message.erase(cut + 2, 7);
+      throw Error(message);
+    }
+    out.line(message);
+  }
+  if (failed) fail("replay {}: {} of {} commands failed", path, failed, run);
+  out.print("replayed {} commands from {}", run, path);
+}
+
+}  // namespace
+
+void register_session_commands(CommandRegistry& r) {
+  r.add({.name = "save",
+         .args = {{"FILE", Completion::FilePath}},
+         .options = {{"--force", "", "replace FILE if it exists"}},
+         .summary = "Save the session (graph, rules, e-graph trace, variants) to a file.",
+         .help = "The session file is JSON (docs/formats.md): the graph, the rule sets with their\n"
+                 "text and which rules are disabled, the seed, the e-graph's start graph and\n"
+                 "rewrite trace, and each variant with how it was extracted. `open FILE` replays\n"
+                 "it. An existing file is never replaced unless --force is given.",
+         .run = run_save,
+         .restorable = false});
+  r.add({.name = "open",
+         .args = {{"FILE", Completion::FilePath}},
+         .summary = "Open a saved session, replacing the current one.",
+         .help = "Replays the rewrite trace to the same e-graph and extracts the variants again;\n"
+                 "a variant that comes out different from the saved graph is reported (the new\n"
+                 "one is kept). A bad file leaves the current session untouched.",
+         .run = run_open});
+  r.add({.name = "history",
+         .args = {{"ACTION", Completion::None, true}, {"FILE", Completion::FilePath, true}},
+         .options = {{"--force", "", "replace FILE if it exists"}},
+         .summary = "List the commands of this session, or save them as a command list.",
+         .help = "`history` lists every command run so far, marking the failed ones.\n"
+                 "`history save FILE` writes the commands that succeeded (without history and\n"
+                 "replay themselves), one per line, for `replay FILE`.",
+         .run = run_history,
+         .restorable = false});
+  r.add({.name = "replay",
+         .args = {{"FILE", Completion::FilePath}},
+         .options = {{"--keep-going", "", "run the remaining commands after a failure"}},
+         .summary = "Run a saved command list (one command per line, '#' comments).",
+         .help = "Stops at the first failing command and reports it as FILE:LINE, unless\n"
+                 "--keep-going is given; then every failure is reported and the replay fails at\n"
+                 "the end if any command did.",
+         .run = run_replay,
+         .restorable = false});
+}
+
+}  // namespace retort

@@ -1,0 +1,147 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/base/error.h"
+#include "core/io/rtg.h"
+#include "core/session/session.h"
+#include "views/pictures.h"
+#include "views/render_file.h"
+
+namespace retort {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class RenderFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("retort_render_test_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    session_.set_graph(parse_rtg(R"(graph fig6
+input I1 : f32[3,4]
+input I2 : f32[4,3]
+input I3 : f32[4,3]
+t2 = transpose(I2, perm=[1,0])
+a = add(I1, t2)
+t3 = transpose(I3, perm=[1,0])
+out = add(a, t3)
+output out
+)"));
+    session_.rules().add("fig6", "built-in", builtin_rules("fig6"),
+                         std::string(builtin_rules_text("fig6")));
+    session_.rules().set_enabled("polyjuice", false);
+    session_.build_egraph();
+    session_.run_rules({}, "saturate");
+    session_.extract_variant({}, "", "extract min");
+    ExtractOptions max;
+    max.mode = ExtractMode::Max;
+    session_.extract_variant(max, "", "extract max");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+  Session session_;
+};
+
+TEST_F(RenderFile, EGraphInEveryFormatWithClustersAndLegend) {
+  std::string dot = egraph_picture(session_);
+  for (const char* ext : {"svg", "png", "dot"}) {
+    std::string p = path(std::string("egraph.") + ext);
+    render_dot_file(dot, p, false);
+    ASSERT_TRUE(fs::exists(p)) << p;
+    EXPECT_GT(fs::file_size(p), 100u) << p;
+  }
+  std::string svg = read_all(path("egraph.svg"));
+  EXPECT_NE(svg.find("<title>cluster_legend</title>"), std::string::npos);
+  for (const char* text : {">I1<", ">I2<", ">transpose<", ">add<", ">min<", ">max<"})
+    EXPECT_NE(svg.find(text), std::string::npos) << text;
+  EXPECT_NE(svg.find("palegreen"), std::string::npos);  // graphviz writes named fills as is
+  EXPECT_EQ(read_all(path("egraph.png")).substr(1, 3), "PNG");
+  EXPECT_EQ(read_all(path("egraph.dot")), dot);
+  // Every e-class is a cluster.
+  for (EClassId c : session_.egraph().eg.class_ids())
+    EXPECT_NE(svg.find(fmt::format("<title>cluster_e{}</title>", c.value)), std::string::npos);
+}
+
+TEST_F(RenderFile, DiffShowsBothGraphsAsClusters) {
+  std::string dot = diff_picture(session_, "min", "max");
+  render_dot_file(dot, path("diff.svg"), false);
+  std::string svg = read_all(path("diff.svg"));
+  EXPECT_NE(svg.find("<title>cluster_min</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>cluster_max</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>a:in:I1</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>b:in:I1</title>"), std::string::npos);
+  EXPECT_NE(svg.find("added"), std::string::npos);
+  render_dot_file(diff_picture(session_, "original", "min"), path("diff2.png"), false);
+  EXPECT_TRUE(fs::exists(path("diff2.png")));
+}
+
+TEST_F(RenderFile, EveryKindInEveryFormat) {
+  std::vector<std::pair<std::string, std::string>> kinds = {
+      {"graph", graph_picture(session_.graph())},
+      {"max", graph_picture(named_graph(session_, "max"))},
+      {"egraph", egraph_picture(session_)},
+      {"diff", diff_picture(session_, "min", "max")}};
+  for (const auto& [kind, dot] : kinds) {
+    for (const char* ext : {"svg", "png", "dot"}) {
+      std::string p = path(kind + "." + ext);
+      render_dot_file(dot, p, false);
+      EXPECT_TRUE(fs::exists(p)) << p;
+      EXPECT_GT(fs::file_size(p), 100u) << p;
+    }
+  }
+}
+
+TEST_F(RenderFile, GraphAndVariantPictures) {
+  render_dot_file(graph_picture(session_.graph()), path("graph.svg"), false);
+  std::string svg = read_all(path("graph.svg"));
+  EXPECT_NE(svg.find("<title>node:t2</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>out:out</title>"), std::string::npos);
+  render_dot_file(graph_picture(named_graph(session_, "max")), path("max.dot"), false);
+  EXPECT_NE(read_all(path("max.dot")).find("digraph"), std::string::npos);
+  EXPECT_THROW(named_graph(session_, "nope"), Error);
+}
+
+TEST_F(RenderFile, NeverOverwritesWithoutForce) {
+  std::string p = path("g.svg");
+  render_dot_file("digraph { a -> b }", p, false);
+  auto size = fs::file_size(p);
+  EXPECT_THROW(render_dot_file("digraph { a -> b -> c }", p, false), Error);
+  EXPECT_EQ(fs::file_size(p), size);
+  render_dot_file("digraph { a -> b -> c }", p, true);
+  EXPECT_NE(fs::file_size(p), size);
+}
+
+TEST_F(RenderFile, BadExtensionAndBadDotAreClearErrors) {
+  try {
+    render_dot_file("digraph { a }", path("g.pdf"), false);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(".svg, .png or .dot"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(path("g.pdf")));
+  try {
+    render_dot_file("digraph { a -> }", path("bad.svg"), false);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("graphviz"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,62 @@
+#include "views/pictures.h"
+
+#include "core/egraph/render.h"
+#include "core/egraph/value_classes.h"
+#include "core/graph/graph_diff.h"
+#include "core/graph/graph_dot.h"
+#include "core/io/json_graph.h"
+#include "views/diff_dot.h"
+
+namespace retort {
+
+namespace {
+
+bool is_original(const std::string& name) {
+  return name == "original" || name == "graph";
+}
+
+// Whether the graph's values are terms of the current e-graph, so classes can match them.
+bool in_egraph(const Session& s, const std::string& name) {
+  if (!s.has_egraph()) return false;
+  if (is_original(name)) return graph_to_json(s.graph()) == graph_to_json(s.egraph().start);
+  return s.variant_info(name).extraction.has_value();
+}
+
+std::string variant_color(const std::string& name, size_t& next_other) {
+  static const char* const kOthers[] = {"lightblue", "plum", "khaki", "lightcyan", "wheat"};
+  if (name == "min") return "palegreen";
+  if (name == "max") return "lightsalmon";
+  return kOthers[next_other++ % std::size(kOthers)];
+}
+
+}  // namespace
+
+const Graph& named_graph(const Session& s, const std::string& name) {
+  return is_original(name) ? s.graph() : s.variant(name);
+}
+
+std::string graph_picture(const Graph& g) {
+  return graph_dot(g);
+}
+
+std::string egraph_picture(const Session& s) {
+  const EGraphWork& w = s.egraph();
+  DotOptions options;
+  size_t next_other = 0;
+  for (const auto& [name, v] : s.variants())
+    if (v.selection)
+      options.highlights.push_back({&*v.selection, variant_color(name, next_other), name});
+  return egraph_dot(w.eg, options);
+}
+
+std::string diff_picture(const Session& s, const std::string& a, const std::string& b) {
+  const Graph& ga = named_graph(s, a);
+  const Graph& gb = named_graph(s, b);
+  GraphDiff d =
+      in_egraph(s, a) && in_egraph(s, b)
+          ? diff_graphs(ga, gb, value_classes(s.egraph().eg, ga), value_classes(s.egraph().eg, gb))
+          : diff_graphs(ga, gb);
+  return diff_dot(ga, is_original(a) ? "original" : a, gb, is_original(b) ? "original" : b, d);
+}
+
+}  // namespace retort

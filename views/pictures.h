@@ -1,0 +1,22 @@
+// The DOT text of what `render` draws from a session: the current graph, a variant, the e-graph
+// with the extracted variants' choices marked (POLYJUICE Fig. 6), or the diff of two graphs.
+#pragma once
+
+#include <string>
+
+#include "core/session/session.h"
+
+namespace retort {
+
+// "original" and "graph" name the current graph; any other name a variant (Error otherwise).
+const Graph& named_graph(const Session& s, const std::string& name);
+
+std::string graph_picture(const Graph& g);
+// Every variant extracted from the current e-graph is marked in its own colour: min in
+// palegreen, max in lightsalmon, the others from a fixed palette in name order.
+std::string egraph_picture(const Session& s);
+// Nodes matched by e-class when both graphs come from the current e-graph (extracted variants,
+// or the original when it is the e-graph's start graph), else by structural signature.
+std::string diff_picture(const Session& s, const std::string& a, const std::string& b);
+
+}  // namespace retort

@@ -1,0 +1,19 @@
+// Writing a picture of DOT text to a file through Graphviz (libgvc): the DOT text is laid out
+// with `dot` and rendered in the format the file's extension names.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace retort {
+
+// The Graphviz output format for a file name: "svg", "png" or "dot" (the DOT text as written,
+// without layout). Throws Error naming the supported extensions for any other.
+std::string render_format(const std::string& path);
+
+// Lays out and renders `dot` into `path`. An existing file is an Error unless `force`. Errors
+// Graphviz reports (a syntax error in the DOT text, a layout failure) become an Error with its
+// message.
+void render_dot_file(std::string_view dot, const std::string& path, bool force);
+
+}  // namespace retort
