@@ -9,6 +9,7 @@
 #include "app/commands.h"
 #include "app/console.h"
 #include "app/shell.h"
+#include "app/tui.h"
 #include "core/base/error.h"
 
 namespace retort {
@@ -42,9 +43,10 @@ std::string cli_usage() {
   return "usage: retort [FILE] [--seed N] [--plain | -c \"CMD; CMD\" | --script FILE]\n"
          "       retort COMMAND [ARGS...]\n"
          "\n"
-         "Starts the workbench, loading FILE (.rtg, .json, .onnx) first when given.\n"
-         "  --plain          read commands from standard input without the console\n"
-         "                   (also chosen when standard input or output is not a terminal)\n"
+         "Starts the workbench (panes, see docs/tui.md), loading FILE (.rtg, .json, .onnx) first\n"
+         "when given.\n"
+         "  --plain          a line-by-line console instead of the workbench (also chosen\n"
+         "                   when standard input or output is not a terminal)\n"
          "  -c \"CMD; CMD\"    run the commands and exit; stops at the first failure\n"
          "  --script FILE    run FILE, one command per line ('#' comments); stops at the first "
          "failure\n"
@@ -108,6 +110,10 @@ int run_cli(int argc, char** argv) {
   Shell shell(session, app_commands(), out, err);
   bool batch = is_batch(options);
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  // The workbench loads the file itself, so that what `load` prints lands in its log.
+  if (!batch && terminal && !options.plain)
+    return run_tui(session, options.file ? std::optional("load " + quote_word(*options.file))
+                                         : std::nullopt);
 
   if (options.file) {
     LineStatus loaded = shell.run("load " + quote_word(*options.file));
@@ -119,7 +125,7 @@ int run_cli(int argc, char** argv) {
     return shell.run(one_shot_line(options.command_words)) == LineStatus::Failed
                ? kExitCommandFailed
                : kExitOk;
-  if (options.plain || !terminal) return run_plain(shell, stdin, out, !isatty(STDIN_FILENO));
+  if (!terminal) return run_plain(shell, stdin, out, !isatty(STDIN_FILENO));
   return run_console(shell);
 }
 

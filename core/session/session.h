@@ -51,6 +51,12 @@ struct EGraphCheckpoint {
   std::map<std::string, Variant> variants;
 };
 
+// The values of the last `eval`: every value of the graph it ran, by value name.
+struct EvalRecord {
+  std::string graph;  // the variant's name, or empty for the current graph
+  std::map<std::string, Tensor> values;
+};
+
 // One `variants` table row of the original, to compare variants against.
 struct GraphSize {
   size_t ops = 0, depth = 0;
@@ -110,6 +116,9 @@ class Session {
   std::string redo();
   size_t undo_depth() const { return undo_.size(); }
 
+  void set_last_eval(EvalRecord record) { last_eval_ = std::move(record); }
+  const std::optional<EvalRecord>& last_eval() const { return last_eval_; }
+
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
 
@@ -121,6 +130,7 @@ class Session {
   uint64_t seed_;
   std::map<std::string, Variant> variants_;
   std::vector<JournalEntry> journal_;
+  std::optional<EvalRecord> last_eval_;
 
   EGraphWork& work();
   EGraphCheckpoint checkpoint(const std::string& label) const;

@@ -1,0 +1,80 @@
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/egraph/render.h"
+#include "views/panes/session_text.h"
+
+namespace retort {
+
+namespace {
+
+// Matching every rule is quick on the e-graphs people step through by hand; on big saturated
+// ones it would stall the screen after each command.
+constexpr size_t kMaxNodesForMatchCounts = 20000;
+constexpr size_t kMaxClassesListed = 400;
+
+}  // namespace
+
+std::vector<StyledLine> egraph_text(const Session& s) {
+  std::vector<StyledLine> lines;
+  if (!s.has_egraph()) {
+    lines.push_back({"no e-graph yet: run `egraph` (then apply, step, saturate)", Style::Dim});
+    return lines;
+  }
+  const EGraphWork& w = s.egraph();
+  const EGraph& eg = w.eg;
+  lines.push_back({fmt::format("{} e-classes, {} e-nodes, {} rewrites", eg.class_count(),
+                               eg.node_count(), w.trace.steps.size()),
+                   Style::Title});
+
+  if (!w.trace.steps.empty()) {
+    lines.push_back({"iter  rewrites  e-nodes  e-classes", Style::Dim});
+    std::map<uint32_t, std::pair<size_t, const TraceStep*>> by_iteration;
+    for (const TraceStep& step : w.trace.steps) {
+      auto& [count, last] = by_iteration[step.iteration];
+      ++count;
+      last = &step;
+    }
+    for (const auto& [iteration, entry] : by_iteration)
+      lines.push_back({fmt::format("{:>4}  {:>8}  {:>7}  {:>9}", iteration, entry.first,
+                                   entry.second->nodes_after, entry.second->classes_after)});
+  }
+
+  const RuleBook& book = s.rules();
+  std::map<std::string, size_t> applied;
+  for (const TraceStep& step : w.trace.steps) ++applied[step.rule];
+  bool count_matches = eg.node_count() <= kMaxNodesForMatchCounts && eg.clean();
+  lines.push_back({fmt::format("{:<26} {:>7}  {}", "rule", "applied",
+                               count_matches ? "matches now" : "(matches not counted: big e-graph)"),
+                   Style::Dim});
+  for (size_t i = 0; i < book.all().rules.size(); ++i) {
+    if (!book.enabled(i)) continue;
+    const Rule& rule = book.all().rules[i];
+    std::string matches;
+    if (count_matches) matches = fmt::format("{:>11}", s.find_matches(rule).size());
+    size_t n = applied.count(rule.name) ? applied[rule.name] : 0;
+    if (n == 0 && (matches.empty() || matches.find_first_not_of(" 0") == std::string::npos))
+      continue;
+    lines.push_back({fmt::format("{:<26} {:>7}  {}", rule.name, n, matches),
+                     n > 0 ? Style::Good : Style::Plain});
+  }
+
+  lines.push_back({"e-classes", Style::Dim});
+  size_t listed = 0;
+  for (EClassId id : eg.class_ids()) {
+    if (listed++ == kMaxClassesListed) {
+      lines.push_back({fmt::format("... {} more e-classes", eg.class_count() - kMaxClassesListed),
+                       Style::Dim});
+      break;
+    }
+    std::string type = eg.has_type(id) ? eg.type(id).str() : "root";
+    std::string nodes;
+    for (const ENode& n : eg.eclass(id).nodes) nodes += (nodes.empty() ? "" : " | ") + enode_str(eg, n);
+    lines.push_back({fmt::format("e{} {}: {}", id.value, type, nodes),
+                     eg.eclass(id).nodes.size() > 1 ? Style::Good : Style::Plain});
+  }
+  return lines;
+}
+
+}  // namespace retort
