@@ -60,22 +60,30 @@ std::string key_bytes(int key) {
 class Tui;
 Tui* g_tui = nullptr;  // for readline's C callbacks
 
+// readline reads the terminal description (tgetent) when it initialises; done before curses
+// starts, it cannot replace the terminal curses set up. It never touches the terminal itself:
+// the workbench feeds it keys and draws its line.
+bool init_readline() {
+  rl_catch_signals = 0;
+  rl_catch_sigwinch = 0;
+  rl_change_environment = 0;
+  rl_prep_term_function = [](int) {};
+  rl_deprep_term_function = [] {};
+  rl_initialize();
+  return true;
+}
+
 class Tui {
  public:
   explicit Tui(Session& session)
-      : session_(session),
+      : readline_ready_(init_readline()),
+        session_(session),
         out_(bench_.log(), Style::Plain),
         err_(bench_.log(), Style::Error),
         shell_(session, app_commands(), out_, err_),
         editor_(shell_) {
     g_tui = this;
     devnull_ = std::fopen("/dev/null", "w");
-    // readline edits and completes; the workbench owns the terminal and draws its line.
-    rl_catch_signals = 0;
-    rl_catch_sigwinch = 0;
-    rl_change_environment = 0;
-    rl_prep_term_function = [](int) {};
-    rl_deprep_term_function = [] {};
     rl_getc_function = [](FILE*) { return g_tui->next_byte(); };
     rl_input_available_hook = [] { return g_tui->input_.empty() ? 0 : 1; };
     rl_redisplay_function = [] {
@@ -110,7 +118,7 @@ class Tui {
       if (quit_) break;
       bench_.set_status(status_text(), running_);
       bench_.draw();
-      int key = bench_.read_key(running_ ? 100 : 1000);
+      int key = bench_.read_key(running_ ? 50 : 1000);
       if (key != ERR) handle_key(key);
     }
     if (running_) {
@@ -196,14 +204,14 @@ class Tui {
     running_ = true;
     worker_ = std::thread([this, line] {
       status_ = shell_.run(line);
-      done_ = true;
+      last_seconds_ = seconds_since_start();
+      done_ = true;  // publishes status_ and last_seconds_ to the screen thread
     });
   }
 
   void finish() {
     worker_.join();
     running_ = false;
-    last_seconds_ = seconds_since_start();
     last_status_ = status_;
     if (status_ == LineStatus::Quit) quit_ = true;
     refresh_panes();
@@ -256,16 +264,16 @@ class Tui {
     if (running_) {
       static const char* const spin = "|/-\\";
       auto tick = static_cast<size_t>(seconds_since_start() * 10) % 4;
-      return fmt::format("{} running `{}`  {:.1f}s  {}", spin[tick], running_line_,
-                         seconds_since_start(),
-                         cancel_requested_ ? "cancelling..." : "Ctrl-C cancels");
+      return fmt::format("{} {:.1f}s  {}  running `{}`", spin[tick], seconds_since_start(),
+                         cancel_requested_ ? "cancelling..." : "Ctrl-C cancels", running_line_);
     }
     if (!last_status_) return "ready";
     return fmt::format("{} `{}` in {:.2f}s", *last_status_ == LineStatus::Failed ? "failed:" : "done:",
                        running_line_, last_seconds_);
   }
 
-  Workbench bench_;  // first: it takes the terminal before anything draws, and gives it back last
+  bool readline_ready_;  // first: readline initialises before curses takes the terminal
+  Workbench bench_;      // gives the terminal back last
   Session& session_;
   LogOutput out_, err_;
   Shell shell_;

@@ -157,7 +157,7 @@ const LayoutBox* GraphLayout::find(const std::string& id) const {
   return nullptr;
 }
 
-GraphLayout layout_dot(const std::string& dot, const BoxText& text) {
+GraphLayout layout_dot(const std::string& dot, const BoxText& text, const LayoutOptions& options) {
   std::lock_guard lock(layout_mutex());
   GVC_t* gvc = context();
   Agraph_t* g = agmemread(dot.c_str());
@@ -165,8 +165,10 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text) {
   GraphGuard guard(g);
 
   // Boxes of fixed size in cells; edge labels would only take room the terminal cannot show.
-  agattr(g, AGRAPH, const_cast<char*>("nodesep"), const_cast<char*>("0.3"));
-  agattr(g, AGRAPH, const_cast<char*>("ranksep"), const_cast<char*>("0.5"));
+  std::string nodesep = std::to_string(options.node_gap_cols * kColPoints / kPointsPerInch);
+  std::string ranksep = std::to_string(options.rank_gap_rows * kRowPoints / kPointsPerInch);
+  agattr(g, AGRAPH, const_cast<char*>("nodesep"), nodesep.data());
+  agattr(g, AGRAPH, const_cast<char*>("ranksep"), ranksep.data());
   agattr(g, AGRAPH, const_cast<char*>("splines"), const_cast<char*>("spline"));
   GraphLayout layout;
   for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
@@ -179,8 +181,10 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text) {
     }
     int width = 0;
     for (const auto& line : box.lines) width = std::max(width, text_cells(line));
+    box.border = options.borders;
+    if (!box.border && box.lines.size() > 1) box.lines.resize(1);
     box.width = width + 2;
-    box.height = static_cast<int>(box.lines.size()) + 2;
+    box.height = static_cast<int>(box.lines.size()) + (box.border ? 2 : 0);
     agsafeset(n, const_cast<char*>("shape"), const_cast<char*>("box"), const_cast<char*>(""));
     agsafeset(n, const_cast<char*>("fixedsize"), const_cast<char*>("true"),
               const_cast<char*>(""));
@@ -232,6 +236,7 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text) {
       bool down = head->row > tail->row;
       CellPoint& first = cells.front();
       first.col = std::clamp(first.col, tail->col + 1, tail->col + tail->width - 2);
+      if (!tail->border) first.col = tail->col + tail->width / 2;
       first.row = down ? tail->row + tail->height : tail->row - 1;
       CellPoint& last = cells.back();
       last.col = std::clamp(last.col, head->col + 1, head->col + head->width - 2);

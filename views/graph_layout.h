@@ -19,6 +19,7 @@ struct LayoutBox {
   std::vector<std::string> lines;  // the text inside the border
   int row = 0, col = 0;            // top-left corner of the border
   int height = 0, width = 0;       // with the border
+  bool border = true;              // false: one row of text between brackets
   bool contains(CellPoint p) const {
     return p.row >= row && p.row < row + height && p.col >= col && p.col < col + width;
   }
@@ -40,9 +41,16 @@ struct GraphLayout {
 // The text of a node's box, by DOT id; an empty result falls back to the DOT label's lines.
 using BoxText = std::function<std::vector<std::string>(const std::string& id)>;
 
+struct LayoutOptions {
+  bool borders = true;          // false: boxes are their text, one row, between brackets
+  double rank_gap_rows = 2.5;   // Graphviz's ranksep, in rows
+  double node_gap_cols = 3;     // nodesep, in columns
+};
+
 // Lays out `dot` with Graphviz's dot engine, boxes sized to their text (one column per
 // character, one row per line, plus the border). Throws Error when the DOT text does not parse.
-GraphLayout layout_dot(const std::string& dot, const BoxText& text = {});
+GraphLayout layout_dot(const std::string& dot, const BoxText& text = {},
+                       const LayoutOptions& options = {});
 
 // Where a layout is shown in a pane of rows x cols: the layout cell drawn at the pane's top-left
 // corner. A layout smaller than the pane is centred (negative origin); a larger one is scrolled

@@ -51,6 +51,13 @@ class EdgeMask {
 void draw_box(Canvas& canvas, const LayoutBox& box, CellPoint origin, bool highlighted,
               bool selected, const Glyphs& g) {
   int top = box.row - origin.row, left = box.col - origin.col;
+  if (!box.border) {
+    // One row: "[name op]", or "*name op*" when highlighted (visible without colour).
+    Style style = selected ? Style::Selected : highlighted ? Style::Highlight : Style::Title;
+    std::string text = box.lines.empty() ? "" : box.lines.front();
+    canvas.text(top, left, highlighted ? "*" + text + "*" : "[" + text + "]", style);
+    return;
+  }
   int bottom = top + box.height - 1, right = left + box.width - 1;
   Style border = selected ? Style::Selected : highlighted ? Style::Highlight : Style::Border;
   Style inside = selected ? Style::Selected : highlighted ? Style::Highlight : Style::Plain;
@@ -107,7 +114,8 @@ void draw_layout(Canvas& canvas, const GraphLayout& layout, CellPoint origin,
     if (e.points.empty()) continue;
     const LayoutBox* tail = layout.find(e.from);
     CellPoint p{e.points.front().row - origin.row, e.points.front().col - origin.col};
-    if (tail && !marks.highlighted.count(tail->id) && e.points.front().row == tail->row + tail->height &&
+    if (tail && tail->border && !marks.highlighted.count(tail->id) &&
+        e.points.front().row == tail->row + tail->height &&
         p.row - 1 >= 0 && p.row - 1 < canvas.rows() && p.col >= 0 && p.col < canvas.cols())
       canvas.put(p.row - 1, p.col, glyphs.tee_down, canvas.at(p.row - 1, p.col).style);
   }

@@ -335,7 +335,8 @@ void Workbench::draw() {
     draw_frame(screen, r, static_cast<PaneId>(i));
   }
   fill_row(screen, layout.status_row, Style::Selected);
-  screen.text(layout.status_row, 1, status_, Style::Selected);
+  // A running command's status stands out from the bar.
+  screen.text(layout.status_row, 1, status_, busy_ ? Style::Highlight : Style::Selected);
   std::string focus = focus_ ? fmt::format("focus: {} (Esc: command line)", kPaneNames[static_cast<size_t>(*focus_)])
                              : "focus: command line";
   if (cols - text_cells(status_) > text_cells(focus) + 4)

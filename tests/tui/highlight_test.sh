@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 start_retort 80 24 samples/polyjuice/fig6.rtg
 run_cmd 'egraph'
 expect_screen 'e-classes'
-run_cmd 'apply fig6-add-transpose'
+run_cmd 'apply add-assoc'
 wait_text 'F1 graph: rewrite #0'
 expect_screen '╔'
 expect_screen '╚'

@@ -86,7 +86,13 @@ wait_text() {
 # run_cmd LINE [SECONDS]: types a command into the workbench and waits until it has finished.
 run_cmd() {
   type_line "$1"
-  wait_for "(done|failed): \`$(printf '%s' "$1" | sed 's/[][\.*^$(){}+?|/]/\\&/g')\`" "${2:-30}"
+  local limit=${2:-30}
+  local deadline=$((SECONDS + limit))
+  while ((SECONDS < deadline)); do
+    screen | grep -Fq -e "done: \`$1\`" -e "failed: \`$1\`" && return 0
+    sleep 0.1
+  done
+  fail "timed out after ${limit}s waiting for \`$1\` to finish"
 }
 # start_retort COLS ROWS ARGS...: the workbench in a fresh tmux server; `exit=N` is printed when
 # it ends.
@@ -96,5 +102,5 @@ start_retort() {
   start "$cols" "$rows"
   type_line "$retort $* ; echo exit=\$?"
   wait_text 'F1 graph'
-  wait_text 'ready'
+  wait_for '(ready|done: `|failed: `)'
 }

@@ -7,8 +7,8 @@ load samples/polyjuice/fig6.rtg
 info
 show
 egraph
-match fig6-add-transpose
-apply fig6-add-transpose
+match add-assoc
+apply add-assoc
 step
 saturate --iters 3
 extract min

@@ -29,7 +29,7 @@ std::vector<StyledLine> egraph_text(const Session& s) {
                    Style::Title});
 
   if (!w.trace.steps.empty()) {
-    lines.push_back({"iter  rewrites  e-nodes  e-classes", Style::Dim});
+    lines.push_back({"iter  steps  e-nodes  e-classes", Style::Dim});
     std::map<uint32_t, std::pair<size_t, const TraceStep*>> by_iteration;
     for (const TraceStep& step : w.trace.steps) {
       auto& [count, last] = by_iteration[step.iteration];
@@ -37,7 +37,7 @@ std::vector<StyledLine> egraph_text(const Session& s) {
       last = &step;
     }
     for (const auto& [iteration, entry] : by_iteration)
-      lines.push_back({fmt::format("{:>4}  {:>8}  {:>7}  {:>9}", iteration, entry.first,
+      lines.push_back({fmt::format("{:>4}  {:>5}  {:>7}  {:>9}", iteration, entry.first,
                                    entry.second->nodes_after, entry.second->classes_after)});
   }
 
@@ -45,18 +45,18 @@ std::vector<StyledLine> egraph_text(const Session& s) {
   std::map<std::string, size_t> applied;
   for (const TraceStep& step : w.trace.steps) ++applied[step.rule];
   bool count_matches = eg.node_count() <= kMaxNodesForMatchCounts && eg.clean();
-  lines.push_back({fmt::format("{:<26} {:>7}  {}", "rule", "applied",
-                               count_matches ? "matches now" : "(matches not counted: big e-graph)"),
+  lines.push_back({fmt::format("{:<18}{:>8}{:>8}", "rule", "applied",
+                               count_matches ? "matches" : "  (not counted: big e-graph)"),
                    Style::Dim});
   for (size_t i = 0; i < book.all().rules.size(); ++i) {
     if (!book.enabled(i)) continue;
     const Rule& rule = book.all().rules[i];
     std::string matches;
-    if (count_matches) matches = fmt::format("{:>11}", s.find_matches(rule).size());
+    if (count_matches) matches = fmt::format("{:>8}", s.find_matches(rule).size());
     size_t n = applied.count(rule.name) ? applied[rule.name] : 0;
     if (n == 0 && (matches.empty() || matches.find_first_not_of(" 0") == std::string::npos))
       continue;
-    lines.push_back({fmt::format("{:<26} {:>7}  {}", rule.name, n, matches),
+    lines.push_back({fmt::format("{:<18}{:>8}{}", rule.name, n, matches),
                      n > 0 ? Style::Good : Style::Plain});
   }
 

@@ -43,19 +43,22 @@ std::vector<const LayoutBox*> reading_order(const GraphLayout& layout) {
 
 }  // namespace
 
-std::vector<std::string> graph_box_text(const Graph& g, const std::string& dot_id) {
+std::vector<std::string> graph_box_text(const Graph& g, const std::string& dot_id, int detail) {
   auto colon = dot_id.find(':');
   if (colon == std::string::npos) return {dot_id};
   std::string kind = dot_id.substr(0, colon), name = dot_id.substr(colon + 1);
   if (kind == "node") {
     const Node* n = g.find_node(name);
     if (!n) return {name};
+    if (detail >= 2) return {fmt::format("{} {}", name, n->op)};
+    if (detail == 1) return {name, n->op};
     std::vector<std::string> lines{name, op_line(*n)};
     for (const auto& out : n->outputs) lines.push_back(type_of(g, out));
     return lines;
   }
-  if (kind == "in") return {name, "input " + type_of(g, name)};
-  if (kind == "const") return {name, "const " + type_of(g, name)};
+  if (detail >= 2 && (kind == "in" || kind == "const")) return {name};
+  if (kind == "in") return {name, (detail == 0 ? "input " : "") + type_of(g, name)};
+  if (kind == "const") return {name, (detail == 0 ? "const " : "") + type_of(g, name)};
   if (kind == "out") return {"output " + name};
   return {dot_id};
 }
@@ -104,8 +107,12 @@ std::vector<StyledLine> node_details(const GraphView& view, const std::string& d
 std::string GraphPane::title() const {
   const GraphView* v = shown();
   if (!v) return "graph";
-  return views_.size() > 1 ? fmt::format("graph: {} ({}/{}, v: next)", v->label, show_ + 1, views_.size())
-                           : fmt::format("graph: {}", v->label);
+  std::string title = views_.size() > 1
+                          ? fmt::format("graph: {} ({}/{})", v->label, show_ + 1, views_.size())
+                          : fmt::format("graph: {}", v->label);
+  static const char* const kDetailNames[kDetailLevels] = {"full", "medium", "compact", "tiny"};
+  if (detail_ >= 0) title += fmt::format(" [{}]", kDetailNames[detail_]);
+  return title;
 }
 
 const GraphView* GraphPane::shown() const {
@@ -115,26 +122,49 @@ const GraphView* GraphPane::shown() const {
 void GraphPane::set_views(std::vector<GraphView> views, size_t show) {
   views_ = std::move(views);
   show_ = views_.empty() ? 0 : std::min(show, views_.size() - 1);
-  layout_.reset();
+  reset_layouts();
+}
+
+void GraphPane::reset_layouts() {
+  for (auto& l : layouts_) l.reset();
   layout_error_.clear();
 }
 
-const GraphLayout* GraphPane::layout() {
+const GraphLayout* GraphPane::layout(int detail) {
   const GraphView* v = shown();
-  if (!v || v->graph.nodes.size() > kMaxLaidOutNodes) return nullptr;
-  if (!layout_ && layout_error_.empty()) {
+  if (!v || v->graph.nodes.size() > kMaxLaidOutNodes || detail < 0 || detail >= kDetailLevels)
+    return nullptr;
+  auto& slot = layouts_[static_cast<size_t>(detail)];
+  if (!slot && layout_error_.empty()) {
     try {
       GraphDotOptions options;
       options.show_attrs = false;
       const Graph& g = v->graph;
-      layout_ = layout_dot(graph_dot(g, options),
-                           [&g](const std::string& id) { return graph_box_text(g, id); });
-      if (!selected_.empty() && !layout_->find(selected_)) selected_.clear();
+      LayoutOptions layout_options;
+      if (detail == kDetailLevels - 1) {
+        layout_options.borders = false;
+        layout_options.rank_gap_rows = 2;
+        layout_options.node_gap_cols = 2;
+      }
+      slot = layout_dot(
+          graph_dot(g, options),
+          [&g, detail](const std::string& id) { return graph_box_text(g, id, detail); },
+          layout_options);
+      if (!selected_.empty() && !slot->find(selected_)) selected_.clear();
     } catch (const Error& e) {
       layout_error_ = e.what();
     }
   }
-  return layout_ ? &*layout_ : nullptr;
+  return slot ? &*slot : nullptr;
+}
+
+int GraphPane::fitting_detail(int rows, int cols) {
+  if (detail_ >= 0) return detail_;
+  for (int d = 0; d < kDetailLevels; ++d) {
+    const GraphLayout* l = layout(d);
+    if (l && l->rows <= rows && l->cols <= cols) return d;
+  }
+  return kDetailLevels - 1;
 }
 
 void GraphPane::draw_list(Canvas& canvas, int rows) {
@@ -162,7 +192,8 @@ void GraphPane::draw(Canvas& canvas) {
   int detail_rows = std::min(static_cast<int>(details.size()), std::max(0, (canvas.rows() - top) / 3));
   int picture_rows = canvas.rows() - top - detail_rows;
   Canvas picture(picture_rows, canvas.cols());
-  if (const GraphLayout* l = layout()) {
+  drawn_detail_ = fitting_detail(picture_rows, canvas.cols());
+  if (const GraphLayout* l = layout(drawn_detail_)) {
     const LayoutBox* keep = keep_selected_ && !selected_.empty() ? l->find(selected_) : nullptr;
     CellPoint origin = fit_to_pane(*l, picture_rows, canvas.cols(), scroll_, keep);
     if (l->rows > picture_rows || l->cols > canvas.cols()) scroll_ = {std::max(0, origin.row), std::max(0, origin.col)};
@@ -186,7 +217,7 @@ void GraphPane::draw(Canvas& canvas) {
 }
 
 void GraphPane::select_step(int delta) {
-  const GraphLayout* l = layout();
+  const GraphLayout* l = layout(drawn_detail_);
   if (!l || l->boxes.empty()) return;
   std::vector<const LayoutBox*> order = reading_order(*l);
   int at = -1;
@@ -221,8 +252,12 @@ bool GraphPane::key(PaneKey key, int page_rows) {
       if ((key.ch == 'v' || key.ch == 'V') && !views_.empty()) {
         size_t n = views_.size();
         show_ = key.ch == 'v' ? (show_ + 1) % n : (show_ + n - 1) % n;
-        layout_.reset();
-        layout_error_.clear();
+        reset_layouts();
+        scroll_ = {};
+        return true;
+      }
+      if (key.ch == 'd') {
+        detail_ = detail_ + 1 >= kDetailLevels ? -1 : detail_ + 1;
         scroll_ = {};
         return true;
       }
@@ -236,6 +271,7 @@ std::vector<std::string> GraphPane::key_help() const {
   return {"n/p                select the next/previous node (details below)",
           "x                  clear the selection",
           "v/V                show the next/previous graph (current, rewrite, variants)",
+          "d                  box detail: auto (fullest that fits), full, medium, compact, tiny",
           "arrows PgUp/PgDn   scroll the picture", "Home               back to the top left"};
 }
 

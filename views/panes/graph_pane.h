@@ -3,6 +3,7 @@
 // the nodes a rewrite added are drawn with a double border.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -28,8 +29,13 @@ struct GraphView {
 // in a terminal, and dot takes long on them).
 inline constexpr size_t kMaxLaidOutNodes = 400;
 
+// How much a box says: full (name, op with attributes, output types), medium (name and op; an
+// input's type), compact (one line) or tiny (one line, no border, ranks close together). The
+// pane picks the fullest that fits.
+inline constexpr int kDetailLevels = 4;
+
 // The text of a graph's box, by DOT id (graph_dot's `node:`, `in:`, `const:`, `out:` ids).
-std::vector<std::string> graph_box_text(const Graph& g, const std::string& dot_id);
+std::vector<std::string> graph_box_text(const Graph& g, const std::string& dot_id, int detail = 0);
 // The selected node's details: op and attributes, inputs and outputs with types, values.
 std::vector<StyledLine> node_details(const GraphView& view, const std::string& dot_id);
 
@@ -45,7 +51,8 @@ class GraphPane : public Pane {
   void set_views(std::vector<GraphView> views, size_t show);
   const GraphView* shown() const;
   const std::string& selected() const { return selected_; }
-  const GraphLayout* layout();
+  // The layout at a detail level (0: full), computed when first asked for.
+  const GraphLayout* layout(int detail = 0);
   // Box-drawing characters (true) or ASCII.
   void set_unicode(bool unicode) { unicode_ = unicode; }
 
@@ -55,7 +62,13 @@ class GraphPane : public Pane {
 
   std::vector<GraphView> views_;
   size_t show_ = 0;
-  std::optional<GraphLayout> layout_;  // of the shown graph, computed when first drawn
+  void reset_layouts();
+  // Picks the detail level: the fullest whose layout fits rows x cols, unless the user chose.
+  int fitting_detail(int rows, int cols);
+
+  std::array<std::optional<GraphLayout>, kDetailLevels> layouts_;  // of the shown graph
+  int detail_ = -1;      // chosen with `d`; -1: automatic
+  int drawn_detail_ = 0;
   std::string layout_error_;
   std::string selected_;               // DOT id
   CellPoint scroll_;

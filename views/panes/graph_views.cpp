@@ -79,8 +79,7 @@ std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
   view.highlighted = new_nodes(view.graph, restore_graph(eg, w.meta, plain));
   size_t steps = w.trace.steps.size() - from;
   view.label = steps == 1 ? fmt::format("rewrite #{}", from) : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
-  view.note = fmt::format("min extraction with the right-hand side of {} of {} step(s); new nodes: double border",
-                          used, steps);
+  view.note = fmt::format("{} of {} rewrite(s) shown; new nodes marked", used, steps);
   return view;
 }
 
