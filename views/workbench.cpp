@@ -335,12 +335,19 @@ void Workbench::draw() {
     draw_frame(screen, r, static_cast<PaneId>(i));
   }
   fill_row(screen, layout.status_row, Style::Selected);
-  // A running command's status stands out from the bar.
-  screen.text(layout.status_row, 1, status_, busy_ ? Style::Highlight : Style::Selected);
-  std::string focus = focus_ ? fmt::format("focus: {} (Esc: command line)", kPaneNames[static_cast<size_t>(*focus_)])
-                             : "focus: command line";
-  if (cols - text_cells(status_) > text_cells(focus) + 4)
-    screen.text(layout.status_row, cols - text_cells(focus) - 1, focus, Style::Selected);
+  std::string focus = fmt::format("focus: {}", focus_ ? kPaneNames[static_cast<size_t>(*focus_)] : "command line");
+  int focus_col = cols - text_cells(focus) - 1;
+  screen.text(layout.status_row, focus_col, focus, Style::Selected);
+  // The status gets the rest of the row, cut short when it does not fit.
+  std::u32string status = utf8_decode(status_);
+  int room = focus_col - 3;
+  if (static_cast<int>(status.size()) > room && room > 1) {
+    status.resize(static_cast<size_t>(room - 1));
+    status += U'…';
+  }
+  for (size_t i = 0; i < status.size() && static_cast<int>(i) + 1 < focus_col - 1; ++i)
+    screen.put(layout.status_row, 1 + static_cast<int>(i), status[i],
+               busy_ ? Style::Highlight : Style::Selected);
 
   // The command line scrolls sideways so that the cursor stays visible.
   std::u32string before = utf8_decode(prompt_ + line_.substr(0, cursor_));

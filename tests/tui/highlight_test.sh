@@ -7,10 +7,13 @@ run_cmd 'egraph'
 expect_screen 'e-classes'
 run_cmd 'apply add-assoc'
 wait_text 'F1 graph: rewrite #0'
-expect_screen '╔'
+# 80x24 is small: one-line boxes, the new ones between stars.
+expect_screen '\*[a-z0-9]+ add\*'
+# On a big screen, boxes have borders and the new ones a double border, in colour.
+tm resize-window -t t -x 200 -y 60
+wait_text '╔'
 expect_screen '╚'
-tm capture-pane -e -p -t t | grep -q $'\e\\[1m\e\\[33m╔\|\e\\[33m\e\\[1m╔\|\e\\[1;33m╔\|33m╔' ||
-  fail "the highlighted box is not drawn in colour"
+tm capture-pane -e -p -t t | grep -q '33m╔' || fail "the highlighted box is not drawn in colour"
 # The variant extracted next is shown, its new nodes highlighted as well.
 run_cmd 'saturate --iters 4'
 run_cmd 'extract min'

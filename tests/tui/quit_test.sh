@@ -5,7 +5,7 @@ start_retort 80 24
 type_line 'quit'
 wait_text 'exit=0'
 [ "$(tm display-message -p -t t '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
-expect_screen 'test-shell\$ $'
+expect_screen '^test-shell\$ ?$'
 type_line 'clear'
 type_line "$retort ; echo exit=\$?"
 wait_text 'F1 graph'
