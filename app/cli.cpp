@@ -112,8 +112,8 @@ int run_cli(int argc, char** argv) {
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   // The workbench loads the file itself, so that what `load` prints lands in its log.
   if (!batch && terminal && !options.plain)
-    return run_tui(session, options.file ? std::optional("load " + quote_word(*options.file))
-                                         : std::nullopt);
+    return run_tui(
+        session, options.file ? std::optional("load " + quote_word(*options.file)) : std::nullopt);
 
   if (options.file) {
     LineStatus loaded = shell.run("load " + quote_word(*options.file));

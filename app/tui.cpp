@@ -42,16 +42,26 @@ class LogOutput : public Output {
 // The bytes readline expects for a terminal key (readline binds the ANSI sequences).
 std::string key_bytes(int key) {
   switch (key) {
-    case KEY_UP: return "\033[A";
-    case KEY_DOWN: return "\033[B";
-    case KEY_RIGHT: return "\033[C";
-    case KEY_LEFT: return "\033[D";
-    case KEY_HOME: return "\033[H";
-    case KEY_END: return "\033[F";
-    case KEY_DC: return "\033[3~";
-    case KEY_BACKSPACE: return "\x7f";
-    case KEY_ENTER: return "\r";
-    default: break;
+    case KEY_UP:
+      return "\033[A";
+    case KEY_DOWN:
+      return "\033[B";
+    case KEY_RIGHT:
+      return "\033[C";
+    case KEY_LEFT:
+      return "\033[D";
+    case KEY_HOME:
+      return "\033[H";
+    case KEY_END:
+      return "\033[F";
+    case KEY_DC:
+      return "\033[3~";
+    case KEY_BACKSPACE:
+      return "\x7f";
+    case KEY_ENTER:
+      return "\r";
+    default:
+      break;
   }
   if (key >= 0 && key < 256) return std::string(1, static_cast<char>(key));
   return "";
@@ -156,7 +166,7 @@ class Tui {
         input_.clear();
         rl_replace_line("", 0);
         rl_point = 0;
-        rl_redisplay();
+        rl_forced_update_display();
       }
       return;
     }
@@ -199,6 +209,7 @@ class Tui {
     graph_before_ = fingerprint();
     running_line_ = line;
     cancel_requested_ = false;
+    progress_before_ = session_.progress_nodes().load();
     started_ = std::chrono::steady_clock::now();
     done_ = false;
     running_ = true;
@@ -231,7 +242,8 @@ class Tui {
     }
     std::vector<std::string> names = session_.variant_names();
     for (const auto& name : names)
-      if (std::find(variants_before_.begin(), variants_before_.end(), name) == variants_before_.end()) {
+      if (std::find(variants_before_.begin(), variants_before_.end(), name) ==
+          variants_before_.end()) {
         pick = GraphPick::NewestVariant;
         variant = name;
       }
@@ -243,7 +255,8 @@ class Tui {
     try {
       bench_.update(session_, rewrite_from_, pick, variant);
     } catch (const std::exception& e) {
-      bench_.log().append(fmt::format("error: cannot draw the session: {}\n", e.what()), Style::Error);
+      bench_.log().append(fmt::format("error: cannot draw the session: {}\n", e.what()),
+                          Style::Error);
     }
   }
 
@@ -264,12 +277,15 @@ class Tui {
     if (running_) {
       static const char* const spin = "|/-\\";
       auto tick = static_cast<size_t>(seconds_since_start() * 10) % 4;
-      return fmt::format("{} {:.1f}s  {}  running `{}`", spin[tick], seconds_since_start(),
+      size_t nodes = session_.progress_nodes().load(std::memory_order_relaxed);
+      return fmt::format("{} {:.1f}s  {}{}  running `{}`", spin[tick], seconds_since_start(),
+                         nodes > progress_before_ ? fmt::format("{} e-nodes  ", nodes) : "",
                          cancel_requested_ ? "cancelling..." : "Ctrl-C cancels", running_line_);
     }
     if (!last_status_) return "ready";
-    return fmt::format("{} `{}` in {:.2f}s", *last_status_ == LineStatus::Failed ? "failed:" : "done:",
-                       running_line_, last_seconds_);
+    return fmt::format("{} `{}` in {:.2f}s",
+                       *last_status_ == LineStatus::Failed ? "failed:" : "done:", running_line_,
+                       last_seconds_);
   }
 
   bool readline_ready_;  // first: readline initialises before curses takes the terminal
@@ -289,6 +305,7 @@ class Tui {
   std::string running_line_;
   std::chrono::steady_clock::time_point started_;
   size_t steps_before_ = 0, rewrite_from_ = SIZE_MAX;
+  size_t progress_before_ = 0;  // the progress counter when the command started
   bool had_egraph_ = false;
   std::vector<std::string> variants_before_;
   std::string graph_before_;

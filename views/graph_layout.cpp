@@ -38,8 +38,8 @@ std::vector<std::string> split_label(const std::string& label) {
   std::vector<std::string> lines;
   std::string line;
   for (size_t i = 0; i < label.size(); ++i) {
-    if (label[i] == '\\' && i + 1 < label.size() && std::string_view("nlr").find(label[i + 1]) !=
-                                                         std::string_view::npos) {
+    if (label[i] == '\\' && i + 1 < label.size() &&
+        std::string_view("nlr").find(label[i + 1]) != std::string_view::npos) {
       lines.push_back(line);
       line.clear();
       ++i;
@@ -76,7 +76,8 @@ std::vector<pointf> sample_bezier(const pointf* p, int size) {
 double distance_to_segment(CellF p, CellF a, CellF b) {
   double dr = b.row - a.row, dc = b.col - a.col;
   double len2 = dr * dr + dc * dc;
-  double t = len2 == 0 ? 0 : std::clamp(((p.row - a.row) * dr + (p.col - a.col) * dc) / len2, 0.0, 1.0);
+  double t =
+      len2 == 0 ? 0 : std::clamp(((p.row - a.row) * dr + (p.col - a.col) * dc) / len2, 0.0, 1.0);
   double er = a.row + t * dr - p.row, ec = a.col + t * dc - p.col;
   return std::sqrt(er * er + ec * ec);
 }
@@ -186,8 +187,7 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
     box.width = width + 2;
     box.height = static_cast<int>(box.lines.size()) + (box.border ? 2 : 0);
     agsafeset(n, const_cast<char*>("shape"), const_cast<char*>("box"), const_cast<char*>(""));
-    agsafeset(n, const_cast<char*>("fixedsize"), const_cast<char*>("true"),
-              const_cast<char*>(""));
+    agsafeset(n, const_cast<char*>("fixedsize"), const_cast<char*>("true"), const_cast<char*>(""));
     agsafeset(n, const_cast<char*>("label"), const_cast<char*>(""), const_cast<char*>(""));
     std::string w = std::to_string(box.width * kColPoints / kPointsPerInch);
     std::string h = std::to_string(box.height * kRowPoints / kPointsPerInch);
@@ -211,7 +211,8 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
   }
   // Graphviz may place a box a fraction of a cell past the bounding box; start at cell 0.
   int min_row = 0, min_col = 0;
-  for (const auto& b : layout.boxes) min_row = std::min(min_row, b.row), min_col = std::min(min_col, b.col);
+  for (const auto& b : layout.boxes)
+    min_row = std::min(min_row, b.row), min_col = std::min(min_col, b.col);
   for (auto& b : layout.boxes) b.row -= min_row, b.col -= min_col;
 
   for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
@@ -231,7 +232,8 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
       simplify(samples, 0, samples.size() - 1, 1.0, corners);
       std::vector<CellPoint> cells;
       for (const CellF& c : corners)
-        cells.push_back({static_cast<int>(std::lround(c.row)), static_cast<int>(std::lround(c.col))});
+        cells.push_back(
+            {static_cast<int>(std::lround(c.row)), static_cast<int>(std::lround(c.col))});
       // The ends sit just outside the boxes, inside their width, whatever the rounding did.
       bool down = head->row > tail->row;
       CellPoint& first = cells.front();

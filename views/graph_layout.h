@@ -26,9 +26,9 @@ struct LayoutBox {
 };
 
 struct LayoutEdge {
-  std::string from, to;            // DOT node ids
-  std::vector<CellPoint> points;   // corners of an orthogonal path, tail first; the last point is
-                                   // the cell just outside the head's box (where the arrow goes)
+  std::string from, to;           // DOT node ids
+  std::vector<CellPoint> points;  // corners of an orthogonal path, tail first; the last point is
+                                  // the cell just outside the head's box (where the arrow goes)
 };
 
 struct GraphLayout {
@@ -42,9 +42,9 @@ struct GraphLayout {
 using BoxText = std::function<std::vector<std::string>(const std::string& id)>;
 
 struct LayoutOptions {
-  bool borders = true;          // false: boxes are their text, one row, between brackets
-  double rank_gap_rows = 2.5;   // Graphviz's ranksep, in rows
-  double node_gap_cols = 3;     // nodesep, in columns
+  bool borders = true;         // false: boxes are their text, one row, between brackets
+  double rank_gap_rows = 2.5;  // Graphviz's ranksep, in rows
+  double node_gap_cols = 3;    // nodesep, in columns
 };
 
 // Lays out `dot` with Graphviz's dot engine, boxes sized to their text (one column per

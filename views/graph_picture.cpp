@@ -10,26 +10,41 @@ enum : uint8_t { kUp = 1, kDown = 2, kLeft = 4, kRight = 8 };
 
 char32_t line_glyph(uint8_t mask, const Glyphs& g) {
   switch (mask) {
-    case kLeft | kRight: case kLeft: case kRight: return g.h;
-    case kDown | kRight: return g.tl;
-    case kDown | kLeft: return g.tr;
-    case kUp | kRight: return g.bl;
-    case kUp | kLeft: return g.br;
-    case kUp | kDown | kRight: return g.tee_right;
-    case kUp | kDown | kLeft: return g.tee_left;
-    case kDown | kLeft | kRight: return g.tee_down;
-    case kUp | kLeft | kRight: return g.tee_up;
-    case kUp | kDown | kLeft | kRight: return g.cross;
-    default: return g.v;
+    case kLeft | kRight:
+    case kLeft:
+    case kRight:
+      return g.h;
+    case kDown | kRight:
+      return g.tl;
+    case kDown | kLeft:
+      return g.tr;
+    case kUp | kRight:
+      return g.bl;
+    case kUp | kLeft:
+      return g.br;
+    case kUp | kDown | kRight:
+      return g.tee_right;
+    case kUp | kDown | kLeft:
+      return g.tee_left;
+    case kDown | kLeft | kRight:
+      return g.tee_down;
+    case kUp | kLeft | kRight:
+      return g.tee_up;
+    case kUp | kDown | kLeft | kRight:
+      return g.cross;
+    default:
+      return g.v;
   }
 }
 
 // Line directions per canvas cell, so that crossing and joining edges get the right glyph.
 class EdgeMask {
  public:
-  EdgeMask(int rows, int cols) : rows_(rows), cols_(cols), bits_(static_cast<size_t>(rows * cols)) {}
+  EdgeMask(int rows, int cols)
+      : rows_(rows), cols_(cols), bits_(static_cast<size_t>(rows * cols)) {}
   void add(int row, int col, uint8_t bits) {
-    if (row >= 0 && col >= 0 && row < rows_ && col < cols_) bits_[static_cast<size_t>(row * cols_ + col)] |= bits;
+    if (row >= 0 && col >= 0 && row < rows_ && col < cols_)
+      bits_[static_cast<size_t>(row * cols_ + col)] |= bits;
   }
   uint8_t at(int row, int col) const { return bits_[static_cast<size_t>(row * cols_ + col)]; }
 
@@ -94,16 +109,21 @@ void draw_layout(Canvas& canvas, const GraphLayout& layout, CellPoint origin,
     // The tail leaves its box vertically; the arrow points along the last segment.
     mask.add(pts.front().row, pts.front().col, kUp);
     CellPoint end = pts.back(), before = pts.size() > 1 ? pts[pts.size() - 2] : end;
-    uint8_t dir = end.row > before.row ? kDown : end.row < before.row ? kUp
-                  : end.col > before.col ? kRight : end.col < before.col ? kLeft : kDown;
+    uint8_t dir = end.row > before.row   ? kDown
+                  : end.row < before.row ? kUp
+                  : end.col > before.col ? kRight
+                  : end.col < before.col ? kLeft
+                                         : kDown;
     arrows.push_back({end, dir});
   }
   for (int r = 0; r < canvas.rows(); ++r)
     for (int c = 0; c < canvas.cols(); ++c)
       if (uint8_t bits = mask.at(r, c)) canvas.put(r, c, line_glyph(bits, glyphs), Style::Edge);
   for (const auto& [p, dir] : arrows) {
-    char32_t ch = dir == kDown ? glyphs.arrow_down : dir == kUp ? glyphs.arrow_up
-                  : dir == kLeft ? glyphs.arrow_left : glyphs.arrow_right;
+    char32_t ch = dir == kDown   ? glyphs.arrow_down
+                  : dir == kUp   ? glyphs.arrow_up
+                  : dir == kLeft ? glyphs.arrow_left
+                                 : glyphs.arrow_right;
     canvas.put(p.row, p.col, ch, Style::Edge);
   }
   for (const auto& box : layout.boxes)
@@ -115,8 +135,8 @@ void draw_layout(Canvas& canvas, const GraphLayout& layout, CellPoint origin,
     const LayoutBox* tail = layout.find(e.from);
     CellPoint p{e.points.front().row - origin.row, e.points.front().col - origin.col};
     if (tail && tail->border && !marks.highlighted.count(tail->id) &&
-        e.points.front().row == tail->row + tail->height &&
-        p.row - 1 >= 0 && p.row - 1 < canvas.rows() && p.col >= 0 && p.col < canvas.cols())
+        e.points.front().row == tail->row + tail->height && p.row - 1 >= 0 &&
+        p.row - 1 < canvas.rows() && p.col >= 0 && p.col < canvas.cols())
       canvas.put(p.row - 1, p.col, glyphs.tee_down, canvas.at(p.row - 1, p.col).style);
   }
 }

@@ -23,38 +23,60 @@ const char* const kPaneNames[kPaneCount] = {"graph", "e-graph", "variants", "res
 // Colour pairs by style; 0 means the terminal's own colours.
 short pair_of(Style s) {
   switch (s) {
-    case Style::Edge: return 1;
-    case Style::Highlight: return 2;
-    case Style::Error: return 3;
-    case Style::Good: return 4;
-    case Style::Border: return 5;
-    default: return 0;
+    case Style::Edge:
+      return 1;
+    case Style::Highlight:
+      return 2;
+    case Style::Error:
+      return 3;
+    case Style::Good:
+      return 4;
+    case Style::Border:
+      return 5;
+    default:
+      return 0;
   }
 }
 
 attr_t attr_of(Style s) {
   switch (s) {
-    case Style::Highlight: return A_BOLD;
-    case Style::Selected: return A_REVERSE;
-    case Style::Title: return A_BOLD;
-    case Style::Dim: return A_DIM;
-    case Style::Error: return A_BOLD;
-    default: return A_NORMAL;
+    case Style::Highlight:
+      return A_BOLD;
+    case Style::Selected:
+      return A_REVERSE;
+    case Style::Title:
+      return A_BOLD;
+    case Style::Dim:
+      return A_DIM;
+    case Style::Error:
+      return A_BOLD;
+    default:
+      return A_NORMAL;
   }
 }
 
 PaneKey::Kind pane_key_kind(int key, bool& ok) {
   ok = true;
   switch (key) {
-    case KEY_UP: return PaneKey::Up;
-    case KEY_DOWN: return PaneKey::Down;
-    case KEY_LEFT: return PaneKey::Left;
-    case KEY_RIGHT: return PaneKey::Right;
-    case KEY_PPAGE: return PaneKey::PageUp;
-    case KEY_NPAGE: return PaneKey::PageDown;
-    case KEY_HOME: return PaneKey::Home;
-    case KEY_END: return PaneKey::End;
-    default: ok = false; return PaneKey::Char;
+    case KEY_UP:
+      return PaneKey::Up;
+    case KEY_DOWN:
+      return PaneKey::Down;
+    case KEY_LEFT:
+      return PaneKey::Left;
+    case KEY_RIGHT:
+      return PaneKey::Right;
+    case KEY_PPAGE:
+      return PaneKey::PageUp;
+    case KEY_NPAGE:
+      return PaneKey::PageDown;
+    case KEY_HOME:
+      return PaneKey::Home;
+    case KEY_END:
+      return PaneKey::End;
+    default:
+      ok = false;
+      return PaneKey::Char;
   }
 }
 
@@ -90,7 +112,8 @@ ScreenLayout layout_screen(int rows, int cols, std::optional<PaneId> zoomed) {
   int results_rows = top - egraph_rows - variants_rows;
   l.panes[static_cast<size_t>(PaneId::Graph)] = {1, 0, top, graph_cols};
   l.panes[static_cast<size_t>(PaneId::EGraph)] = {1, graph_cols, egraph_rows, right};
-  l.panes[static_cast<size_t>(PaneId::Variants)] = {1 + egraph_rows, graph_cols, variants_rows, right};
+  l.panes[static_cast<size_t>(PaneId::Variants)] = {1 + egraph_rows, graph_cols, variants_rows,
+                                                    right};
   l.panes[static_cast<size_t>(PaneId::Results)] = {1 + egraph_rows + variants_rows, graph_cols,
                                                    results_rows, right};
   l.panes[static_cast<size_t>(PaneId::Log)] = {1 + top, 0, log_rows, cols};
@@ -266,7 +289,8 @@ void Workbench::draw_frame(Canvas& screen, const Rect& r, PaneId id) {
     std::u32string t = utf8_decode(title);
     if (static_cast<int>(t.size()) > room) t.resize(static_cast<size_t>(room));
     for (size_t i = 0; i < t.size(); ++i)
-      screen.put(r.row, r.col + 2 + static_cast<int>(i), t[i], focused ? Style::Selected : Style::Title);
+      screen.put(r.row, r.col + 2 + static_cast<int>(i), t[i],
+                 focused ? Style::Selected : Style::Title);
   }
 }
 
@@ -296,14 +320,17 @@ void Workbench::draw_help(Canvas& screen) {
   Canvas box(h, w);
   for (int row = 0; row < h; ++row) fill_row(box, row, Style::Plain);
   const Glyphs& g = unicode_ ? Glyphs::unicode() : Glyphs::ascii();
-  for (int c = 1; c < w - 1; ++c) box.put(0, c, g.h, Style::Highlight), box.put(h - 1, c, g.h, Style::Highlight);
-  for (int row = 1; row < h - 1; ++row) box.put(row, 0, g.v, Style::Highlight), box.put(row, w - 1, g.v, Style::Highlight);
+  for (int c = 1; c < w - 1; ++c)
+    box.put(0, c, g.h, Style::Highlight), box.put(h - 1, c, g.h, Style::Highlight);
+  for (int row = 1; row < h - 1; ++row)
+    box.put(row, 0, g.v, Style::Highlight), box.put(row, w - 1, g.v, Style::Highlight);
   box.put(0, 0, g.tl, Style::Highlight);
   box.put(0, w - 1, g.tr, Style::Highlight);
   box.put(h - 1, 0, g.bl, Style::Highlight);
   box.put(h - 1, w - 1, g.br, Style::Highlight);
   for (size_t i = 0; i < lines.size(); ++i)
-    box.text(1 + static_cast<int>(i), 2, lines[i], i == 0 || lines[i].starts_with("In the") ? Style::Title : Style::Plain);
+    box.text(1 + static_cast<int>(i), 2, lines[i],
+             i == 0 || lines[i].starts_with("In the") ? Style::Title : Style::Plain);
   copy_into(screen, box, top, left);
 }
 
@@ -335,7 +362,8 @@ void Workbench::draw() {
     draw_frame(screen, r, static_cast<PaneId>(i));
   }
   fill_row(screen, layout.status_row, Style::Selected);
-  std::string focus = fmt::format("focus: {}", focus_ ? kPaneNames[static_cast<size_t>(*focus_)] : "command line");
+  std::string focus =
+      fmt::format("focus: {}", focus_ ? kPaneNames[static_cast<size_t>(*focus_)] : "command line");
   int focus_col = cols - text_cells(focus) - 1;
   screen.text(layout.status_row, focus_col, focus, Style::Selected);
   // The status gets the rest of the row, cut short when it does not fit.
@@ -354,7 +382,8 @@ void Workbench::draw() {
   std::u32string all = utf8_decode(prompt_ + line_);
   int skip = std::max(0, static_cast<int>(before.size()) - (cols - 2));
   for (int c = 0; c < cols && static_cast<size_t>(skip + c) < all.size(); ++c)
-    screen.put(layout.command_row, c, all[static_cast<size_t>(skip + c)], c < static_cast<int>(prompt_.size()) - skip ? Style::Title : Style::Plain);
+    screen.put(layout.command_row, c, all[static_cast<size_t>(skip + c)],
+               c < static_cast<int>(prompt_.size()) - skip ? Style::Title : Style::Plain);
   if (help_) draw_help(screen);
   blit(screen, layout.command_row, static_cast<int>(before.size()) - skip);
 }

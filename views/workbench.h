@@ -37,7 +37,7 @@ enum class GraphPick { Keep, Current, Rewrite, NewestVariant };
 
 class Workbench {
  public:
-  Workbench();  // takes the terminal (initscr)
+  Workbench();   // takes the terminal (initscr)
   ~Workbench();  // gives it back (endwin)
   Workbench(const Workbench&) = delete;
   Workbench& operator=(const Workbench&) = delete;
@@ -71,7 +71,7 @@ class Workbench {
   std::array<std::unique_ptr<Pane>, kPaneCount> panes_;
   GraphPane* graph_ = nullptr;
   TextPane* log_pane_ = nullptr;
-  std::optional<PaneId> focus_;   // none: the command line
+  std::optional<PaneId> focus_;  // none: the command line
   PaneId last_pane_ = PaneId::Graph;
   std::optional<PaneId> zoomed_;
   bool help_ = false;

@@ -121,6 +121,8 @@ class Session {
 
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
+  // The e-graph's e-node count while rules run (for a progress display on another thread).
+  const std::atomic<size_t>& progress_nodes() const { return progress_nodes_; }
 
   void record(std::string command, bool ok) { journal_.push_back({std::move(command), ok}); }
   const std::vector<JournalEntry>& journal() const { return journal_; }
@@ -144,6 +146,7 @@ class Session {
   std::unique_ptr<EGraphWork> work_;
   std::vector<EGraphCheckpoint> undo_, redo_;
   std::atomic<bool> cancel_{false};
+  std::atomic<size_t> progress_nodes_{0};
 };
 
 }  // namespace retort

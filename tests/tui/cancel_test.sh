@@ -17,7 +17,8 @@ start_retort 80 24 wide.rtg
 run_cmd 'egraph'
 type_line 'saturate --iters 1000 --nodes 10000000 --time 60'
 wait_text 'Ctrl-C cancels' 20
-wait_for '[0-9]+\.[0-9]s  Ctrl-C cancels  running `saturate'
+# The status line shows the time and the e-graph's growth while the run lasts.
+wait_for '[0-9]+\.[0-9]s  [0-9]+ e-nodes  Ctrl-C cancels  running `saturate'
 keys C-c
 wait_text 'stopped: cancelled' 30
 wait_text 'done: `saturate'

@@ -58,7 +58,8 @@ TEST(GraphLayout, EdgesRunFromBelowTheTailToAboveTheHeadAtRightAngles) {
 
 TEST(GraphLayout, BoxTextComesFromTheCallback) {
   GraphLayout l = layout_dot(kChain, [](const std::string& id) {
-    return id == "node:a" ? std::vector<std::string>{"a", "neg", "f32[2]"} : std::vector<std::string>{};
+    return id == "node:a" ? std::vector<std::string>{"a", "neg", "f32[2]"}
+                          : std::vector<std::string>{};
   });
   EXPECT_EQ(l.find("node:a")->height, 5);
   EXPECT_EQ(l.find("node:b")->lines, (std::vector<std::string>{"b", "abs"}));
@@ -99,12 +100,13 @@ TEST(GraphPicture, DrawsBoxesEdgesAndMarksHighlights) {
 }
 
 TEST(GraphPane, BoxesShowNameOpAndTypeFromTheGraph) {
-  Graph g = parse_rtg(
-      "graph t\ninput x : f32[2,3]\ny = transpose(x, perm=[1,0])\noutput y\n", "t.rtg");
+  Graph g =
+      parse_rtg("graph t\ninput x : f32[2,3]\ny = transpose(x, perm=[1,0])\noutput y\n", "t.rtg");
   EXPECT_EQ(graph_box_text(g, "node:y"),
             (std::vector<std::string>{"y", "transpose perm=[1,0]", "f32[3,2]"}));
   EXPECT_EQ(graph_box_text(g, "in:x"), (std::vector<std::string>{"x", "input f32[2,3]"}));
-  GraphLayout l = layout_dot(graph_dot(g), [&g](const std::string& id) { return graph_box_text(g, id); });
+  GraphLayout l =
+      layout_dot(graph_dot(g), [&g](const std::string& id) { return graph_box_text(g, id); });
   EXPECT_EQ(l.boxes.size(), 3u);  // input, node, output marker
 }
 

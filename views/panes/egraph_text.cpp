@@ -1,4 +1,5 @@
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,32 +46,43 @@ std::vector<StyledLine> egraph_text(const Session& s) {
   std::map<std::string, size_t> applied;
   for (const TraceStep& step : w.trace.steps) ++applied[step.rule];
   bool count_matches = eg.node_count() <= kMaxNodesForMatchCounts && eg.clean();
-  lines.push_back({fmt::format("{:<18}{:>8}{:>8}", "rule", "applied",
-                               count_matches ? "matches" : "  (not counted: big e-graph)"),
-                   Style::Dim});
+  struct Row {
+    std::string rule;
+    size_t applied = 0;
+    std::optional<size_t> matches;
+  };
+  std::vector<Row> rows;
+  size_t width = 4;
   for (size_t i = 0; i < book.all().rules.size(); ++i) {
     if (!book.enabled(i)) continue;
     const Rule& rule = book.all().rules[i];
-    std::string matches;
-    if (count_matches) matches = fmt::format("{:>8}", s.find_matches(rule).size());
-    size_t n = applied.count(rule.name) ? applied[rule.name] : 0;
-    if (n == 0 && (matches.empty() || matches.find_first_not_of(" 0") == std::string::npos))
-      continue;
-    lines.push_back({fmt::format("{:<18}{:>8}{}", rule.name, n, matches),
-                     n > 0 ? Style::Good : Style::Plain});
+    Row row{rule.name, applied.count(rule.name) ? applied[rule.name] : 0, std::nullopt};
+    if (count_matches) row.matches = s.find_matches(rule).size();
+    if (row.applied == 0 && row.matches.value_or(0) == 0) continue;
+    width = std::max(width, row.rule.size());
+    rows.push_back(std::move(row));
+  }
+  lines.push_back({fmt::format("{:<{}} {:>7} {:>7}", "rule", width, "applied",
+                               count_matches ? "matches" : " (matches not counted: big e-graph)"),
+                   Style::Dim});
+  for (const Row& row : rows) {
+    std::string matches = row.matches ? fmt::format(" {:>7}", *row.matches) : "";
+    lines.push_back({fmt::format("{:<{}} {:>7}{}", row.rule, width, row.applied, matches),
+                     row.applied > 0 ? Style::Good : Style::Plain});
   }
 
   lines.push_back({"e-classes", Style::Dim});
   size_t listed = 0;
   for (EClassId id : eg.class_ids()) {
     if (listed++ == kMaxClassesListed) {
-      lines.push_back({fmt::format("... {} more e-classes", eg.class_count() - kMaxClassesListed),
-                       Style::Dim});
+      lines.push_back(
+          {fmt::format("... {} more e-classes", eg.class_count() - kMaxClassesListed), Style::Dim});
       break;
     }
     std::string type = eg.has_type(id) ? eg.type(id).str() : "root";
     std::string nodes;
-    for (const ENode& n : eg.eclass(id).nodes) nodes += (nodes.empty() ? "" : " | ") + enode_str(eg, n);
+    for (const ENode& n : eg.eclass(id).nodes)
+      nodes += (nodes.empty() ? "" : " | ") + enode_str(eg, n);
     lines.push_back({fmt::format("e{} {}: {}", id.value, type, nodes),
                      eg.eclass(id).nodes.size() > 1 ? Style::Good : Style::Plain});
   }

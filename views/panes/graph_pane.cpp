@@ -21,7 +21,8 @@ std::string type_of(const Graph& g, const std::string& value) {
 
 std::string op_line(const Node& n) {
   std::string line = n.op;
-  for (const auto& [key, value] : n.attrs) line += fmt::format(" {}={}", key, attr_value_str(value));
+  for (const auto& [key, value] : n.attrs)
+    line += fmt::format(" {}={}", key, attr_value_str(value));
   if (line.size() > kMaxOpLine) line = line.substr(0, kMaxOpLine - 3) + "...";
   return line;
 }
@@ -79,26 +80,31 @@ std::vector<StyledLine> node_details(const GraphView& view, const std::string& d
   };
   auto value_lines = [&](const std::string& value) {
     lines.push_back({fmt::format("  {} : {} -> {}", value, type_of(g, value), consumers(value))});
-    if (std::string v = value_line(view, value); !v.empty()) lines.push_back({"    = " + v, Style::Good});
+    if (std::string v = value_line(view, value); !v.empty())
+      lines.push_back({"    = " + v, Style::Good});
   };
   if (kind == "node") {
     const Node* n = g.find_node(name);
     if (!n) return lines;
     std::string attrs;
-    for (const auto& [key, value] : n->attrs) attrs += fmt::format(" {}={}", key, attr_value_str(value));
+    for (const auto& [key, value] : n->attrs)
+      attrs += fmt::format(" {}={}", key, attr_value_str(value));
     lines.push_back({fmt::format("{} = {}{}{}", name, n->op, attrs.empty() ? "" : ":", attrs),
                      view.highlighted.count(name) ? Style::Highlight : Style::Title});
     std::vector<std::string> ins;
-    for (const auto& in : n->inputs) ins.push_back(in.empty() ? "(none)" : fmt::format("{} {}", in, type_of(g, in)));
+    for (const auto& in : n->inputs)
+      ins.push_back(in.empty() ? "(none)" : fmt::format("{} {}", in, type_of(g, in)));
     lines.push_back({fmt::format("inputs: {}", fmt::join(ins, ", "))});
     lines.push_back({"outputs:"});
     for (const auto& out : n->outputs) value_lines(out);
   } else if (kind == "in" || kind == "const") {
-    lines.push_back({fmt::format("{} ({})", name, kind == "in" ? "input" : "constant"), Style::Title});
+    lines.push_back(
+        {fmt::format("{} ({})", name, kind == "in" ? "input" : "constant"), Style::Title});
     value_lines(name);
   } else if (kind == "out") {
     lines.push_back({fmt::format("graph output {}", name), Style::Title});
-    if (std::string v = value_line(view, name); !v.empty()) lines.push_back({"  = " + v, Style::Good});
+    if (std::string v = value_line(view, name); !v.empty())
+      lines.push_back({"  = " + v, Style::Good});
   }
   if (view.values.empty()) lines.push_back({"(run `eval` to see values)", Style::Dim});
   return lines;
@@ -170,7 +176,8 @@ int GraphPane::fitting_detail(int rows, int cols) {
 void GraphPane::draw_list(Canvas& canvas, int rows) {
   const GraphView& v = views_[show_];
   int r = 0;
-  canvas.text(r++, 0, fmt::format("{} nodes: too many to lay out; listed instead", v.graph.nodes.size()),
+  canvas.text(r++, 0,
+              fmt::format("{} nodes: too many to lay out; listed instead", v.graph.nodes.size()),
               Style::Dim);
   for (const auto& n : v.graph.nodes) {
     if (r >= rows) break;
@@ -189,14 +196,16 @@ void GraphPane::draw(Canvas& canvas) {
   if (!v->note.empty()) canvas.text(top++, 0, v->note, Style::Dim);
   std::vector<StyledLine> details;
   if (!selected_.empty()) details = node_details(*v, selected_);
-  int detail_rows = std::min(static_cast<int>(details.size()), std::max(0, (canvas.rows() - top) / 3));
+  int detail_rows =
+      std::min(static_cast<int>(details.size()), std::max(0, (canvas.rows() - top) / 3));
   int picture_rows = canvas.rows() - top - detail_rows;
   Canvas picture(picture_rows, canvas.cols());
   drawn_detail_ = fitting_detail(picture_rows, canvas.cols());
   if (const GraphLayout* l = layout(drawn_detail_)) {
     const LayoutBox* keep = keep_selected_ && !selected_.empty() ? l->find(selected_) : nullptr;
     CellPoint origin = fit_to_pane(*l, picture_rows, canvas.cols(), scroll_, keep);
-    if (l->rows > picture_rows || l->cols > canvas.cols()) scroll_ = {std::max(0, origin.row), std::max(0, origin.col)};
+    if (l->rows > picture_rows || l->cols > canvas.cols())
+      scroll_ = {std::max(0, origin.row), std::max(0, origin.col)};
     PictureMarks marks;
     for (const auto& name : v->highlighted) marks.highlighted.insert(dot_node_id(name));
     marks.selected = selected_;
@@ -207,12 +216,14 @@ void GraphPane::draw(Canvas& canvas) {
     draw_list(picture, picture_rows);
   }
   for (int r = 0; r < picture.rows(); ++r)
-    for (int c = 0; c < picture.cols(); ++c) canvas.put(top + r, c, picture.at(r, c).ch, picture.at(r, c).style);
+    for (int c = 0; c < picture.cols(); ++c)
+      canvas.put(top + r, c, picture.at(r, c).ch, picture.at(r, c).style);
   for (int i = 0; i < detail_rows; ++i) {
     int row = top + picture_rows + i;
     if (i == 0)
       for (int c = 0; c < canvas.cols(); ++c) canvas.put(row, c, U' ', Style::Plain);
-    canvas.text(row, 0, details[static_cast<size_t>(i)].text, details[static_cast<size_t>(i)].style);
+    canvas.text(row, 0, details[static_cast<size_t>(i)].text,
+                details[static_cast<size_t>(i)].style);
   }
 }
 
@@ -232,14 +243,30 @@ void GraphPane::select_step(int delta) {
 bool GraphPane::key(PaneKey key, int page_rows) {
   int page = std::max(1, page_rows - 2);
   switch (key.kind) {
-    case PaneKey::Up: scroll_.row -= 1; break;
-    case PaneKey::Down: scroll_.row += 1; break;
-    case PaneKey::Left: scroll_.col -= 4; break;
-    case PaneKey::Right: scroll_.col += 4; break;
-    case PaneKey::PageUp: scroll_.row -= page; break;
-    case PaneKey::PageDown: scroll_.row += page; break;
-    case PaneKey::Home: scroll_ = {}; break;
-    case PaneKey::End: scroll_.row = 1 << 20; break;
+    case PaneKey::Up:
+      scroll_.row -= 1;
+      break;
+    case PaneKey::Down:
+      scroll_.row += 1;
+      break;
+    case PaneKey::Left:
+      scroll_.col -= 4;
+      break;
+    case PaneKey::Right:
+      scroll_.col += 4;
+      break;
+    case PaneKey::PageUp:
+      scroll_.row -= page;
+      break;
+    case PaneKey::PageDown:
+      scroll_.row += page;
+      break;
+    case PaneKey::Home:
+      scroll_ = {};
+      break;
+    case PaneKey::End:
+      scroll_.row = 1 << 20;
+      break;
     case PaneKey::Char:
       if (key.ch == 'n' || key.ch == 'p') {
         select_step(key.ch == 'n' ? 1 : -1);
@@ -272,7 +299,8 @@ std::vector<std::string> GraphPane::key_help() const {
           "x                  clear the selection",
           "v/V                show the next/previous graph (current, rewrite, variants)",
           "d                  box detail: auto (fullest that fits), full, medium, compact, tiny",
-          "arrows PgUp/PgDn   scroll the picture", "Home               back to the top left"};
+          "arrows PgUp/PgDn   scroll the picture",
+          "Home               back to the top left"};
 }
 
 }  // namespace retort

@@ -67,12 +67,12 @@ class GraphPane : public Pane {
   int fitting_detail(int rows, int cols);
 
   std::array<std::optional<GraphLayout>, kDetailLevels> layouts_;  // of the shown graph
-  int detail_ = -1;      // chosen with `d`; -1: automatic
+  int detail_ = -1;                                                // chosen with `d`; -1: automatic
   int drawn_detail_ = 0;
   std::string layout_error_;
-  std::string selected_;               // DOT id
+  std::string selected_;  // DOT id
   CellPoint scroll_;
-  bool keep_selected_ = false;         // scroll so the selected box is visible
+  bool keep_selected_ = false;  // scroll so the selected box is visible
   bool unicode_ = true;
 };
 

@@ -78,7 +78,8 @@ std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
   view.graph = restore_graph(eg, w.meta, sel);
   view.highlighted = new_nodes(view.graph, restore_graph(eg, w.meta, plain));
   size_t steps = w.trace.steps.size() - from;
-  view.label = steps == 1 ? fmt::format("rewrite #{}", from) : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
+  view.label = steps == 1 ? fmt::format("rewrite #{}", from)
+                          : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
   view.note = fmt::format("{} of {} rewrite(s) shown; new nodes marked", used, steps);
   return view;
 }
@@ -90,8 +91,8 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
   if (auto rewrite = rewrite_view(s, rewrite_from)) views.push_back(std::move(*rewrite));
   const Graph& original = s.has_egraph() ? s.egraph().start : s.graph();
   for (const auto& [name, v] : s.variants())
-    views.push_back({"variant " + name, v.graph, new_nodes(v.graph, original), value_summaries(s, name),
-                     "nodes not in the original: double border"});
+    views.push_back({"variant " + name, v.graph, new_nodes(v.graph, original),
+                     value_summaries(s, name), "nodes not in the original: double border"});
   return views;
 }
 

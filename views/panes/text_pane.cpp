@@ -35,15 +35,33 @@ void TextPane::draw(Canvas& canvas) {
 bool TextPane::key(PaneKey key, int page_rows) {
   int page = std::max(1, page_rows - 1);
   switch (key.kind) {
-    case PaneKey::Up: top_ -= 1; break;
-    case PaneKey::Down: top_ += 1; break;
-    case PaneKey::PageUp: top_ -= page; break;
-    case PaneKey::PageDown: top_ += page; break;
-    case PaneKey::Home: top_ = 0; left_ = 0; break;
-    case PaneKey::End: top_ = static_cast<int>(lines_.size()); break;
-    case PaneKey::Left: left_ = std::max(0, left_ - 8); break;
-    case PaneKey::Right: left_ += 8; break;
-    case PaneKey::Char: return false;
+    case PaneKey::Up:
+      top_ -= 1;
+      break;
+    case PaneKey::Down:
+      top_ += 1;
+      break;
+    case PaneKey::PageUp:
+      top_ -= page;
+      break;
+    case PaneKey::PageDown:
+      top_ += page;
+      break;
+    case PaneKey::Home:
+      top_ = 0;
+      left_ = 0;
+      break;
+    case PaneKey::End:
+      top_ = static_cast<int>(lines_.size());
+      break;
+    case PaneKey::Left:
+      left_ = std::max(0, left_ - 8);
+      break;
+    case PaneKey::Right:
+      left_ += 8;
+      break;
+    case PaneKey::Char:
+      return false;
   }
   top_ = std::clamp(top_, 0, std::max(0, static_cast<int>(lines_.size()) - 1));
   return true;
