@@ -27,6 +27,7 @@
 #include "core/egraph/explanation.h"
 #include "core/egraph/ids.h"
 #include "core/egraph/justification.h"
+#include "core/egraph/selection.h"
 #include "core/graph/graph.h"
 #include "core/tensor/tensor.h"
 
@@ -137,6 +138,11 @@ class EGraph {
   EClassId term_of(const ENode& canonical_node) const;
   // Proves that terms a and b are equal; throws Error when their classes differ.
   Explanation explain(EClassId a, EClassId b, const ExplainOptions& options = {}) const;
+  // Proves that term a equals the term a selection (an extraction) gives a's class: the chain
+  // from a to a term with the chosen e-node, then, one level deeper, the same for each child
+  // whose term is not yet the selection's. Explanation::to is the selection's whole term.
+  Explanation explain_selection(EClassId a, const Selection& selection,
+                                const ExplainOptions& options = {}) const;
   // The trace steps used by the proof that a equals b (sorted, unique).
   std::vector<uint32_t> proof_steps(EClassId a, EClassId b) const;
 

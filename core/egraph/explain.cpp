@@ -98,6 +98,20 @@ class ProofWalker {
     on_stack_.erase({a.value, b.value});
   }
 
+  void explain_selection(EClassId a, const Selection& sel, int depth, const ExplainOptions& opt,
+                         Explanation& out) {
+    EClassId cls = eg_.find(a);
+    if (!proved_.insert({a.value, cls.value}).second) return;  // a shared subterm, proved once
+    auto it = sel.chosen.find(cls);
+    if (it == sel.chosen.end()) fail("the selection has no e-node for class e{}", cls.value);
+    EClassId chosen = eg_.term_of(it->second);
+    explain(a, chosen, depth, opt, out);
+    for (EClassId child : eg_.term(chosen).children) {
+      if (out.truncated) return;
+      explain_selection(child, sel, depth + 1, opt, out);
+    }
+  }
+
   std::vector<uint32_t> steps(EClassId a, EClassId b) const {
     std::set<uint32_t> steps;
     std::set<std::pair<uint32_t, uint32_t>> seen{{a.value, b.value}};
@@ -121,6 +135,7 @@ class ProofWalker {
   static constexpr int kMaxDepth = 1000;
   const EGraph& eg_;
   std::set<std::pair<uint32_t, uint32_t>> on_stack_;
+  std::set<std::pair<uint32_t, uint32_t>> proved_;  // (term, class) pairs explain_selection did
 };
 
 Explanation EGraph::explain(EClassId a, EClassId b, const ExplainOptions& options) const {
@@ -131,6 +146,17 @@ Explanation EGraph::explain(EClassId a, EClassId b, const ExplainOptions& option
   out.from = term_str(*this, a, options.max_term_nodes);
   out.to = term_str(*this, b, options.max_term_nodes);
   ProofWalker(*this).explain(a, b, 0, options, out);
+  return out;
+}
+
+Explanation EGraph::explain_selection(EClassId a, const Selection& selection,
+                                      const ExplainOptions& options) const {
+  if (!selection.chosen.count(find(a)))
+    fail("{} is not part of the extracted term", term_str(*this, a, options.max_term_nodes));
+  Explanation out;
+  out.from = term_str(*this, a, options.max_term_nodes);
+  out.to = selection_str(*this, selection, find(a), options.max_term_nodes);
+  ProofWalker(*this).explain_selection(a, selection, 0, options, out);
   return out;
 }
 
@@ -149,7 +175,16 @@ std::string Explanation::str() const {
     else
       text += fmt::format("{}{} = {}    by {}\n", indent, s.from, s.to, why);
   }
-  if (truncated) text += "  ... (explanation truncated)\n";
+  if (truncated) {
+    text += "  ... (explanation truncated)\n";
+    return text;
+  }
+  // A selection proof ends inside the children: state the whole term they add up to.
+  const ExplainStep* last_top = nullptr;
+  for (const ExplainStep& s : steps)
+    if (s.depth == 0) last_top = &s;
+  std::string_view reached = last_top ? std::string_view(last_top->to) : std::string_view(from);
+  if (reached != to) text += fmt::format("  = {}    by congruence over the steps above\n", to);
   return text;
 }
 

@@ -100,6 +100,49 @@ Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
   return sel;
 }
 
+// The graph's own structure with equal values shared: every class takes the e-node of its
+// earliest term. A term's children were added before it, so along every chosen edge the earliest
+// term id strictly decreases and the choice is acyclic. Where the root is the graph as it was
+// added, this is the original graph minus the duplicates that hash-consing and rewrites merged.
+Selection select_earliest(const EGraph& eg, EClassId root) {
+  std::vector<EClassId> earliest(eg.term_count());
+  std::vector<bool> seen(eg.term_count(), false);
+  for (uint32_t t = 0; t < eg.term_count(); ++t) {
+    EClassId c = eg.find(EClassId{t});
+    if (!seen[c.value]) earliest[c.value] = EClassId{t}, seen[c.value] = true;
+  }
+  std::vector<ENode> picked(eg.term_count());
+  return follow(eg, root, [&](EClassId c) -> const ENode* {
+    picked[c.value] = eg.canonicalize(eg.term(earliest[c.value]));
+    return &picked[c.value];
+  });
+}
+
+// The number of graph nodes the selection restores to: non-leaf e-nodes, with the e-nodes of
+// one multi-output op (equal but for `out`) counted once.
+size_t selection_op_count(const EGraph& eg, const Selection& sel) {
+  std::set<std::pair<OpId, std::pair<AttrsId, std::vector<uint32_t>>>> ops;
+  for (const auto& [c, n] : sel.chosen) {
+    if (is_leaf_op(n.op) || n.op == special_ops::kGraphOut) continue;
+    std::vector<uint32_t> children;
+    for (EClassId ch : n.children) children.push_back(eg.find(ch).value);
+    ops.insert({n.op, {n.attrs, std::move(children)}});
+  }
+  return ops.size();
+}
+
+// Tree cost overcounts shared subterms, so the tree-cheapest choice can restore to more nodes
+// than the graph had; the graph's own (deduplicated) structure is kept when it is smaller.
+Selection select_fewest_ops(const EGraph& eg, EClassId root, const OpCost& op_cost) {
+  Selection tree = select_min(eg, root, op_cost);
+  Selection earliest = select_earliest(eg, root);
+  if (selection_op_count(eg, earliest) < selection_op_count(eg, tree)) {
+    earliest.cost = selection_cost(eg, earliest, op_cost);
+    return earliest;
+  }
+  return tree;
+}
+
 struct AcyclicView {
   std::vector<EClassId> order;  // classes in position order (children first)
   std::map<EClassId, std::vector<const ENode*>> kept;
@@ -271,6 +314,7 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
   OpCost op_cost(options);
   switch (options.mode) {
     case ExtractMode::Min:
+      return select_fewest_ops(eg, root, op_cost);
     case ExtractMode::Cost:
       return select_min(eg, root, op_cost);
     case ExtractMode::Max:

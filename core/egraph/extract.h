@@ -1,6 +1,9 @@
 // Extraction (POLYJUICE Algorithm 1): picks one e-node per class from the root and restores the
 // result to a Graph.
-//   min     fewest operations per root (tree cost, fixed-point iteration over classes)
+//   min     fewest operations per root: the tree-cost fixed point over classes, or the graph's
+//           own structure with equal values shared when that restores to fewer nodes (tree
+//           cost counts a shared subterm once per use), so min never has more nodes than the
+//           graph it was built from
 //   max     most operations on the e-graph made acyclic by a depth-first search from the root
 //   random  a uniformly random acyclic choice per class, from a seed
 //   cost    least total cost under a user map op -> cost (default 1)

@@ -32,6 +32,7 @@ struct Variant {
   size_t ops = 0, depth = 0;
   std::vector<uint32_t> steps;         // trace steps its e-nodes depend on (extracted variants)
   std::vector<EClassId> output_terms;  // its outputs' terms in the e-graph (extracted variants)
+  std::optional<Selection> selection;  // the e-nodes it was extracted from (extracted variants)
 };
 
 // The e-graph built by `egraph` from a copy of the graph, and the rewrites applied to it.

@@ -81,6 +81,11 @@ const EGraphWork& Session::build_egraph() {
   const Graph& g = graph();
   return *undoable("egraph", [&]() -> EGraphWork* {
     work_ = start_work(g);
+    // Variants stay (they are graphs), but their e-nodes belong to the old e-graph.
+    for (auto& [name, v] : variants_) {
+      v.selection.reset();
+      v.output_terms.clear();
+    }
     return work_.get();
   });
 }
@@ -126,23 +131,21 @@ const std::string& Session::extract_variant(const ExtractOptions& options, std::
   }
   return undoable(label, [&]() -> const std::string& {
     Extraction ex = extract(w.eg, w.meta, options);
-    Variant v{std::move(ex.graph), ex.op_count, ex.depth, std::move(ex.steps), {}};
+    Variant v{std::move(ex.graph), ex.op_count, ex.depth, std::move(ex.steps), {}, {}};
     for (EClassId out : w.eg.term(w.meta.root).children)
       v.output_terms.push_back(w.eg.term_of(ex.selection.at(w.eg.find(out))));
+    v.selection = std::move(ex.selection);
     return variants_.insert_or_assign(name, std::move(v)).first->first;
   });
 }
 
 std::vector<Explanation> Session::explain_variant(const std::string& name) const {
   const Variant& v = variant_info(name);
-  if (v.output_terms.empty()) fail("variant '{}' was not extracted from the e-graph", name);
+  if (!v.selection) fail("variant '{}' was not extracted from the e-graph", name);
   const EGraphWork& w = egraph();
-  const auto& originals = w.eg.term(w.meta.root).children;
-  if (originals.size() != v.output_terms.size())
-    fail("variant '{}' was extracted from another e-graph", name);
   std::vector<Explanation> proofs;
-  for (size_t i = 0; i < originals.size(); ++i)
-    proofs.push_back(w.eg.explain(originals[i], v.output_terms[i]));
+  for (EClassId original : w.eg.term(w.meta.root).children)
+    proofs.push_back(w.eg.explain_selection(original, *v.selection));
   return proofs;
 }
 

@@ -1,9 +1,7 @@
 // Soundness of the shipped rules, tested rather than assumed: for every rule of samples/rules/,
 // many random well-typed terms that the rule matches (seeded), one application, the new term
 // extracted from the e-graph and run by the reference interpreter next to the original term.
-// Integer and bool results must agree bit for bit; float results within a tolerance, because
-// reassociation and distribution change rounding:
-//   f32, f64: |a - b| <= 1e-6 + 1e-5 |b|        f16: |a - b| <= 2e-2 + 1e-2 |b|
+// Results are compared as tests/support/tensor_close.h says.
 #include <cmath>
 #include <map>
 
@@ -18,6 +16,7 @@
 #include "core/ops/registry.h"
 #include "core/rules/rewrite.h"
 #include "core/tensor/random_tensor.h"
+#include "tests/support/tensor_close.h"
 
 namespace retort {
 namespace {
@@ -26,28 +25,9 @@ constexpr int kChecksPerRule = 40;     // applications compared per rule
 constexpr int kMinChecksPerRule = 15;  // fewer means the generator cannot exercise the rule
 constexpr int kAttemptsPerRule = 20000;
 
-struct Tolerance {
-  double rtol, atol;
-};
-Tolerance tolerance_of(DType t) {
-  if (t == DType::f16) return {1e-2, 2e-2};
-  return {1e-5, 1e-6};
-}
-
-// Why two tensors differ, or "" when they agree (bit for bit for integers and bool).
+// Why two tensors differ, or "" when they agree.
 std::string compare(const Tensor& want, const Tensor& got) {
-  if (want.type() != got.type())
-    return fmt::format("type {} vs {}", want.type().str(), got.type().str());
-  if (!is_float(want.dtype())) return want == got ? "" : "integer results differ";
-  Tolerance tol = tolerance_of(want.dtype());
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    double a = want.get(i), b = got.get(i);
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (a == b) continue;
-    if (!(std::fabs(a - b) <= tol.atol + tol.rtol * std::fabs(a)))
-      return fmt::format("element {}: {} vs {}", i, a, b);
-  }
-  return "";
+  return testing::tensor_difference(want, got);
 }
 
 // Random shapes that often fit together: each new operand's shape is, with some probability,

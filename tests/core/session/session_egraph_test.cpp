@@ -1,3 +1,5 @@
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "core/base/error.h"
@@ -45,7 +47,25 @@ TEST(SessionEGraph, SaturatedFig6ExtractsTheThreeOpForm) {
   max.mode = ExtractMode::Max;
   s.extract_variant(max, "", "extract max");
   EXPECT_GT(s.variant_info("max").ops, 4u);
-  EXPECT_EQ(s.explain_variant("min").size(), 1u);
+  std::vector<Explanation> proofs = s.explain_variant("min");
+  ASSERT_EQ(proofs.size(), 1u);
+  // The proof reaches the variant's exact term, down to the involutions inside the transpose.
+  EXPECT_EQ(proofs[0].to, "(add I1 (transpose (add I2 I3) perm=[1,0]))");
+  std::set<std::string> rules;
+  for (const ExplainStep& step : proofs[0].steps) rules.insert(step.why.rule);
+  EXPECT_TRUE(rules.count("fig6-transpose-involution")) << proofs[0].str();
+  EXPECT_TRUE(rules.count("fig6-add-assoc")) << proofs[0].str();
+}
+
+TEST(SessionEGraph, RebuildingTheEGraphLeavesOldVariantsUnexplainable) {
+  Session s;
+  load_fig6(s);
+  s.build_egraph();
+  s.run_rules({}, "saturate");
+  s.extract_variant({}, "", "extract min");
+  s.build_egraph();
+  EXPECT_THROW(s.explain_variant("min"), Error);
+  EXPECT_EQ(s.variant_info("min").ops, 3u);
 }
 
 TEST(SessionEGraph, UndoRedoReplaysTheSameEGraph) {
