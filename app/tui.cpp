@@ -129,7 +129,8 @@ class Tui {
       bench_.set_status(status_text(), running_);
       bench_.draw();
       int key = bench_.read_key(running_ ? 50 : 1000);
-      if (key != ERR) handle_key(key);
+      // Take every key that is waiting, so that readline gets a multi-byte character whole.
+      for (; key != ERR; key = bench_.read_key(0)) handle_key(key);
     }
     if (running_) {
       session_.cancel_flag().store(true);
@@ -140,7 +141,7 @@ class Tui {
 
  private:
   int next_byte() {
-    if (input_.empty()) return '\n';  // not reached: readline is fed only while bytes wait
+    if (input_.empty()) return 0;  // not reached: readline is fed only while bytes wait
     unsigned char c = static_cast<unsigned char>(input_.front());
     input_.pop_front();
     return c;

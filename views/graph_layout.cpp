@@ -34,6 +34,23 @@ std::mutex& layout_mutex() {
   return m;
 }
 
+// Graphviz reports problems on stderr, which would scribble over the curses screen; they are
+// collected here instead and become the Error's message.
+std::string& graphviz_messages() {
+  static std::string messages;
+  return messages;
+}
+int collect_message(char* text) {
+  graphviz_messages() += text;
+  return 0;
+}
+
+std::string last_messages() {
+  std::string m = graphviz_messages();
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  return m.empty() ? "" : ": " + m;
+}
+
 std::vector<std::string> split_label(const std::string& label) {
   std::vector<std::string> lines;
   std::string line;
@@ -161,8 +178,10 @@ const LayoutBox* GraphLayout::find(const std::string& id) const {
 GraphLayout layout_dot(const std::string& dot, const BoxText& text, const LayoutOptions& options) {
   std::lock_guard lock(layout_mutex());
   GVC_t* gvc = context();
+  agseterrf(collect_message);
+  graphviz_messages().clear();
   Agraph_t* g = agmemread(dot.c_str());
-  if (!g) fail("graphviz could not read the DOT text");
+  if (!g) fail("graphviz could not read the DOT text{}", last_messages());
   GraphGuard guard(g);
 
   // Boxes of fixed size in cells; edge labels would only take room the terminal cannot show.
@@ -197,7 +216,7 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
       agsafeset(e, const_cast<char*>("label"), const_cast<char*>(""), const_cast<char*>(""));
     layout.boxes.push_back(std::move(box));
   }
-  if (gvLayout(gvc, g, "dot") != 0) fail("graphviz could not lay out the graph");
+  if (gvLayout(gvc, g, "dot") != 0) fail("graphviz could not lay out the graph{}", last_messages());
   guard.laid_out();
 
   double top = GD_bb(g).UR.y;
