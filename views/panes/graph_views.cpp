@@ -92,7 +92,7 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
   const Graph& original = s.has_egraph() ? s.egraph().start : s.graph();
   for (const auto& [name, v] : s.variants())
     views.push_back({"variant " + name, v.graph, new_nodes(v.graph, original),
-                     value_summaries(s, name), "nodes not in the original: double border"});
+                     value_summaries(s, name), "nodes not in the original are marked"});
   return views;
 }
 
