@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# One script, three front ends: `--script`, the plain REPL on standard input and the workbench
+# One script, three front ends (the commands of the registry but `quit` and `conformance`, which
+# have tests of their own): `--script`, the plain REPL on standard input and the workbench
 # (typed line by line, its log saved with `log save`) print the same command output.
 source "$(dirname "$0")/lib.sh"
 cat >"$scratch/session.rts" <<'SCRIPT'
+help seed
+rules
 load samples/polyjuice/fig6.rtg
+def n = neg(out)
 info
 show
+export copy.rtg --force
 egraph
 match add-assoc
 apply add-assoc
@@ -18,6 +23,7 @@ explain min
 eval min
 undo
 variants
+redo
 seed 7
 eval
 SCRIPT
