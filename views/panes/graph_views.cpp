@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base/error.h"
 #include "core/egraph/extract.h"
 #include "core/tensor/summary.h"
 #include "views/graph_diff.h"
@@ -88,7 +89,12 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
   std::vector<GraphView> views;
   if (!s.has_graph()) return views;
   views.push_back({"current graph", s.graph(), {}, value_summaries(s, ""), ""});
-  if (auto rewrite = rewrite_view(s, rewrite_from)) views.push_back(std::move(*rewrite));
+  try {
+    if (auto rewrite = rewrite_view(s, rewrite_from)) views.push_back(std::move(*rewrite));
+  } catch (const Error& e) {
+    // The other graphs are still worth showing; the note says why this one is missing.
+    views.push_back({"rewrites", s.graph(), {}, {}, fmt::format("cannot show: {}", e.what())});
+  }
   const Graph& original = s.has_egraph() ? s.egraph().start : s.graph();
   for (const auto& [name, v] : s.variants())
     views.push_back({"variant " + name, v.graph, new_nodes(v.graph, original),
