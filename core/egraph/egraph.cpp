@@ -35,12 +35,6 @@ struct EGraph::TermTable {
   }
 };
 
-size_t EGraph::TypeHash::operator()(const TensorType& t) const noexcept {
-  size_t h = static_cast<size_t>(t.dtype) * 0x9e3779b97f4a7c15ull;
-  for (int64_t d : t.shape) h = (h ^ static_cast<size_t>(d)) * 0xff51afd7ed558ccdull;
-  return h ^ (h >> 31);
-}
-
 EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {
   type_table_.emplace_back();  // index 0: the graph_out class, which has no tensor type
 }
@@ -79,20 +73,6 @@ uint32_t EGraph::intern_type(const TensorType& t) {
   return it->second;
 }
 
-TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types) {
-  const OpDef* def = op_def(node.op);
-  if (!def) fail("'{}' is not a registry op", op_name(node.op));
-  std::vector<TensorType> in(child_types.begin(), child_types.end());
-  std::vector<TensorType> outs = def->infer(in, attrs_of(node.attrs), node.n_out);
-  if (outs.size() != node.n_out)
-    fail("op '{}' produces {} output(s), but the e-node says {}", def->name, outs.size(),
-         node.n_out);
-  if (outs[node.out].shape.size() > kMaxRank)
-    fail("op '{}' would produce rank {}, above the maximum {}", def->name,
-         outs[node.out].shape.size(), kMaxRank);
-  return outs[node.out];
-}
-
 void EGraph::check_ids(const ENode& node) const {
   for (EClassId c : node.children)
     if (c.value >= uf_parent_.size())
@@ -123,7 +103,12 @@ std::optional<TensorType> EGraph::infer_node(const ENode& node) const {
     return c->value.type();
   }
   if (node.op == special_ops::kOpaque) return opaque_op(node).output_types.at(node.out);
-  return infer_op_type(node, child_types);
+  return infer_cache_.infer(node, child_types);
+}
+
+const TensorType& EGraph::infer_op(const ENode& node,
+                                   std::span<const TensorType> child_types) const {
+  return infer_cache_.infer(node, child_types);
 }
 
 TensorType EGraph::infer(const ENode& node) const {
@@ -432,6 +417,7 @@ MemoryUsage EGraph::memory() const {
   m.union_find = heap_block(uf_parent_.capacity() * sizeof(uint32_t));
   m.proofs = heap_block(proof_.capacity() * sizeof(ProofLink)) +
              heap_block(justs_.capacity() * sizeof(RuleJust));
+  m.types = heap_block(type_table_.capacity() * sizeof(TensorType)) + infer_cache_.bytes();
   return m;
 }
 

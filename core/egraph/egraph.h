@@ -26,6 +26,7 @@
 #include "core/egraph/enode.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/ids.h"
+#include "core/egraph/infer_cache.h"
 #include "core/egraph/justification.h"
 #include "core/egraph/selection.h"
 #include "core/graph/graph.h"
@@ -58,7 +59,8 @@ struct MemoryUsage {
   size_t classes = 0;     // class records, member lists and parent lists
   size_t union_find = 0;  // union-find parents
   size_t proofs = 0;      // proof forest and justifications
-  size_t total() const { return nodes + hashcons + classes + union_find + proofs; }
+  size_t types = 0;       // the type table and the inference cache
+  size_t total() const { return nodes + hashcons + classes + union_find + proofs + types; }
 };
 
 class EGraph {
@@ -90,6 +92,9 @@ class EGraph {
   std::optional<EClassId> lookup(const ENode& node) const;
   // The type the node would have; throws Error when ill-typed.
   TensorType infer(const ENode& node) const;
+  // The type a registry op e-node would have over children of the given types (for checking a
+  // whole rule right-hand side before adding any of it); memoised. Throws Error.
+  const TensorType& infer_op(const ENode& node, std::span<const TensorType> child_types) const;
 
   // --- merging ---------------------------------------------------------------------------------
   // Puts the classes of terms a and b together (a: the rule's LHS instance, b: its RHS).
@@ -149,9 +154,6 @@ class EGraph {
  private:
   friend class ProofWalker;
   struct TermTable;
-  struct TypeHash {
-    size_t operator()(const TensorType& t) const noexcept;
-  };
   struct ProofLink {
     EClassId next;        // towards the root of the proof tree; itself at the root
     uint32_t just = 0;    // 0: congruence, k: justs_[k - 1]
@@ -190,7 +192,8 @@ class EGraph {
   mutable bool by_op_stale_ = true;
 
   std::vector<TensorType> type_table_;  // index 0: "not a tensor" (the graph_out class)
-  std::unordered_map<TensorType, uint32_t, TypeHash> type_index_;
+  std::unordered_map<TensorType, uint32_t, TensorTypeHash> type_index_;
+  mutable InferCache infer_cache_;
 
   std::map<std::string, TensorType> inputs_;
   std::map<std::string, Constant> constants_;
@@ -201,9 +204,5 @@ class EGraph {
   std::vector<std::string> rule_names_;
   std::unordered_map<std::string, uint32_t> rule_index_;
 };
-
-// The type a registry op e-node would have over children of the given types (for checking a
-// whole rule RHS before adding any of it). Throws Error; special ops need the e-graph (infer).
-TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types);
 
 }  // namespace retort

@@ -228,7 +228,7 @@ class Instance {
         s.kids = p.children;
         std::vector<TensorType> kid_types;
         for (int k : p.children) kid_types.push_back(*slots_[k].type);
-        s.type = infer_op_type(s.node, kid_types);
+        s.type = eg_.infer_op(s.node, kid_types);
         break;
       }
     }

@@ -8,13 +8,20 @@
 
 namespace retort {
 
+size_t TensorTypeHash::operator()(const TensorType& t) const noexcept {
+  size_t h = static_cast<size_t>(t.dtype) * 0x9e3779b97f4a7c15ull;
+  for (int64_t d : t.shape) h = (h ^ static_cast<size_t>(d)) * 0xff51afd7ed558ccdull;
+  return h ^ (h >> 31);
+}
+
 std::string TensorType::str() const {
   return std::string(dtype_name(dtype)) + shape_str(shape);
 }
 
 Tensor::Tensor(DType dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), numel_(retort::numel(shape_)) {
-  if (shape_.size() > kMaxRank) fail("rank {} exceeds the maximum rank {}", shape_.size(), kMaxRank);
+  if (shape_.size() > kMaxRank)
+    fail("rank {} exceeds the maximum rank {}", shape_.size(), kMaxRank);
   for (auto d : shape_)
     if (d < 0) fail("negative dimension in shape {}", shape_str(shape_));
   data_.assign(static_cast<size_t>(numel_) * dtype_size(dtype), 0);
@@ -44,50 +51,90 @@ Tensor Tensor::from_ints(DType dtype, Shape shape, const std::vector<int64_t>& v
 
 double Tensor::get(int64_t i) const {
   switch (dtype_) {
-    case DType::f32: return data<float>()[i];
-    case DType::f64: return data<double>()[i];
-    case DType::f16: return half_to_float(data<uint16_t>()[i]);
-    case DType::i8: return data<int8_t>()[i];
-    case DType::u8: return data<uint8_t>()[i];
-    case DType::i16: return data<int16_t>()[i];
-    case DType::i32: return data<int32_t>()[i];
-    case DType::i64: return static_cast<double>(data<int64_t>()[i]);
-    case DType::boolean: return data<uint8_t>()[i] ? 1.0 : 0.0;
+    case DType::f32:
+      return data<float>()[i];
+    case DType::f64:
+      return data<double>()[i];
+    case DType::f16:
+      return half_to_float(data<uint16_t>()[i]);
+    case DType::i8:
+      return data<int8_t>()[i];
+    case DType::u8:
+      return data<uint8_t>()[i];
+    case DType::i16:
+      return data<int16_t>()[i];
+    case DType::i32:
+      return data<int32_t>()[i];
+    case DType::i64:
+      return static_cast<double>(data<int64_t>()[i]);
+    case DType::boolean:
+      return data<uint8_t>()[i] ? 1.0 : 0.0;
   }
   return 0;
 }
 
 int64_t Tensor::get_int(int64_t i) const {
   switch (dtype_) {
-    case DType::i8: return data<int8_t>()[i];
-    case DType::u8: return data<uint8_t>()[i];
-    case DType::i16: return data<int16_t>()[i];
-    case DType::i32: return data<int32_t>()[i];
-    case DType::i64: return data<int64_t>()[i];
-    case DType::boolean: return data<uint8_t>()[i] ? 1 : 0;
-    default: return double_to_wrapped_int(get(i), DType::i64);
+    case DType::i8:
+      return data<int8_t>()[i];
+    case DType::u8:
+      return data<uint8_t>()[i];
+    case DType::i16:
+      return data<int16_t>()[i];
+    case DType::i32:
+      return data<int32_t>()[i];
+    case DType::i64:
+      return data<int64_t>()[i];
+    case DType::boolean:
+      return data<uint8_t>()[i] ? 1 : 0;
+    default:
+      return double_to_wrapped_int(get(i), DType::i64);
   }
 }
 
 void Tensor::set(int64_t i, double v) {
   switch (dtype_) {
-    case DType::f32: data<float>()[i] = static_cast<float>(v); return;
-    case DType::f64: data<double>()[i] = v; return;
-    case DType::f16: data<uint16_t>()[i] = float_to_half(static_cast<float>(v)); return;
-    case DType::boolean: data<uint8_t>()[i] = v != 0.0 ? 1 : 0; return;
-    default: set_int(i, double_to_wrapped_int(v, dtype_)); return;
+    case DType::f32:
+      data<float>()[i] = static_cast<float>(v);
+      return;
+    case DType::f64:
+      data<double>()[i] = v;
+      return;
+    case DType::f16:
+      data<uint16_t>()[i] = float_to_half(static_cast<float>(v));
+      return;
+    case DType::boolean:
+      data<uint8_t>()[i] = v != 0.0 ? 1 : 0;
+      return;
+    default:
+      set_int(i, double_to_wrapped_int(v, dtype_));
+      return;
   }
 }
 
 void Tensor::set_int(int64_t i, int64_t v) {
   switch (dtype_) {
-    case DType::i8: data<int8_t>()[i] = static_cast<int8_t>(v); return;
-    case DType::u8: data<uint8_t>()[i] = static_cast<uint8_t>(v); return;
-    case DType::i16: data<int16_t>()[i] = static_cast<int16_t>(v); return;
-    case DType::i32: data<int32_t>()[i] = static_cast<int32_t>(v); return;
-    case DType::i64: data<int64_t>()[i] = v; return;
-    case DType::boolean: data<uint8_t>()[i] = v != 0 ? 1 : 0; return;
-    default: set(i, static_cast<double>(v)); return;
+    case DType::i8:
+      data<int8_t>()[i] = static_cast<int8_t>(v);
+      return;
+    case DType::u8:
+      data<uint8_t>()[i] = static_cast<uint8_t>(v);
+      return;
+    case DType::i16:
+      data<int16_t>()[i] = static_cast<int16_t>(v);
+      return;
+    case DType::i32:
+      data<int32_t>()[i] = static_cast<int32_t>(v);
+      return;
+    case DType::i64:
+      data<int64_t>()[i] = v;
+      return;
+    case DType::boolean:
+      data<uint8_t>()[i] = v != 0 ? 1 : 0;
+      return;
+    default:
+      set(i, static_cast<double>(v));
+      return;
   }
 }
 
@@ -113,12 +160,18 @@ Tensor Tensor::cast(DType to) const {
 
 int64_t wrap_int(int64_t v, DType dtype) {
   switch (dtype) {
-    case DType::i8: return static_cast<int8_t>(v);
-    case DType::u8: return static_cast<uint8_t>(v);
-    case DType::i16: return static_cast<int16_t>(v);
-    case DType::i32: return static_cast<int32_t>(v);
-    case DType::boolean: return v != 0;
-    default: return v;
+    case DType::i8:
+      return static_cast<int8_t>(v);
+    case DType::u8:
+      return static_cast<uint8_t>(v);
+    case DType::i16:
+      return static_cast<int16_t>(v);
+    case DType::i32:
+      return static_cast<int32_t>(v);
+    case DType::boolean:
+      return v != 0;
+    default:
+      return v;
   }
 }
 

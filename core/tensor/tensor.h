@@ -24,6 +24,10 @@ struct TensorType {
   std::string str() const;  // "f32[1,2,3]"
 };
 
+struct TensorTypeHash {
+  size_t operator()(const TensorType& t) const noexcept;
+};
+
 class Tensor {
  public:
   Tensor() = default;
@@ -55,9 +59,13 @@ class Tensor {
   size_t nbytes() const { return data_.size(); }
 
   template <typename T>
-  const T* data() const { return reinterpret_cast<const T*>(data_.data()); }
+  const T* data() const {
+    return reinterpret_cast<const T*>(data_.data());
+  }
   template <typename T>
-  T* data() { return reinterpret_cast<T*>(data_.data()); }
+  T* data() {
+    return reinterpret_cast<T*>(data_.data());
+  }
 
   // Bit-for-bit equality of dtype, shape and bytes (NaN equals the same NaN).
   bool operator==(const Tensor& o) const {

@@ -1,0 +1,663 @@
+"""ONNX op -> TorchScript source, one converter per ONNX op type.
+
+A converter gets a NodeContext and returns the Python expression of each node output (a string
+for one output). The expressions use only what torch.jit.script accepts, so one generated
+forward() serves eager, traced and scripted runs. Attributes, shape operands and other values
+known when the model is converted become literals; the shapes of every value are static
+(Retort exports fully typed models, and the worker runs ONNX shape inference on the rest).
+"""
+
+import math
+
+import numpy as np
+import onnx.helper
+
+
+class Unsupported(Exception):
+    """The op (or this use of it) has no faithful torch form; reported, never a bug."""
+
+
+TORCH_DTYPES = {
+    np.dtype("float32"): "torch.float32",
+    np.dtype("float64"): "torch.float64",
+    np.dtype("float16"): "torch.float16",
+    np.dtype("int8"): "torch.int8",
+    np.dtype("uint8"): "torch.uint8",
+    np.dtype("int16"): "torch.int16",
+    np.dtype("int32"): "torch.int32",
+    np.dtype("int64"): "torch.int64",
+    np.dtype("bool"): "torch.bool",
+}
+
+
+def lit(v):
+    """A Python/TorchScript literal for a number or a list of numbers."""
+    if isinstance(v, (list, tuple)):
+        if not v:  # TorchScript reads a bare [] as List[Tensor]
+            return "torch.jit.annotate(List[int], [])"
+        return "[" + ", ".join(lit(e) for e in v) + "]"
+    if isinstance(v, (bool, np.bool_)):
+        return "True" if v else "False"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    f = float(v)
+    if math.isnan(f):
+        return 'float("nan")'
+    if math.isinf(f):
+        return 'float("inf")' if f > 0 else '-float("inf")'
+    return repr(f)
+
+
+def is_float(dtype):
+    return np.dtype(dtype).kind == "f"
+
+
+class NodeContext:
+    """What a converter may ask about its node; implemented by the graph builder."""
+
+    def __init__(self, node, builder):
+        self.node = node
+        self.op = node.op_type
+        self._b = builder
+        self._attrs = {a.name: a for a in node.attribute}
+
+    def has(self, i):
+        return i < len(self.node.input) and self.node.input[i] != ""
+
+    def x(self, i):
+        """The expression of input i (a tensor)."""
+        if not self.has(i):
+            raise Unsupported(f"input {i} is missing")
+        return self._b.expr(self.node.input[i])
+
+    def inputs(self):
+        return [self.x(i) for i in range(len(self.node.input)) if self.has(i)]
+
+    def const(self, i):
+        """The value of input i, which must be known when converting (an initializer)."""
+        value = self._b.const_value(self.node.input[i]) if self.has(i) else None
+        if value is None:
+            raise Unsupported(f"input {i} must be a constant (an initializer)")
+        return value
+
+    def attr(self, name, default=None):
+        a = self._attrs.get(name)
+        if a is None:
+            return default
+        v = onnx.helper.get_attribute_value(a)
+        return v.decode() if isinstance(v, bytes) else v
+
+    def shape(self, i):
+        return self._b.shape_of(self.node.input[i])
+
+    def rank(self, i):
+        return len(self.shape(i))
+
+    def dtype(self, i):
+        return self._b.dtype_of(self.node.input[i])
+
+    def out_dtype(self, j=0):
+        return self._b.dtype_of(self.node.output[j])
+
+    def out_shape(self, j=0):
+        return self._b.shape_of(self.node.output[j])
+
+    def n_outputs(self):
+        return len(self.node.output)
+
+    def tmp(self, expr):
+        """Emits `t = expr` and returns the fresh name t."""
+        return self._b.temp(expr)
+
+
+def norm_axis(axis, rank):
+    if not -rank <= axis < max(rank, 1):
+        raise Unsupported(f"axis {axis} out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+# --- elementwise ---------------------------------------------------------------------------
+
+UNARY = {
+    "Abs": "torch.abs({0})",
+    "Neg": "torch.neg({0})",
+    "Sign": "torch.sign({0})",
+    "Relu": "torch.relu({0})",
+    "Sigmoid": "torch.sigmoid({0})",
+    "Softplus": "torch.nn.functional.softplus({0})",
+    "Softsign": "torch.nn.functional.softsign({0})",
+    "Exp": "torch.exp({0})",
+    "Log": "torch.log({0})",
+    "Sqrt": "torch.sqrt({0})",
+    "Reciprocal": "torch.reciprocal({0})",
+    "Tanh": "torch.tanh({0})",
+    "Sin": "torch.sin({0})",
+    "Cos": "torch.cos({0})",
+    "Tan": "torch.tan({0})",
+    "Asin": "torch.asin({0})",
+    "Acos": "torch.acos({0})",
+    "Atan": "torch.atan({0})",
+    "Sinh": "torch.sinh({0})",
+    "Cosh": "torch.cosh({0})",
+    "Erf": "torch.erf({0})",
+    "Floor": "torch.floor({0})",
+    "Ceil": "torch.ceil({0})",
+    "Round": "torch.round({0})",
+    "Not": "torch.logical_not({0})",
+    "Identity": "{0}",
+}
+
+BINARY = {
+    "Add": "torch.add({0}, {1})",
+    "Sub": "torch.sub({0}, {1})",
+    "Mul": "torch.mul({0}, {1})",
+    "Equal": "torch.eq({0}, {1})",
+    "Less": "torch.lt({0}, {1})",
+    "Greater": "torch.gt({0}, {1})",
+    "LessOrEqual": "torch.le({0}, {1})",
+    "GreaterOrEqual": "torch.ge({0}, {1})",
+    "And": "torch.logical_and({0}, {1})",
+    "Or": "torch.logical_or({0}, {1})",
+    "Xor": "torch.logical_xor({0}, {1})",
+    "PRelu": "torch.where(torch.lt({0}, 0), torch.mul({0}, {1}), {0})",
+}
+
+
+def template(text, arity):
+    return lambda c: text.format(*[c.x(i) for i in range(arity)])
+
+
+def cast_to(expr, dtype):
+    return f"({expr}).to({TORCH_DTYPES[np.dtype(dtype)]})"
+
+
+def conv_div(c):
+    if is_float(c.dtype(0)):
+        return f"torch.div({c.x(0)}, {c.x(1)})"
+    return f'torch.div({c.x(0)}, {c.x(1)}, rounding_mode="trunc")'
+
+
+def conv_mod(c):
+    fn = "torch.fmod" if c.attr("fmod", 0) else "torch.remainder"
+    return f"{fn}({c.x(0)}, {c.x(1)})"
+
+
+def conv_pow(c):
+    # ONNX Pow keeps the base's dtype; torch promotes an integer base with a float exponent.
+    expr = f"torch.pow({c.x(0)}, {c.x(1)})"
+    return expr if c.dtype(0) == c.dtype(1) else cast_to(expr, c.dtype(0))
+
+
+def conv_leaky_relu(c):
+    return f"torch.nn.functional.leaky_relu({c.x(0)}, {lit(c.attr('alpha', 0.01))})"
+
+
+def conv_elu(c):
+    return f"torch.nn.functional.elu({c.x(0)}, {lit(c.attr('alpha', 1.0))})"
+
+
+SELU_ALPHA = 1.67326319217681884765625
+SELU_GAMMA = 1.05070102214813232421875
+
+
+def conv_selu(c):
+    alpha, gamma = c.attr("alpha", SELU_ALPHA), c.attr("gamma", SELU_GAMMA)
+    if np.float32(alpha) == np.float32(SELU_ALPHA) and np.float32(gamma) == np.float32(SELU_GAMMA):
+        return f"torch.selu({c.x(0)})"
+    x = c.x(0)
+    return (f"torch.where(torch.gt({x}, 0), {x} * {lit(gamma)}, "
+            f"torch.expm1({x}) * {lit(gamma * alpha)})")
+
+
+def conv_hard_sigmoid(c):
+    alpha, beta = c.attr("alpha", 0.2), c.attr("beta", 0.5)
+    return f"torch.clamp({c.x(0)} * {lit(alpha)} + {lit(beta)}, 0.0, 1.0)"
+
+
+def fold(c, fn):
+    acc = c.x(0)
+    for operand in c.inputs()[1:]:
+        acc = f"{fn}({acc}, {operand})"
+    return acc
+
+
+def conv_mean(c):
+    return f"torch.div({fold(c, 'torch.add')}, {len(c.inputs())})"
+
+
+def conv_clip(c):
+    bounds = [f"{k}={c.x(i)}" for i, k in ((1, "min"), (2, "max")) if c.has(i)]
+    if not bounds:
+        return c.x(0)
+    return f"torch.clamp({c.x(0)}, {', '.join(bounds)})"
+
+
+def conv_cast(c):
+    return cast_to(c.x(0), c.out_dtype())
+
+
+# --- linear algebra ------------------------------------------------------------------------
+
+def integral_scalar(value, dtype, what):
+    """alpha/beta for torch.addmm: integer tensors take only integer scalars."""
+    if is_float(dtype):
+        return lit(value)
+    if float(value) != int(value):
+        raise Unsupported(f"non-integral {what} {value} on {np.dtype(dtype)}")
+    return lit(int(value))
+
+
+def conv_gemm(c):
+    a = f"torch.t({c.x(0)})" if c.attr("transA", 0) else c.x(0)
+    b = f"torch.t({c.x(1)})" if c.attr("transB", 0) else c.x(1)
+    alpha, beta = c.attr("alpha", 1.0), c.attr("beta", 1.0)
+    dt = c.dtype(0)
+    if c.has(2):
+        return (f"torch.addmm({c.x(2)}, {a}, {b}, beta={integral_scalar(beta, dt, 'beta')}, "
+                f"alpha={integral_scalar(alpha, dt, 'alpha')})")
+    product = f"torch.mm({a}, {b})"
+    if alpha == 1.0:
+        return product
+    return f"torch.mul({product}, {integral_scalar(alpha, dt, 'alpha')})"
+
+
+def conv_einsum(c):
+    equation = c.attr("equation").replace(" ", "")
+    return f'torch.einsum("{equation}", [{", ".join(c.inputs())}])'
+
+
+# --- convolution and pooling ---------------------------------------------------------------
+
+def resolve_pads(c, kernel, strides, dilations):
+    """ONNX pads [b1..bn, e1..en] after auto_pad, for the spatial axes of input 0."""
+    spatial = c.shape(0)[2:]
+    n = len(spatial)
+    auto_pad = c.attr("auto_pad", "NOTSET")
+    if auto_pad in ("NOTSET", ""):
+        return list(c.attr("pads", [0] * (2 * n)))
+    if auto_pad == "VALID":
+        return [0] * (2 * n)
+    begins, ends = [], []
+    for size, k, s, d in zip(spatial, kernel, strides, dilations):
+        out = -(-size // s)
+        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
+        small = total // 2
+        begin = small if auto_pad == "SAME_UPPER" else total - small
+        begins.append(begin)
+        ends.append(total - begin)
+    return begins + ends
+
+
+def torch_pad_list(begins, ends):
+    """ONNX per-axis pads -> torch.nn.functional.pad's list (last axis first)."""
+    out = []
+    for b, e in zip(reversed(begins), reversed(ends)):
+        out += [b, e]
+    return out
+
+
+def window(c, kernel):
+    n = len(kernel)
+    strides = list(c.attr("strides", [1] * n))
+    dilations = list(c.attr("dilations", [1] * n))
+    pads = resolve_pads(c, kernel, strides, dilations)
+    return strides, dilations, pads[:n], pads[n:]
+
+
+def spatial_rank(c):
+    n = c.rank(0) - 2
+    if n not in (1, 2, 3):
+        raise Unsupported(f"torch has 1-D to 3-D forms only, got {n} spatial axes")
+    return n
+
+
+def conv_conv(c):
+    n = spatial_rank(c)
+    kernel = list(c.shape(1)[2:])
+    strides, dilations, begins, ends = window(c, kernel)
+    x = c.x(0)
+    padding = begins
+    if begins != ends:
+        x = f'torch.nn.functional.pad({x}, {lit(torch_pad_list(begins, ends))}, "constant", 0.0)'
+        padding = [0] * n
+    bias = c.x(2) if c.has(2) else "None"
+    return (f"torch.nn.functional.conv{n}d({x}, {c.x(1)}, {bias}, {lit(strides)}, "
+            f"{lit(padding)}, {lit(dilations)}, {c.attr('group', 1)})")
+
+
+def native_padding(kernel, begins, ends):
+    """Whether torch's pooling padding argument can express the pads (symmetric, <= k/2)."""
+    return begins == ends and all(2 * p <= k for p, k in zip(begins, kernel))
+
+
+def lowest(dtype):
+    dtype = np.dtype(dtype)
+    return -math.inf if is_float(dtype) else int(np.iinfo(dtype).min)
+
+
+def conv_max_pool(c):
+    if c.n_outputs() > 1 and c.node.output[1]:
+        raise Unsupported("the Indices output")
+    n = spatial_rank(c)
+    kernel = list(c.attr("kernel_shape"))
+    strides, dilations, begins, ends = window(c, kernel)
+    x = c.x(0)
+    padding = begins
+    if not native_padding(kernel, begins, ends):
+        fill = lit(float(lowest(c.dtype(0))))
+        x = f'torch.nn.functional.pad({x}, {lit(torch_pad_list(begins, ends))}, "constant", {fill})'
+        padding = [0] * n
+    ceil_mode = lit(bool(c.attr("ceil_mode", 0)))
+    return (f"torch.nn.functional.max_pool{n}d({x}, {lit(kernel)}, {lit(strides)}, "
+            f"{lit(padding)}, {lit(dilations)}, {ceil_mode})")
+
+
+def conv_average_pool(c):
+    n = spatial_rank(c)
+    kernel = list(c.attr("kernel_shape"))
+    strides, _, begins, ends = window(c, kernel)
+    ceil_mode = lit(bool(c.attr("ceil_mode", 0)))
+    include = bool(c.attr("count_include_pad", 0))
+
+    def pool(x, padding, count_pad):
+        return (f"torch.nn.functional.avg_pool{n}d({x}, {lit(kernel)}, {lit(strides)}, "
+                f"{lit(padding)}, {ceil_mode}, {lit(count_pad)})")
+
+    if native_padding(kernel, begins, ends):
+        return pool(c.x(0), begins, include)
+    pads = lit(torch_pad_list(begins, ends))
+    padded = f'torch.nn.functional.pad({c.x(0)}, {pads}, "constant", 0.0)'
+    if include:
+        return pool(padded, [0] * n, True)
+    # Mean over the real elements only: pooled values over pooled coverage.
+    ones = f'torch.nn.functional.pad(torch.ones_like({c.x(0)}), {pads}, "constant", 0.0)'
+    return f"torch.div({pool(padded, [0] * n, True)}, {pool(ones, [0] * n, True)})"
+
+
+def conv_global_pool(fn):
+    def convert(c):
+        dims = list(range(2, c.rank(0)))
+        return f"{fn}({c.x(0)}, {lit(dims)}, True)"
+
+    return convert
+
+
+# --- normalisation -------------------------------------------------------------------------
+
+def conv_batch_norm(c):
+    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
+        raise Unsupported("training mode")
+    eps = lit(c.attr("epsilon", 1e-5))
+    return (f"torch.nn.functional.batch_norm({c.x(0)}, {c.x(3)}, {c.x(4)}, {c.x(1)}, {c.x(2)}, "
+            f"False, 0.0, {eps})")
+
+
+def conv_softmax(fn):
+    return lambda c: f"{fn}({c.x(0)}, {norm_axis(c.attr('axis', -1), c.rank(0))})"
+
+
+# --- reductions ----------------------------------------------------------------------------
+
+def reduce_dims(c):
+    """The reduced axes, or None when the node reduces nothing (noop_with_empty_axes)."""
+    rank = c.rank(0)
+    if c.op == "ReduceSum":
+        axes = list(c.const(1).reshape(-1)) if c.has(1) else []
+    else:
+        axes = list(c.attr("axes", []))
+    if not axes:
+        return None if c.attr("noop_with_empty_axes", 0) else list(range(rank))
+    return sorted({norm_axis(int(a), rank) for a in axes})
+
+
+def conv_reduce(c):
+    dims = reduce_dims(c)
+    x = c.x(0)
+    if dims is None or not dims:
+        return x
+    keep = lit(bool(c.attr("keepdims", 1)))
+    dt = TORCH_DTYPES[np.dtype(c.dtype(0))]
+    if c.op == "ReduceSum":
+        return f"torch.sum({x}, {lit(dims)}, {keep}, dtype={dt})"
+    if c.op == "ReduceMax":
+        return f"torch.amax({x}, {lit(dims)}, {keep})"
+    if c.op == "ReduceMin":
+        return f"torch.amin({x}, {lit(dims)}, {keep})"
+    if c.op == "ReduceMean":
+        if is_float(c.dtype(0)):
+            return f"torch.mean({x}, {lit(dims)}, {keep})"
+        count = int(np.prod([c.shape(0)[d] for d in dims]))
+        total = f"torch.sum({x}, {lit(dims)}, {keep}, dtype=torch.int64)"
+        return cast_to(f'torch.div({total}, {count}, rounding_mode="trunc")', c.dtype(0))
+    for d in reversed(dims):  # ReduceProd: torch.prod takes one axis at a time
+        x = f"torch.prod({x}, {d}, {keep}, dtype={dt})"
+    return x
+
+
+def conv_arg(fn):
+    def convert(c):
+        axis = norm_axis(c.attr("axis", 0), c.rank(0))
+        keep = lit(bool(c.attr("keepdims", 1)))
+        if not c.attr("select_last_index", 0):
+            return f"{fn}({c.x(0)}, {axis}, {keep})"
+        last = c.shape(0)[axis] - 1
+        return f"torch.sub({last}, {fn}(torch.flip({c.x(0)}, [{axis}]), {axis}, {keep}))"
+
+    return convert
+
+
+# --- shape ops -----------------------------------------------------------------------------
+
+def ints(array):
+    return [int(v) for v in np.asarray(array).reshape(-1)]
+
+
+def conv_reshape(c):
+    shape = ints(c.const(1))
+    if not c.attr("allowzero", 0):
+        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
+    return f"torch.reshape({c.x(0)}, {lit(shape)})"
+
+
+def conv_flatten(c):
+    shape = c.shape(0)
+    axis = c.attr("axis", 1)
+    axis = axis + len(shape) if axis < 0 else axis
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    inner = int(np.prod(shape[axis:], dtype=np.int64))
+    return f"torch.reshape({c.x(0)}, [{outer}, {inner}])"
+
+
+def conv_squeeze(c):
+    shape = c.shape(0)
+    if c.has(1):
+        dims = sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
+    else:
+        dims = [d for d, n in enumerate(shape) if n == 1]
+    x = c.x(0)
+    for d in reversed(dims):
+        x = f"torch.squeeze({x}, {d})"
+    return x
+
+
+def conv_unsqueeze(c):
+    axes = ints(c.const(1))
+    out_rank = c.rank(0) + len(axes)
+    x = c.x(0)
+    for d in sorted(norm_axis(a, out_rank) for a in axes):
+        x = f"torch.unsqueeze({x}, {d})"
+    return x
+
+
+def conv_transpose(c):
+    perm = c.attr("perm", list(reversed(range(c.rank(0)))))
+    return f"torch.permute({c.x(0)}, {lit(list(perm))})"
+
+
+def conv_concat(c):
+    axis = norm_axis(c.attr("axis"), c.rank(0))
+    return f"torch.cat([{', '.join(c.inputs())}], {axis})"
+
+
+def conv_split(c):
+    axis = norm_axis(c.attr("axis", 0), c.rank(0))
+    if c.has(1):
+        sizes = ints(c.const(1))
+    else:
+        n, extent = c.n_outputs(), c.shape(0)[axis]
+        chunk = -(-extent // n)
+        sizes = [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+    parts = c.tmp(f"torch.split({c.x(0)}, {lit(sizes)}, {axis})")
+    return [f"{parts}[{i}]" for i in range(len(sizes))]
+
+
+def slice_bounds(start, end, step, n):
+    """ONNX Slice clamping of one axis."""
+    start = start + n if start < 0 else start
+    end = end + n if end < 0 else end
+    if step > 0:
+        return min(max(start, 0), n), min(max(end, 0), n)
+    return min(max(start, 0), n - 1), min(max(end, -1), n - 1)
+
+
+def conv_slice(c):
+    shape = c.shape(0)
+    starts, ends = ints(c.const(1)), ints(c.const(2))
+    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
+    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
+    index = [":"] * len(shape)
+    flips = []
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis = norm_axis(axis, len(shape))
+        n = shape[axis]
+        if step == 0:
+            raise Unsupported("step 0")
+        start, end = slice_bounds(start, end, step, n)
+        if step < 0:  # torch slices only forward: flip the axis, then step forward
+            flips.append(axis)
+            start, end, step = n - 1 - start, n - 1 - end, -step
+        index[axis] = f"{start}:{max(end, start)}:{step}"
+    x = c.x(0)
+    if flips:
+        x = f"torch.flip({x}, {lit(sorted(flips))})"
+    return f"{x}[{', '.join(index)}]"
+
+
+def conv_gather(c):
+    shape = c.shape(0)
+    axis = norm_axis(c.attr("axis", 0), len(shape))
+    idx = f"{c.x(1)}.to(torch.int64)"
+    idx = f"torch.where(torch.lt({idx}, 0), {idx} + {shape[axis]}, {idx})"
+    picked = f"torch.index_select({c.x(0)}, {axis}, torch.reshape({idx}, [-1]))"
+    return f"torch.reshape({picked}, {lit(list(c.out_shape()))})"
+
+
+def pad_index(mode, begin, end, n):
+    """Source positions of one padded axis for edge and reflect modes (negative pads crop)."""
+    out = []
+    for i in range(-begin, n + end):
+        if mode == "edge":
+            out.append(min(max(i, 0), n - 1))
+            continue
+        period = 2 * (n - 1)
+        j = abs(i) % period if period else 0
+        out.append(period - j if j >= n else j)
+    return out
+
+
+def conv_pad(c):
+    rank = c.rank(0)
+    pads = ints(c.const(1))
+    if c.has(3):
+        raise Unsupported("the axes input (opset 18)")
+    begins, ends = pads[:rank], pads[rank:]
+    mode = c.attr("mode", "constant")
+    if mode == "constant":
+        value = float(c.const(2).reshape(-1)[0]) if c.has(2) else 0.0
+        return (f"torch.nn.functional.pad({c.x(0)}, {lit(torch_pad_list(begins, ends))}, "
+                f'"constant", {lit(value)})')
+    if mode not in ("edge", "reflect"):
+        raise Unsupported(f"mode {mode}")
+    x = c.x(0)
+    for axis, (b, e) in enumerate(zip(begins, ends)):
+        if b or e:
+            index = pad_index(mode, b, e, c.shape(0)[axis])
+            x = f"torch.index_select({x}, {axis}, torch.tensor({lit(index)}, dtype=torch.int64))"
+    return x
+
+
+def conv_expand(c):
+    shape = np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1))))
+    return f"{c.x(0)}.expand({lit(list(shape))})"
+
+
+def conv_tile(c):
+    return f"{c.x(0)}.repeat({lit(ints(c.const(1)))})"
+
+
+def conv_shape(c):
+    shape = list(c.shape(0))
+    rank = len(shape)
+    start = c.attr("start", 0)
+    end = c.attr("end", rank)
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    return f"torch.tensor({lit(shape[start:end])}, dtype=torch.int64)"
+
+
+# ONNX op types that Retort exports but the worker cannot express at all, with the reason. Every
+# registry op has a converter today; narrower limits (a dtype without a CPU kernel, MaxPool's
+# Indices output, training-mode BatchNormalization, ...) are raised as Unsupported by the
+# converters or detected from torch's "not implemented for" errors; docs/backend-protocol.md
+# lists them.
+UNSUPPORTED_OPS = {}
+
+CONVERTERS = {
+    **{op: template(text, 1) for op, text in UNARY.items()},
+    **{op: template(text, 2) for op, text in BINARY.items()},
+    "Div": conv_div,
+    "Mod": conv_mod,
+    "Pow": conv_pow,
+    "LeakyRelu": conv_leaky_relu,
+    "Elu": conv_elu,
+    "Selu": conv_selu,
+    "HardSigmoid": conv_hard_sigmoid,
+    "Max": lambda c: fold(c, "torch.maximum"),
+    "Min": lambda c: fold(c, "torch.minimum"),
+    "Sum": lambda c: fold(c, "torch.add"),
+    "Mean": conv_mean,
+    "Where": template("torch.where({0}, {1}, {2})", 3),
+    "Clip": conv_clip,
+    "Cast": conv_cast,
+    "MatMul": template("torch.matmul({0}, {1})", 2),
+    "Gemm": conv_gemm,
+    "Einsum": conv_einsum,
+    "Conv": conv_conv,
+    "MaxPool": conv_max_pool,
+    "AveragePool": conv_average_pool,
+    "GlobalAveragePool": conv_global_pool("torch.mean"),
+    "GlobalMaxPool": conv_global_pool("torch.amax"),
+    "BatchNormalization": conv_batch_norm,
+    "Softmax": conv_softmax("torch.softmax"),
+    "LogSoftmax": conv_softmax("torch.log_softmax"),
+    "ReduceSum": conv_reduce,
+    "ReduceMean": conv_reduce,
+    "ReduceMax": conv_reduce,
+    "ReduceMin": conv_reduce,
+    "ReduceProd": conv_reduce,
+    "ArgMax": conv_arg("torch.argmax"),
+    "ArgMin": conv_arg("torch.argmin"),
+    "Reshape": conv_reshape,
+    "Flatten": conv_flatten,
+    "Squeeze": conv_squeeze,
+    "Unsqueeze": conv_unsqueeze,
+    "Transpose": conv_transpose,
+    "Concat": conv_concat,
+    "Split": conv_split,
+    "Slice": conv_slice,
+    "Gather": conv_gather,
+    "Pad": conv_pad,
+    "Expand": conv_expand,
+    "Tile": conv_tile,
+    "Shape": conv_shape,
+}

@@ -1,0 +1,60 @@
+"""A test-side client of the backend worker protocol (docs/backend-protocol.md)."""
+
+import json
+import struct
+import subprocess
+
+import numpy as np
+
+DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "i8": "int8", "u8": "uint8",
+          "i16": "int16", "i32": "int32", "i64": "int64", "bool": "bool"}
+DTYPE_NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
+
+
+class WorkerClient:
+    def __init__(self, command, options):
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.hello = self.request({"type": "hello", "options": options})[0]
+
+    def send(self, header, blobs=()):
+        header = dict(header, blobs=[len(b) for b in blobs])
+        raw = json.dumps(header).encode()
+        self.proc.stdin.write(struct.pack("<I", len(raw)) + raw + b"".join(blobs))
+        self.proc.stdin.flush()
+
+    def receive(self):
+        (n,) = struct.unpack("<I", self.proc.stdout.read(4))
+        header = json.loads(self.proc.stdout.read(n))
+        blobs = [self.proc.stdout.read(size) for size in header.get("blobs", [])]
+        return header, blobs
+
+    def request(self, header, blobs=()):
+        self.send(header, blobs)
+        return self.receive()
+
+    def run(self, model_bytes, inputs, outputs):
+        """(reply header, {name: array}) for one run."""
+        self.next_id += 1
+        blobs = [model_bytes]
+        described = []
+        for name, array in inputs.items():
+            array = np.asarray(array)
+            blobs.append(array.astype(array.dtype.newbyteorder("<")).tobytes())
+            described.append({"name": name, "dtype": DTYPE_NAMES[array.dtype],
+                              "shape": list(array.shape), "blob": len(blobs) - 1})
+        header, out_blobs = self.request({"type": "run", "id": self.next_id, "model": 0,
+                                          "inputs": described, "outputs": outputs}, blobs)
+        arrays = {}
+        for o in header.get("outputs", []):
+            dtype = np.dtype(DTYPES[o["dtype"]]).newbyteorder("<")
+            arrays[o["name"]] = np.frombuffer(out_blobs[o["blob"]], dtype).reshape(o["shape"])
+        return header, arrays
+
+    def close(self):
+        self.send({"type": "bye"})
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=30)
+        self.proc.stdout.close()
+        return code
