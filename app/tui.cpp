@@ -2,12 +2,12 @@
 
 #include <readline/readline.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <deque>
 #include <fstream>
-#include <set>
 #include <thread>
 
 #define NCURSES_NOMACROS 1
@@ -18,7 +18,6 @@
 #include "app/line_editor.h"
 #include "app/shell.h"
 #include "app/words.h"
-#include "core/base/error.h"
 #include "views/workbench.h"
 
 namespace retort {

@@ -241,7 +241,10 @@ bool Workbench::handle_key(int key) {
   bool ok = false;
   PaneKey pk{pane_key_kind(key, ok), 0};
   int page = drawn_[at].rows - 2;
-  if (ok) return pane(*focus_).key(pk, page) || true;
+  if (ok) {
+    pane(*focus_).key(pk, page);
+    return true;
+  }
   if (key > 0 && key < 128) {
     pk = {PaneKey::Char, static_cast<char>(key)};
     if (pane(*focus_).key(pk, page)) return true;
