@@ -8,6 +8,7 @@ const CommandRegistry& app_commands() {
     register_graph_commands(r);
     register_run_commands(r);
     register_egraph_commands(r);
+    register_backend_commands(r);
     register_help_commands(r);
     return r;
   }();

@@ -11,6 +11,7 @@ const CommandRegistry& app_commands();
 void register_graph_commands(CommandRegistry& r);  // load def show info export
 void register_run_commands(CommandRegistry& r);    // eval seed conformance
 void register_egraph_commands(CommandRegistry& r);  // egraph rules match apply ... undo redo
+void register_backend_commands(CommandRegistry& r);  // backend
 void register_help_commands(CommandRegistry& r);   // help quit
 
 }  // namespace retort

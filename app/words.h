@@ -1,26 +1,14 @@
-// Splitting command lines the way a shell does: words separated by blanks, '...' and "..."
-// quoting, backslash escapes.
+// Splitting command lines: into commands at ';', into a head word and its raw rest. Words are
+// split by core/base/words.h.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/base/words.h"
+
 namespace retort {
-
-// Splits a line into words. Single quotes keep everything literally; double quotes allow \" and
-// \\; outside quotes a backslash escapes the next character. Throws Error on an unterminated
-// quote or a trailing backslash.
-std::vector<std::string> split_words(std::string_view line);
-
-// The same split for a line that is still being typed (completion): an open quote or a trailing
-// backslash is accepted. `ends_in_word` tells whether the cursor is inside the last word (true)
-// or after a blank (false, a new word is starting).
-struct PartialWords {
-  std::vector<std::string> words;
-  bool ends_in_word = false;
-};
-PartialWords split_partial_words(std::string_view line);
 
 // Splits `retort -c` text into commands at ';' outside quotes; blank commands are dropped.
 std::vector<std::string> split_commands(std::string_view text);

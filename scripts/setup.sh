@@ -18,6 +18,11 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# Node.js may come from another repository (NodeSource's nodejs bundles npm, and Debian's npm
+# package conflicts with it), so the commands are checked, not the Debian package names.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   sudo=()
@@ -28,6 +33,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# The ONNX Runtime backend's Node packages (scripts/backends/package-lock.json pins them). The
+# onnxruntime-node package ships its Linux x64 library; its install script (which would fetch CUDA
+# libraries) is skipped, so nothing else is downloaded. Reinstalled only when the lock changed.
+backends=scripts/backends
+if [ ! -d "$backends/node_modules" ] ||
+  ! cmp -s "$backends/package-lock.json" "$backends/node_modules/.retort-lock.json"; then
+  echo "setup: installing the Node packages of $backends"
+  ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
+    npm ci --prefix "$backends" --ignore-scripts --no-audit --no-fund
+  cp "$backends/package-lock.json" "$backends/node_modules/.retort-lock.json"
 fi
 
 build_dir=${RETORT_BUILD_DIR:-build}

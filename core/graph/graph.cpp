@@ -147,6 +147,7 @@ void infer_node(Graph& g, Node& node) {
       fail("op '{}' has {} output(s), but {} name(s) were given", op.name, op.num_outputs,
            node.outputs.size());
     node.attrs = reg.normalize_attrs(op, node.attrs);
+    if (op.complete_attrs) op.complete_attrs(node.attrs, in_types);
     out_types = op.infer(in_types, node.attrs, node.outputs.size());
     if (out_types.size() != node.outputs.size())
       fail("op '{}' produces {} output(s), but {} name(s) were given", op.name, out_types.size(),

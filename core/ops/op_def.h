@@ -34,19 +34,22 @@ struct OnnxAttrInput {
 };
 
 struct OnnxMapping {
-  std::string op_type;  // ONNX op_type in the default domain
-  int since_opset = 13; // the opset version whose definition this mapping follows
+  std::string op_type;   // ONNX op_type in the default domain
+  int since_opset = 13;  // the opset version whose definition this mapping follows
   std::vector<OnnxAttrInput> attr_inputs;
 };
 
 // What values an input must take for the op to be defined; the input generator honours it.
 enum class ValueDomain { Any, Positive, NonNegative, NonZero, UnitClosed, AtLeastOne, Probability };
 
-using InferFn = std::function<std::vector<TensorType>(
-    const std::vector<TensorType>& inputs, const Attrs& attrs, size_t num_outputs)>;
-using KernelFn = std::function<std::vector<Tensor>(const std::vector<const Tensor*>& inputs,
-                                                   const Attrs& attrs,
-                                                   const std::vector<TensorType>& outputs)>;
+using InferFn = std::function<std::vector<TensorType>(const std::vector<TensorType>& inputs,
+                                                      const Attrs& attrs, size_t num_outputs)>;
+using KernelFn =
+    std::function<std::vector<Tensor>(const std::vector<const Tensor*>& inputs, const Attrs& attrs,
+                                      const std::vector<TensorType>& outputs)>;
+
+// Fills attributes whose default depends on the input types, so that every node states them.
+using CompleteAttrsFn = std::function<void(Attrs& attrs, const std::vector<TensorType>& inputs)>;
 
 struct OpDef {
   std::string name;  // Retort's name, snake_case: "reduce_sum"
@@ -58,6 +61,9 @@ struct OpDef {
   std::vector<AttrSpec> attrs;
   InferFn infer;    // dtype and shape inference; throws Error on bad input
   KernelFn kernel;  // the reference semantics
+  // Optional. Run by infer_graph after normalising: rewrite-rule patterns match stated
+  // attributes only (`(transpose ?x :perm ?p)` must match a transpose that left perm out).
+  CompleteAttrsFn complete_attrs;
   OnnxMapping onnx;
   std::vector<ValueDomain> input_domains;  // per input; missing entries mean Any
   std::vector<std::string> tags;           // "elementwise", "unary", "binary", "reduce", ...

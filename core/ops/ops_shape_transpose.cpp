@@ -48,6 +48,12 @@ OpDef transpose_op() {
     for (int64_t p : perm_of(a, static_cast<int64_t>(s.size()))) out.push_back(s[p]);
     return std::vector<TensorType>{{in[0].dtype, out}};
   };
+  op.complete_attrs = [](Attrs& a, const std::vector<TensorType>& in) {
+    if (has_attr(a, "perm")) return;
+    std::vector<int64_t> reversed;
+    for (auto d = static_cast<int64_t>(in[0].shape.size()); d-- > 0;) reversed.push_back(d);
+    a["perm"] = reversed;
+  };
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& a,
                  const std::vector<TensorType>& out_types) {
     const Tensor& x = *in[0];

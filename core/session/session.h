@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend/backend_set.h"
 #include "core/egraph/convert.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/extract.h"
@@ -125,6 +126,10 @@ class Session {
   // The e-graph's e-node count while rules run (for a progress display on another thread).
   const std::atomic<size_t>& progress_nodes() const { return progress_nodes_; }
 
+  // The built-in and attached backends (`backend list`, `compare`).
+  BackendSet& backends() { return backends_; }
+  const BackendSet& backends() const { return backends_; }
+
   void record(std::string command, bool ok) { journal_.push_back({std::move(command), ok}); }
   const std::vector<JournalEntry>& journal() const { return journal_; }
 
@@ -148,6 +153,7 @@ class Session {
   std::vector<EGraphCheckpoint> undo_, redo_;
   std::atomic<bool> cancel_{false};
   std::atomic<size_t> progress_nodes_{0};
+  BackendSet backends_;
 };
 
 }  // namespace retort

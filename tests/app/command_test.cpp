@@ -53,7 +53,7 @@ TEST(CommandSpec, BadArgumentsGiveUsage) {
             "--quiet takes no value; usage: eval [NAME] [--seed S] [--quiet]");
   CommandSpec load{.name = "load", .args = {{"FILE", Completion::FilePath}}};
   EXPECT_EQ(error_of(load, ""), "missing FILE; usage: load FILE");
-  EXPECT_EQ(error_of(load, "'a.rtg"), "unterminated single quote");
+  EXPECT_EQ(error_of(load, "'a.rtg"), "unterminated single quote at 'a.rtg");
 }
 
 TEST(CommandSpec, RawTextIsKeptVerbatim) {

@@ -14,7 +14,7 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
             (std::vector<std::string>{"load", "def", "show", "info", "export", "eval", "seed",
                                       "conformance", "egraph", "rules", "match", "apply", "step",
                                       "saturate", "extract", "variants", "explain", "undo", "redo",
-                                      "help", "quit"}));
+                                      "backend", "help", "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;

@@ -102,6 +102,22 @@ rule named (add ?x c) => (add c ?x)
   EXPECT_EQ(search(eg, rules.rules[1]).size(), 1u);
 }
 
+TEST(RulesEMatchPerm, ATransposeWithoutPermMatchesAPermPattern) {
+  Graph g;
+  g.inputs = {{"x", TensorType{DType::f32, {2, 3, 4}}}};
+  g.nodes.push_back(Node{"n0", "transpose", {"x"}, {"t"}, {}, std::nullopt});
+  g.outputs = {"t"};
+  infer_graph(g);  // states the default: the reversed order
+  EXPECT_EQ(attr_ints(g.nodes[0].attrs, "perm"), (std::vector<int64_t>{2, 1, 0}));
+  EGraph eg;
+  add_graph(eg, g);
+  eg.rebuild();
+  RuleSet rules = parse_rules("rule r (transpose ?x :perm ?p) => ?x");
+  auto ms = search(eg, rules.rules[0]);
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(match_str(eg, rules.rules[0], ms[0]), "(transpose x perm=[2,1,0])");
+}
+
 TEST_F(RulesEMatch, BareVariableMatchesEveryTensorClass) {
   auto ms = find("rule r ?x => (add ?x ?x)");
   // a b c, transpose, split@0 split@1, add, mul, add, add: the graph_out class is no tensor.

@@ -1,0 +1,140 @@
+#include "core/backend/backend_set.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/ranges.h>
+
+#include "core/backend/ref_backend.h"
+#include "core/base/error.h"
+#include "core/base/suggest.h"
+
+#ifndef RETORT_SOURCE_DIR
+#error "RETORT_SOURCE_DIR must name the source tree (CMakeLists.txt defines it)"
+#endif
+
+namespace retort {
+
+std::string scripts_dir() {
+  const char* env = std::getenv("RETORT_SCRIPTS_DIR");
+  if (env && *env) return env;
+  return RETORT_SOURCE_DIR "/scripts";
+}
+
+std::vector<BackendSpec> builtin_worker_specs() {
+  std::string dir = scripts_dir() + "/backends";
+  std::vector<BackendSpec> specs;
+  const char* levels[] = {"disabled", "basic", "extended", "all"};
+  for (int i = 0; i < 4; ++i)
+    specs.push_back({.name = fmt::format("ort:O{}", i),
+                     .argv = {"node", dir + "/ort_worker.js"},
+                     .timeout_s = kDefaultWorkerTimeout,
+                     .options = {{"opt_level", levels[i]},
+                                 {"intra_op_threads", "1"},
+                                 {"execution_mode", "sequential"}}});
+  struct TorchMode {
+    const char* suffix;
+    const char* mode;
+    const char* freeze;
+    const char* fuser;
+  };
+  const TorchMode modes[] = {
+      {"eager", "eager", "0", "0"},          {"trace", "trace", "0", "0"},
+      {"script", "script", "0", "0"},        {"trace-frozen", "trace", "1", "0"},
+      {"script-frozen", "script", "1", "0"}, {"script-te", "script", "0", "1"}};
+  for (const auto& m : modes)
+    specs.push_back({.name = fmt::format("torch:{}", m.suffix),
+                     .argv = {"/usr/bin/python3", dir + "/torch_worker.py"},
+                     .timeout_s = kDefaultWorkerTimeout,
+                     .options = {{"mode", m.mode}, {"freeze", m.freeze}, {"fuser", m.fuser}}});
+  return specs;
+}
+
+BackendSet::BackendSet() {
+  entries_.push_back({"ref", true, std::make_unique<RefBackend>()});
+  for (auto& spec : builtin_worker_specs()) {
+    std::string name = spec.name;
+    entries_.push_back({name, true, std::make_unique<WorkerBackend>(std::move(spec))});
+  }
+}
+
+BackendSet::~BackendSet() = default;
+
+BackendSet::Entry* BackendSet::find(const std::string& name) {
+  for (auto& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+const BackendSet::Entry* BackendSet::find(const std::string& name) const {
+  for (const auto& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+bool BackendSet::has(const std::string& name) const {
+  return find(name) != nullptr;
+}
+
+bool BackendSet::is_builtin(const std::string& name) const {
+  const Entry* e = find(name);
+  return e && e->builtin;
+}
+
+Backend& BackendSet::get(const std::string& name) {
+  if (Entry* e = find(name)) return *e->backend;
+  std::vector<std::string> all = names();
+  std::vector<std::string> close = close_matches(name, all);
+  if (!close.empty()) {
+    // Only the closest: "ort:03" suggests ort:O3, not every ort:O*.
+    size_t best = edit_distance(name, close.front());
+    for (const auto& c : close) best = std::min(best, edit_distance(name, c));
+    std::erase_if(close, [&](const std::string& c) { return edit_distance(name, c) != best; });
+    fail("unknown backend '{}'; did you mean {}? (backends: {})", name, fmt::join(close, ", "),
+         fmt::join(all, ", "));
+  }
+  fail("unknown backend '{}' (backends: {})", name, fmt::join(all, ", "));
+}
+
+std::vector<std::string> BackendSet::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_) out.push_back(e.name);
+  return out;
+}
+
+void BackendSet::attach(const std::string& name, std::vector<std::string> argv, double timeout_s,
+                        std::map<std::string, std::string> options) {
+  if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
+    fail("a backend name must be one word without commas, not '{}'", name);
+  if (is_builtin(name)) fail("'{}' is a built-in backend; pick another name", name);
+  if (has(name)) fail("a backend named '{}' is already attached; detach it first", name);
+  if (argv.empty() || argv[0].empty()) fail("backend '{}': the command line is empty", name);
+  if (!(timeout_s > 0))
+    fail("backend '{}': the timeout must be more than 0 s, not {}", name, timeout_s);
+  entries_.push_back({name, false,
+                      std::make_unique<WorkerBackend>(BackendSpec{.name = name,
+                                                                  .argv = std::move(argv),
+                                                                  .timeout_s = timeout_s,
+                                                                  .options = std::move(options)})});
+}
+
+void BackendSet::detach(const std::string& name) {
+  get(name);  // the unknown-name error with suggestions
+  if (is_builtin(name)) fail("'{}' is a built-in backend and cannot be detached", name);
+  std::erase_if(entries_, [&](const Entry& e) { return e.name == name; });
+}
+
+std::vector<BackendInfo> BackendSet::list() const {
+  std::vector<BackendInfo> out;
+  for (const auto& e : entries_) out.push_back(e.backend->info());
+  return out;
+}
+
+std::vector<BackendSpec> BackendSet::attached() const {
+  std::vector<BackendSpec> out;
+  for (const auto& e : entries_)
+    if (!e.builtin) out.push_back(static_cast<const WorkerBackend&>(*e.backend).spec());
+  return out;
+}
+
+}  // namespace retort

@@ -1,0 +1,57 @@
+// The backends of a session: the built-in ones (ref, ort:O0..O3, torch:*) and those attached
+// with `backend attach`. Workers start lazily, on their first run.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/backend/worker_backend.h"
+
+namespace retort {
+
+// The folder holding the worker scripts (backends/ort_worker.js, backends/torch_worker.py):
+// $RETORT_SCRIPTS_DIR, else the source tree's scripts/ folder.
+std::string scripts_dir();
+
+// The built-in worker backends, in the order `backend list` shows them.
+std::vector<BackendSpec> builtin_worker_specs();
+
+class BackendSet {
+ public:
+  BackendSet();  // with the built-ins
+  ~BackendSet();
+  BackendSet(const BackendSet&) = delete;
+  BackendSet& operator=(const BackendSet&) = delete;
+
+  // Throws Error listing the backends (with close matches first) when the name is unknown.
+  Backend& get(const std::string& name);
+  bool has(const std::string& name) const;
+  std::vector<std::string> names() const;  // built-ins first, then attached, in order
+
+  // Throws Error when the name is taken or malformed, argv is empty or the timeout is not > 0.
+  void attach(const std::string& name, std::vector<std::string> argv, double timeout_s,
+              std::map<std::string, std::string> options);
+  // Stops and removes an attached backend; throws Error for built-ins and unknown names.
+  void detach(const std::string& name);
+  bool is_builtin(const std::string& name) const;
+
+  std::vector<BackendInfo> list() const;
+  // The attached (not built-in) backends, in attach order: what a saved session restores.
+  std::vector<BackendSpec> attached() const;
+
+ private:
+  struct Entry {
+    std::string name;
+    bool builtin = false;
+    std::unique_ptr<Backend> backend;
+  };
+  Entry* find(const std::string& name);
+  const Entry* find(const std::string& name) const;
+
+  std::vector<Entry> entries_;
+};
+
+}  // namespace retort

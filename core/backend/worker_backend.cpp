@@ -1,0 +1,242 @@
+#include "core/backend/worker_backend.h"
+
+#include <algorithm>
+
+#include "core/io/onnx_io.h"
+
+namespace retort {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr auto kByeGrace = std::chrono::milliseconds(500);
+constexpr auto kExitGrace = std::chrono::milliseconds(1000);
+
+Clock::time_point deadline_after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// The values to return: the requested ones, or the graph outputs.
+std::vector<std::string> wanted_outputs(const RunRequest& request) {
+  return request.outputs.empty() ? request.graph->outputs : request.outputs;
+}
+
+// The value of a graph input or constant, which the workbench knows without asking the worker
+// (an ONNX graph output may not name an initializer); null for values that nodes compute.
+const Tensor* known_value(const RunRequest& request, const std::string& name) {
+  if (const Constant* c = request.graph->find_constant(name)) return &c->value;
+  if (request.graph->find_input(name)) {
+    auto it = request.inputs.find(name);
+    if (it == request.inputs.end()) fail("no value was given for the input '{}'", name);
+    return &it->second;
+  }
+  return nullptr;
+}
+
+// The model to send: the caller's export when it already has every wanted value as an output,
+// else an export of a copy of the graph with the missing ones marked as outputs.
+std::string model_bytes(const RunRequest& request, const std::vector<std::string>& computed) {
+  const Graph& g = *request.graph;
+  auto is_output = [&](const std::string& v) {
+    return std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end();
+  };
+  if (std::all_of(computed.begin(), computed.end(), is_output))
+    return request.onnx.empty() ? export_onnx(g) : request.onnx;
+  Graph marked = g;
+  for (const auto& v : computed)
+    if (!is_output(v)) marked.outputs.push_back(v);
+  return export_onnx(marked);
+}
+
+std::string text_member(const json& header, const char* key) {
+  auto it = header.find(key);
+  return it != header.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+WorkerBackend::WorkerBackend(BackendSpec spec) : spec_(std::move(spec)) {}
+
+WorkerBackend::~WorkerBackend() {
+  stop();
+}
+
+BackendInfo WorkerBackend::info() const {
+  return {.name = spec_.name,
+          .kind = "worker",
+          .version = version_,
+          .options = spec_.options,
+          .state = state_,
+          .last_error = last_error_};
+}
+
+int WorkerBackend::worker_pid() const {
+  return process_ && !process_->exited() ? process_->pid() : -1;
+}
+
+void WorkerBackend::stop() {
+  if (!process_) return;
+  try {
+    Frame bye;
+    bye.header = {{"type", "bye"}};
+    process_->write_all(encode_frame(bye), Clock::now() + kByeGrace);
+  } catch (const Error&) {
+    // A worker that cannot take "bye" is killed below all the same.
+  }
+  process_->close_stdin();
+  process_->wait_exit(Clock::now() + kByeGrace);
+  process_.reset();
+  state_ = "not started";
+}
+
+Frame WorkerBackend::exchange(const Frame& request, std::optional<uint64_t> id) {
+  Clock::time_point deadline = deadline_after(spec_.timeout_s);
+  process_->write_all(encode_frame(request), deadline);
+  Frame response = read_frame([&](char* dst, size_t n) { process_->read_exact(dst, n, deadline); });
+  if (id) {
+    auto it = response.header.find("id");
+    if (it == response.header.end() || !it->is_number_integer() || it->get<uint64_t>() != *id)
+      fail("the worker answered request {} with a response for {}", *id,
+           it == response.header.end() ? "no id" : it->dump());
+  }
+  return response;
+}
+
+void WorkerBackend::fail_worker(RunResult& result, RunStatus status, const std::string& message) {
+  result.status = status;
+  result.outputs.clear();
+  result.message = message;
+  if (process_) {
+    process_->kill();
+    result.stderr_tail = process_->stderr_tail();
+    process_.reset();
+  }
+  state_ = "dead";
+  last_error_ = message;
+}
+
+bool WorkerBackend::ensure_started(RunResult& result) {
+  if (process_ && !process_->poll_exit()) return true;
+  if (process_) {
+    // It died between runs: not this model's doing, so start a new one and say so only here.
+    last_error_ = fmt::format("the worker {} while idle; started it again",
+                              process_->wait_exit(Clock::now()));
+    process_.reset();
+  }
+  try {
+    process_ = std::make_unique<WorkerProcess>(spec_.argv);
+  } catch (const Error& e) {
+    fail_worker(result, RunStatus::crash, fmt::format("cannot start the worker: {}", e.message()));
+    state_ = "failed to start";
+    return false;
+  }
+  Frame hello;
+  hello.header = {{"type", "hello"}, {"options", spec_.options}};
+  try {
+    Frame answer = exchange(hello, std::nullopt);
+    std::string type = text_member(answer.header, "type");
+    if (type == "error") {
+      fail_worker(
+          result, RunStatus::error,
+          fmt::format("the worker refused hello: {}", text_member(answer.header, "message")));
+      return false;
+    }
+    if (type != "hello") fail("the worker answered hello with a '{}' frame", type);
+    std::string name = text_member(answer.header, "name");
+    std::string version = text_member(answer.header, "version");
+    version_ = name.empty() ? version : version.empty() ? name : name + " " + version;
+    state_ = "ready";
+    return true;
+  } catch (const WorkerFailure& e) {
+    if (e.kind() == WorkerFailure::Kind::timeout) {
+      fail_worker(
+          result, RunStatus::timeout,
+          fmt::format("the worker did not answer hello within {} s; killed it", spec_.timeout_s));
+    } else {
+      std::string how = process_->wait_exit(Clock::now() + kExitGrace);
+      fail_worker(result, RunStatus::crash, fmt::format("the worker {} at start-up", how));
+    }
+  } catch (const std::exception& e) {
+    fail_worker(result, RunStatus::error,
+                fmt::format("the worker's answer to hello is not valid: {}; killed it", e.what()));
+  }
+  return false;
+}
+
+RunResult WorkerBackend::run_started(const RunRequest& request) {
+  RunResult result;
+  std::vector<std::string> wanted = wanted_outputs(request);
+  std::vector<std::string> computed;  // the wanted values that the worker computes
+  Frame frame;
+  uint64_t id = next_id_++;
+  try {
+    for (const auto& name : wanted) {
+      if (!request.graph->defines(name)) fail("the graph has no value named '{}'", name);
+      if (const Tensor* value = known_value(request, name))
+        result.outputs.emplace(name, *value);
+      else
+        computed.push_back(name);
+    }
+    frame.header = {
+        {"type", "run"}, {"id", id}, {"model", frame.add_blob(model_bytes(request, computed))}};
+    json inputs = json::array();
+    for (const auto& in : request.graph->inputs) {
+      auto it = request.inputs.find(in.name);
+      if (it != request.inputs.end()) inputs.push_back(tensor_entry(in.name, it->second, frame));
+    }
+    frame.header["inputs"] = std::move(inputs);
+    frame.header["outputs"] = computed;
+  } catch (const Error& e) {
+    result.status = RunStatus::error;
+    result.outputs.clear();
+    result.message = fmt::format("cannot send the model: {}", e.message());
+    return result;
+  }
+  try {
+    Frame answer = exchange(frame, id);
+    std::string type = text_member(answer.header, "type");
+    if (type == "error") {
+      std::string kind = text_member(answer.header, "kind");
+      result.status = kind == "unsupported" ? RunStatus::unsupported : RunStatus::error;
+      result.outputs.clear();
+      result.message = text_member(answer.header, "message");
+      result.stderr_tail = process_->stderr_tail();
+      last_error_ = result.message;
+      return result;
+    }
+    if (type != "result") fail("the worker answered a run with a '{}' frame", type);
+    const json& outputs = answer.header.at("outputs");
+    if (!outputs.is_array()) fail("'outputs' is not an array");
+    for (const json& entry : outputs) {
+      auto [name, value] = tensor_from_entry(entry, answer);
+      if (std::find(computed.begin(), computed.end(), name) != computed.end())
+        result.outputs.insert_or_assign(name, std::move(value));
+    }
+    for (const auto& name : computed)
+      if (!result.outputs.count(name)) fail("the result lacks the output '{}'", name);
+  } catch (const WorkerFailure& e) {
+    if (e.kind() == WorkerFailure::Kind::timeout) {
+      fail_worker(result, RunStatus::timeout,
+                  fmt::format("no answer within {} s; killed the worker", spec_.timeout_s));
+    } else {
+      std::string how = process_->wait_exit(Clock::now() + kExitGrace);
+      fail_worker(result, RunStatus::crash, fmt::format("the worker {} during the run", how));
+    }
+  } catch (const std::exception& e) {
+    fail_worker(result, RunStatus::error,
+                fmt::format("malformed response: {}; killed the worker", e.what()));
+  }
+  return result;
+}
+
+RunResult WorkerBackend::run(const RunRequest& request) {
+  auto start = Clock::now();
+  RunResult result;
+  if (ensure_started(result)) result = run_started(request);
+  result.millis = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace retort

@@ -1,0 +1,61 @@
+// A backend that runs models in a worker process speaking docs/backend-protocol.md. The worker
+// starts on the first run (and again after it died or was killed); whatever it does wrong comes
+// back as a RunResult, never as an exception.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/backend/frame.h"
+#include "core/backend/worker_process.h"
+
+namespace retort {
+
+inline constexpr double kDefaultWorkerTimeout = 30.0;
+
+// How a worker backend is attached: what the session saves and restores.
+struct BackendSpec {
+  std::string name;                            // "ort:O3", or the name given to `backend attach`
+  std::vector<std::string> argv;               // run directly, argv[0] looked up on PATH
+  double timeout_s = kDefaultWorkerTimeout;    // per request (hello or run)
+  std::map<std::string, std::string> options;  // sent in hello
+
+  bool operator==(const BackendSpec&) const = default;
+};
+
+class WorkerBackend : public Backend {
+ public:
+  explicit WorkerBackend(BackendSpec spec);
+  ~WorkerBackend() override;  // sends bye, then kills a worker that does not exit
+
+  const BackendSpec& spec() const { return spec_; }
+  BackendInfo info() const override;
+  RunResult run(const RunRequest& request) override;
+  // Ends the worker (bye, then SIGKILL after a short grace); the next run starts a new one.
+  void stop();
+  // The worker's pid, or -1 when none runs (tests kill it to simulate a crash).
+  int worker_pid() const;
+
+ private:
+  // Starts the worker and exchanges hello; returns false (with `result` filled) on failure.
+  bool ensure_started(RunResult& result);
+  // A request/response round trip. Throws WorkerFailure (timeout, closed) or Error (a response
+  // that is not a frame or answers another id).
+  Frame exchange(const Frame& request, std::optional<uint64_t> id);
+  // Turns a failure of the worker into the result, kills it and records the error.
+  void fail_worker(RunResult& result, RunStatus status, const std::string& message);
+  RunResult run_started(const RunRequest& request);
+
+  BackendSpec spec_;
+  std::unique_ptr<WorkerProcess> process_;
+  std::string version_;  // "NAME VERSION" from hello
+  std::string state_ = "not started";
+  std::string last_error_;
+  uint64_t next_id_ = 1;
+};
+
+}  // namespace retort

@@ -1,0 +1,28 @@
+// Splitting a line into words the way a shell does: words separated by blanks, '...' and "..."
+// quoting, backslash escapes. Commands use it for their arguments and backends for the command
+// line of a worker (which is then run directly, never through a shell).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace retort {
+
+// Splits a line into words. Single quotes keep everything literally; double quotes allow \" and
+// \\; outside quotes a backslash escapes the next character. Throws Error on an unterminated
+// quote (quoting the text from the quote on) or a trailing backslash.
+std::vector<std::string> split_words(std::string_view line);
+
+// The same split for a line that is still being typed (completion): an open quote or a trailing
+// backslash is accepted. `ends_in_word` tells whether the cursor is inside the last word (true)
+// or after a blank (false, a new word is starting).
+struct PartialWords {
+  std::vector<std::string> words;
+  bool ends_in_word = false;
+};
+PartialWords split_partial_words(std::string_view line);
+
+bool is_blank(char c);
+
+}  // namespace retort

@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// Retort backend worker for ONNX Runtime (onnxruntime-node, pinned in package.json).
+// Speaks docs/backend-protocol.md on stdin/stdout; debug output goes to stderr only.
+// hello options (all strings):
+//   opt_level         disabled | basic | extended | all   (graphOptimizationLevel)
+//   intra_op_threads  a count; 0 lets ONNX Runtime choose
+//   execution_mode    sequential | parallel
+'use strict';
+
+const crypto = require('crypto');
+const ort = require('onnxruntime-node');
+
+const MAX_HEADER = 64 * 1024 * 1024;
+const SESSION_CACHE_SIZE = 16;
+
+// Retort dtype name -> [ONNX Runtime type, typed array].
+const DTYPES = {
+  f32: ['float32', Float32Array],
+  f64: ['float64', Float64Array],
+  f16: ['float16', Uint16Array],
+  i8: ['int8', Int8Array],
+  u8: ['uint8', Uint8Array],
+  i16: ['int16', Int16Array],
+  i32: ['int32', Int32Array],
+  i64: ['int64', BigInt64Array],
+  bool: ['bool', Uint8Array],
+};
+const FROM_ORT = Object.fromEntries(Object.entries(DTYPES).map(([name, [ortType]]) => [ortType, name]));
+
+const OPT_LEVELS = ['disabled', 'basic', 'extended', 'all'];
+const EXEC_MODES = ['sequential', 'parallel'];
+
+class ProtocolError extends Error {}
+
+function encodeFrame(header, blobs) {
+  header.blobs = blobs.map((b) => b.length);
+  const text = Buffer.from(JSON.stringify(header), 'utf8');
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32LE(text.length, 0);
+  return Buffer.concat([prefix, text, ...blobs]);
+}
+
+function writeFrame(header, blobs = []) {
+  process.stdout.write(encodeFrame(header, blobs));
+}
+
+// Frames out of the bytes read so far; null until a whole frame has arrived.
+class FrameReader {
+  constructor() {
+    this.chunks = [];
+    this.length = 0;
+  }
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+  next() {
+    if (this.length < 4) return null;
+    const data = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    this.chunks = [data];
+    const headerLength = data.readUInt32LE(0);
+    if (headerLength > MAX_HEADER) throw new ProtocolError(`header length ${headerLength} is over 64 MiB`);
+    if (data.length < 4 + headerLength) return null;
+    let header;
+    try {
+      header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8'));
+    } catch (e) {
+      throw new ProtocolError(`the header is not JSON: ${e.message}`);
+    }
+    const sizes = header.blobs || [];
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (data.length < 4 + headerLength + total) return null;
+    const blobs = [];
+    let offset = 4 + headerLength;
+    for (const size of sizes) {
+      blobs.push(data.subarray(offset, offset + size));
+      offset += size;
+    }
+    const rest = data.subarray(offset);
+    this.chunks = rest.length ? [Buffer.from(rest)] : [];
+    this.length = rest.length;
+    return { header, blobs };
+  }
+}
+
+function toOrtTensor(entry, blobs) {
+  const dtype = DTYPES[entry.dtype];
+  if (!dtype) throw new Error(`input ${entry.name}: unknown dtype ${entry.dtype}`);
+  const [ortType, ArrayType] = dtype;
+  const blob = blobs[entry.blob];
+  // Copy into a fresh, aligned buffer: the blob may sit at any offset of the frame.
+  const bytes = new Uint8Array(blob.length);
+  bytes.set(blob);
+  const data = new ArrayType(bytes.buffer, 0, blob.length / ArrayType.BYTES_PER_ELEMENT);
+  return new ort.Tensor(ortType, data, entry.shape);
+}
+
+function fromOrtTensor(name, tensor, blobs) {
+  const dtype = FROM_ORT[tensor.type];
+  if (!dtype) throw new Error(`output ${name} has type ${tensor.type}, which Retort does not have`);
+  const data = tensor.data;
+  blobs.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  return { name, dtype, shape: Array.from(tensor.dims, Number), blob: blobs.length - 1 };
+}
+
+function sessionOptions(options) {
+  const level = options.opt_level ?? 'all';
+  if (!OPT_LEVELS.includes(level)) throw new Error(`opt_level must be one of ${OPT_LEVELS.join(', ')}, not '${level}'`);
+  const mode = options.execution_mode ?? 'sequential';
+  if (!EXEC_MODES.includes(mode)) throw new Error(`execution_mode must be one of ${EXEC_MODES.join(', ')}, not '${mode}'`);
+  const threads = Number(options.intra_op_threads ?? '0');
+  if (!Number.isInteger(threads) || threads < 0) throw new Error(`intra_op_threads must be a count, not '${options.intra_op_threads}'`);
+  for (const key of Object.keys(options))
+    if (!['opt_level', 'execution_mode', 'intra_op_threads'].includes(key)) throw new Error(`unknown option '${key}'`);
+  return { graphOptimizationLevel: level, executionMode: mode, intraOpNumThreads: threads, logSeverityLevel: 3 };
+}
+
+// ONNX Runtime's words for "this model uses something I do not implement".
+function isUnsupported(message) {
+  return /NOT_IMPLEMENTED|Could not find an implementation|not implemented|is not supported|Unsupported (data )?type/i.test(message);
+}
+
+let options = null;
+const sessions = new Map(); // sha256 of the model -> InferenceSession, oldest first
+
+async function sessionFor(model) {
+  const key = crypto.createHash('sha256').update(model).digest('hex');
+  let session = sessions.get(key);
+  if (session) {
+    sessions.delete(key);
+  } else {
+    session = await ort.InferenceSession.create(new Uint8Array(model), options);
+    if (sessions.size >= SESSION_CACHE_SIZE) {
+      const [oldestKey, oldest] = sessions.entries().next().value;
+      sessions.delete(oldestKey);
+      oldest.release?.();
+    }
+  }
+  sessions.set(key, session);
+  return session;
+}
+
+async function run(header, blobs) {
+  const id = header.id;
+  try {
+    const session = await sessionFor(blobs[header.model]);
+    const feeds = {};
+    for (const entry of header.inputs) feeds[entry.name] = toOrtTensor(entry, blobs);
+    // Fetch every output and pick by name: onnxruntime-node 1.20.1 answers a fetch list with the
+    // model's first outputs, whatever names it lists.
+    const results = await session.run(feeds);
+    const outBlobs = [];
+    const outputs = header.outputs.map((name) => {
+      if (!(name in results)) throw new Error(`the model has no output named '${name}'`);
+      return fromOrtTensor(name, results[name], outBlobs);
+    });
+    writeFrame({ type: 'result', id, outputs }, outBlobs);
+  } catch (e) {
+    const message = String(e && e.message ? e.message : e);
+    writeFrame({ type: 'error', id, kind: isUnsupported(message) ? 'unsupported' : 'error', message });
+  }
+}
+
+async function handle(frame) {
+  const { header, blobs } = frame;
+  switch (header.type) {
+    case 'hello':
+      try {
+        options = sessionOptions(header.options || {});
+      } catch (e) {
+        writeFrame({ type: 'error', kind: 'error', message: e.message });
+        return;
+      }
+      writeFrame({ type: 'hello', name: 'onnxruntime', version: ort.env.versions?.node ?? ort.env.versions?.common ?? 'unknown', options: header.options || {} });
+      return;
+    case 'run':
+      if (!options) options = sessionOptions({});
+      await run(header, blobs);
+      return;
+    case 'bye':
+      process.exit(0);
+    default:
+      writeFrame({ type: 'error', id: header.id, kind: 'error', message: `unknown request type '${header.type}'` });
+  }
+}
+
+function main() {
+  const reader = new FrameReader();
+  let queue = Promise.resolve();
+  process.stdin.on('data', (chunk) => {
+    reader.push(chunk);
+    try {
+      for (let frame = reader.next(); frame; frame = reader.next()) {
+        const f = frame;
+        queue = queue.then(() => handle(f));
+      }
+    } catch (e) {
+      process.stderr.write(`ort_worker: ${e.message}\n`);
+      process.exit(3);
+    }
+  });
+  process.stdin.on('end', () => queue.then(() => process.exit(0)));
+}
+
+main();

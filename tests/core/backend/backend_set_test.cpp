@@ -1,0 +1,92 @@
+#include "core/backend/backend_set.h"
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.message();
+  }
+  return "no error";
+}
+
+TEST(BackendSet, HasTheBuiltIns) {
+  BackendSet set;
+  std::vector<std::string> names = set.names();
+  std::vector<std::string> expected = {"ref",
+                                       "ort:O0",
+                                       "ort:O1",
+                                       "ort:O2",
+                                       "ort:O3",
+                                       "torch:eager",
+                                       "torch:trace",
+                                       "torch:script",
+                                       "torch:trace-frozen",
+                                       "torch:script-frozen",
+                                       "torch:script-te"};
+  EXPECT_EQ(names, expected);
+  EXPECT_EQ(set.get("ref").info().kind, "reference");
+  BackendInfo o3 = set.get("ort:O3").info();
+  EXPECT_EQ(o3.options.at("opt_level"), "all");
+  EXPECT_EQ(o3.state, "not started");
+  BackendInfo te = set.get("torch:script-te").info();
+  EXPECT_EQ(te.options, (std::map<std::string, std::string>{
+                            {"mode", "script"}, {"freeze", "0"}, {"fuser", "1"}}));
+  EXPECT_TRUE(set.attached().empty());
+}
+
+TEST(BackendSet, AttachAndDetach) {
+  BackendSet set;
+  set.attach("mine", {"/bin/worker", "--x"}, 2.5, {{"a", "b"}});
+  EXPECT_EQ(set.names().back(), "mine");
+  ASSERT_EQ(set.attached().size(), 1u);
+  EXPECT_EQ(set.attached()[0], (BackendSpec{.name = "mine",
+                                            .argv = {"/bin/worker", "--x"},
+                                            .timeout_s = 2.5,
+                                            .options = {{"a", "b"}}}));
+  EXPECT_EQ(set.list().back().options.at("a"), "b");
+  EXPECT_NE(error_of([&] { set.attach("mine", {"w"}, 1, {}); }).find("already attached"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { set.attach("ref", {"w"}, 1, {}); }).find("built-in"), std::string::npos);
+  EXPECT_NE(error_of([&] { set.attach("x", {}, 1, {}); }).find("empty"), std::string::npos);
+  EXPECT_NE(error_of([&] { set.attach("x", {"w"}, 0, {}); }).find("timeout"), std::string::npos);
+  EXPECT_NE(error_of([&] { set.detach("ort:O3"); }).find("built-in"), std::string::npos);
+  set.detach("mine");
+  EXPECT_FALSE(set.has("mine"));
+  EXPECT_TRUE(set.attached().empty());
+}
+
+TEST(BackendSet, UnknownNamesSuggestCloseOnes) {
+  BackendSet set;
+  std::string message = error_of([&] { set.get("ort:03"); });
+  EXPECT_NE(message.find("did you mean ort:O3"), std::string::npos) << message;
+  EXPECT_NE(error_of([&] { set.detach("zzz"); }).find("unknown backend 'zzz'"), std::string::npos);
+}
+
+TEST(BackendSet, AMissingWorkerScriptIsACrashResultNotAnException) {
+  setenv("RETORT_SCRIPTS_DIR", "/nonexistent/retort-scripts", 1);
+  BackendSet set;
+  unsetenv("RETORT_SCRIPTS_DIR");
+  Graph g;
+  g.inputs = {{"x", {DType::f32, {1}}}};
+  g.nodes = {
+      {.name = "n", .op = "neg", .inputs = {"x"}, .outputs = {"y"}, .attrs = {}, .opaque = {}}};
+  g.outputs = {"y"};
+  infer_graph(g);
+  RunResult r =
+      set.get("torch:eager")
+          .run(
+              {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {1})}}, .outputs = {}});
+  EXPECT_EQ(r.status, RunStatus::crash);
+  EXPECT_NE(r.message.find("exited with status 2"), std::string::npos) << r.message;
+  EXPECT_NE(r.stderr_tail.find("torch_worker.py"), std::string::npos) << r.stderr_tail;
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,94 @@
+#include "core/backend/frame.h"
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+namespace {
+
+TEST(Frame, RoundTripsHeaderAndTensors) {
+  Frame f;
+  f.header = {{"type", "run"}, {"id", 7}};
+  Tensor x = Tensor::from_doubles(DType::f32, {2, 3}, {1, 2, 3, 4, 5, -6.5});
+  Tensor b = Tensor::from_ints(DType::boolean, {}, {1});
+  Tensor h = Tensor::from_doubles(DType::f16, {2}, {0.5, -2});
+  f.header["inputs"] = {tensor_entry("x", x, f), tensor_entry("b", b, f), tensor_entry("h", h, f)};
+
+  std::string bytes = encode_frame(f);
+  Frame back = decode_frame(bytes);
+  EXPECT_EQ(back.header.at("type"), "run");
+  EXPECT_EQ(back.header.at("id"), 7);
+  EXPECT_EQ(back.header.at("blobs"), nlohmann::json({24, 1, 4}));
+  ASSERT_EQ(back.blobs.size(), 3u);
+  auto [xn, xt] = tensor_from_entry(back.header.at("inputs")[0], back);
+  EXPECT_EQ(xn, "x");
+  EXPECT_EQ(xt, x);
+  EXPECT_EQ(tensor_from_entry(back.header.at("inputs")[1], back).second, b);
+  EXPECT_EQ(tensor_from_entry(back.header.at("inputs")[2], back).second, h);
+}
+
+TEST(Frame, TheLengthPrefixIsLittleEndian) {
+  Frame f;
+  f.header = {{"type", "bye"}};
+  std::string bytes = encode_frame(f);
+  std::string header = R"({"blobs":[],"type":"bye"})";
+  ASSERT_EQ(bytes.size(), 4 + header.size());
+  EXPECT_EQ(static_cast<uint8_t>(bytes[0]), header.size());
+  EXPECT_EQ(bytes.substr(1, 3), std::string(3, '\0'));
+  EXPECT_EQ(bytes.substr(4), header);
+}
+
+std::string error_of(std::string_view bytes) {
+  try {
+    decode_frame(bytes);
+  } catch (const Error& e) {
+    return e.message();
+  }
+  return "no error";
+}
+
+TEST(Frame, GarbageAndTruncationAreErrors) {
+  EXPECT_NE(error_of("this is not a frame\n").find("over the limit of 64 MiB"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x06\0\0\0{\"a\":", 9)).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x05\0\0\0{\"a\":", 9)).find("not JSON"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x03\0\0\0abc", 7)).find("not JSON"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x02\0\0\0[]", 6)).find("not a JSON object"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x0e\0\0\0{\"blobs\":[-1]}", 18)).find("not a byte count"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string("\x0d\0\0\0{\"blobs\":[4]}ab", 19)).find("truncated"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string("\x02\0\0\0{}x", 7)).find("follow"), std::string::npos);
+  EXPECT_NE(error_of("ab").find("truncated"), std::string::npos);
+}
+
+TEST(Frame, BadTensorEntriesAreErrors) {
+  Frame f;
+  f.add_blob(std::string(8, '\0'));
+  auto error = [&](const nlohmann::json& entry) {
+    try {
+      tensor_from_entry(entry, f);
+    } catch (const Error& e) {
+      return e.message();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error({{"name", "x"}, {"dtype", "f32"}, {"shape", {2}}, {"blob", 0}}), "no error");
+  EXPECT_NE(
+      error({{"name", "x"}, {"dtype", "f128"}, {"shape", {2}}, {"blob", 0}}).find("unknown dtype"),
+      std::string::npos);
+  EXPECT_NE(
+      error({{"name", "x"}, {"dtype", "f32"}, {"shape", {3}}, {"blob", 0}}).find("needs 12 bytes"),
+      std::string::npos);
+  EXPECT_NE(error({{"name", "x"}, {"dtype", "f32"}, {"shape", {2}}, {"blob", 1}}).find("'blob'"),
+            std::string::npos);
+  EXPECT_NE(
+      error({{"name", "x"}, {"dtype", "f32"}, {"shape", {-2}}, {"blob", 0}}).find("not a count"),
+      std::string::npos);
+  EXPECT_NE(error({{"dtype", "f32"}, {"shape", {2}}, {"blob", 0}}).find("'name'"),
+            std::string::npos);
+  EXPECT_NE(error(nlohmann::json::array()).find("malformed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,83 @@
+// The built-in ONNX Runtime backends against the reference interpreter. Needs the Node packages
+// of scripts/backends (scripts/setup.sh installs them); skipped only when they are missing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/backend/backend_set.h"
+#include "core/backend/ref_backend.h"
+#include "core/io/rtg.h"
+
+namespace retort {
+namespace {
+
+// Small integers in f32: every op here is exact, so ONNX Runtime must match bit for bit.
+const char* kGraph =
+    "input x : f32[2,3]\n"
+    "input w : f32[3,2]\n"
+    "a = matmul(x, w)\n"
+    "b = relu(a)\n"
+    "c = add(b, b)\n"
+    "y = neg(c)\n"
+    "z = greater(a, b)\n"
+    "output y\n"
+    "output z\n";
+
+class OrtBackendTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+      GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+    graph_ = parse_rtg(kGraph, "test.rtg");
+    infer_graph(graph_);
+    request_ = {.graph = &graph_,
+                .onnx = {},
+                .inputs = {{"x", Tensor::from_doubles(DType::f32, {2, 3}, {1, -2, 3, 0, 4, -1})},
+                           {"w", Tensor::from_doubles(DType::f32, {3, 2}, {2, -1, 1, 0, -3, 5})}},
+                .outputs = {}};
+  }
+  Graph graph_;
+  RunRequest request_;
+};
+
+TEST_P(OrtBackendTest, GivesTheReferenceOutputs) {
+  BackendSet set;
+  Backend& ort = set.get(GetParam());
+  RunResult r = ort.run(request_);
+  ASSERT_EQ(r.status, RunStatus::ok) << r.message << "\n" << r.stderr_tail;
+  RunResult ref = RefBackend().run(request_);
+  ASSERT_EQ(r.outputs.size(), 2u);
+  EXPECT_EQ(r.outputs.at("y"), ref.outputs.at("y"));
+  EXPECT_EQ(r.outputs.at("z"), ref.outputs.at("z"));
+  EXPECT_EQ(r.outputs.at("z").dtype(), DType::boolean);
+  BackendInfo info = ort.info();
+  EXPECT_EQ(info.state, "ready");
+  EXPECT_EQ(info.version, "onnxruntime 1.20.1");
+
+  request_.outputs = {"a", "y"};  // an intermediate value, marked as an output for the worker
+  r = ort.run(request_);
+  ASSERT_EQ(r.status, RunStatus::ok) << r.message;
+  ref = RefBackend().run(request_);
+  EXPECT_EQ(r.outputs.at("a"), ref.outputs.at("a"));
+  EXPECT_EQ(r.outputs.at("y"), ref.outputs.at("y"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, OrtBackendTest, ::testing::Values("ort:O0", "ort:O3"),
+                         [](const auto& info) { return std::string(info.param).substr(4); });
+
+TEST(OrtBackend, ABadOptionIsAnErrorResult) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  BackendSet set;
+  set.attach("ort:bad", {"node", scripts_dir() + "/backends/ort_worker.js"}, 30,
+             {{"opt_level", "maximal"}});
+  Graph g = parse_rtg("input x : f32[2]\ny = neg(x)\noutput y\n", "t.rtg");
+  infer_graph(g);
+  RunResult r = set.get("ort:bad").run(
+      {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {2})}}, .outputs = {}});
+  EXPECT_EQ(r.status, RunStatus::error);
+  EXPECT_NE(r.message.find("opt_level must be one of"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,53 @@
+#include "core/base/words.h"
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+namespace {
+
+using Words = std::vector<std::string>;
+
+TEST(SplitWords, BlanksSeparateAndQuotesGroup) {
+  EXPECT_EQ(split_words("  load   a.rtg  "), (Words{"load", "a.rtg"}));
+  EXPECT_EQ(split_words("export 'my file.onnx' --force"),
+            (Words{"export", "my file.onnx", "--force"}));
+  EXPECT_EQ(split_words(R"(a "b \"c\" \\ \n" d)"), (Words{"a", R"(b "c" \ \n)", "d"}));
+  EXPECT_EQ(split_words(R"(x\ y 'it''s' "")"), (Words{"x y", "its", ""}));
+  EXPECT_EQ(split_words(R"('a\b')"), (Words{R"(a\b)"}));
+  EXPECT_TRUE(split_words(" \t ").empty());
+}
+
+TEST(SplitWords, UnterminatedQuoteIsAnError) {
+  EXPECT_THROW(split_words("load 'a.rtg"), Error);
+  EXPECT_THROW(split_words("load \"a.rtg"), Error);
+  EXPECT_THROW(split_words("load a\\"), Error);
+}
+
+TEST(SplitPartialWords, AcceptsUnfinishedInput) {
+  PartialWords p = split_partial_words("load 'my fi");
+  EXPECT_EQ(p.words, (Words{"load", "my fi"}));
+  EXPECT_TRUE(p.ends_in_word);
+  p = split_partial_words("help ");
+  EXPECT_EQ(p.words, (Words{"help"}));
+  EXPECT_FALSE(p.ends_in_word);
+}
+
+std::string error_of(std::string_view line) {
+  try {
+    split_words(line);
+  } catch (const Error& e) {
+    return e.message();
+  }
+  return "no error";
+}
+
+TEST(SplitWords, UnterminatedQuoteShowsWhereItOpened) {
+  EXPECT_EQ(error_of("attach x --cmd 'node w.js"), "unterminated single quote at 'node w.js");
+  EXPECT_EQ(error_of("a \"0123456789012345678901234567"),
+            "unterminated double quote at \"01234567890123456789012...");
+}
+
+}  // namespace
+}  // namespace retort
