@@ -14,6 +14,7 @@
 #include "app/commands.h"
 #include "app/console.h"
 #include "app/shell.h"
+#include "app/tui.h"
 #include "core/base/error.h"
 #include "core/session/journal.h"
 
@@ -114,9 +115,10 @@ std::string cli_usage() {
   return "usage: retort [FILE] [--seed N] [--restore] [--plain | -c \"CMD; CMD\" | --script FILE]\n"
          "       retort COMMAND [ARGS...]\n"
          "\n"
-         "Starts the workbench, loading FILE (.rtg, .json, .onnx) first when given.\n"
-         "  --plain          read commands from standard input without the console\n"
-         "                   (also chosen when standard input or output is not a terminal)\n"
+         "Starts the workbench (panes, see docs/tui.md), loading FILE (.rtg, .json, .onnx) first\n"
+         "when given.\n"
+         "  --plain          a line-by-line console instead of the workbench (also chosen\n"
+         "                   when standard input or output is not a terminal)\n"
          "  -c \"CMD; CMD\"    run the commands and exit; stops at the first failure\n"
          "  --script FILE    run FILE, one command per line ('#' comments); stops at the first "
          "failure\n"
@@ -186,8 +188,15 @@ int run_cli(int argc, char** argv) {
   Shell shell(session, app_commands(), out, err);
   bool batch = is_batch(options);
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-
-  if (!batch) start_journal(session, shell, options, !options.plain && terminal, out, err);
+  bool workbench = !batch && terminal && !options.plain;
+  if (!batch) start_journal(session, shell, options, workbench, out, err);
+  if (workbench) {
+    // The workbench loads the file itself, so that what `load` prints lands in its log.
+    int status = run_tui(
+        session, options.file ? std::optional("load " + quote_word(*options.file)) : std::nullopt);
+    if (JournalFile* journal = session.journal_file()) journal->finish();
+    return status;
+  }
 
   if (options.file) {
     LineStatus loaded = shell.run("load " + quote_word(*options.file));
@@ -199,8 +208,7 @@ int run_cli(int argc, char** argv) {
     return shell.run(one_shot_line(options.command_words)) == LineStatus::Failed
                ? kExitCommandFailed
                : kExitOk;
-  int status = options.plain || !terminal ? run_plain(shell, stdin, out, !isatty(STDIN_FILENO))
-                                          : run_console(shell);
+  int status = terminal ? run_console(shell) : run_plain(shell, stdin, out, !isatty(STDIN_FILENO));
   // Reaching here is a clean end (quit or end of input): no restore will be offered.
   if (JournalFile* journal = session.journal_file()) journal->finish();
   return status;

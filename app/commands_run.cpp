@@ -20,8 +20,9 @@ void run_eval(Session& s, const Args& args, Output& out) {
   std::vector<std::string> notes;
   TensorMap inputs = generate_inputs(g, seed, &notes);
   for (const auto& note : notes) out.print("note: {}", note);
-  TensorMap outputs = evaluate(g, inputs);
-  for (const auto& o : g.outputs) out.print("{}: {}", o, summarize_tensor(outputs.at(o)));
+  TensorMap values = evaluate(g, inputs, {.keep_intermediates = true});
+  for (const auto& o : g.outputs) out.print("{}: {}", o, summarize_tensor(values.at(o)));
+  s.set_last_eval({name ? *name : "", std::move(values)});
 }
 
 void run_seed(Session& s, const Args& args, Output& out) {

@@ -1,16 +1,11 @@
-// The interactive console: GNU readline with persistent history and tab completion. It only
-// reads lines and hands them to the Shell, so another front end (curses panes) can replace the
-// loop without touching command execution.
+// The line console: GNU readline with persistent history and tab completion (app/line_editor.h),
+// for `--plain` on a terminal. It only reads lines and hands them to the Shell; the curses
+// workbench (app/tui.h) is the other interactive front end.
 #pragma once
-
-#include <string>
 
 #include "app/shell.h"
 
 namespace retort {
-
-// $RETORT_HISTORY, else ~/.retort_history (empty when neither can be determined).
-std::string history_path();
 
 // Reads commands with readline until `quit` or end of input. Returns the exit status (0).
 int run_console(Shell& shell);

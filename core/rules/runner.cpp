@@ -144,6 +144,8 @@ IterationReport Runner::step(RewriteTrace& trace) {
         break;
       }
       ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace);
+      if (options_.progress_nodes)
+        options_.progress_nodes->store(eg_.node_count(), std::memory_order_relaxed);
       switch (r.outcome) {
         case ApplyOutcome::Applied:
           ++rr.applied;

@@ -26,6 +26,9 @@ struct RunnerOptions {
   BackoffOptions backoff;
   uint64_t seed = 0;                          // the Rng of parameters and cap samples
   const std::atomic<bool>* cancel = nullptr;  // checked between matches and applications
+  // When set, follows the e-graph's e-node count as rules apply (read by a progress display on
+  // another thread).
+  std::atomic<size_t>* progress_nodes = nullptr;
 };
 
 enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Cancelled };

@@ -57,6 +57,12 @@ struct EGraphCheckpoint {
   std::map<std::string, Variant> variants;
 };
 
+// The values of the last `eval`: every value of the graph it ran, by value name.
+struct EvalRecord {
+  std::string graph;  // the variant's name, or empty for the current graph
+  std::map<std::string, Tensor> values;
+};
+
 // One `variants` table row of the original, to compare variants against.
 struct GraphSize {
   size_t ops = 0, depth = 0;
@@ -131,11 +137,17 @@ class Session {
   ToleranceTable& tolerances() { return tolerances_; }
   const ToleranceTable& tolerances() const { return tolerances_; }
   // The last `compare` results, for the results pane, `inspect` and `export repro`.
-  const CompareReport* compare_report() const { return compare_report_ ? &*compare_report_ : nullptr; }
+  const CompareReport* compare_report() const {
+    return compare_report_ ? &*compare_report_ : nullptr;
+  }
   void set_compare_report(CompareReport report) { compare_report_ = std::move(report); }
+  void set_last_eval(EvalRecord record) { last_eval_ = std::move(record); }
+  const std::optional<EvalRecord>& last_eval() const { return last_eval_; }
 
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
   std::atomic<bool>& cancel_flag() { return cancel_; }
+  // The e-graph's e-node count while rules run (for a progress display on another thread).
+  const std::atomic<size_t>& progress_nodes() const { return progress_nodes_; }
 
   // The built-in and attached backends (`backend list`, `compare`).
   BackendSet& backends() { return backends_; }
@@ -161,6 +173,7 @@ class Session {
   std::map<std::string, Variant> variants_;
   std::vector<JournalEntry> journal_;
   std::unique_ptr<JournalFile> journal_file_;
+  std::optional<EvalRecord> last_eval_;
 
   EGraphWork& work();
   EGraphCheckpoint checkpoint(const std::string& label) const;
@@ -176,6 +189,7 @@ class Session {
   std::atomic<bool> cancel_{false};
   ToleranceTable tolerances_;
   std::optional<CompareReport> compare_report_;
+  std::atomic<size_t> progress_nodes_{0};
   BackendSet backends_;
 };
 

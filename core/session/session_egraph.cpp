@@ -127,7 +127,9 @@ RunReport Session::run_rules(RunnerOptions options, const std::string& label) {
   if (enabled.rules.empty()) fail("no rules are enabled (see `rules list`)");
   options.seed = rewrite_seed();
   options.cancel = &cancel_;
+  options.progress_nodes = &progress_nodes_;
   cancel_ = false;
+  progress_nodes_ = w.eg.node_count();
   return undoable(label, [&] {
     Runner runner(w.eg, enabled, options);
     return runner.run(w.trace);

@@ -1,0 +1,179 @@
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "core/io/rtg.h"
+#include "core/session/session.h"
+#include "views/graph_diff.h"
+#include "views/log_buffer.h"
+#include "views/panes/graph_pane.h"
+#include "views/panes/pane.h"
+#include "views/panes/session_text.h"
+#include "views/workbench.h"
+
+namespace retort {
+namespace {
+
+const char* kFig6 =
+    "graph fig6\n"
+    "input I1 : f32[3,4]\ninput I2 : f32[4,3]\ninput I3 : f32[4,3]\n"
+    "t2 = transpose(I2, perm=[1,0])\na = add(I1, t2)\nt3 = transpose(I3, perm=[1,0])\n"
+    "out = add(a, t3)\noutput out\n";
+
+bool contains(const std::vector<StyledLine>& lines, const std::string& part) {
+  for (const auto& l : lines)
+    if (l.text.find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(TextPane, ScrollsAndMarksMoreBelow) {
+  TextPane pane("t");
+  pane.set_lines({{"one"}, {"two"}, {"three"}, {"four"}});
+  Canvas c(2, 10);
+  pane.draw(c);
+  EXPECT_EQ(c.row_text(0), "one");
+  EXPECT_EQ(c.at(1, 9).ch, U'+');
+  pane.key({PaneKey::PageDown, 0}, 3);
+  Canvas d(2, 10);
+  pane.draw(d);
+  EXPECT_EQ(d.row_text(0), "three");
+  EXPECT_EQ(d.row_text(1), "four");
+}
+
+TEST(TextPane, FollowsTheTailUntilScrolledUp) {
+  TextPane pane("log");
+  pane.set_follow_tail(true);
+  Canvas c(2, 10);
+  pane.set_lines({{"a"}, {"b"}, {"c"}});
+  pane.draw(c);
+  EXPECT_EQ(c.row_text(1), "c");
+  pane.set_lines({{"a"}, {"b"}, {"c"}, {"d"}});
+  Canvas d(2, 10);
+  pane.draw(d);
+  EXPECT_EQ(d.row_text(1), "d");
+  pane.key({PaneKey::Home, 0}, 2);
+  pane.set_lines({{"a"}, {"b"}, {"c"}, {"d"}, {"e"}});
+  Canvas e(2, 10);
+  pane.draw(e);
+  EXPECT_EQ(e.row_text(0), "a");
+}
+
+TEST(LogBuffer, SplitsLinesAndKeepsTheirStyle) {
+  LogBuffer log;
+  log.append("ok\nerr", Style::Plain);
+  log.append("or\n", Style::Error);
+  auto lines = log.lines();
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].text, "ok");
+  EXPECT_EQ(lines[1].text, "error");
+  EXPECT_EQ(lines[1].style, Style::Plain);  // a line keeps the style it started with
+}
+
+TEST(GraphDiff, NewNodesAreFoundByStructureNotName) {
+  Graph base = parse_rtg(kFig6, "fig6.rtg");
+  Graph renamed = parse_rtg(
+      "graph g\ninput I1 : f32[3,4]\ninput I2 : f32[4,3]\ninput I3 : f32[4,3]\n"
+      "p = transpose(I2, perm=[1,0])\nq = add(I1, p)\ns = add(I2, I3)\n"
+      "u = transpose(s, perm=[1,0])\nout = add(q, u)\noutput out\n",
+      "g.rtg");
+  EXPECT_EQ(new_nodes(renamed, base), (std::set<std::string>{"s", "u", "out"}));
+  EXPECT_TRUE(new_nodes(base, base).empty());
+}
+
+TEST(SessionText, EmptySessionSaysWhatToDo) {
+  Session s;
+  EXPECT_TRUE(contains(egraph_text(s), "run `egraph`"));
+  EXPECT_TRUE(contains(variants_text(s), "no graph yet"));
+  EXPECT_TRUE(contains(results_text(s), "no comparisons yet"));
+  EXPECT_TRUE(graph_views(s, SIZE_MAX).empty());
+}
+
+TEST(SessionText, EGraphAndVariantsAfterSaturation) {
+  Session s;
+  s.set_graph(parse_rtg(kFig6, "fig6.rtg"));
+  s.build_egraph();
+  RunnerOptions options;
+  options.iter_limit = 3;
+  s.run_rules(options, "saturate");
+  s.extract_variant({}, "", "extract min");
+  std::vector<StyledLine> eg = egraph_text(s);
+  const EGraphWork& w = s.egraph();
+  EXPECT_EQ(eg[0].text, fmt::format("{} e-classes, {} e-nodes, {} rewrites", w.eg.class_count(),
+                                    w.eg.node_count(), w.trace.steps.size()));
+  EXPECT_TRUE(contains(eg, "iter  steps"));
+  EXPECT_TRUE(contains(eg, "(transpose"));
+  std::vector<StyledLine> v = variants_text(s);
+  ASSERT_GE(v.size(), 3u);
+  EXPECT_NE(v[1].text.find("(original)"), std::string::npos);
+  EXPECT_EQ(v[2].text.substr(0, 3), "min");
+  std::vector<GraphView> views = graph_views(s, 0);
+  ASSERT_EQ(views.size(), 3u);  // current, the rewrites, variant min
+  EXPECT_EQ(views[0].label, "current graph");
+  EXPECT_EQ(views[1].label.substr(0, 8), "rewrites");
+  EXPECT_FALSE(views[1].highlighted.empty());
+  EXPECT_EQ(views[2].label, "variant min");
+}
+
+TEST(SessionText, RewriteViewShowsTheAppliedRightHandSide) {
+  Session s;
+  s.set_graph(parse_rtg(kFig6, "fig6.rtg"));
+  s.build_egraph();
+  std::string rule;
+  for (size_t i = 0; i < s.rules().all().rules.size() && rule.empty(); ++i) {
+    const Rule& r = s.rules().all().rules[i];
+    if (s.rules().enabled(i) && !s.find_matches(r).empty() &&
+        s.apply(r.name, 1, "apply").outcome == ApplyOutcome::Applied)
+      rule = r.name;
+  }
+  ASSERT_FALSE(rule.empty());
+  auto view = rewrite_view(s, 0);
+  ASSERT_TRUE(view.has_value());
+  EXPECT_FALSE(view->highlighted.empty()) << rule;
+  for (const auto& name : view->highlighted) EXPECT_NE(view->graph.find_node(name), nullptr);
+  EXPECT_FALSE(rewrite_view(s, 1).has_value());
+}
+
+TEST(GraphPane, NodeDetailsListInputsOutputsAndValues) {
+  GraphView view{"g", parse_rtg(kFig6, "fig6.rtg"), {"a"}, {{"a", "f32[3,4] min=0"}}, ""};
+  std::vector<StyledLine> lines = node_details(view, "node:a");
+  EXPECT_EQ(lines[0].text, "a = add");
+  EXPECT_EQ(lines[0].style, Style::Highlight);
+  EXPECT_EQ(lines[1].text, "inputs: I1 f32[3,4], t2 f32[3,4]");
+  EXPECT_EQ(lines[3].text, "  a : f32[3,4] -> out");
+  EXPECT_EQ(lines[4].text, "    = f32[3,4] min=0");
+}
+
+TEST(GraphPane, SelectionWalksTheBoxesInReadingOrder) {
+  GraphPane pane;
+  pane.set_views({{"g", parse_rtg(kFig6, "fig6.rtg"), {}, {}, ""}}, 0);
+  Canvas c(30, 60);
+  pane.draw(c);
+  EXPECT_NE(c.str().find("transpose"), std::string::npos) << c.str();
+  pane.key({PaneKey::Char, 'n'}, 30);
+  EXPECT_EQ(pane.selected().substr(0, 3), "in:");
+  pane.key({PaneKey::Char, 'p'}, 30);
+  EXPECT_EQ(pane.selected(), "out:out");  // wraps around to the last box
+  pane.key({PaneKey::Char, 'x'}, 30);
+  EXPECT_TRUE(pane.selected().empty());
+}
+
+TEST(ScreenLayout, PanesTileTheScreenAndZoomTakesItAll) {
+  for (auto [rows, cols] : {std::pair{24, 80}, std::pair{60, 200}}) {
+    ScreenLayout l = layout_screen(rows, cols, std::nullopt);
+    EXPECT_EQ(l.command_row, rows - 1);
+    EXPECT_EQ(l.status_row, rows - 2);
+    int area = 0;
+    for (const Rect& r : l.panes) {
+      EXPECT_GE(r.rows, 4) << rows << "x" << cols;
+      area += r.rows * r.cols;
+    }
+    EXPECT_EQ(area, (rows - 3) * cols);
+    const Rect& log = l.panes[static_cast<size_t>(PaneId::Log)];
+    EXPECT_EQ(log.row + log.rows, rows - 2);
+  }
+  ScreenLayout z = layout_screen(24, 80, PaneId::EGraph);
+  EXPECT_EQ(z.panes[static_cast<size_t>(PaneId::EGraph)].rows, 21);
+  EXPECT_EQ(z.panes[static_cast<size_t>(PaneId::Graph)].rows, 0);
+}
+
+}  // namespace
+}  // namespace retort

@@ -1,0 +1,105 @@
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "core/base/error.h"
+#include "core/egraph/extract.h"
+#include "core/tensor/summary.h"
+#include "views/graph_diff.h"
+#include "views/panes/session_text.h"
+
+namespace retort {
+
+namespace {
+
+// Forcing a right-hand side extracts the classes below it; beyond these sizes that would stall
+// the screen after a long saturation, so only the last steps are shown.
+constexpr size_t kMaxForcedSteps = 32;
+constexpr size_t kMaxRewriteViewNodes = 20000;
+
+std::map<std::string, std::string> value_summaries(const Session& s, const std::string& graph) {
+  std::map<std::string, std::string> out;
+  const auto& eval = s.last_eval();
+  if (!eval || eval->graph != graph) return out;
+  for (const auto& [name, tensor] : eval->values) out[name] = summarize_tensor(tensor, 4);
+  return out;
+}
+
+// True when following the chosen e-nodes from the root never comes back to a class.
+bool acyclic(const EGraph& eg, const Selection& sel) {
+  std::map<EClassId, int> state;  // 1: on the path, 2: done
+  std::function<bool(EClassId)> visit = [&](EClassId c) {
+    int& st = state[c];
+    if (st == 1) return false;
+    if (st == 2) return true;
+    st = 1;
+    auto it = sel.chosen.find(c);
+    if (it == sel.chosen.end()) return false;
+    for (EClassId child : it->second.children)
+      if (!visit(eg.find(child))) return false;
+    state[c] = 2;
+    return true;
+  };
+  return visit(sel.root);
+}
+
+// Chooses `node` for class `cls`, filling the classes below it from their min extraction.
+bool force_choice(const EGraph& eg, Selection& sel, EClassId cls, const ENode& node) {
+  Selection trial = sel;
+  trial.chosen[cls] = node;
+  for (EClassId child : node.children) {
+    EClassId c = eg.find(child);
+    if (trial.chosen.count(c)) continue;
+    for (const auto& [k, v] : select(eg, c, {}).chosen) trial.chosen.emplace(k, v);
+  }
+  if (!acyclic(eg, trial)) return false;
+  sel = std::move(trial);
+  return true;
+}
+
+}  // namespace
+
+std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
+  if (!s.has_egraph()) return std::nullopt;
+  const EGraphWork& w = s.egraph();
+  if (from >= w.trace.steps.size() || !w.eg.clean() || w.eg.node_count() > kMaxRewriteViewNodes)
+    return std::nullopt;
+  from = std::max(from, w.trace.steps.size() - std::min(w.trace.steps.size(), kMaxForcedSteps));
+  const EGraph& eg = w.eg;
+  Selection plain = select(eg, w.meta.root, {});
+  Selection sel = plain;
+  size_t used = 0;
+  for (size_t i = from; i < w.trace.steps.size(); ++i) {
+    const TraceStep& step = w.trace.steps[i];
+    EClassId cls = eg.find(step.eclass);
+    if (eg.find(step.rhs) != cls) continue;
+    used += force_choice(eg, sel, cls, eg.canonicalize(eg.term(step.rhs)));
+  }
+  GraphView view;
+  view.graph = restore_graph(eg, w.meta, sel);
+  view.highlighted = new_nodes(view.graph, restore_graph(eg, w.meta, plain));
+  size_t steps = w.trace.steps.size() - from;
+  view.label = steps == 1 ? fmt::format("rewrite #{}", from)
+                          : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
+  view.note = fmt::format("{} of {} rewrite(s) shown; new nodes marked", used, steps);
+  return view;
+}
+
+std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
+  std::vector<GraphView> views;
+  if (!s.has_graph()) return views;
+  views.push_back({"current graph", s.graph(), {}, value_summaries(s, ""), ""});
+  try {
+    if (auto rewrite = rewrite_view(s, rewrite_from)) views.push_back(std::move(*rewrite));
+  } catch (const Error& e) {
+    // The other graphs are still worth showing; the note says why this one is missing.
+    views.push_back({"rewrites", s.graph(), {}, {}, fmt::format("cannot show: {}", e.what())});
+  }
+  const Graph& original = s.has_egraph() ? s.egraph().start : s.graph();
+  for (const auto& [name, v] : s.variants())
+    views.push_back({"variant " + name, v.graph, new_nodes(v.graph, original),
+                     value_summaries(s, name), "nodes not in the original are marked"});
+  return views;
+}
+
+}  // namespace retort

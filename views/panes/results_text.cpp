@@ -1,0 +1,54 @@
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/compare/verdict.h"
+#include "views/panes/session_text.h"
+
+namespace retort {
+
+namespace {
+
+// One row per backend, one column per graph; a row that holds a bug is drawn as an error.
+void add_cell_table(const CompareReport& r, std::vector<StyledLine>& lines) {
+  size_t first = 8;
+  for (const auto& b : r.backends) first = std::max(first, b.size());
+  std::vector<size_t> widths;
+  for (const auto& g : r.graphs) widths.push_back(std::max<size_t>(g.size(), 8));
+  std::string header = fmt::format("{:<{}}", "backend", first);
+  for (size_t g = 0; g < r.graphs.size(); ++g)
+    header += fmt::format("  {:<{}}", r.graphs[g], widths[g]);
+  lines.push_back({header, Style::Dim});
+  for (size_t b = 0; b < r.backends.size(); ++b) {
+    std::string row = fmt::format("{:<{}}", r.backends[b], first);
+    bool bug = false, all_pass = true;
+    for (size_t g = 0; g < r.graphs.size(); ++g) {
+      Verdict v = r.cell(b, g).verdict;
+      bug = bug || is_bug(v);
+      all_pass = all_pass && v == Verdict::pass;
+      row += fmt::format("  {:<{}}", verdict_name(v), widths[g]);
+    }
+    lines.push_back({row, bug ? Style::Error : all_pass ? Style::Good : Style::Plain});
+  }
+}
+
+}  // namespace
+
+std::vector<StyledLine> results_text(const Session& s) {
+  const CompareReport* r = s.compare_report();
+  if (!r) return {{"no comparisons yet — run compare", Style::Dim}};
+  std::vector<StyledLine> lines;
+  add_cell_table(*r, lines);
+  size_t bugs = r->bug_count();
+  lines.push_back({bugs ? fmt::format("{} finding(s); `inspect` narrows one, `export repro DIR` "
+                                      "writes it out",
+                                      bugs)
+                        : "no findings",
+                   bugs ? Style::Error : Style::Good});
+  for (size_t n = 1; n <= bugs; ++n)
+    lines.push_back({fmt::format("#{} {}", n, r->bug(n)->str()), Style::Error});
+  for (const auto& note : r->notes) lines.push_back({note, Style::Dim});
+  return lines;
+}
+
+}  // namespace retort

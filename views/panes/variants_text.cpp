@@ -1,0 +1,42 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/egraph/extract.h"
+#include "views/graph_diff.h"
+#include "views/panes/session_text.h"
+
+namespace retort {
+
+std::vector<StyledLine> variants_text(const Session& s) {
+  std::vector<StyledLine> lines;
+  if (!s.has_graph()) {
+    lines.push_back({"no graph yet", Style::Dim});
+    return lines;
+  }
+  const Graph& original = s.has_egraph() ? s.egraph().start : s.graph();
+  size_t ops = original.op_count(), depth = graph_depth(original);
+  size_t width = 10;
+  for (const auto& [name, v] : s.variants()) width = std::max(width, name.size());
+  lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>4}  steps", "name", width, "ops",
+                               "depth", "Δops", "Δdepth", "new"),
+                   Style::Dim});
+  lines.push_back({fmt::format("{:<{}} {:>4} {:>5}", "(original)", width, ops, depth)});
+  if (s.variants().empty()) {
+    lines.push_back({"no variants yet: `extract min` (after egraph and saturate)", Style::Dim});
+    return lines;
+  }
+  auto delta = [](size_t now, size_t before) {
+    long d = static_cast<long>(now) - static_cast<long>(before);
+    return fmt::format("{:+}", d);
+  };
+  for (const auto& [name, v] : s.variants()) {
+    size_t fresh = new_nodes(v.graph, original).size();
+    std::string steps = v.steps.empty() ? "-" : fmt::format("{}", fmt::join(v.steps, ","));
+    lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>4}  {}", name, width, v.ops,
+                                 v.depth, delta(v.ops, ops), delta(v.depth, depth), fresh, steps),
+                     fresh > 0 ? Style::Good : Style::Plain});
+  }
+  return lines;
+}
+
+}  // namespace retort

@@ -1,0 +1,413 @@
+#define NCURSES_WIDECHAR 1
+#define NCURSES_NOMACROS 1
+#include "views/workbench.h"
+
+#include <curses.h>
+#include <langinfo.h>
+
+#include <algorithm>
+#include <clocale>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "views/panes/session_text.h"
+
+namespace retort {
+
+namespace {
+
+const char* const kPaneNames[kPaneCount] = {"graph", "e-graph", "variants", "results", "log"};
+
+// Colour pairs by style; 0 means the terminal's own colours.
+short pair_of(Style s) {
+  switch (s) {
+    case Style::Edge:
+      return 1;
+    case Style::Highlight:
+      return 2;
+    case Style::Error:
+      return 3;
+    case Style::Good:
+      return 4;
+    case Style::Border:
+      return 5;
+    default:
+      return 0;
+  }
+}
+
+attr_t attr_of(Style s) {
+  switch (s) {
+    case Style::Highlight:
+      return A_BOLD;
+    case Style::Selected:
+      return A_REVERSE;
+    case Style::Title:
+      return A_BOLD;
+    case Style::Dim:
+      return A_DIM;
+    case Style::Error:
+      return A_BOLD;
+    default:
+      return A_NORMAL;
+  }
+}
+
+PaneKey::Kind pane_key_kind(int key, bool& ok) {
+  ok = true;
+  switch (key) {
+    case KEY_UP:
+      return PaneKey::Up;
+    case KEY_DOWN:
+      return PaneKey::Down;
+    case KEY_LEFT:
+      return PaneKey::Left;
+    case KEY_RIGHT:
+      return PaneKey::Right;
+    case KEY_PPAGE:
+      return PaneKey::PageUp;
+    case KEY_NPAGE:
+      return PaneKey::PageDown;
+    case KEY_HOME:
+      return PaneKey::Home;
+    case KEY_END:
+      return PaneKey::End;
+    default:
+      ok = false;
+      return PaneKey::Char;
+  }
+}
+
+void copy_into(Canvas& screen, const Canvas& part, int row, int col) {
+  for (int r = 0; r < part.rows(); ++r)
+    for (int c = 0; c < part.cols(); ++c) {
+      const Cell& cell = part.at(r, c);
+      screen.put(row + r, col + c, cell.ch, cell.style);
+    }
+}
+
+void fill_row(Canvas& screen, int row, Style style) {
+  for (int c = 0; c < screen.cols(); ++c) screen.put(row, c, U' ', style);
+}
+
+}  // namespace
+
+ScreenLayout layout_screen(int rows, int cols, std::optional<PaneId> zoomed) {
+  ScreenLayout l;
+  l.status_row = rows - 2;
+  l.command_row = rows - 1;
+  int area = std::max(0, rows - 3);
+  if (zoomed) {
+    l.panes[static_cast<size_t>(*zoomed)] = {1, 0, area, cols};
+    return l;
+  }
+  int log_rows = std::min(area, std::max(5, area * 3 / 10));
+  int top = area - log_rows;
+  int graph_cols = cols * 55 / 100;
+  int right = cols - graph_cols;
+  int egraph_rows = top * 40 / 100;
+  int variants_rows = (top - egraph_rows + 1) / 2;
+  int results_rows = top - egraph_rows - variants_rows;
+  l.panes[static_cast<size_t>(PaneId::Graph)] = {1, 0, top, graph_cols};
+  l.panes[static_cast<size_t>(PaneId::EGraph)] = {1, graph_cols, egraph_rows, right};
+  l.panes[static_cast<size_t>(PaneId::Variants)] = {1 + egraph_rows, graph_cols, variants_rows,
+                                                    right};
+  l.panes[static_cast<size_t>(PaneId::Results)] = {1 + egraph_rows + variants_rows, graph_cols,
+                                                   results_rows, right};
+  l.panes[static_cast<size_t>(PaneId::Log)] = {1 + top, 0, log_rows, cols};
+  return l;
+}
+
+Workbench::Workbench() {
+  std::setlocale(LC_ALL, "");
+  unicode_ = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+  // Esc returns from a pane to the command line; do not make it wait a second for a sequence.
+  set_escdelay(25);
+  initscr();
+  raw();  // Ctrl-C arrives as a key: it cancels the running command, not the program
+  noecho();
+  nonl();
+  keypad(stdscr, TRUE);
+  init_colors();
+  auto graph = std::make_unique<GraphPane>();
+  graph->set_unicode(unicode_);
+  graph_ = graph.get();
+  auto log = std::make_unique<TextPane>("log");
+  log->set_follow_tail(true);
+  log_pane_ = log.get();
+  panes_[0] = std::move(graph);
+  panes_[1] = std::make_unique<TextPane>("e-graph");
+  panes_[2] = std::make_unique<TextPane>("variants");
+  panes_[3] = std::make_unique<TextPane>("results");
+  panes_[4] = std::move(log);
+}
+
+Workbench::~Workbench() {
+  endwin();
+}
+
+void Workbench::init_colors() {
+  // NO_COLOR (https://no-color.org): any non-empty value turns colours off.
+  const char* no_color = std::getenv("NO_COLOR");
+  if ((no_color && *no_color) || !has_colors()) return;
+  start_color();
+  use_default_colors();  // -1: the terminal's own foreground and background
+  init_pair(1, COLOR_CYAN, -1);
+  init_pair(2, COLOR_YELLOW, -1);
+  init_pair(3, COLOR_RED, -1);
+  init_pair(4, COLOR_GREEN, -1);
+  init_pair(5, COLOR_BLUE, -1);
+  colors_ = true;
+}
+
+void Workbench::update(const Session& s, size_t rewrite_from, GraphPick pick,
+                       const std::string& variant) {
+  std::string shown = graph_->shown() ? graph_->shown()->label : "";
+  std::vector<GraphView> views = graph_views(s, rewrite_from);
+  size_t show = 0;
+  for (size_t i = 0; i < views.size(); ++i) {
+    const std::string& label = views[i].label;
+    bool rewrite = label.starts_with("rewrite");
+    if ((pick == GraphPick::Keep && label == shown) || (pick == GraphPick::Rewrite && rewrite) ||
+        (pick == GraphPick::NewestVariant && label == "variant " + variant))
+      show = i;
+  }
+  graph_->set_views(std::move(views), show);
+  static_cast<TextPane&>(pane(PaneId::EGraph)).set_lines(egraph_text(s));
+  static_cast<TextPane&>(pane(PaneId::Variants)).set_lines(variants_text(s));
+  static_cast<TextPane&>(pane(PaneId::Results)).set_lines(results_text(s));
+}
+
+int Workbench::read_key(int timeout_ms) {
+  timeout(timeout_ms);
+  return getch();
+}
+
+bool Workbench::handle_key(int key) {
+  if (help_) {
+    help_ = false;
+    return true;
+  }
+  if (key == KEY_RESIZE) return true;
+  for (size_t i = 0; i < kPaneCount; ++i) {
+    if (key == KEY_F(static_cast<int>(i) + 1)) {
+      focus_ = last_pane_ = static_cast<PaneId>(i);
+      if (zoomed_) zoomed_ = focus_;
+      return true;
+    }
+  }
+  if (key == KEY_F(11)) {
+    zoomed_ = zoomed_ ? std::nullopt : std::optional<PaneId>(focus_ ? *focus_ : last_pane_);
+    return true;
+  }
+  if (!focus_) {
+    if (key == KEY_BTAB) {
+      focus_ = last_pane_;
+      return true;
+    }
+    if (key == KEY_PPAGE || key == KEY_NPAGE) {
+      log_pane_->key({key == KEY_PPAGE ? PaneKey::PageUp : PaneKey::PageDown, 0},
+                     drawn_[static_cast<size_t>(PaneId::Log)].rows - 2);
+      return true;
+    }
+    return false;
+  }
+  size_t at = static_cast<size_t>(*focus_);
+  if (key == '\t' || key == KEY_BTAB) {
+    // Tab walks graph, e-graph, variants, results, log, then back to the command line.
+    int next = static_cast<int>(at) + (key == '\t' ? 1 : -1);
+    if (next < 0 || next >= static_cast<int>(kPaneCount)) {
+      focus_.reset();
+    } else {
+      focus_ = last_pane_ = static_cast<PaneId>(next);
+      if (zoomed_) zoomed_ = focus_;
+    }
+    return true;
+  }
+  if (key == 27 || key == '\r' || key == '\n' || key == KEY_ENTER) {
+    focus_.reset();
+    return true;
+  }
+  if (key == 'z') {
+    zoomed_ = zoomed_ ? std::nullopt : focus_;
+    return true;
+  }
+  if (key == '?') {
+    help_ = true;
+    return true;
+  }
+  bool ok = false;
+  PaneKey pk{pane_key_kind(key, ok), 0};
+  int page = drawn_[at].rows - 2;
+  if (ok) {
+    pane(*focus_).key(pk, page);
+    return true;
+  }
+  if (key > 0 && key < 128) {
+    pk = {PaneKey::Char, static_cast<char>(key)};
+    if (pane(*focus_).key(pk, page)) return true;
+    // Any other character starts typing a command.
+    if (key >= 32 && key < 127) {
+      focus_.reset();
+      return false;
+    }
+  }
+  return true;
+}
+
+void Workbench::set_command_line(const std::string& prompt, const std::string& text,
+                                 size_t cursor_byte) {
+  prompt_ = prompt;
+  line_ = text;
+  cursor_ = std::min(cursor_byte, text.size());
+}
+
+void Workbench::set_status(std::string text, bool busy) {
+  status_ = std::move(text);
+  busy_ = busy;
+}
+
+void Workbench::draw_frame(Canvas& screen, const Rect& r, PaneId id) {
+  const Glyphs& g = unicode_ ? Glyphs::unicode() : Glyphs::ascii();
+  bool focused = focus_ == id;
+  Style border = focused ? Style::Highlight : Style::Border;
+  int bottom = r.row + r.rows - 1, right = r.col + r.cols - 1;
+  for (int c = r.col + 1; c < right; ++c) {
+    screen.put(r.row, c, g.h, border);
+    screen.put(bottom, c, g.h, border);
+  }
+  for (int row = r.row + 1; row < bottom; ++row) {
+    screen.put(row, r.col, g.v, border);
+    screen.put(row, right, g.v, border);
+  }
+  screen.put(r.row, r.col, g.tl, border);
+  screen.put(r.row, right, g.tr, border);
+  screen.put(bottom, r.col, g.bl, border);
+  screen.put(bottom, right, g.br, border);
+  std::string title = fmt::format(" F{} {} ", static_cast<int>(id) + 1, pane(id).title());
+  int room = r.cols - 4;
+  if (room > 0) {
+    std::u32string t = utf8_decode(title);
+    if (static_cast<int>(t.size()) > room) t.resize(static_cast<size_t>(room));
+    for (size_t i = 0; i < t.size(); ++i)
+      screen.put(r.row, r.col + 2 + static_cast<int>(i), t[i],
+                 focused ? Style::Selected : Style::Title);
+  }
+}
+
+void Workbench::draw_help(Canvas& screen) {
+  std::vector<std::string> lines = {
+      "Keys",
+      "F1..F5        focus graph, e-graph, variants, results, log",
+      "Shift-Tab     from the command line: focus the last pane",
+      "Tab           in a pane: next pane (after log: the command line)",
+      "Esc, Enter    back to the command line (or just start typing)",
+      "F11, z        zoom the focused pane to the full screen and back",
+      "PgUp/PgDn     on the command line: scroll the log",
+      "Ctrl-C        cancel the running command (saturate); clear the line",
+      "Ctrl-D, quit  leave the workbench",
+      "log save FILE write the log's command output to FILE",
+      ""};
+  if (focus_) {
+    lines.push_back(fmt::format("In the {} pane", kPaneNames[static_cast<size_t>(*focus_)]));
+    for (auto& l : pane(*focus_).key_help()) lines.push_back(l);
+  }
+  lines.push_back("");
+  lines.push_back("any key closes this help");
+  int width = 0;
+  for (const auto& l : lines) width = std::max(width, text_cells(l));
+  int h = static_cast<int>(lines.size()) + 2, w = width + 4;
+  int top = std::max(0, (screen.rows() - h) / 2), left = std::max(0, (screen.cols() - w) / 2);
+  Canvas box(h, w);
+  for (int row = 0; row < h; ++row) fill_row(box, row, Style::Plain);
+  const Glyphs& g = unicode_ ? Glyphs::unicode() : Glyphs::ascii();
+  for (int c = 1; c < w - 1; ++c)
+    box.put(0, c, g.h, Style::Highlight), box.put(h - 1, c, g.h, Style::Highlight);
+  for (int row = 1; row < h - 1; ++row)
+    box.put(row, 0, g.v, Style::Highlight), box.put(row, w - 1, g.v, Style::Highlight);
+  box.put(0, 0, g.tl, Style::Highlight);
+  box.put(0, w - 1, g.tr, Style::Highlight);
+  box.put(h - 1, 0, g.bl, Style::Highlight);
+  box.put(h - 1, w - 1, g.br, Style::Highlight);
+  for (size_t i = 0; i < lines.size(); ++i)
+    box.text(1 + static_cast<int>(i), 2, lines[i],
+             i == 0 || lines[i].starts_with("In the") ? Style::Title : Style::Plain);
+  copy_into(screen, box, top, left);
+}
+
+void Workbench::draw() {
+  int rows = 0, cols = 0;
+  getmaxyx(stdscr, rows, cols);
+  Canvas screen(rows, cols);
+  if (rows < 10 || cols < 40) {
+    screen.text(0, 0, "retort: the terminal is too small (at least 40x10)", Style::Error);
+    blit(screen, rows - 1, 0);
+    return;
+  }
+  if (uint64_t v = log_.version(); v != log_version_) {
+    log_pane_->set_lines(log_.lines());
+    log_version_ = v;
+  }
+  ScreenLayout layout = layout_screen(rows, cols, zoomed_);
+  fill_row(screen, 0, Style::Selected);
+  screen.text(0, 1, "retort workbench", Style::Selected);
+  std::string keys = "F1-F5 panes  S-Tab/Tab focus  F11 zoom  ? keys";
+  if (cols > 60) screen.text(0, cols - text_cells(keys) - 1, keys, Style::Selected);
+  for (size_t i = 0; i < kPaneCount; ++i) {
+    const Rect& r = layout.panes[i];
+    drawn_[i] = r;
+    if (r.rows < 3 || r.cols < 4) continue;
+    Canvas content(r.rows - 2, r.cols - 2);
+    panes_[i]->draw(content);
+    copy_into(screen, content, r.row + 1, r.col + 1);
+    draw_frame(screen, r, static_cast<PaneId>(i));
+  }
+  fill_row(screen, layout.status_row, Style::Selected);
+  std::string focus =
+      fmt::format("focus: {}", focus_ ? kPaneNames[static_cast<size_t>(*focus_)] : "command line");
+  int focus_col = cols - text_cells(focus) - 1;
+  screen.text(layout.status_row, focus_col, focus, Style::Selected);
+  // The status gets the rest of the row, cut short when it does not fit.
+  std::u32string status = utf8_decode(status_);
+  int room = focus_col - 3;
+  if (static_cast<int>(status.size()) > room && room > 1) {
+    status.resize(static_cast<size_t>(room - 1));
+    status += U'…';
+  }
+  for (size_t i = 0; i < status.size() && static_cast<int>(i) + 1 < focus_col - 1; ++i)
+    screen.put(layout.status_row, 1 + static_cast<int>(i), status[i],
+               busy_ ? Style::Highlight : Style::Selected);
+
+  // The command line scrolls sideways so that the cursor stays visible.
+  std::u32string before = utf8_decode(prompt_ + line_.substr(0, cursor_));
+  std::u32string all = utf8_decode(prompt_ + line_);
+  int skip = std::max(0, static_cast<int>(before.size()) - (cols - 2));
+  for (int c = 0; c < cols && static_cast<size_t>(skip + c) < all.size(); ++c)
+    screen.put(layout.command_row, c, all[static_cast<size_t>(skip + c)],
+               c < static_cast<int>(prompt_.size()) - skip ? Style::Title : Style::Plain);
+  if (help_) draw_help(screen);
+  blit(screen, layout.command_row, static_cast<int>(before.size()) - skip);
+}
+
+void Workbench::blit(const Canvas& screen, int cursor_row, int cursor_col) {
+  for (int r = 0; r < screen.rows(); ++r) {
+    for (int c = 0; c < screen.cols(); ++c) {
+      const Cell& cell = screen.at(r, c);
+      wchar_t text[2] = {static_cast<wchar_t>(unicode_ || cell.ch < 128 ? cell.ch : U'?'), 0};
+      cchar_t cc;
+      attr_t attr = attr_of(cell.style);
+      short pair = colors_ ? pair_of(cell.style) : 0;
+      if (!colors_ && cell.style == Style::Highlight) attr |= A_UNDERLINE;
+      setcchar(&cc, text, attr, pair, nullptr);
+      mvadd_wch(r, c, &cc);
+    }
+  }
+  bool on_command = !focus_ && !help_;
+  curs_set(on_command ? 1 : 0);
+  if (on_command) move(cursor_row, cursor_col);
+  refresh();
+}
+
+}  // namespace retort
