@@ -6,6 +6,7 @@ set -u
 retort=$(realpath "$1")
 repo=$(realpath "$2")
 socket="retort-test-$$"
+sockets=()
 scratch=$(mktemp -d)
 ln -s "$repo/samples" "$scratch/samples"
 export HOME="$scratch" RETORT_HISTORY="$scratch/history" LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -13,13 +14,19 @@ unset NO_COLOR TMUX
 
 tm() { tmux -L "$socket" "$@"; }
 cleanup() {
-  tm kill-server 2>/dev/null
+  for sock in "${sockets[@]}"; do tmux -L "$sock" kill-server 2>/dev/null; done
   rm -rf "$scratch"
 }
 trap cleanup EXIT
 
 # start COLS ROWS: a shell in the scratch directory, in which the test types `retort ...`.
 start() {
+  # A server of its own per screen size: a new session right after kill-server can reach the
+  # server that is still shutting down.
+  socket="retort-test-$$-$1x$2"
+  sockets+=("$socket")
+  # Its own journal too, so that a workbench killed with its server offers no restore here.
+  export RETORT_STATE_DIR="$scratch/state-$1x$2"
   tm -f /dev/null new-session -d -x "$1" -y "$2" -s t -c "$scratch" \
     "env PS1='test-shell\$ ' bash --norc --noprofile"
   tm set-option -g status off

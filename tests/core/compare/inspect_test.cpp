@@ -71,7 +71,7 @@ t3 = transpose(I3, perm=[1,0])
 out = add(a, t3)
 output out
 )"));
-  s.rules().add("fig6", "test", builtin_rules("fig6"));
+  s.rules().add("fig6", "test", builtin_rules("fig6"), std::string(builtin_rules_text("fig6")));
   s.rules().set_enabled("polyjuice", false);
   s.build_egraph();
   s.run_rules({}, "saturate");
