@@ -224,7 +224,7 @@ void run_variants(Session& s, const Args&, Output& out) {
   for (const auto& [name, v] : s.variants()) width = std::max(width, name.size());
   out.print("{:<{}}  {:>5}  {:>5}  trace steps", "name", width, "ops", "depth");
   for (const auto& [name, v] : s.variants()) {
-    std::string steps = v.steps.empty() ? "-" : fmt::format("{}", fmt::join(v.steps, ","));
+    std::string steps = variant_steps_str(v);
     out.print("{:<{}}  {:>5}  {:>5}  {}", name, width, v.ops, v.depth, steps);
   }
 }

@@ -66,4 +66,11 @@ std::vector<std::string> Session::variant_names() const {
   return names;
 }
 
+std::string variant_steps_str(const Variant& v, size_t max_shown) {
+  if (v.steps.empty()) return "-";
+  if (v.steps.size() <= max_shown) return fmt::format("{}", fmt::join(v.steps, ","));
+  std::vector<uint32_t> first(v.steps.begin(), v.steps.begin() + static_cast<long>(max_shown));
+  return fmt::format("{},… ({} in all)", fmt::join(first, ","), v.steps.size());
+}
+
 }  // namespace retort

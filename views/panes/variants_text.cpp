@@ -31,7 +31,7 @@ std::vector<StyledLine> variants_text(const Session& s) {
   };
   for (const auto& [name, v] : s.variants()) {
     size_t fresh = new_nodes(v.graph, original).size();
-    std::string steps = v.steps.empty() ? "-" : fmt::format("{}", fmt::join(v.steps, ","));
+    std::string steps = variant_steps_str(v);
     lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>4}  {}", name, width, v.ops,
                                  v.depth, delta(v.ops, ops), delta(v.depth, depth), fresh, steps),
                      fresh > 0 ? Style::Good : Style::Plain});
