@@ -130,5 +130,19 @@ TEST_F(CompareCommands, OrtBundleReproducesOnOnnxRuntime) {
   EXPECT_NE(log.find("reproduced: ort:O3 on original disagrees"), std::string::npos) << log;
 }
 
+// The same for TorchScript: torch's float32 kernels differ from the reference in the last bits, and
+// the bundle's Python script (with the worker's files copied in) reproduces it.
+TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
+  for (const char* statement :
+       {"input x : f32[64]", "e = exp(x)", "t = tanh(e)", "s = sigmoid(t)", "output s"})
+    run_ok(fmt::format("def {}", statement));
+  std::string text = run_ok("compare --backends ref,torch:eager --atol 0 --rtol 0");
+  ASSERT_NE(text.find("#1 [reference] torch:eager"), std::string::npos) << text;
+  run_ok(fmt::format("export repro {}", dir.string()));
+  std::string log;
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
+  EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace retort
