@@ -10,14 +10,10 @@
 #include "views/panes/session_text.h"
 #include "views/workbench.h"
 
+#include "tests/support/fig6.h"
+
 namespace retort {
 namespace {
-
-const char* kFig6 =
-    "graph fig6\n"
-    "input I1 : f32[3,4]\ninput I2 : f32[4,3]\ninput I3 : f32[4,3]\n"
-    "t2 = transpose(I2, perm=[1,0])\na = add(I1, t2)\nt3 = transpose(I3, perm=[1,0])\n"
-    "out = add(a, t3)\noutput out\n";
 
 bool contains(const std::vector<StyledLine>& lines, const std::string& part) {
   for (const auto& l : lines)
@@ -69,7 +65,7 @@ TEST(LogBuffer, SplitsLinesAndKeepsTheirStyle) {
 }
 
 TEST(GraphDiff, NewNodesAreFoundByStructureNotName) {
-  Graph base = parse_rtg(kFig6, "fig6.rtg");
+  Graph base = testing::fig6_graph();
   Graph renamed = parse_rtg(
       "graph g\ninput I1 : f32[3,4]\ninput I2 : f32[4,3]\ninput I3 : f32[4,3]\n"
       "p = transpose(I2, perm=[1,0])\nq = add(I1, p)\ns = add(I2, I3)\n"
@@ -89,7 +85,7 @@ TEST(SessionText, EmptySessionSaysWhatToDo) {
 
 TEST(SessionText, EGraphAndVariantsAfterSaturation) {
   Session s;
-  s.set_graph(parse_rtg(kFig6, "fig6.rtg"));
+  s.set_graph(testing::fig6_graph());
   s.build_egraph();
   RunnerOptions options;
   options.iter_limit = 3;
@@ -115,7 +111,7 @@ TEST(SessionText, EGraphAndVariantsAfterSaturation) {
 
 TEST(SessionText, RewriteViewShowsTheAppliedRightHandSide) {
   Session s;
-  s.set_graph(parse_rtg(kFig6, "fig6.rtg"));
+  s.set_graph(testing::fig6_graph());
   s.build_egraph();
   std::string rule;
   for (size_t i = 0; i < s.rules().all().rules.size() && rule.empty(); ++i) {
@@ -133,7 +129,7 @@ TEST(SessionText, RewriteViewShowsTheAppliedRightHandSide) {
 }
 
 TEST(GraphPane, NodeDetailsListInputsOutputsAndValues) {
-  GraphView view{"g", parse_rtg(kFig6, "fig6.rtg"), {"a"}, {{"a", "f32[3,4] min=0"}}, ""};
+  GraphView view{"g", testing::fig6_graph(), {"a"}, {{"a", "f32[3,4] min=0"}}, ""};
   std::vector<StyledLine> lines = node_details(view, "node:a");
   EXPECT_EQ(lines[0].text, "a = add");
   EXPECT_EQ(lines[0].style, Style::Highlight);
@@ -144,7 +140,7 @@ TEST(GraphPane, NodeDetailsListInputsOutputsAndValues) {
 
 TEST(GraphPane, SelectionWalksTheBoxesInReadingOrder) {
   GraphPane pane;
-  pane.set_views({{"g", parse_rtg(kFig6, "fig6.rtg"), {}, {}, ""}}, 0);
+  pane.set_views({{"g", testing::fig6_graph(), {}, {}, ""}}, 0);
   Canvas c(30, 60);
   pane.draw(c);
   EXPECT_NE(c.str().find("transpose"), std::string::npos) << c.str();

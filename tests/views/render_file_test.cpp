@@ -10,6 +10,8 @@
 #include "views/pictures.h"
 #include "views/render_file.h"
 
+#include "tests/support/fig6.h"
+
 namespace retort {
 namespace {
 
@@ -30,19 +32,7 @@ class RenderFile : public ::testing::Test {
             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    session_.set_graph(parse_rtg(R"(graph fig6
-input I1 : f32[3,4]
-input I2 : f32[4,3]
-input I3 : f32[4,3]
-t2 = transpose(I2, perm=[1,0])
-a = add(I1, t2)
-t3 = transpose(I3, perm=[1,0])
-out = add(a, t3)
-output out
-)"));
-    session_.rules().add("fig6", "built-in", builtin_rules("fig6"),
-                         std::string(builtin_rules_text("fig6")));
-    session_.rules().set_enabled("polyjuice", false);
+    testing::load_fig6(session_);
     session_.build_egraph();
     session_.run_rules({}, "saturate");
     session_.extract_variant({}, "", "extract min");

@@ -8,6 +8,8 @@
 #include "core/session/session.h"
 #include "tests/core/compare/wrong_backend.h"
 
+#include "tests/support/fig6.h"
+
 namespace retort {
 namespace {
 
@@ -61,18 +63,7 @@ TEST(CompareInspect, FailedRunIsReported) {
 // its final sum to the original's `out`, and nothing else of it to the original's values.
 TEST(CompareInspect, EGraphClassesPairEqualValuesAcrossVariants) {
   Session s;
-  s.set_graph(parse_rtg(R"(graph fig6
-input I1 : f32[3,4]
-input I2 : f32[4,3]
-input I3 : f32[4,3]
-t2 = transpose(I2, perm=[1,0])
-a = add(I1, t2)
-t3 = transpose(I3, perm=[1,0])
-out = add(a, t3)
-output out
-)"));
-  s.rules().add("fig6", "test", builtin_rules("fig6"), std::string(builtin_rules_text("fig6")));
-  s.rules().set_enabled("polyjuice", false);
+  testing::load_fig6(s);
   s.build_egraph();
   s.run_rules({}, "saturate");
   s.extract_variant({}, "", "extract min");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/compare/undefined_check.h"
+
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -42,26 +44,6 @@ TEST(GenerateInputs, NoNotesWithoutDomainNeeds) {
   std::vector<std::string> notes;
   generate_inputs(graph_with_inputs({"a"}, {DType::f64, {3}}), 1, &notes);
   EXPECT_TRUE(notes.empty());
-}
-
-bool in_domain(double v, ValueDomain d) {
-  switch (d) {
-    case ValueDomain::Any:
-      return true;
-    case ValueDomain::Positive:
-      return v > 0;
-    case ValueDomain::NonNegative:
-      return v >= 0;
-    case ValueDomain::NonZero:
-      return v != 0;
-    case ValueDomain::UnitClosed:
-      return v >= -1 && v <= 1;
-    case ValueDomain::AtLeastOne:
-      return v >= 1;
-    case ValueDomain::Probability:
-      return v >= 0 && v <= 1;
-  }
-  return false;
 }
 
 // Every registered op input with a domain: a graph input read there gets values in the domain,

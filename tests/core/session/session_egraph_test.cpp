@@ -6,26 +6,12 @@
 #include "core/io/rtg.h"
 #include "core/session/session.h"
 
+#include "tests/support/fig6.h"
+
 namespace retort {
 namespace {
 
-// POLYJUICE Fig. 6.
-const char* kFig6 = R"(graph fig6
-input I1 : f32[3,4]
-input I2 : f32[4,3]
-input I3 : f32[4,3]
-t2 = transpose(I2, perm=[1,0])
-a = add(I1, t2)
-t3 = transpose(I3, perm=[1,0])
-out = add(a, t3)
-output out
-)";
-
-void load_fig6(Session& s) {
-  s.set_graph(parse_rtg(kFig6));
-  s.rules().add("fig6", "test", builtin_rules("fig6"), std::string(builtin_rules_text("fig6")));
-  s.rules().set_enabled("polyjuice", false);
-}
+using testing::load_fig6;
 
 TEST(SessionEGraph, CommandsNeedAnEGraph) {
   Session s;

@@ -11,25 +11,14 @@
 #include "core/io/trace_json.h"
 #include "core/session/session_file.h"
 
+#include "tests/support/fig6.h"
+
 namespace retort {
 namespace {
 
-const char* kFig6 = R"(graph fig6
-input I1 : f32[3,4]
-input I2 : f32[4,3]
-input I3 : f32[4,3]
-t2 = transpose(I2, perm=[1,0])
-a = add(I1, t2)
-t3 = transpose(I3, perm=[1,0])
-out = add(a, t3)
-output out
-)";
-
 // A session with the fig6 rules: two steps, min extracted after the first, max after both.
 void fig6_session(Session& s) {
-  s.set_graph(parse_rtg(kFig6));
-  s.rules().add_text("fig6", "built-in", std::string(builtin_rules_text("fig6")));
-  s.rules().set_enabled("polyjuice", false);
+  testing::load_fig6(s);
   s.build_egraph();
   RunnerOptions one;
   one.iter_limit = 1;
@@ -61,7 +50,7 @@ TEST(TraceJson, ReplaysInAFreshEGraphFromText) {
   EXPECT_EQ(trace_to_json(back), trace_to_json(w.trace));
 
   EGraphWork fresh;
-  fresh.start = parse_rtg(kFig6);
+  fresh.start = testing::fig6_graph();
   fresh.meta = add_graph(fresh.eg, fresh.start);
   fresh.eg.rebuild();
   replay_trace(fresh.eg, s.rules().all(), back);
@@ -124,7 +113,7 @@ TEST(SessionFile, ChangedVariantGraphIsAWarning) {
   fig6_session(s);
   nlohmann::json j = session_to_json(s);
   for (auto& v : j["variants"])
-    if (v["name"] == "max") v["graph"] = graph_to_json(parse_rtg(kFig6));
+    if (v["name"] == "max") v["graph"] = graph_to_json(testing::fig6_graph());
   Session back;
   std::vector<std::string> warnings = session_from_json(back, j, "s.json");
   ASSERT_EQ(warnings.size(), 1u);
