@@ -1,30 +1,11 @@
 #include <gtest/gtest.h>
 
-#include "app/commands.h"
-#include "app/shell.h"
+#include "tests/app/shell_fixture.h"
 
 namespace retort {
 namespace {
 
-class BackendCommands : public ::testing::Test {
- protected:
-  Session session;
-  StringOutput out, err;
-  Shell shell{session, app_commands(), out, err};
-
-  std::string run_ok(const std::string& line) {
-    out.clear();
-    err.clear();
-    EXPECT_EQ(shell.run(line), LineStatus::Ok) << err.text();
-    return out.text();
-  }
-  std::string run_failing(const std::string& line) {
-    out.clear();
-    err.clear();
-    EXPECT_EQ(shell.run(line), LineStatus::Failed) << out.text();
-    return err.text();
-  }
-};
+class BackendCommands : public testing::ShellTest {};
 
 TEST_F(BackendCommands, ListShowsTheBuiltIns) {
   std::string text = run_ok("backend list");

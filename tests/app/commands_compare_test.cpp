@@ -8,36 +8,20 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/commands.h"
-#include "app/shell.h"
+#include "tests/app/shell_fixture.h"
 
 namespace retort {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CompareCommands : public ::testing::Test {
+class CompareCommands : public testing::ShellTest {
  protected:
-  Session session;
-  StringOutput out, err;
-  Shell shell{session, app_commands(), out, err};
   fs::path dir = fs::temp_directory_path() / fmt::format("retort_compare_{}", ::getpid());
 
   void SetUp() override { fs::remove_all(dir); }
   void TearDown() override { fs::remove_all(dir); }
 
-  std::string run_ok(const std::string& line) {
-    out.clear();
-    err.clear();
-    EXPECT_EQ(shell.run(line), LineStatus::Ok) << err.text();
-    return out.text();
-  }
-  std::string run_failing(const std::string& line) {
-    out.clear();
-    err.clear();
-    EXPECT_EQ(shell.run(line), LineStatus::Failed) << out.text();
-    return err.text();
-  }
   // The exit status of a shell command run in the bundle folder; its output goes to `log`.
   int run_in_bundle(const std::string& command, std::string& log) {
     fs::path log_file = dir / "run.log";

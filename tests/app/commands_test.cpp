@@ -4,6 +4,7 @@
 
 #include "app/completion.h"
 #include "app/shell.h"
+#include "tests/app/shell_fixture.h"
 
 namespace retort {
 namespace {
@@ -39,17 +40,7 @@ TEST(BuiltinCommands, ArgumentsCompleteByKind) {
             (std::vector<std::string>{"--finding", "--force"}));
 }
 
-class BuiltinShell : public ::testing::Test {
- protected:
-  std::string run_ok(const std::string& line) {
-    out.clear();
-    EXPECT_EQ(shell.run(line), LineStatus::Ok) << line << ": " << err.text();
-    return out.text();
-  }
-  Session session;
-  StringOutput out, err;
-  Shell shell{session, app_commands(), out, err};
-};
+class BuiltinShell : public testing::ShellTest {};
 
 TEST_F(BuiltinShell, DefBuildsAGraphThatEvalRunsDeterministically) {
   EXPECT_EQ(run_ok("def input x : f32[3]"), "x: f32[3]\n");
