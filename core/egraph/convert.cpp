@@ -92,9 +92,9 @@ class Restorer {
     name_outputs_first(out_node);
     for (EClassId c : order) name_class(c);
     add_constants(order);
+    type_sources();
     for (EClassId c : order) emit_node(c);
     set_outputs(out_node);
-    infer_graph(g_);
     return std::move(g_);
   }
 
@@ -102,26 +102,26 @@ class Restorer {
   // Classes reachable from the root's children, children before parents.
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
-    std::map<EClassId, int> state;  // 1: on the stack, 2: done
+    std::vector<uint8_t> state(eg_.term_count(), 0);  // by class id; 1: on the stack, 2: done
     for (EClassId top : root_node.children) {
       std::vector<std::pair<EClassId, size_t>> stack{{eg_.find(top), 0}};
       while (!stack.empty()) {
         auto& [c, next] = stack.back();
         if (next == 0) {
-          if (state[c] == 2) {
+          if (state[c.value] == 2) {
             stack.pop_back();
             continue;
           }
-          state[c] = 1;
+          state[c.value] = 1;
         }
         const ENode& n = sel_.at(c);
         if (next < n.children.size()) {
           EClassId d = eg_.find(n.children[next++]);
-          if (state[d] == 1) fail("the selection is cyclic at e-class e{}", d.value);
-          if (state[d] == 0) stack.push_back({d, 0});
+          if (state[d.value] == 1) fail("the selection is cyclic at e-class e{}", d.value);
+          if (state[d.value] == 0) stack.push_back({d, 0});
           continue;
         }
-        state[c] = 2;
+        state[c.value] = 2;
         order.push_back(c);
         stack.pop_back();
       }
@@ -176,6 +176,13 @@ class Restorer {
     for (const auto& name : used) g_.constants.push_back(*eg_.find_constant(name));
   }
 
+  // The graph is typed from the e-class analysis, which already holds every chosen class's
+  // type: re-running infer_graph on each variant would repeat the e-graph's inference.
+  void type_sources() {
+    for (const ValueInfo& in : g_.inputs) g_.types.emplace(in.name, in.type);
+    for (const Constant& c : g_.constants) g_.types.emplace(c.name, c.value.type());
+  }
+
   void emit_node(EClassId c) {
     const ENode& n = sel_.at(c);
     if (is_leaf_op(n.op)) return;
@@ -190,6 +197,7 @@ class Restorer {
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
         node.outputs.push_back(names_.at(c));
+        g_.types.emplace(node.outputs.back(), eg_.type(c));
         continue;
       }
       ENode sibling = key;
@@ -199,6 +207,8 @@ class Restorer {
         node.outputs.push_back(names_.at(*cls));
       else
         node.outputs.push_back(fresh("v", used_values_));
+      // An output no rule asked for may have no class yet; the registry still knows its type.
+      g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
     }
     if (n.op == special_ops::kOpaque) {
       const OpaqueOp& op = eg_.opaque_op(n);
@@ -235,6 +245,7 @@ class Restorer {
         id.name = fresh("n", used_nodes_);
         id.inputs = {value};
         id.outputs = {name};
+        g_.types.emplace(name, g_.types.at(value));
         g_.nodes.push_back(std::move(id));
       }
       if (!listed.insert(name).second)
