@@ -114,7 +114,7 @@ struct Slot {
   EClassId id;            // existing: the class
   ENode node;             // fresh: the e-node, children filled in when their slots are known
   std::vector<int> kids;  // fresh: the slots of its children
-  std::optional<TensorType> type;
+  TypeId type;
 };
 
 class Instance {
@@ -140,10 +140,10 @@ class Instance {
       return e.message();
     }
     const Slot& root = slots_.back();
-    const TensorType& want = eg_.type(m_.eclass);
-    if (*root.type != want)
-      return fmt::format("the right-hand side is {} but the matched term is {}", root.type->str(),
-                         want.str());
+    TypeId want = eg_.type_id(m_.eclass);
+    if (root.type != want)
+      return fmt::format("the right-hand side is {} but the matched term is {}",
+                         eg_.type_of(root.type).str(), eg_.type(m_.eclass).str());
     return std::nullopt;
   }
 
@@ -195,7 +195,7 @@ class Instance {
     switch (p.kind) {
       case PatternNode::Kind::Var:
         s.id = m_.subst.classes[p.var];
-        s.type = eg_.type(s.id);
+        s.type = tensor_type(s.id);
         break;
       case PatternNode::Kind::Leaf: {
         std::optional<EClassId> c;
@@ -205,7 +205,7 @@ class Instance {
           c = eg_.lookup(const_enode(p.op));
         if (!c) return fmt::format("the e-graph has no input or constant '{}'", p.op);
         s.id = *c;
-        s.type = eg_.type(*c);
+        s.type = tensor_type(*c);
         break;
       }
       case PatternNode::Kind::Op: {
@@ -226,14 +226,21 @@ class Instance {
                             static_cast<unsigned>(p.n_out));
         s.fresh = true;
         s.kids = p.children;
-        std::vector<TensorType> kid_types;
-        for (int k : p.children) kid_types.push_back(*slots_[k].type);
-        s.type = eg_.infer_op(s.node, kid_types);
+        kid_types_.clear();
+        for (int k : p.children) kid_types_.push_back(slots_[k].type);
+        s.type = eg_.infer_op(s.node, kid_types_);
         break;
       }
     }
     slots_.push_back(std::move(s));
     return std::nullopt;
+  }
+
+  // The class's type; throws Error for the graph_out class, which is no operand.
+  TypeId tensor_type(EClassId c) const {
+    TypeId t = eg_.type_id(c);
+    if (t == kNoType) fail("e-class e{} is the graph's output list, not an operand", c.value);
+    return t;
   }
 
   AttrValue attr_value(const AttrPattern& a) {
@@ -257,6 +264,7 @@ class Instance {
   const Match& m_;
   MatchContext ctx_;
   std::vector<Slot> slots_;
+  std::vector<TypeId> kid_types_;
 };
 
 std::string params_text(const EGraph& eg, const Rule& rule, const std::vector<Value>& params,
