@@ -209,6 +209,13 @@ class Instance {
         break;
       }
       case PatternNode::Kind::Op: {
+        if (p.fixed) {
+          s.node = *p.fixed;
+          s.fresh = true;
+          s.kids = p.children;
+          s.type = infer_fresh(s.node, p.children);
+          break;
+        }
         Attrs attrs;
         for (const AttrPattern& a : p.attrs) attrs[a.name] = attr_value(a);
         int64_t out = p.out;
@@ -226,14 +233,19 @@ class Instance {
                             static_cast<unsigned>(p.n_out));
         s.fresh = true;
         s.kids = p.children;
-        kid_types_.clear();
-        for (int k : p.children) kid_types_.push_back(slots_[k].type);
-        s.type = eg_.infer_op(s.node, kid_types_);
+        s.type = infer_fresh(s.node, p.children);
         break;
       }
     }
     slots_.push_back(std::move(s));
     return std::nullopt;
+  }
+
+  // The type of a fresh e-node over the slots `kids` (memoised by the e-graph); throws Error.
+  TypeId infer_fresh(const ENode& node, const std::vector<int>& kids) {
+    kid_types_.clear();
+    for (int k : kids) kid_types_.push_back(slots_[k].type);
+    return eg_.infer_op(node, kid_types_);
   }
 
   // The class's type; throws Error for the graph_out class, which is no operand.
@@ -291,7 +303,7 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Val
   step.iteration = trace.iteration;
   step.rule = rule.name;
   step.eclass = m.eclass;
-  if (m.node) step.node = trace_node(*m.node);
+  step.node = m.node;
   step.subst = m.subst;
   step.exposed = exposed;
   step.clean_before = eg.clean();
@@ -329,7 +341,7 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
 StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step) {
   Match m;
   m.eclass = step.eclass;
-  if (step.node) m.node = trace_enode(*step.node);
+  m.node = step.node;
   m.subst = step.subst;
   StepText t;
   t.matched = match_str(eg, rule, m);
@@ -406,7 +418,7 @@ void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, s
     if (step.clean_before && !eg.clean()) eg.rebuild();
     Match m;
     m.eclass = step.eclass;
-    if (step.node) m.node = trace_enode(*step.node);
+    m.node = step.node;
     m.subst = step.subst;
     redo.iteration = step.iteration;
     ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo);
