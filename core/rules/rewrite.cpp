@@ -134,6 +134,7 @@ class Instance {
         slots_.push_back(std::move(s));
         return std::nullopt;
       }
+      slots_.reserve(rule_.rhs.nodes.size());
       for (const PatternNode& p : rule_.rhs.nodes)
         if (auto why = add_slot(p)) return why;
     } catch (const Error& e) {
