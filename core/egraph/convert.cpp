@@ -2,6 +2,7 @@
 
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -62,6 +63,8 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
 }
 
 namespace {
+
+using NameSet = std::unordered_set<std::string>;
 
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
@@ -129,7 +132,7 @@ class Restorer {
     return order;
   }
 
-  std::string fresh(const std::string& stem, std::set<std::string>& used) {
+  std::string fresh(const std::string& stem, NameSet& used) {
     for (size_t i = counter_[stem];; ++i) {
       std::string name = fmt::format("{}{}", stem, i);
       if (!used.count(name) && !reserved_.count(name)) {
@@ -140,7 +143,7 @@ class Restorer {
     }
   }
 
-  bool claim(const std::string& name, std::set<std::string>& used) {
+  bool claim(const std::string& name, NameSet& used) {
     return used.insert(name).second;
   }
 
@@ -259,9 +262,9 @@ class Restorer {
   const Selection& sel_;
   Graph g_;
   std::unordered_map<ENode, std::string, ENodeHash> original_value_, original_node_;
-  std::map<EClassId, std::string> names_;
-  std::set<std::string> used_values_, used_nodes_, reserved_;
-  std::map<std::string, size_t> counter_;
+  std::unordered_map<EClassId, std::string> names_;
+  NameSet used_values_, used_nodes_, reserved_;
+  std::unordered_map<std::string, size_t> counter_;
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
 
