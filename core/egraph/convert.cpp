@@ -143,9 +143,7 @@ class Restorer {
     }
   }
 
-  bool claim(const std::string& name, NameSet& used) {
-    return used.insert(name).second;
-  }
+  bool claim(const std::string& name, NameSet& used) { return used.insert(name).second; }
 
   // The original outputs keep their names when an op node computes them.
   void name_outputs_first(const ENode& root_node) {

@@ -37,7 +37,7 @@ struct TraceStep {
   uint32_t step = 0;       // index in the trace (the Justification's step)
   uint32_t iteration = 0;  // the runner iteration it belongs to (RewriteTrace::iteration)
   std::string rule;
-  EClassId eclass;                // the matched class
+  EClassId eclass;            // the matched class
   std::optional<ENode> node;  // the matched root e-node (none for a bare ?x left-hand side)
   Subst subst;
   std::vector<Value> params;                  // every parameter (let and pick), by VarTable::params
