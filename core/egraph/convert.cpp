@@ -66,6 +66,13 @@ namespace {
 
 using NameSet = std::unordered_set<std::string>;
 
+// Value or node names: those taken so far, and where the search for a fresh one resumes.
+struct Names {
+  std::string stem;
+  NameSet used;
+  size_t next = 0;
+};
+
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
  public:
@@ -78,8 +85,8 @@ class Restorer {
     for (const auto& [term, name] : meta.node_names)
       original_node_.emplace(eg.canonicalize(eg.term(term)), name);
     for (const auto& o : meta.output_names) reserved_.insert(o);
-    for (const auto& [name, _] : eg.inputs()) used_values_.insert(name);
-    for (const auto& [name, _] : eg.constants()) used_values_.insert(name);
+    for (const auto& [name, _] : eg.inputs()) values_.used.insert(name);
+    for (const auto& [name, _] : eg.constants()) values_.used.insert(name);
   }
 
   Graph run() {
@@ -132,25 +139,25 @@ class Restorer {
     return order;
   }
 
-  std::string fresh(const std::string& stem, NameSet& used) {
-    for (size_t i = counter_[stem];; ++i) {
-      std::string name = fmt::format("{}{}", stem, i);
-      if (!used.count(name) && !reserved_.count(name)) {
-        counter_[stem] = i + 1;
-        used.insert(name);
+  // The next name stem+i that is neither used nor reserved.
+  std::string fresh(Names& names) {
+    for (;; ++names.next) {
+      std::string name = names.stem + std::to_string(names.next);
+      if (!names.used.count(name) && !reserved_.count(name)) {
+        names.used.insert(name);
         return name;
       }
     }
   }
 
-  bool claim(const std::string& name, NameSet& used) { return used.insert(name).second; }
+  bool claim(const std::string& name, Names& names) { return names.used.insert(name).second; }
 
   // The original outputs keep their names when an op node computes them.
   void name_outputs_first(const ENode& root_node) {
     for (size_t i = 0; i < root_node.children.size() && i < meta_.output_names.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
       if (names_.count(c) || is_leaf_op(sel_.at(c).op)) continue;
-      if (claim(meta_.output_names[i], used_values_)) names_[c] = meta_.output_names[i];
+      if (claim(meta_.output_names[i], values_)) names_[c] = meta_.output_names[i];
     }
   }
 
@@ -162,10 +169,10 @@ class Restorer {
       return;
     }
     auto it = original_value_.find(n);
-    if (it != original_value_.end() && claim(it->second, used_values_))
+    if (it != original_value_.end() && claim(it->second, values_))
       names_[c] = it->second;
     else
-      names_[c] = fresh("v", used_values_);
+      names_[c] = fresh(values_);
   }
 
   void add_constants(const std::vector<EClassId>& order) {
@@ -207,7 +214,7 @@ class Restorer {
       if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && names_.count(*cls))
         node.outputs.push_back(names_.at(*cls));
       else
-        node.outputs.push_back(fresh("v", used_values_));
+        node.outputs.push_back(fresh(values_));
       // An output no rule asked for may have no class yet; the registry still knows its type.
       g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
     }
@@ -221,10 +228,10 @@ class Restorer {
       node.attrs = attrs_of(n.attrs);
     }
     auto it = original_node_.find(n);
-    if (it != original_node_.end() && claim(it->second, used_nodes_))
+    if (it != original_node_.end() && claim(it->second, nodes_))
       node.name = it->second;
     else
-      node.name = fresh("n", used_nodes_);
+      node.name = fresh(nodes_);
     g_.nodes.push_back(std::move(node));
   }
 
@@ -239,11 +246,11 @@ class Restorer {
       bool fits = original ? value == meta_.output_names[i] : !listed.count(value);
       std::string name = value;
       if (!fits && have_identity) {
-        name = original && claim(meta_.output_names[i], used_values_) ? meta_.output_names[i]
-                                                                      : fresh("v", used_values_);
+        name = original && claim(meta_.output_names[i], values_) ? meta_.output_names[i]
+                                                                      : fresh(values_);
         Node id;
         id.op = "identity";
-        id.name = fresh("n", used_nodes_);
+        id.name = fresh(nodes_);
         id.inputs = {value};
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
@@ -261,8 +268,8 @@ class Restorer {
   Graph g_;
   std::unordered_map<ENode, std::string, ENodeHash> original_value_, original_node_;
   std::unordered_map<EClassId, std::string> names_;
-  NameSet used_values_, used_nodes_, reserved_;
-  std::unordered_map<std::string, size_t> counter_;
+  Names values_{"v", {}, 0}, nodes_{"n", {}, 0};
+  NameSet reserved_;
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
 

@@ -35,7 +35,17 @@ struct EGraph::TermTable {
   }
 };
 
-EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {}
+// A small e-graph (POLYJUICE stops at 100 e-nodes) should not spend its time growing tables.
+constexpr size_t kInitialTerms = 128;
+
+EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {
+  terms_->nodes.reserve(kInitialTerms);
+  terms_->index.reserve(kInitialTerms);
+  memo_.reserve(kInitialTerms);
+  uf_parent_.reserve(kInitialTerms);
+  proof_.reserve(kInitialTerms);
+  classes_.reserve(kInitialTerms);
+}
 EGraph::EGraph(EGraph&&) noexcept = default;
 EGraph& EGraph::operator=(EGraph&&) noexcept = default;
 EGraph::~EGraph() = default;
