@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 #include "core/base/error.h"
 #include "core/base/rng.h"
@@ -326,7 +327,8 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
 }
 
 size_t graph_depth(const Graph& g) {
-  std::map<std::string, size_t> depth;
+  std::unordered_map<std::string, size_t> depth;
+  depth.reserve(g.nodes.size());
   size_t deepest = 0;
   for (const Node& node : g.nodes) {  // topological after infer_graph
     size_t d = 0;
