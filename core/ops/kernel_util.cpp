@@ -208,6 +208,10 @@ OpDef make_unary(UnarySpec spec) {
     check_set(in[0], set, name, "x");
     return std::vector<TensorType>{in[0]};
   };
+  if (spec.kernel) {
+    op.kernel = std::move(spec.kernel);
+    return op;
+  }
   op.kernel = [f = spec.f, fi = spec.fi, f_attrs = spec.f_attrs, fi_attrs = spec.fi_attrs](
                   const std::vector<const Tensor*>& in, const Attrs& attrs,
                   const std::vector<TensorType>& out_types) {

@@ -126,13 +126,15 @@ std::string_view dtype_set_name(DTypeSet set);
 struct UnarySpec {
   std::string name, doc, onnx_type;
   DTypeSet dtypes = DTypeSet::Float;
-  std::function<double(double)> f;           // float (and, without fi, integer) semantics
-  std::function<int64_t(int64_t)> fi;        // integer semantics, wrapped to the dtype after
+  // The members below take {} so that a table row names only the fields it needs.
+  std::function<double(double)> f{};     // float (and, without fi, integer) semantics
+  std::function<int64_t(int64_t)> fi{};  // integer semantics, wrapped to the dtype after
   ValueDomain domain = ValueDomain::Any;
-  std::vector<AttrSpec> attrs;               // read by f_attrs / fi_attrs when given
-  std::function<std::function<double(double)>(const Attrs&)> f_attrs;  // f built from attributes
-  std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs;  // fi from attributes
+  std::vector<AttrSpec> attrs{};  // read by f_attrs / fi_attrs when given
+  std::function<std::function<double(double)>(const Attrs&)> f_attrs{};     // f from attributes
+  std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs{};  // fi from attributes
   int since_opset = 13;
+  KernelFn kernel{};  // when set, replaces the per-element kernel built from f and fi
 };
 OpDef make_unary(UnarySpec spec);
 
