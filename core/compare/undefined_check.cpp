@@ -1,33 +1,11 @@
 #include "core/compare/undefined_check.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "core/ops/registry.h"
-#include "core/tensor/random_tensor.h"
+#include "core/ops/value_domain.h"
 
 namespace retort {
-
-bool in_domain(double v, ValueDomain domain) {
-  switch (domain) {
-    case ValueDomain::Any:
-      return true;
-    case ValueDomain::Positive:
-      return v > 0;
-    case ValueDomain::NonNegative:
-      return v >= 0;
-    case ValueDomain::NonZero:
-      return v != 0 && !std::isnan(v);
-    case ValueDomain::UnitClosed:
-      return v >= -1 && v <= 1;
-    case ValueDomain::AtLeastOne:
-      return v >= 1;
-    case ValueDomain::Probability:
-      return v >= 0 && v <= 1;
-  }
-  return true;
-}
 
 std::string UndefinedUse::str() const {
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,

@@ -23,9 +23,6 @@ struct UndefinedUse {
   std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
 };
 
-// Whether v lies in the domain (NaN lies only in Any).
-bool in_domain(double v, ValueDomain domain);
-
 // The first node in topological order that reads a value outside its op's input domain.
 // values: every value of g (evaluate with keep_intermediates).
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/graph/attrs.h"
+#include "core/ops/value_domain.h"
 #include "core/tensor/tensor.h"
 
 namespace retort {
@@ -38,9 +39,6 @@ struct OnnxMapping {
   int since_opset = 13;  // the opset version whose definition this mapping follows
   std::vector<OnnxAttrInput> attr_inputs;
 };
-
-// What values an input must take for the op to be defined; the input generator honours it.
-enum class ValueDomain { Any, Positive, NonNegative, NonZero, UnitClosed, AtLeastOne, Probability };
 
 using InferFn = std::function<std::vector<TensorType>(const std::vector<TensorType>& inputs,
                                                       const Attrs& attrs, size_t num_outputs)>;

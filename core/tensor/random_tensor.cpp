@@ -73,17 +73,4 @@ Tensor random_tensor_in(const TensorType& type, Rng& rng, double lo, double hi) 
   return t;
 }
 
-std::string_view domain_name(ValueDomain d) {
-  switch (d) {
-    case ValueDomain::Any: return "any";
-    case ValueDomain::Positive: return "positive";
-    case ValueDomain::NonNegative: return "non-negative";
-    case ValueDomain::NonZero: return "non-zero";
-    case ValueDomain::UnitClosed: return "[-1, 1]";
-    case ValueDomain::AtLeastOne: return ">= 1";
-    case ValueDomain::Probability: return "[0, 1]";
-  }
-  return "?";
-}
-
 }  // namespace retort

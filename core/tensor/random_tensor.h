@@ -13,6 +13,4 @@ Tensor random_tensor(const TensorType& type, Rng& rng, ValueDomain domain = Valu
 // Uniform in [lo, hi) for floats and [lo, hi] (rounded) for integers.
 Tensor random_tensor_in(const TensorType& type, Rng& rng, double lo, double hi);
 
-std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
-
 }  // namespace retort

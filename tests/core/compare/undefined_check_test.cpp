@@ -1,7 +1,5 @@
 #include "core/compare/undefined_check.h"
 
-#include <limits>
-
 #include <gtest/gtest.h>
 
 #include "core/exec/inputs.h"
@@ -41,14 +39,6 @@ output y
   ASSERT_TRUE(use.has_value());
   EXPECT_EQ(use->element, 5);
   EXPECT_DOUBLE_EQ(use->element_value, -1.0);
-}
-
-TEST(CompareUndefined, Domains) {
-  EXPECT_FALSE(in_domain(0, ValueDomain::Positive));
-  EXPECT_TRUE(in_domain(0, ValueDomain::NonNegative));
-  EXPECT_FALSE(in_domain(1.5, ValueDomain::UnitClosed));
-  EXPECT_FALSE(in_domain(std::numeric_limits<double>::quiet_NaN(), ValueDomain::NonZero));
-  EXPECT_TRUE(in_domain(-3, ValueDomain::Any));
 }
 
 }  // namespace

@@ -4,9 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/compare/undefined_check.h"
-
 #include "core/ops/registry.h"
+#include "core/ops/value_domain.h"
 
 namespace retort {
 namespace {
