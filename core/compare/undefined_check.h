@@ -16,7 +16,7 @@ namespace retort {
 struct UndefinedUse {
   std::string node, op, value;  // the node, its op, and the input value out of its domain
   size_t input_index = 0;
-  ValueDomain domain = ValueDomain::Any;
+  InputDomain domain;
   int64_t element = 0;  // flat index of the first element outside the domain
   double element_value = 0;
 
@@ -24,7 +24,8 @@ struct UndefinedUse {
 };
 
 // The first node in topological order that reads a value outside its op's input domain.
-// values: every value of g (evaluate with keep_intermediates).
+// values: the values of g to check (evaluate with keep_intermediates gives them all); a value
+// missing from it is not checked. g must have passed infer_graph.
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);
 
 }  // namespace retort

@@ -69,6 +69,10 @@ struct OpDef {
   const AttrSpec* find_attr(const std::string& attr) const;
   bool has_tag(const std::string& tag) const;
   ValueDomain domain_of_input(size_t i) const;
+  // The same for a node with these input types and (normalised) attributes. Throws Error when
+  // they do not give the axis that an AxisIndex input indexes.
+  InputDomain domain_of_input(size_t i, const std::vector<TensorType>& inputs,
+                              const Attrs& attrs) const;
 };
 
 }  // namespace retort

@@ -48,6 +48,7 @@ OpDef gather_op() {
                              "data[axis+1:].",
                              "Gather", {"data", "indices"});
   op.attrs.push_back(axis_attr(0, "the axis of data to index"));
+  op.input_domains = {ValueDomain::Any, ValueDomain::AxisIndex};
   op.infer = infer_gather;
   op.kernel = gather_kernel;
   return op;

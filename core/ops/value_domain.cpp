@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace retort {
 
 std::string_view domain_name(ValueDomain d) {
@@ -20,12 +22,19 @@ std::string_view domain_name(ValueDomain d) {
       return ">= 1";
     case ValueDomain::Probability:
       return "[0, 1]";
+    case ValueDomain::AxisIndex:
+      return "an index along input 0's 'axis'";
   }
   return "?";
 }
 
-bool in_domain(double v, ValueDomain domain) {
-  switch (domain) {
+std::string InputDomain::str() const {
+  if (kind == ValueDomain::AxisIndex) return fmt::format("[{}, {}]", -axis_size, axis_size - 1);
+  return std::string(domain_name(kind));
+}
+
+bool in_domain(double v, const InputDomain& domain) {
+  switch (domain.kind) {
     case ValueDomain::Any:
       return true;
     case ValueDomain::Positive:
@@ -40,6 +49,9 @@ bool in_domain(double v, ValueDomain domain) {
       return v >= 1;
     case ValueDomain::Probability:
       return v >= 0 && v <= 1;
+    case ValueDomain::AxisIndex:
+      return v >= static_cast<double>(-domain.axis_size) &&
+             v <= static_cast<double>(domain.axis_size - 1);
   }
   return true;
 }

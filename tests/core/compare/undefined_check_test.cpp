@@ -41,5 +41,24 @@ output y
   EXPECT_DOUBLE_EQ(use->element_value, -1.0);
 }
 
+// Computed indices are checked like given ones: against the size of the gathered axis.
+TEST(CompareUndefined, GatherIndexOutsideTheAxisIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2,3]
+input i : i64[2]
+j = neg(i)
+y = gather(x, j, axis=1)
+output y
+)");
+  TensorMap values = {{"x", Tensor(TensorType{DType::f32, {2, 3}})},
+                      {"i", Tensor::from_ints(DType::i64, {2}, {3, -3})},
+                      {"j", Tensor::from_ints(DType::i64, {2}, {-3, 3})}};
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->str(), "node 'y' (gather) input 1 'j' needs [-3, 2] values: [1] = 3");
+  values["j"] = Tensor::from_ints(DType::i64, {2}, {-3, 2});
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+}
+
 }  // namespace
 }  // namespace retort
