@@ -1,6 +1,6 @@
 // A process-wide pool of interned attribute maps. An e-node stores a 4-byte AttrsId, so hashing
 // and comparing e-nodes never walks an attribute map. The pool only grows (attribute sets are
-// few: op parameters) and is safe to use from several threads.
+// few: op parameters) and is safe to use from several threads; reading an id takes no lock.
 #pragma once
 
 #include "core/egraph/ids.h"

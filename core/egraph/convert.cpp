@@ -2,6 +2,7 @@
 
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -63,6 +64,15 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
 
 namespace {
 
+using NameSet = std::unordered_set<std::string>;
+
+// Value or node names: those taken so far, and where the search for a fresh one resumes.
+struct Names {
+  std::string stem;
+  NameSet used;
+  size_t next = 0;
+};
+
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
  public:
@@ -75,8 +85,8 @@ class Restorer {
     for (const auto& [term, name] : meta.node_names)
       original_node_.emplace(eg.canonicalize(eg.term(term)), name);
     for (const auto& o : meta.output_names) reserved_.insert(o);
-    for (const auto& [name, _] : eg.inputs()) used_values_.insert(name);
-    for (const auto& [name, _] : eg.constants()) used_values_.insert(name);
+    for (const auto& [name, _] : eg.inputs()) values_.used.insert(name);
+    for (const auto& [name, _] : eg.constants()) values_.used.insert(name);
   }
 
   Graph run() {
@@ -92,9 +102,9 @@ class Restorer {
     name_outputs_first(out_node);
     for (EClassId c : order) name_class(c);
     add_constants(order);
+    type_sources();
     for (EClassId c : order) emit_node(c);
     set_outputs(out_node);
-    infer_graph(g_);
     return std::move(g_);
   }
 
@@ -102,26 +112,26 @@ class Restorer {
   // Classes reachable from the root's children, children before parents.
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
-    std::map<EClassId, int> state;  // 1: on the stack, 2: done
+    std::vector<uint8_t> state(eg_.term_count(), 0);  // by class id; 1: on the stack, 2: done
     for (EClassId top : root_node.children) {
       std::vector<std::pair<EClassId, size_t>> stack{{eg_.find(top), 0}};
       while (!stack.empty()) {
         auto& [c, next] = stack.back();
         if (next == 0) {
-          if (state[c] == 2) {
+          if (state[c.value] == 2) {
             stack.pop_back();
             continue;
           }
-          state[c] = 1;
+          state[c.value] = 1;
         }
         const ENode& n = sel_.at(c);
         if (next < n.children.size()) {
           EClassId d = eg_.find(n.children[next++]);
-          if (state[d] == 1) fail("the selection is cyclic at e-class e{}", d.value);
-          if (state[d] == 0) stack.push_back({d, 0});
+          if (state[d.value] == 1) fail("the selection is cyclic at e-class e{}", d.value);
+          if (state[d.value] == 0) stack.push_back({d, 0});
           continue;
         }
-        state[c] = 2;
+        state[c.value] = 2;
         order.push_back(c);
         stack.pop_back();
       }
@@ -129,27 +139,25 @@ class Restorer {
     return order;
   }
 
-  std::string fresh(const std::string& stem, std::set<std::string>& used) {
-    for (size_t i = counter_[stem];; ++i) {
-      std::string name = fmt::format("{}{}", stem, i);
-      if (!used.count(name) && !reserved_.count(name)) {
-        counter_[stem] = i + 1;
-        used.insert(name);
+  // The next name stem+i that is neither used nor reserved.
+  std::string fresh(Names& names) {
+    for (;; ++names.next) {
+      std::string name = names.stem + std::to_string(names.next);
+      if (!names.used.count(name) && !reserved_.count(name)) {
+        names.used.insert(name);
         return name;
       }
     }
   }
 
-  bool claim(const std::string& name, std::set<std::string>& used) {
-    return used.insert(name).second;
-  }
+  bool claim(const std::string& name, Names& names) { return names.used.insert(name).second; }
 
   // The original outputs keep their names when an op node computes them.
   void name_outputs_first(const ENode& root_node) {
     for (size_t i = 0; i < root_node.children.size() && i < meta_.output_names.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
       if (names_.count(c) || is_leaf_op(sel_.at(c).op)) continue;
-      if (claim(meta_.output_names[i], used_values_)) names_[c] = meta_.output_names[i];
+      if (claim(meta_.output_names[i], values_)) names_[c] = meta_.output_names[i];
     }
   }
 
@@ -161,10 +169,10 @@ class Restorer {
       return;
     }
     auto it = original_value_.find(n);
-    if (it != original_value_.end() && claim(it->second, used_values_))
+    if (it != original_value_.end() && claim(it->second, values_))
       names_[c] = it->second;
     else
-      names_[c] = fresh("v", used_values_);
+      names_[c] = fresh(values_);
   }
 
   void add_constants(const std::vector<EClassId>& order) {
@@ -174,6 +182,13 @@ class Restorer {
     for (const auto& name : meta_.constant_names)
       if (used.erase(name)) g_.constants.push_back(*eg_.find_constant(name));
     for (const auto& name : used) g_.constants.push_back(*eg_.find_constant(name));
+  }
+
+  // The graph is typed from the e-class analysis, which already holds every chosen class's
+  // type: re-running infer_graph on each variant would repeat the e-graph's inference.
+  void type_sources() {
+    for (const ValueInfo& in : g_.inputs) g_.types.emplace(in.name, in.type);
+    for (const Constant& c : g_.constants) g_.types.emplace(c.name, c.value.type());
   }
 
   void emit_node(EClassId c) {
@@ -190,6 +205,7 @@ class Restorer {
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
         node.outputs.push_back(names_.at(c));
+        g_.types.emplace(node.outputs.back(), eg_.type(c));
         continue;
       }
       ENode sibling = key;
@@ -198,7 +214,9 @@ class Restorer {
       if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && names_.count(*cls))
         node.outputs.push_back(names_.at(*cls));
       else
-        node.outputs.push_back(fresh("v", used_values_));
+        node.outputs.push_back(fresh(values_));
+      // An output no rule asked for may have no class yet; the registry still knows its type.
+      g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
     }
     if (n.op == special_ops::kOpaque) {
       const OpaqueOp& op = eg_.opaque_op(n);
@@ -210,10 +228,10 @@ class Restorer {
       node.attrs = attrs_of(n.attrs);
     }
     auto it = original_node_.find(n);
-    if (it != original_node_.end() && claim(it->second, used_nodes_))
+    if (it != original_node_.end() && claim(it->second, nodes_))
       node.name = it->second;
     else
-      node.name = fresh("n", used_nodes_);
+      node.name = fresh(nodes_);
     g_.nodes.push_back(std::move(node));
   }
 
@@ -228,13 +246,14 @@ class Restorer {
       bool fits = original ? value == meta_.output_names[i] : !listed.count(value);
       std::string name = value;
       if (!fits && have_identity) {
-        name = original && claim(meta_.output_names[i], used_values_) ? meta_.output_names[i]
-                                                                      : fresh("v", used_values_);
+        name = original && claim(meta_.output_names[i], values_) ? meta_.output_names[i]
+                                                                      : fresh(values_);
         Node id;
         id.op = "identity";
-        id.name = fresh("n", used_nodes_);
+        id.name = fresh(nodes_);
         id.inputs = {value};
         id.outputs = {name};
+        g_.types.emplace(name, g_.types.at(value));
         g_.nodes.push_back(std::move(id));
       }
       if (!listed.insert(name).second)
@@ -248,9 +267,9 @@ class Restorer {
   const Selection& sel_;
   Graph g_;
   std::unordered_map<ENode, std::string, ENodeHash> original_value_, original_node_;
-  std::map<EClassId, std::string> names_;
-  std::set<std::string> used_values_, used_nodes_, reserved_;
-  std::map<std::string, size_t> counter_;
+  std::unordered_map<EClassId, std::string> names_;
+  Names values_{"v", {}, 0}, nodes_{"n", {}, 0};
+  NameSet reserved_;
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
 

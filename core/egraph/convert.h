@@ -33,7 +33,8 @@ GraphMeta add_graph(EGraph& eg, const Graph& g);
 // keep their original names where the chosen e-node is the original one, else get fresh names.
 // The first outputs keep the original output names (through an identity node when an output
 // became an input, a constant or a duplicate of another output); extra graph_out children
-// become extra outputs. The result has passed infer_graph.
+// become extra outputs. The result is typed from the e-class analysis, exactly as infer_graph
+// would type it (the tests check this on every sample and on generated graphs).
 Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection);
 
 }  // namespace retort

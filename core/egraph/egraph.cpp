@@ -35,8 +35,16 @@ struct EGraph::TermTable {
   }
 };
 
+// A small e-graph (POLYJUICE stops at 100 e-nodes) should not spend its time growing tables.
+constexpr size_t kInitialTerms = 128;
+
 EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {
-  type_table_.emplace_back();  // index 0: the graph_out class, which has no tensor type
+  terms_->nodes.reserve(kInitialTerms);
+  terms_->index.reserve(kInitialTerms);
+  memo_.reserve(kInitialTerms);
+  uf_parent_.reserve(kInitialTerms);
+  proof_.reserve(kInitialTerms);
+  classes_.reserve(kInitialTerms);
 }
 EGraph::EGraph(EGraph&&) noexcept = default;
 EGraph& EGraph::operator=(EGraph&&) noexcept = default;
@@ -67,54 +75,46 @@ ENode EGraph::canonicalize(const ENode& node) const {
 
 // --- types -------------------------------------------------------------------------------------
 
-uint32_t EGraph::intern_type(const TensorType& t) {
-  auto [it, inserted] = type_index_.try_emplace(t, static_cast<uint32_t>(type_table_.size()));
-  if (inserted) type_table_.push_back(t);
-  return it->second;
-}
-
 void EGraph::check_ids(const ENode& node) const {
   for (EClassId c : node.children)
     if (c.value >= uf_parent_.size())
       fail("'{}' e-node refers to unknown e-class e{}", op_name(node.op), c.value);
 }
 
-std::optional<TensorType> EGraph::infer_node(const ENode& node) const {
+TypeId EGraph::infer_node(const ENode& node) const {
   check_ids(node);
   if (node.op == special_ops::kGraphOut) {
     if (node.children.empty()) fail("graph_out needs at least one output");
-    return std::nullopt;
+    return kNoType;
   }
-  std::vector<TensorType> child_types;
-  child_types.reserve(node.children.size());
+  child_types_.clear();
   for (EClassId c : node.children) {
-    uint32_t t = classes_[find(c).value]->type;
-    if (t == 0) fail("'{}' e-node takes the graph's output list as an operand", op_name(node.op));
-    child_types.push_back(type_table_[t]);
+    TypeId t = classes_[find(c).value]->type;
+    if (t == kNoType)
+      fail("'{}' e-node takes the graph's output list as an operand", op_name(node.op));
+    child_types_.push_back(t);
   }
   if (node.op == special_ops::kInput) {
     auto it = inputs_.find(leaf_name(node));
     if (it == inputs_.end()) fail("unknown graph input '{}'", leaf_name(node));
-    return it->second;
+    return types_.intern(it->second);
   }
   if (node.op == special_ops::kConst) {
     const Constant* c = find_constant(leaf_name(node));
     if (!c) fail("unknown constant '{}'", leaf_name(node));
-    return c->value.type();
+    return types_.intern(c->value.type());
   }
-  if (node.op == special_ops::kOpaque) return opaque_op(node).output_types.at(node.out);
-  return infer_cache_.infer(node, child_types);
+  if (node.op == special_ops::kOpaque)
+    return types_.intern(opaque_op(node).output_types.at(node.out));
+  return types_.infer(node, child_types_);
 }
 
-const TensorType& EGraph::infer_op(const ENode& node,
-                                   std::span<const TensorType> child_types) const {
-  return infer_cache_.infer(node, child_types);
+TypeId EGraph::infer_op(const ENode& node, std::span<const TypeId> child_types) const {
+  return types_.infer(node, child_types);
 }
 
 TensorType EGraph::infer(const ENode& node) const {
-  auto t = infer_node(node);
-  if (!t) fail("graph_out is not a tensor");
-  return *t;
+  return types_.at(infer_node(node));
 }
 
 // --- adding ------------------------------------------------------------------------------------
@@ -143,13 +143,13 @@ EClassId EGraph::add(const ENode& node) {
     proof_union(id, existing, 0);
     return id;
   }
-  std::optional<TensorType> type = infer_node(canon);
+  TypeId type = infer_node(canon);
   const Constant* constant =
       node.op == special_ops::kConst ? find_constant(leaf_name(node)) : nullptr;
   EClassId id = new_term(node);
   auto cls = std::make_unique<EClass>();
   cls->id = id;
-  cls->type = type ? intern_type(*type) : 0;
+  cls->type = type;
   cls->constant = constant;
   std::vector<EClassId> kids = canon.children.vec();
   std::sort(kids.begin(), kids.end());
@@ -235,7 +235,7 @@ Justification EGraph::just_of(uint32_t just) const {
 
 std::string EGraph::describe_term(EClassId id) const {
   const EClass& c = *classes_[find(id).value];
-  std::string type = c.type == 0 ? "graph outputs" : type_table_[c.type].str();
+  std::string type = c.type == kNoType ? "graph outputs" : types_.at(c.type).str();
   return fmt::format("{} : {} (e{})", term_str(*this, id, 24), type, find(id).value);
 }
 
@@ -353,13 +353,13 @@ std::span<const EClassId> EGraph::classes_with_op(OpId op) const {
 }
 
 const TensorType& EGraph::type(EClassId id) const {
-  uint32_t t = eclass(id).type;
-  if (t == 0) fail("e-class e{} is the graph's output list, not a tensor", find(id).value);
-  return type_table_[t];
+  TypeId t = eclass(id).type;
+  if (t == kNoType) fail("e-class e{} is the graph's output list, not a tensor", find(id).value);
+  return types_.at(t);
 }
 
 bool EGraph::has_type(EClassId id) const {
-  return eclass(id).type != 0;
+  return eclass(id).type != kNoType;
 }
 
 const Constant* EGraph::constant(EClassId id) const {
@@ -417,7 +417,7 @@ MemoryUsage EGraph::memory() const {
   m.union_find = heap_block(uf_parent_.capacity() * sizeof(uint32_t));
   m.proofs = heap_block(proof_.capacity() * sizeof(ProofLink)) +
              heap_block(justs_.capacity() * sizeof(RuleJust));
-  m.types = heap_block(type_table_.capacity() * sizeof(TensorType)) + infer_cache_.bytes();
+  m.types = types_.bytes();
   return m;
 }
 

@@ -26,9 +26,9 @@
 #include "core/egraph/enode.h"
 #include "core/egraph/explanation.h"
 #include "core/egraph/ids.h"
-#include "core/egraph/infer_cache.h"
 #include "core/egraph/justification.h"
 #include "core/egraph/selection.h"
+#include "core/egraph/type_table.h"
 #include "core/graph/graph.h"
 #include "core/tensor/tensor.h"
 
@@ -48,7 +48,7 @@ struct EClass {
   EClassId id;                    // canonical id
   std::vector<ENode> nodes;       // after rebuild(): canonical, no duplicates, enode_less order
   std::vector<EClassId> parents;  // terms that have this class among their children
-  uint32_t type = 0;              // index into the e-graph's type table (see EGraph::type)
+  TypeId type;                    // kNoType for the graph_out class (see EGraph::type)
   const Constant* constant = nullptr;  // the known value, when a const e-node is a member
 };
 
@@ -94,7 +94,7 @@ class EGraph {
   TensorType infer(const ENode& node) const;
   // The type a registry op e-node would have over children of the given types (for checking a
   // whole rule right-hand side before adding any of it); memoised. Throws Error.
-  const TensorType& infer_op(const ENode& node, std::span<const TensorType> child_types) const;
+  TypeId infer_op(const ENode& node, std::span<const TypeId> child_types) const;
 
   // --- merging ---------------------------------------------------------------------------------
   // Puts the classes of terms a and b together (a: the rule's LHS instance, b: its RHS).
@@ -127,6 +127,9 @@ class EGraph {
   // The tensor type of a class; throws Error for the graph_out class, which is not a tensor.
   const TensorType& type(EClassId id) const;
   bool has_type(EClassId id) const;
+  // The interned type of a class (kNoType for the graph_out class), and an interned type.
+  TypeId type_id(EClassId id) const { return eclass(id).type; }
+  const TensorType& type_of(TypeId t) const { return types_.at(t); }
   // The class's value when it holds a const e-node, else nullptr.
   const Constant* constant(EClassId id) const;
 
@@ -165,9 +168,8 @@ class EGraph {
   };
 
   void check_ids(const ENode& node) const;
-  // The node's type, or nullopt for graph_out (not a tensor); throws Error when ill-typed.
-  std::optional<TensorType> infer_node(const ENode& node) const;
-  uint32_t intern_type(const TensorType& t);
+  // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
+  TypeId infer_node(const ENode& node) const;
   uint32_t intern_just(const Justification& why);
   Justification just_of(uint32_t just) const;
   EClassId new_term(const ENode& node);
@@ -191,9 +193,9 @@ class EGraph {
   mutable std::map<uint32_t, std::vector<EClassId>> by_op_;  // rebuilt when asked after a change
   mutable bool by_op_stale_ = true;
 
-  std::vector<TensorType> type_table_;  // index 0: "not a tensor" (the graph_out class)
-  std::unordered_map<TensorType, uint32_t, TensorTypeHash> type_index_;
-  mutable InferCache infer_cache_;
+  // Interning a type and memoising inference do not change what the e-graph means.
+  mutable TypeTable types_;
+  mutable std::vector<TypeId> child_types_;  // scratch for infer_node
 
   std::map<std::string, TensorType> inputs_;
   std::map<std::string, Constant> constants_;

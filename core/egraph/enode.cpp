@@ -1,6 +1,8 @@
 #include "core/egraph/enode.h"
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/base/error.h"
 #include "core/ops/registry.h"
@@ -12,6 +14,23 @@ namespace {
 inline uint64_t mix(uint64_t h, uint64_t x) {
   h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h * 0xff51afd7ed558ccdull;
+}
+
+// Normalising against the registry builds a new attribute map, and rules build the same few
+// attribute sets again and again (a transpose's perm), so the normalised set is kept per (op,
+// attributes as given). Attributes the registry rejects are not kept: they throw every time.
+AttrsId normalized_attrs(const OpDef& def, OpId op, const Attrs& given) {
+  static std::mutex mu;
+  static std::unordered_map<uint64_t, AttrsId> memo;
+  uint64_t key = uint64_t{op.value} << 32 | intern_attrs(given).value;
+  {
+    std::lock_guard lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  AttrsId normal = intern_attrs(OpRegistry::instance().normalize_attrs(def, given));
+  std::lock_guard lock(mu);
+  memo.emplace(key, normal);
+  return normal;
 }
 
 }  // namespace
@@ -67,7 +86,7 @@ ENode make_enode(OpId op, const Attrs& attrs, std::vector<EClassId> children, un
   if (out >= n_out) fail("output {} of op '{}' does not exist (it has {})", out, def->name, n_out);
   ENode n;
   n.op = op;
-  n.attrs = intern_attrs(OpRegistry::instance().normalize_attrs(*def, attrs));
+  n.attrs = normalized_attrs(*def, op, attrs);
   n.out = static_cast<uint16_t>(out);
   n.n_out = static_cast<uint16_t>(n_out);
   n.children = IdList(children);

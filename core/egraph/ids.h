@@ -39,6 +39,15 @@ struct AttrsId {
   auto operator<=>(const AttrsId&) const = default;
 };
 
+// An interned tensor type of one e-graph (see type_table.h). Equal ids mean equal types.
+struct TypeId {
+  uint32_t value = 0;
+  constexpr TypeId() = default;
+  constexpr explicit TypeId(uint32_t v) : value(v) {}
+  auto operator<=>(const TypeId&) const = default;
+};
+inline constexpr TypeId kNoType{0};  // the graph_out class: a list of outputs, not a tensor
+
 inline uint32_t format_as(EClassId id) {
   return id.value;
 }

@@ -34,13 +34,14 @@ json step_to_json(const TraceStep& s) {
             {"nodes_after", s.nodes_after},
             {"classes_after", s.classes_after}};
   if (s.node) {
+    TraceNode n = trace_node(*s.node);
     json attrs = json::object();
-    for (const auto& [name, value] : s.node->attrs) attrs[name] = attr_to_json(value);
-    j["node"] = {{"op", s.node->op},
+    for (const auto& [name, value] : n.attrs) attrs[name] = attr_to_json(value);
+    j["node"] = {{"op", n.op},
                  {"attrs", attrs},
-                 {"out", s.node->out},
-                 {"n_out", s.node->n_out},
-                 {"children", ids_to_json(s.node->children)}};
+                 {"out", n.out},
+                 {"n_out", n.n_out},
+                 {"children", ids_to_json(n.children)}};
   }
   json subst_attrs = json::array();
   for (const auto& a : s.subst.attrs) subst_attrs.push_back(attr_to_json(a));
@@ -93,7 +94,7 @@ class TraceReader : public JsonReader {
     return value_from_attr(attr(j, path));
   }
 
-  TraceNode node(const json& j, const std::string& path) const {
+  ENode node(const json& j, const std::string& path) const {
     check_fields(j, path, {"op", "attrs", "out", "n_out", "children"});
     TraceNode n;
     n.op = string(field(j, "op", path), path + ".op");
@@ -108,7 +109,11 @@ class TraceReader : public JsonReader {
     n.out = static_cast<uint16_t>(out);
     n.n_out = static_cast<uint16_t>(n_out);
     n.children = ids(field(j, "children", path), path + ".children");
-    return n;
+    try {
+      return trace_enode(n);
+    } catch (const Error& e) {
+      bad(path + ".op", e.message());
+    }
   }
 
   TraceStep step(const json& j, const std::string& path) const {

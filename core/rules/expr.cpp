@@ -64,7 +64,7 @@ struct Expr::Fn {
   int max_args = -1;  // -1: any number
   ArgMode mode = ArgMode::Values;
   std::string doc;
-  std::function<Value(const Expr& self, const EvalContext& ctx)> eval;
+  Value (*eval)(const Expr& self, const EvalContext& ctx);
 };
 
 namespace {
@@ -108,7 +108,7 @@ const std::vector<int64_t>& as_ints(const Expr& e, const Value& v) {
 }
 
 int64_t int_arg(const Expr& self, size_t i, const EvalContext& ctx) {
-  return as_int(self.args()[i], self.args()[i].eval(ctx));
+  return self.args()[i].eval_int(ctx);
 }
 
 const TensorType& class_arg(const Expr& self, size_t i, const EvalContext& ctx) {
@@ -132,16 +132,16 @@ bool values_equal(const Value& a, const Value& b) {
   return a == b;
 }
 
-Value fold_ints(const Expr& self, const EvalContext& ctx,
-                const std::function<__int128(__int128, __int128)>& f) {
+template <typename F>
+Value fold_ints(const Expr& self, const EvalContext& ctx, F f) {
   __int128 acc = int_arg(self, 0, ctx);
   for (size_t i = 1; i < self.args().size(); ++i)
     acc = checked(self, f(acc, int_arg(self, i, ctx)));
   return static_cast<int64_t>(acc);
 }
 
-Value compare(const Expr& self, const EvalContext& ctx,
-              const std::function<bool(int64_t, int64_t)>& f) {
+template <typename F>
+Value compare(const Expr& self, const EvalContext& ctx, F f) {
   return f(int_arg(self, 0, ctx), int_arg(self, 1, ctx));
 }
 
@@ -303,7 +303,7 @@ const std::vector<Expr::Fn>& functions() {
        [](const Expr& s, const EvalContext& c) -> Value {
          DType t = class_arg(s, 0, c).dtype;
          for (size_t i = 1; i < s.args().size(); ++i)
-           if (dtype_matches(t, std::get<std::string>(s.args()[i].eval(c)))) return true;
+           if (dtype_matches(t, std::get<std::string>(s.args()[i].literal()))) return true;
          return false;
        }},
       {"is-const", 1, 1, ArgMode::Classes, "true when the e-class holds a constant",
@@ -513,10 +513,20 @@ Value Expr::eval(const EvalContext& ctx) const {
   }
 }
 
+// Conditions and int arguments are evaluated per match: a literal or a parameter is read in
+// place rather than copied out as a Value.
+const Value* Expr::value_in_place(const EvalContext& ctx) const {
+  if (kind_ == Kind::Literal) return &literal_;
+  if (kind_ == Kind::Param) return &ctx.param(var_);
+  return nullptr;
+}
+
 bool Expr::eval_bool(const EvalContext& ctx) const {
+  if (const Value* v = value_in_place(ctx)) return as_bool(*this, *v);
   return as_bool(*this, eval(ctx));
 }
 int64_t Expr::eval_int(const EvalContext& ctx) const {
+  if (const Value* v = value_in_place(ctx)) return as_int(*this, *v);
   return as_int(*this, eval(ctx));
 }
 

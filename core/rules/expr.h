@@ -65,8 +65,11 @@ class Expr {
   const std::vector<Expr>& args() const { return args_; }
   const SourceLoc& loc() const { return loc_; }
   const std::string& str() const { return text_; }
+  const Value& literal() const { return literal_; }  // a Literal's value
 
  private:
+  const Value* value_in_place(const EvalContext& ctx) const;
+
   Kind kind_ = Kind::Literal;
   Value literal_;
   int var_ = -1;

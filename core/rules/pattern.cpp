@@ -53,8 +53,28 @@ class PatternParser {
     std::sort(n.attrs.begin(), n.attrs.end(),
               [](const AttrPattern& a, const AttrPattern& b) { return a.name < b.name; });
     check_arity(op, e, n);
-    if (side_ == PatternSide::Rhs) check_required_attrs(op, e, n);
+    if (side_ == PatternSide::Rhs) {
+      check_required_attrs(op, e, n);
+      n.fixed = fixed_enode(n);
+    }
     return push(std::move(n));
+  }
+
+  // The e-node of a right-hand side node that needs nothing from a match, if it is valid (an
+  // invalid one is rejected when applied, with the registry's reason).
+  static std::optional<ENode> fixed_enode(const PatternNode& n) {
+    if (n.out_expr) return std::nullopt;
+    Attrs attrs;
+    for (const AttrPattern& a : n.attrs) {
+      if (a.kind != AttrPattern::Kind::Literal) return std::nullopt;
+      attrs[a.name] = a.literal;
+    }
+    try {
+      return make_enode(n.op_id, attrs, std::vector<EClassId>(n.children.size()),
+                        static_cast<unsigned>(n.out), static_cast<unsigned>(n.n_out));
+    } catch (const Error&) {
+      return std::nullopt;
+    }
   }
 
   int leaf_node(const SExpr& e) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/egraph/enode.h"
 #include "core/egraph/ids.h"
 #include "core/rules/expr.h"
 #include "core/rules/sexpr.h"
@@ -46,6 +47,10 @@ struct PatternNode {
   int n_out = 0;                   // Op: how many outputs (0: the op's own count, or any on a LHS)
   std::vector<int> children;       // indices of earlier nodes in Pattern::nodes
   std::vector<AttrPattern> attrs;  // sorted by name
+  // Op, right-hand sides whose attributes and output are all literal: the e-node (children
+  // unset), normalised against the registry once when the rule is read instead of per
+  // application.
+  std::optional<ENode> fixed;
   SourceLoc loc;
 };
 

@@ -114,7 +114,7 @@ struct Slot {
   EClassId id;            // existing: the class
   ENode node;             // fresh: the e-node, children filled in when their slots are known
   std::vector<int> kids;  // fresh: the slots of its children
-  std::optional<TensorType> type;
+  TypeId type;
 };
 
 class Instance {
@@ -134,16 +134,17 @@ class Instance {
         slots_.push_back(std::move(s));
         return std::nullopt;
       }
+      slots_.reserve(rule_.rhs.nodes.size());
       for (const PatternNode& p : rule_.rhs.nodes)
         if (auto why = add_slot(p)) return why;
     } catch (const Error& e) {
       return e.message();
     }
     const Slot& root = slots_.back();
-    const TensorType& want = eg_.type(m_.eclass);
-    if (*root.type != want)
-      return fmt::format("the right-hand side is {} but the matched term is {}", root.type->str(),
-                         want.str());
+    TypeId want = eg_.type_id(m_.eclass);
+    if (root.type != want)
+      return fmt::format("the right-hand side is {} but the matched term is {}",
+                         eg_.type_of(root.type).str(), eg_.type(m_.eclass).str());
     return std::nullopt;
   }
 
@@ -195,7 +196,7 @@ class Instance {
     switch (p.kind) {
       case PatternNode::Kind::Var:
         s.id = m_.subst.classes[p.var];
-        s.type = eg_.type(s.id);
+        s.type = tensor_type(s.id);
         break;
       case PatternNode::Kind::Leaf: {
         std::optional<EClassId> c;
@@ -205,10 +206,17 @@ class Instance {
           c = eg_.lookup(const_enode(p.op));
         if (!c) return fmt::format("the e-graph has no input or constant '{}'", p.op);
         s.id = *c;
-        s.type = eg_.type(*c);
+        s.type = tensor_type(*c);
         break;
       }
       case PatternNode::Kind::Op: {
+        if (p.fixed) {
+          s.node = *p.fixed;
+          s.fresh = true;
+          s.kids = p.children;
+          s.type = infer_fresh(s.node, p.children);
+          break;
+        }
         Attrs attrs;
         for (const AttrPattern& a : p.attrs) attrs[a.name] = attr_value(a);
         int64_t out = p.out;
@@ -226,14 +234,26 @@ class Instance {
                             static_cast<unsigned>(p.n_out));
         s.fresh = true;
         s.kids = p.children;
-        std::vector<TensorType> kid_types;
-        for (int k : p.children) kid_types.push_back(*slots_[k].type);
-        s.type = eg_.infer_op(s.node, kid_types);
+        s.type = infer_fresh(s.node, p.children);
         break;
       }
     }
     slots_.push_back(std::move(s));
     return std::nullopt;
+  }
+
+  // The type of a fresh e-node over the slots `kids` (memoised by the e-graph); throws Error.
+  TypeId infer_fresh(const ENode& node, const std::vector<int>& kids) {
+    kid_types_.clear();
+    for (int k : kids) kid_types_.push_back(slots_[k].type);
+    return eg_.infer_op(node, kid_types_);
+  }
+
+  // The class's type; throws Error for the graph_out class, which is no operand.
+  TypeId tensor_type(EClassId c) const {
+    TypeId t = eg_.type_id(c);
+    if (t == kNoType) fail("e-class e{} is the graph's output list, not an operand", c.value);
+    return t;
   }
 
   AttrValue attr_value(const AttrPattern& a) {
@@ -257,6 +277,7 @@ class Instance {
   const Match& m_;
   MatchContext ctx_;
   std::vector<Slot> slots_;
+  std::vector<TypeId> kid_types_;
 };
 
 std::string params_text(const EGraph& eg, const Rule& rule, const std::vector<Value>& params,
@@ -283,7 +304,7 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Val
   step.iteration = trace.iteration;
   step.rule = rule.name;
   step.eclass = m.eclass;
-  if (m.node) step.node = trace_node(*m.node);
+  step.node = m.node;
   step.subst = m.subst;
   step.exposed = exposed;
   step.clean_before = eg.clean();
@@ -321,7 +342,7 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
 StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step) {
   Match m;
   m.eclass = step.eclass;
-  if (step.node) m.node = trace_enode(*step.node);
+  m.node = step.node;
   m.subst = step.subst;
   StepText t;
   t.matched = match_str(eg, rule, m);
@@ -398,7 +419,7 @@ void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, s
     if (step.clean_before && !eg.clean()) eg.rebuild();
     Match m;
     m.eclass = step.eclass;
-    if (step.node) m.node = trace_enode(*step.node);
+    m.node = step.node;
     m.subst = step.subst;
     redo.iteration = step.iteration;
     ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo);

@@ -20,8 +20,8 @@ namespace retort {
 
 // An e-node spelled out by content, the same in every process: the op by name and the
 // attributes by value (an ENode holds interned ids that only mean something inside the process
-// that made them). Children are class ids, which replaying the trace reproduces. A trace made
-// of these can be saved, read in a fresh process and replayed there.
+// that made them). Children are class ids, which replaying the trace reproduces. Trace files
+// hold these, so a trace can be saved, read in a fresh process and replayed there.
 struct TraceNode {
   std::string op;
   Attrs attrs;
@@ -37,8 +37,8 @@ struct TraceStep {
   uint32_t step = 0;       // index in the trace (the Justification's step)
   uint32_t iteration = 0;  // the runner iteration it belongs to (RewriteTrace::iteration)
   std::string rule;
-  EClassId eclass;                // the matched class
-  std::optional<TraceNode> node;  // the matched root e-node (none for a bare ?x left-hand side)
+  EClassId eclass;            // the matched class
+  std::optional<ENode> node;  // the matched root e-node (none for a bare ?x left-hand side)
   Subst subst;
   std::vector<Value> params;                  // every parameter (let and pick), by VarTable::params
   std::vector<EClassId> exposed;              // Expose rules: the classes made graph outputs

@@ -108,6 +108,7 @@ IterationReport Runner::step(RewriteTrace& trace) {
   so.cancel = options_.cancel;
   so.deadline = deadline_;
   std::vector<std::vector<Match>> found(rules_.rules.size());
+  rep.rules.reserve(rules_.rules.size());
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     const Rule& rule = rules_.rules[i];
     RuleReport rr;

@@ -3,9 +3,7 @@
 //   ./build/bin/retort_bench --benchmark_filter=Rules
 #include <benchmark/benchmark.h>
 
-#include "core/egraph/convert.h"
-#include "core/egraph/extract.h"
-#include "core/rules/runner.h"
+#include "tests/bench/saturate_workload.h"
 #include "tests/support/random_graph.h"
 
 namespace retort {
@@ -22,35 +20,20 @@ void saturate_bench(benchmark::State& state, size_t iter_limit, size_t node_limi
                     SchedulerKind scheduler) {
   Graph g = testing::random_op_graph(static_cast<size_t>(state.range(0)), 42);
   const RuleSet& rules = polyjuice_rules();
-  RunnerOptions opts;
+  RunnerOptions opts = bench::polyjuice_limits();
   opts.iter_limit = iter_limit;
   opts.node_limit = node_limit;
-  opts.time_limit_seconds = 0;
   opts.scheduler = scheduler;
-  opts.seed = 1;
-  ExtractOptions min, max;
-  min.collect_steps = max.collect_steps = false;
-  max.mode = ExtractMode::Max;
-  size_t nodes = 0, iterations = 0, steps = 0, min_ops = 0, max_ops = 0;
+  bench::SaturateResult r;
   for (auto _ : state) {
-    EGraph eg;
-    GraphMeta meta = add_graph(eg, g);
-    RewriteTrace trace;
-    RunReport rep = Runner(eg, rules, opts).run(trace);
-    Extraction lo = extract(eg, meta, min);
-    Extraction hi = extract(eg, meta, max);
-    nodes = eg.node_count();
-    iterations = rep.iterations.size();
-    steps = trace.steps.size();
-    min_ops = lo.op_count;
-    max_ops = hi.op_count;
-    benchmark::DoNotOptimize(hi);
+    r = bench::build_saturate_extract(g, rules, opts);
+    benchmark::DoNotOptimize(r);
   }
-  state.counters["enodes"] = static_cast<double>(nodes);
-  state.counters["iters"] = static_cast<double>(iterations);
-  state.counters["rewrites"] = static_cast<double>(steps);
-  state.counters["min_ops"] = static_cast<double>(min_ops);
-  state.counters["max_ops"] = static_cast<double>(max_ops);
+  state.counters["enodes"] = static_cast<double>(r.nodes);
+  state.counters["iters"] = static_cast<double>(r.iterations);
+  state.counters["rewrites"] = static_cast<double>(r.rewrites);
+  state.counters["min_ops"] = static_cast<double>(r.min_ops);
+  state.counters["max_ops"] = static_cast<double>(r.max_ops);
 }
 
 // The graph sizes every saturation benchmark runs: POLYJUICE's 5-15 nodes, and larger ones.

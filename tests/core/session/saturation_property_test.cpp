@@ -23,6 +23,12 @@ constexpr uint64_t kInputSeed = 7;
 std::string differs_from_original(const Graph& original, const Graph& variant) {
   Graph checked = variant;
   infer_graph(checked);  // a variant must be a valid graph on its own
+  // restore_graph types the variant from the e-graph; inference from scratch must agree, and
+  // must find the nodes already in topological order.
+  if (checked.types != variant.types) return "its types differ from infer_graph's";
+  for (size_t i = 0; i < checked.nodes.size(); ++i)
+    if (checked.nodes[i].name != variant.nodes[i].name)
+      return fmt::format("node {} is out of topological order", variant.nodes[i].name);
   TensorMap inputs = generate_inputs(original, kInputSeed, nullptr);
   TensorMap want = evaluate(original, inputs);
   TensorMap got = evaluate(checked, inputs);

@@ -1,4 +1,4 @@
-#include "core/egraph/infer_cache.h"
+#include "core/egraph/type_table.h"
 
 namespace retort {
 
@@ -16,31 +16,42 @@ TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_ty
   return outs[node.out];
 }
 
-size_t InferCache::KeyHash::operator()(const std::vector<uint32_t>& key) const noexcept {
+TypeTable::TypeTable() {
+  types_.emplace_back();  // kNoType: the graph_out class, which is not a tensor
+}
+
+TypeId TypeTable::intern(const TensorType& t) {
+  auto [it, inserted] = index_.try_emplace(t, TypeId(static_cast<uint32_t>(types_.size())));
+  if (inserted) types_.push_back(t);
+  return it->second;
+}
+
+const TensorType& TypeTable::at(TypeId id) const {
+  if (id == kNoType) fail("the graph's output list is not a tensor");
+  if (id.value >= types_.size()) fail("invalid type id {}", id.value);
+  return types_[id.value];
+}
+
+size_t TypeTable::KeyHash::operator()(const std::vector<uint32_t>& key) const noexcept {
   size_t h = key.size();
   for (uint32_t w : key) h = (h ^ w) * 0x9e3779b97f4a7c15ull;
   return h ^ (h >> 29);
 }
 
-uint32_t InferCache::type_id(const TensorType& t) {
-  auto it = type_ids_.find(t);
-  if (it != type_ids_.end()) return it->second;
-  auto id = static_cast<uint32_t>(type_ids_.size());
-  type_ids_.emplace(t, id);
-  return id;
-}
-
-const TensorType& InferCache::infer(const ENode& node, std::span<const TensorType> child_types) {
+TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) {
   key_.clear();
   key_.push_back(node.op.value);
   key_.push_back(node.attrs.value);
   key_.push_back(static_cast<uint32_t>(node.out) << 16 | node.n_out);
-  for (const TensorType& t : child_types) key_.push_back(type_id(t));
+  for (TypeId t : child_types) key_.push_back(t.value);
   auto it = answers_.find(key_);
   if (it == answers_.end()) {
     Answer a;
     try {
-      a.type = infer_op_type(node, child_types);
+      std::vector<TensorType> in;
+      in.reserve(child_types.size());
+      for (TypeId t : child_types) in.push_back(at(t));
+      a.type = intern(infer_op_type(node, in));
     } catch (const Error& e) {
       a.error = e;
     }
@@ -50,13 +61,12 @@ const TensorType& InferCache::infer(const ENode& node, std::span<const TensorTyp
   return it->second.type;
 }
 
-size_t InferCache::bytes() const {
+size_t TypeTable::bytes() const {
   // Node-based hash maps: a node per entry plus the bucket array.
-  size_t total = (type_ids_.size() + answers_.size()) * 4 * sizeof(void*) +
-                 (type_ids_.bucket_count() + answers_.bucket_count()) * sizeof(void*);
-  for (const auto& [t, id] : type_ids_) total += sizeof(TensorType) + t.shape.size() * 8;
-  for (const auto& [key, a] : answers_)
-    total += key.capacity() * 4 + sizeof(Answer) + a.type.shape.size() * 8;
+  size_t total = (index_.size() + answers_.size()) * 4 * sizeof(void*) +
+                 (index_.bucket_count() + answers_.bucket_count()) * sizeof(void*);
+  for (const TensorType& t : types_) total += sizeof(TensorType) + t.shape.size() * 8 * 2;
+  for (const auto& [key, a] : answers_) total += key.capacity() * 4 + sizeof(Answer);
   return total;
 }
 

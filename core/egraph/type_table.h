@@ -1,0 +1,55 @@
+// The tensor types of an e-graph's classes, interned, and memoised registry type inference over
+// them. An e-class stores a 4-byte TypeId, so comparing two classes' types (every merge does) is
+// an integer compare. An op's inference is a pure function of the e-node's op, attributes and
+// output index and of its children's types, and a saturation asks the same question over and
+// over (every rewrite that builds an add of two f32[4,4] operands re-infers it), so each answer,
+// or the Error it gave, is kept, keyed by type ids: a repeated question copies no TensorType.
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/egraph/enode.h"
+#include "core/tensor/tensor.h"
+
+namespace retort {
+
+class TypeTable {
+ public:
+  TypeTable();
+
+  TypeId intern(const TensorType& t);
+  // The type of an id this table handed out; the reference stays valid for the table's life.
+  // kNoType (the graph_out class) throws Error.
+  const TensorType& at(TypeId id) const;
+  // The type of output node.out of a registry op over children of the given types: the
+  // registry's answer, or the same Error it threw the first time.
+  TypeId infer(const ENode& node, std::span<const TypeId> child_types);
+
+  size_t size() const { return types_.size(); }
+  size_t bytes() const;  // an estimate of the heap it holds
+
+ private:
+  struct KeyHash {
+    size_t operator()(const std::vector<uint32_t>& key) const noexcept;
+  };
+  struct Answer {
+    TypeId type;
+    std::optional<Error> error;
+  };
+
+  std::deque<TensorType> types_;  // by id; a deque so references survive growth
+  std::unordered_map<TensorType, TypeId, TensorTypeHash> index_;
+  std::vector<uint32_t> key_;  // the lookup key, reused so that a hit allocates nothing
+  std::unordered_map<std::vector<uint32_t>, Answer, KeyHash> answers_;
+};
+
+// The type a registry op e-node would have over children of the given types, computed by the
+// registry (uncached). Throws Error; special ops need the e-graph (EGraph::infer).
+TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types);
+
+}  // namespace retort

@@ -1,0 +1,38 @@
+// A fixed number of build + saturate + extract runs at POLYJUICE's limits, for instruction
+// counts that do not depend on the machine's load (Google Benchmark picks its own iteration
+// count, so its totals cannot be divided by a known number of runs). docs/benchmarks.md:
+//   valgrind --tool=callgrind retort_saturate_profile NODES 0   (setup only)
+//   valgrind --tool=callgrind retort_saturate_profile NODES 50  (setup and 50 runs)
+// and (second - first) / 50 is the cost of one run.
+#include <charconv>
+#include <cstdio>
+#include <string_view>
+
+#include "tests/bench/saturate_workload.h"
+#include "tests/support/random_graph.h"
+
+namespace {
+
+bool parse_count(std::string_view text, size_t& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t nodes = 0, runs = 0;
+  if (argc != 3 || !parse_count(argv[1], nodes) || !parse_count(argv[2], runs) || nodes == 0) {
+    std::fprintf(stderr, "usage: retort_saturate_profile NODES RUNS\n");
+    return 2;
+  }
+  using namespace retort;
+  Graph g = testing::random_op_graph(nodes, 42);
+  RuleSet rules = builtin_rules("polyjuice");
+  RunnerOptions opts = bench::polyjuice_limits();
+  bench::SaturateResult r = bench::build_saturate_extract(g, rules, opts);  // warms the pools
+  for (size_t i = 0; i < runs; ++i) r = bench::build_saturate_extract(g, rules, opts);
+  std::printf("%zu e-nodes, %zu rewrites, min %zu ops, max %zu ops\n", r.nodes, r.rewrites,
+              r.min_ops, r.max_ops);
+  return 0;
+}

@@ -1,0 +1,41 @@
+// The workload every saturation benchmark measures: graph -> e-graph, the rules run to the
+// limits, then extraction of the most simplified (min) and the most complex (max) variant.
+// Shared by rules_bench.cpp (Google Benchmark) and saturate_profile.cpp (a fixed number of
+// runs, for callgrind instruction counts).
+#pragma once
+
+#include "core/egraph/convert.h"
+#include "core/egraph/extract.h"
+#include "core/rules/runner.h"
+
+namespace retort::bench {
+
+struct SaturateResult {
+  size_t nodes = 0, iterations = 0, rewrites = 0, min_ops = 0, max_ops = 0;
+};
+
+inline SaturateResult build_saturate_extract(const Graph& g, const RuleSet& rules,
+                                             const RunnerOptions& opts) {
+  ExtractOptions min, max;
+  min.collect_steps = max.collect_steps = false;
+  max.mode = ExtractMode::Max;
+  EGraph eg;
+  GraphMeta meta = add_graph(eg, g);
+  RewriteTrace trace;
+  RunReport rep = Runner(eg, rules, opts).run(trace);
+  Extraction lo = extract(eg, meta, min);
+  Extraction hi = extract(eg, meta, max);
+  return {eg.node_count(), rep.iterations.size(), trace.steps.size(), lo.op_count, hi.op_count};
+}
+
+// POLYJUICE's own limits: 2 iterations, 100 e-nodes (seed 1, no time limit).
+inline RunnerOptions polyjuice_limits() {
+  RunnerOptions opts;
+  opts.iter_limit = 2;
+  opts.node_limit = 100;
+  opts.time_limit_seconds = 0;
+  opts.seed = 1;
+  return opts;
+}
+
+}  // namespace retort::bench
