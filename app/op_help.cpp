@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/ops/registry.h"
-#include "core/tensor/random_tensor.h"
+#include "core/ops/value_domain.h"
 
 namespace retort {
 

@@ -41,6 +41,11 @@ Expected run_reference(const Graph& g, const TensorMap& inputs) {
   } catch (const Error& err) {
     e.result.status = RunStatus::error;
     e.result.message = err.what();
+    // The inputs may be why the reference failed (a gather index out of range is an evaluation
+    // error), so check the values known without evaluating.
+    TensorMap known = inputs;
+    for (const auto& c : g.constants) known.emplace(c.name, c.value);
+    e.undefined = find_undefined(g, known);
   }
   return e;
 }

@@ -1,37 +1,15 @@
 #include "core/compare/undefined_check.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "core/ops/registry.h"
-#include "core/tensor/random_tensor.h"
+#include "core/ops/value_domain.h"
 
 namespace retort {
 
-bool in_domain(double v, ValueDomain domain) {
-  switch (domain) {
-    case ValueDomain::Any:
-      return true;
-    case ValueDomain::Positive:
-      return v > 0;
-    case ValueDomain::NonNegative:
-      return v >= 0;
-    case ValueDomain::NonZero:
-      return v != 0 && !std::isnan(v);
-    case ValueDomain::UnitClosed:
-      return v >= -1 && v <= 1;
-    case ValueDomain::AtLeastOne:
-      return v >= 1;
-    case ValueDomain::Probability:
-      return v >= 0 && v <= 1;
-  }
-  return true;
-}
-
 std::string UndefinedUse::str() const {
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
-                     input_index, value, domain_name(domain), element, element_value);
+                     input_index, value, domain.str(), element, element_value);
 }
 
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
@@ -41,10 +19,10 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
     const OpDef* op = reg.find(node.op);
     if (!op) continue;
     for (size_t i = 0; i < node.inputs.size(); ++i) {
-      ValueDomain domain = op->domain_of_input(i);
-      if (domain == ValueDomain::Any || node.inputs[i].empty()) continue;
+      if (op->domain_of_input(i) == ValueDomain::Any || node.inputs[i].empty()) continue;
       auto it = values.find(node.inputs[i]);
       if (it == values.end()) continue;
+      InputDomain domain = op->domain_of_input(i, input_types(g, node), node.attrs);
       const Tensor& t = it->second;
       if (t.dtype() == DType::boolean) continue;
       for (int64_t k = 0; k < t.numel(); ++k) {

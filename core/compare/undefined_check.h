@@ -16,18 +16,16 @@ namespace retort {
 struct UndefinedUse {
   std::string node, op, value;  // the node, its op, and the input value out of its domain
   size_t input_index = 0;
-  ValueDomain domain = ValueDomain::Any;
+  InputDomain domain;
   int64_t element = 0;  // flat index of the first element outside the domain
   double element_value = 0;
 
   std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
 };
 
-// Whether v lies in the domain (NaN lies only in Any).
-bool in_domain(double v, ValueDomain domain);
-
 // The first node in topological order that reads a value outside its op's input domain.
-// values: every value of g (evaluate with keep_intermediates).
+// values: the values of g to check (evaluate with keep_intermediates gives them all); a value
+// missing from it is not checked. g must have passed infer_graph.
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);
 
 }  // namespace retort

@@ -14,21 +14,23 @@ namespace retort {
 namespace {
 
 struct Requirement {
-  ValueDomain domain;
+  InputDomain domain;
   std::string op;
 };
 
 // Whether every value of domain `inner` also lies in domain `outer` (set inclusion).
-bool domain_within(ValueDomain inner, ValueDomain outer) {
+bool domain_within(const InputDomain& inner, const InputDomain& outer) {
   using D = ValueDomain;
-  if (inner == outer || outer == D::Any) return true;
-  switch (inner) {
+  if (inner == outer || outer.kind == D::Any) return true;
+  switch (inner.kind) {
     case D::Positive:
-      return outer == D::NonNegative || outer == D::NonZero;
+      return outer.kind == D::NonNegative || outer.kind == D::NonZero;
     case D::AtLeastOne:
-      return outer == D::Positive || outer == D::NonNegative || outer == D::NonZero;
+      return outer.kind == D::Positive || outer.kind == D::NonNegative || outer.kind == D::NonZero;
     case D::Probability:
-      return outer == D::NonNegative || outer == D::UnitClosed;
+      return outer.kind == D::NonNegative || outer.kind == D::UnitClosed;
+    case D::AxisIndex:  // the indices of a shorter axis are indices of a longer one
+      return outer.kind == D::AxisIndex && inner.axis_size <= outer.axis_size;
     default:
       return false;
   }
@@ -44,8 +46,8 @@ std::vector<Requirement> requirements_of(const Graph& g, const std::string& inpu
     if (!op) continue;
     for (size_t i = 0; i < node.inputs.size(); ++i) {
       if (node.inputs[i] != input) continue;
-      ValueDomain d = op->domain_of_input(i);
-      if (d == ValueDomain::Any) continue;
+      if (op->domain_of_input(i) == ValueDomain::Any) continue;
+      InputDomain d = op->domain_of_input(i, input_types(g, node), node.attrs);
       bool seen = false;
       for (const auto& r : reqs) seen |= r.domain == d && r.op == op->name;
       if (!seen) reqs.push_back({d, op->name});
@@ -54,14 +56,14 @@ std::vector<Requirement> requirements_of(const Graph& g, const std::string& inpu
   return reqs;
 }
 
-std::string describe(ValueDomain d) {
-  std::string_view name = domain_name(d);
+std::string describe(const InputDomain& d) {
+  std::string name = d.str();
   if (name.starts_with('[')) return fmt::format("values in {}", name);
   if (name.starts_with('>') || name.starts_with('<')) return fmt::format("values {}", name);
   return fmt::format("{} values", name);
 }
 
-std::string ops_needing(const std::vector<Requirement>& reqs, ValueDomain d) {
+std::string ops_needing(const std::vector<Requirement>& reqs, const InputDomain& d) {
   std::vector<std::string> ops;
   for (const auto& r : reqs)
     if (domain_within(d, r.domain) && std::find(ops.begin(), ops.end(), r.op) == ops.end())
@@ -71,7 +73,7 @@ std::string ops_needing(const std::vector<Requirement>& reqs, ValueDomain d) {
 
 // Picks the narrowest required domain that satisfies all the others; when none does (positive
 // and [-1, 1], say), the first one wins and the note says which needs are not guaranteed.
-ValueDomain choose_domain(const std::string& input, const std::vector<Requirement>& reqs,
+InputDomain choose_domain(const std::string& input, const std::vector<Requirement>& reqs,
                           std::vector<std::string>* notes) {
   for (const auto& candidate : reqs) {
     bool covers_all = true;
@@ -82,7 +84,7 @@ ValueDomain choose_domain(const std::string& input, const std::vector<Requiremen
                                    ops_needing(reqs, candidate.domain)));
     return candidate.domain;
   }
-  ValueDomain chosen = reqs.front().domain;
+  InputDomain chosen = reqs.front().domain;
   if (notes) {
     std::vector<std::string> unmet;
     for (const auto& r : reqs)
@@ -99,7 +101,7 @@ ValueDomain choose_domain(const std::string& input, const std::vector<Requiremen
 TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string>* notes) {
   TensorMap inputs;
   for (const ValueInfo& in : g.inputs) {
-    ValueDomain domain = ValueDomain::Any;
+    InputDomain domain;
     std::vector<Requirement> reqs = requirements_of(g, in.name);
     if (!reqs.empty() && in.type.dtype != DType::boolean)
       domain = choose_domain(in.name, reqs, notes);

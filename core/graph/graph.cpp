@@ -119,11 +119,7 @@ void check_unique_names(const Graph& g) {
 }
 
 void infer_node(Graph& g, Node& node) {
-  std::vector<TensorType> in_types;
-  for (const auto& in : node.inputs) in_types.push_back(in.empty() ? TensorType{} : g.types.at(in));
-  // Trailing omitted optional inputs are not passed at all, so inference can tell "absent" from
-  // an f32 scalar.
-  for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) in_types.pop_back();
+  std::vector<TensorType> in_types = input_types(g, node);
   std::vector<TensorType> out_types;
   if (node.is_opaque()) {
     out_types = node.opaque->output_types;
@@ -162,6 +158,15 @@ void infer_node(Graph& g, Node& node) {
 }
 
 }  // namespace
+
+std::vector<TensorType> input_types(const Graph& g, const Node& node) {
+  std::vector<TensorType> types;
+  for (const auto& in : node.inputs) types.push_back(in.empty() ? TensorType{} : g.type_of(in));
+  // Trailing omitted optional inputs are not passed at all, so inference can tell "absent" from
+  // an f32 scalar.
+  for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) types.pop_back();
+  return types;
+}
 
 void infer_graph(Graph& g) {
   check_unique_names(g);

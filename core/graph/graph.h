@@ -68,6 +68,10 @@ struct Graph {
 // normalised against the registry, inference run for each node. Errors name the node.
 void infer_graph(Graph& g);
 
+// The types of a node's inputs as its op's inference sees them: an omitted optional input is
+// TensorType{}, and trailing omitted ones are left out. g must hold the types (infer_graph).
+std::vector<TensorType> input_types(const Graph& g, const Node& node);
+
 // A fresh value name with the given stem not yet used in g ("t", "t_1", ...).
 std::string fresh_value_name(const Graph& g, const std::string& stem);
 

@@ -139,6 +139,29 @@ void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string
   }
 }
 
+int64_t attr_axis(const Attrs& a, const Shape& s, std::string_view what) {
+  int64_t rank = static_cast<int64_t>(s.size());
+  if (rank == 0) fail("attribute 'axis' needs {} of rank >= 1, got a scalar", what);
+  int64_t axis = attr_int(a, "axis");
+  if (axis < -rank || axis >= rank)
+    fail("attribute 'axis' {} is out of range [{}, {}] for {} {}", axis, -rank, rank - 1, what,
+         shape_str(s));
+  return axis < 0 ? axis + rank : axis;
+}
+
+AttrSpec axis_attr(std::optional<int64_t> default_axis, const std::string& doc) {
+  std::optional<AttrValue> def;
+  if (default_axis) def = *default_axis;
+  return {"axis", AttrKind::Int, def, !default_axis, doc + ", in [-rank, rank-1]"};
+}
+
+InferFn infer_same_dtype(ShapeFn shape_of) {
+  return
+      [shape_of = std::move(shape_of)](const std::vector<TensorType>& in, const Attrs& a, size_t) {
+        return std::vector<TensorType>{{in[0].dtype, shape_of(in[0].shape, a)}};
+      };
+}
+
 std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t) {
   return {in.at(0)};
 }
@@ -208,6 +231,10 @@ OpDef make_unary(UnarySpec spec) {
     check_set(in[0], set, name, "x");
     return std::vector<TensorType>{in[0]};
   };
+  if (spec.kernel) {
+    op.kernel = std::move(spec.kernel);
+    return op;
+  }
   op.kernel = [f = spec.f, fi = spec.fi, f_attrs = spec.f_attrs, fi_attrs = spec.fi_attrs](
                   const std::vector<const Tensor*>& in, const Attrs& attrs,
                   const std::vector<TensorType>& out_types) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -107,6 +108,12 @@ void require_rank(const TensorType& t, int64_t lo, int64_t hi, const std::string
 // ("attribute 'axes'") on an axis out of range or given twice.
 std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
                                     const std::string& what);
+// Attribute 'axis' made non-negative for the input of shape s that it indexes (`what` names the
+// input: "input", "data"); throws Error when s is a scalar or the axis is outside [-rank, rank-1].
+int64_t attr_axis(const Attrs& a, const Shape& s, std::string_view what);
+// The spec of the attribute 'axis' that attr_axis reads (`doc` says what the axis is for); without
+// a default it is required.
+AttrSpec axis_attr(std::optional<int64_t> default_axis, const std::string& doc);
 // Shape arithmetic on values that come from attributes: throws Error instead of overflowing.
 int64_t checked_add(int64_t a, int64_t b);
 int64_t checked_mul(int64_t a, int64_t b);
@@ -114,6 +121,10 @@ int64_t checked_numel(const Shape& s);
 
 // Output = input 0's type.
 std::vector<TensorType> infer_same_as_first(const std::vector<TensorType>& in, const Attrs&, size_t);
+// The output shape of a one-output op, from input 0's shape and the node's attributes.
+using ShapeFn = std::function<Shape(const Shape& in, const Attrs& attrs)>;
+// Output = input 0's dtype under the shape that shape_of gives.
+InferFn infer_same_dtype(ShapeFn shape_of);
 // Output = broadcast of all inputs, dtype of input 0 (all inputs must share it).
 std::vector<TensorType> infer_broadcast(const std::vector<TensorType>& in, const Attrs&, size_t);
 
@@ -126,13 +137,15 @@ std::string_view dtype_set_name(DTypeSet set);
 struct UnarySpec {
   std::string name, doc, onnx_type;
   DTypeSet dtypes = DTypeSet::Float;
-  std::function<double(double)> f;           // float (and, without fi, integer) semantics
-  std::function<int64_t(int64_t)> fi;        // integer semantics, wrapped to the dtype after
+  // The members below take {} so that a table row names only the fields it needs.
+  std::function<double(double)> f{};     // float (and, without fi, integer) semantics
+  std::function<int64_t(int64_t)> fi{};  // integer semantics, wrapped to the dtype after
   ValueDomain domain = ValueDomain::Any;
-  std::vector<AttrSpec> attrs;               // read by f_attrs / fi_attrs when given
-  std::function<std::function<double(double)>(const Attrs&)> f_attrs;  // f built from attributes
-  std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs;  // fi from attributes
+  std::vector<AttrSpec> attrs{};  // read by f_attrs / fi_attrs when given
+  std::function<std::function<double(double)>(const Attrs&)> f_attrs{};     // f from attributes
+  std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs{};  // fi from attributes
   int since_opset = 13;
+  KernelFn kernel{};  // when set, replaces the per-element kernel built from f and fi
 };
 OpDef make_unary(UnarySpec spec);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/graph/attrs.h"
+#include "core/ops/value_domain.h"
 #include "core/tensor/tensor.h"
 
 namespace retort {
@@ -39,9 +40,6 @@ struct OnnxMapping {
   std::vector<OnnxAttrInput> attr_inputs;
 };
 
-// What values an input must take for the op to be defined; the input generator honours it.
-enum class ValueDomain { Any, Positive, NonNegative, NonZero, UnitClosed, AtLeastOne, Probability };
-
 using InferFn = std::function<std::vector<TensorType>(const std::vector<TensorType>& inputs,
                                                       const Attrs& attrs, size_t num_outputs)>;
 using KernelFn =
@@ -71,6 +69,10 @@ struct OpDef {
   const AttrSpec* find_attr(const std::string& attr) const;
   bool has_tag(const std::string& tag) const;
   ValueDomain domain_of_input(size_t i) const;
+  // The same for a node with these input types and (normalised) attributes. Throws Error when
+  // they do not give the axis that an AxisIndex input indexes.
+  InputDomain domain_of_input(size_t i, const std::vector<TensorType>& inputs,
+                              const Attrs& attrs) const;
 };
 
 }  // namespace retort

@@ -9,8 +9,9 @@ namespace retort {
 
 namespace {
 
-// The numpy broadcast of the input shape with 'shape' (ONNX Expand is bidirectional).
-Shape expand_target(const Shape& in, const std::vector<int64_t>& shape) {
+// The numpy broadcast of the input shape with attribute 'shape' (ONNX Expand is bidirectional).
+Shape expand_target(const Shape& in, const Attrs& a) {
+  const auto& shape = attr_ints(a, "shape");
   for (int64_t d : shape)
     if (d < 0) fail("attribute 'shape' {} holds a negative size", shape_str(shape));
   Shape out(std::max(in.size(), shape.size()));
@@ -35,10 +36,7 @@ OpDef expand_op() {
                              "be 1; the result has the larger rank).",
                              "Expand", {"input"});
   add_ints_input_attr(op, "shape", 1, true, "the shape to broadcast with");
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    return std::vector<TensorType>{
-        {in[0].dtype, expand_target(in[0].shape, attr_ints(a, "shape"))}};
-  };
+  op.infer = infer_same_dtype(expand_target);
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs&,
                  const std::vector<TensorType>& out_types) {
     const Tensor& x = *in[0];
@@ -50,7 +48,8 @@ OpDef expand_op() {
   return op;
 }
 
-Shape tile_target(const Shape& in, const std::vector<int64_t>& repeats) {
+Shape tile_target(const Shape& in, const Attrs& a) {
+  const auto& repeats = attr_ints(a, "repeats");
   std::string given = fmt::format("[{}]", fmt::join(repeats, ","));
   if (repeats.size() != in.size())
     fail("attribute 'repeats' {} has {} entries but the input {} has rank {}", given,
@@ -68,10 +67,7 @@ OpDef tile_op() {
   OpDef op = shape_family_op("tile", "Repeats the whole input repeats[d] times along each axis d.",
                              "Tile", {"input"});
   add_ints_input_attr(op, "repeats", 1, true, "copies per axis, one non-negative entry per axis");
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    return std::vector<TensorType>{
-        {in[0].dtype, tile_target(in[0].shape, attr_ints(a, "repeats"))}};
-  };
+  op.infer = infer_same_dtype(tile_target);
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs&,
                  const std::vector<TensorType>& out_types) {
     const Tensor& x = *in[0];

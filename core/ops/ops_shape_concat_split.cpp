@@ -9,20 +9,9 @@ namespace retort {
 
 namespace {
 
-// The axis attribute normalised against the rank of an input that must have rank >= 1.
-int64_t join_axis(const Attrs& a, const Shape& s, const char* op) {
-  int64_t rank = static_cast<int64_t>(s.size());
-  if (rank == 0) fail("{} needs inputs of rank >= 1, got a scalar", op);
-  int64_t axis = attr_int(a, "axis");
-  if (axis < -rank || axis >= rank)
-    fail("attribute 'axis' {} is out of range [{}, {}] for input {}", axis, -rank, rank - 1,
-         shape_str(s));
-  return axis < 0 ? axis + rank : axis;
-}
-
 std::vector<TensorType> infer_concat(const std::vector<TensorType>& in, const Attrs& a, size_t) {
   const Shape& first = in[0].shape;
-  int64_t axis = join_axis(a, first, "concat");
+  int64_t axis = attr_axis(a, first, "input");
   Shape out = first;
   for (size_t k = 1; k < in.size(); ++k) {
     const Shape& s = in[k].shape;
@@ -46,7 +35,7 @@ std::vector<TensorType> infer_concat(const std::vector<TensorType>& in, const At
 std::vector<Tensor> concat_kernel(const std::vector<const Tensor*>& in, const Attrs& a,
                                   const std::vector<TensorType>& out_types) {
   Tensor out(out_types[0]);
-  int64_t axis = join_axis(a, out.shape(), "concat");
+  int64_t axis = attr_axis(a, out.shape(), "input");
   std::vector<int64_t> out_strides = strides_of(out.shape());
   int64_t at = 0;
   for (const Tensor* x : in) {
@@ -64,8 +53,7 @@ OpDef concat_op() {
                              "Concat", {"inputs"});
   op.max_inputs = -1;
   op.tags.push_back("variadic");
-  op.attrs.push_back(
-      {"axis", AttrKind::Int, std::nullopt, true, "the axis to join along, in [-rank, rank-1]"});
+  op.attrs.push_back(axis_attr(std::nullopt, "the axis to join along"));
   op.infer = infer_concat;
   op.kernel = concat_kernel;
   return op;
@@ -78,7 +66,7 @@ struct SplitPlan {
 
 SplitPlan plan_split(const Shape& s, const Attrs& a, size_t num_outputs) {
   SplitPlan plan;
-  plan.axis = join_axis(a, s, "split");
+  plan.axis = attr_axis(a, s, "input");
   int64_t dim = s[plan.axis];
   int64_t n = static_cast<int64_t>(num_outputs);
   if (n < 1) fail("split needs at least one output");
@@ -141,8 +129,7 @@ OpDef split_op() {
                              "Split", {"input"});
   op.num_outputs = -1;
   op.tags.push_back("multi_output");
-  op.attrs.push_back(
-      {"axis", AttrKind::Int, AttrValue{int64_t{0}}, false, "the axis to cut, in [-rank, rank-1]"});
+  op.attrs.push_back(axis_attr(0, "the axis to cut"));
   add_ints_input_attr(op, "split", 1, false,
                       "the size of each piece (one per output, summing to the axis size); "
                       "absent: equal parts");

@@ -6,19 +6,9 @@ namespace retort {
 
 namespace {
 
-int64_t gather_axis(const Shape& data, const Attrs& a) {
-  int64_t rank = static_cast<int64_t>(data.size());
-  if (rank == 0) fail("gather needs 'data' of rank >= 1, got a scalar");
-  int64_t axis = attr_int(a, "axis");
-  if (axis < -rank || axis >= rank)
-    fail("attribute 'axis' {} is out of range [{}, {}] for data {}", axis, -rank, rank - 1,
-         shape_str(data));
-  return axis < 0 ? axis + rank : axis;
-}
-
 std::vector<TensorType> infer_gather(const std::vector<TensorType>& in, const Attrs& a, size_t) {
   const Shape& data = in[0].shape;
-  int64_t axis = gather_axis(data, a);
+  int64_t axis = attr_axis(a, data, "data");
   require_dtype(in[1], {DType::i32, DType::i64}, "input 'indices'");
   Shape out(data.begin(), data.begin() + axis);
   out.insert(out.end(), in[1].shape.begin(), in[1].shape.end());
@@ -32,7 +22,7 @@ std::vector<Tensor> gather_kernel(const std::vector<const Tensor*>& in, const At
   const Tensor& data = *in[0];
   const Tensor& indices = *in[1];
   const Shape& s = data.shape();
-  int64_t axis = gather_axis(s, a);
+  int64_t axis = attr_axis(a, s, "data");
   int64_t dim = s[axis];
   int64_t inner = numel(Shape(s.begin() + axis + 1, s.end()));
   int64_t outer = numel(Shape(s.begin(), s.begin() + axis));
@@ -57,8 +47,8 @@ OpDef gather_op() {
                              "counts from the end); output shape data[:axis] + indices + "
                              "data[axis+1:].",
                              "Gather", {"data", "indices"});
-  op.attrs.push_back({"axis", AttrKind::Int, AttrValue{int64_t{0}}, false,
-                      "the axis of data to index, in [-rank, rank-1]"});
+  op.attrs.push_back(axis_attr(0, "the axis of data to index"));
+  op.input_domains = {ValueDomain::Any, ValueDomain::AxisIndex};
   op.infer = infer_gather;
   op.kernel = gather_kernel;
   return op;

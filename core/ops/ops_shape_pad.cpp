@@ -126,12 +126,12 @@ OpDef pad_op() {
   op.attrs.push_back({"constant_value", AttrKind::Float, AttrValue{0.0}, false,
                       "the fill value in constant mode, converted to the input's dtype", false});
   op.onnx.attr_inputs.push_back({"constant_value", 2, OnnxAttrInput::Form::ScalarOfInput0});
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
+  op.infer = infer_same_dtype([](const Shape& s, const Attrs& a) {
     Shape out;
-    for (const AxisPad& p : plan_pad(in[0].shape, a)) out.push_back(p.out);
+    for (const AxisPad& p : plan_pad(s, a)) out.push_back(p.out);
     checked_numel(out);
-    return std::vector<TensorType>{{in[0].dtype, out}};
-  };
+    return out;
+  });
   op.kernel = pad_kernel;
   return op;
 }

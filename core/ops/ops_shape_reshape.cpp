@@ -15,9 +15,10 @@ std::vector<Tensor> view_kernel(const std::vector<const Tensor*>& in, const Attr
   return {in[0]->reshaped(out[0].shape)};
 }
 
-OpDef view_op(std::string name, std::string doc, std::string onnx_type) {
+OpDef view_op(std::string name, std::string doc, std::string onnx_type, ShapeFn shape_of) {
   OpDef op = shape_family_op(std::move(name), std::move(doc), std::move(onnx_type), {"data"});
   op.tags.push_back("view");
+  op.infer = infer_same_dtype(std::move(shape_of));
   op.kernel = view_kernel;
   return op;
 }
@@ -66,92 +67,92 @@ Shape reshape_target(const Shape& in, const std::vector<int64_t>& spec, bool all
   return out;
 }
 
+Shape reshaped(const Shape& s, const Attrs& a) {
+  int64_t allowzero = attr_int(a, "allowzero");
+  if (allowzero != 0 && allowzero != 1)
+    fail("attribute 'allowzero' must be 0 or 1, got {}", allowzero);
+  return reshape_target(s, attr_ints(a, "shape"), allowzero == 1);
+}
+
 OpDef reshape_op() {
   OpDef op = view_op("reshape",
                      "Same elements in row-major order under a new shape. In 'shape', 0 copies "
                      "the input's dimension (unless allowzero=1) and one -1 is inferred.",
-                     "Reshape");
+                     "Reshape", reshaped);
   // Reshape-14 only added allowzero; Reshape-13 is this op with its default, so opset 13 maps too.
   add_ints_input_attr(op, "shape", 1, true, "the new shape; 0 copies, -1 infers");
   op.attrs.push_back(
       {"allowzero", AttrKind::Int, AttrValue{int64_t{0}}, false,
        "1: a 0 in 'shape' means size zero instead of copying the input's dimension"});
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    int64_t allowzero = attr_int(a, "allowzero");
-    if (allowzero != 0 && allowzero != 1)
-      fail("attribute 'allowzero' must be 0 or 1, got {}", allowzero);
-    return std::vector<TensorType>{
-        {in[0].dtype, reshape_target(in[0].shape, attr_ints(a, "shape"), allowzero == 1)}};
-  };
   return op;
+}
+
+Shape flattened(const Shape& s, const Attrs& a) {
+  int64_t rank = static_cast<int64_t>(s.size());
+  int64_t axis = attr_int(a, "axis");
+  if (axis < -rank || axis > rank)
+    fail("attribute 'axis' {} is out of range [{}, {}] for input {}", axis, -rank, rank,
+         shape_str(s));
+  if (axis < 0) axis += rank;
+  Shape rows(s.begin(), s.begin() + axis), cols(s.begin() + axis, s.end());
+  return {numel(rows), numel(cols)};
 }
 
 OpDef flatten_op() {
   OpDef op = view_op("flatten",
                      "Reshapes to 2-D: dimensions before 'axis' form the rows, the rest the "
                      "columns (axis in [-rank, rank]).",
-                     "Flatten");
+                     "Flatten", flattened);
   op.attrs.push_back({"axis", AttrKind::Int, AttrValue{int64_t{1}}, false,
                       "the first dimension of the columns, in [-rank, rank]"});
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    const Shape& s = in[0].shape;
-    int64_t rank = static_cast<int64_t>(s.size());
-    int64_t axis = attr_int(a, "axis");
-    if (axis < -rank || axis > rank)
-      fail("attribute 'axis' {} is out of range [{}, {}] for input {}", axis, -rank, rank,
-           shape_str(s));
-    if (axis < 0) axis += rank;
-    Shape rows(s.begin(), s.begin() + axis), cols(s.begin() + axis, s.end());
-    return std::vector<TensorType>{{in[0].dtype, {numel(rows), numel(cols)}}};
-  };
   return op;
+}
+
+Shape squeezed(const Shape& s, const Attrs& a) {
+  std::vector<bool> drop(s.size(), false);
+  if (has_attr(a, "axes")) {
+    for (int64_t axis :
+         normalize_axes(attr_ints(a, "axes"), static_cast<int64_t>(s.size()), "attribute 'axes'")) {
+      if (s[axis] != 1)
+        fail("cannot squeeze axis {} of input {}: its size is {}, not 1", axis, shape_str(s),
+             s[axis]);
+      drop[axis] = true;
+    }
+  } else {
+    for (size_t d = 0; d < s.size(); ++d) drop[d] = s[d] == 1;
+  }
+  Shape out;
+  for (size_t d = 0; d < s.size(); ++d)
+    if (!drop[d]) out.push_back(s[d]);
+  return out;
 }
 
 OpDef squeeze_op() {
   OpDef op = view_op("squeeze",
                      "Removes the size-1 dimensions listed in 'axes' (all size-1 dimensions when "
                      "'axes' is absent).",
-                     "Squeeze");
+                     "Squeeze", squeezed);
   add_ints_input_attr(op, "axes", 1, false, "dimensions of size 1 to remove; absent: all of them");
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    const Shape& s = in[0].shape;
-    std::vector<bool> drop(s.size(), false);
-    if (has_attr(a, "axes")) {
-      for (int64_t axis : normalize_axes(attr_ints(a, "axes"), static_cast<int64_t>(s.size()),
-                                         "attribute 'axes'")) {
-        if (s[axis] != 1)
-          fail("cannot squeeze axis {} of input {}: its size is {}, not 1", axis, shape_str(s),
-               s[axis]);
-        drop[axis] = true;
-      }
-    } else {
-      for (size_t d = 0; d < s.size(); ++d) drop[d] = s[d] == 1;
-    }
-    Shape out;
-    for (size_t d = 0; d < s.size(); ++d)
-      if (!drop[d]) out.push_back(s[d]);
-    return std::vector<TensorType>{{in[0].dtype, out}};
-  };
   return op;
+}
+
+Shape unsqueezed(const Shape& s, const Attrs& a) {
+  const auto& axes = attr_ints(a, "axes");
+  int64_t out_rank = static_cast<int64_t>(s.size() + axes.size());
+  std::vector<bool> is_new(out_rank, false);
+  for (int64_t axis : normalize_axes(axes, out_rank, "attribute 'axes'")) is_new[axis] = true;
+  Shape out;
+  size_t next = 0;
+  for (int64_t d = 0; d < out_rank; ++d) out.push_back(is_new[d] ? 1 : s[next++]);
+  return out;
 }
 
 OpDef unsqueeze_op() {
   OpDef op = view_op("unsqueeze",
                      "Inserts size-1 dimensions at 'axes', which index the output (rank + "
                      "len(axes)).",
-                     "Unsqueeze");
+                     "Unsqueeze", unsqueezed);
   add_ints_input_attr(op, "axes", 1, true, "positions of the new size-1 dimensions in the output");
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    const Shape& s = in[0].shape;
-    const auto& axes = attr_ints(a, "axes");
-    int64_t out_rank = static_cast<int64_t>(s.size() + axes.size());
-    std::vector<bool> is_new(out_rank, false);
-    for (int64_t axis : normalize_axes(axes, out_rank, "attribute 'axes'")) is_new[axis] = true;
-    Shape out;
-    size_t next = 0;
-    for (int64_t d = 0; d < out_rank; ++d) out.push_back(is_new[d] ? 1 : s[next++]);
-    return std::vector<TensorType>{{in[0].dtype, out}};
-  };
   return op;
 }
 

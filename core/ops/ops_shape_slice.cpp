@@ -85,9 +85,7 @@ OpDef slice_op() {
                       "the end'");
   add_ints_input_attr(op, "axes", 3, false, "the sliced axes; absent: 0..len(starts)-1");
   add_ints_input_attr(op, "steps", 4, false, "the stride per sliced axis, non-zero; absent: 1");
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    return std::vector<TensorType>{{in[0].dtype, plan_slice(in[0].shape, a).out}};
-  };
+  op.infer = infer_same_dtype([](const Shape& s, const Attrs& a) { return plan_slice(s, a).out; });
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& a,
                  const std::vector<TensorType>& out_types) {
     const Tensor& x = *in[0];

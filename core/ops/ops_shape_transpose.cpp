@@ -42,12 +42,11 @@ OpDef transpose_op() {
                              "Transpose", {"data"});
   op.attrs.push_back({"perm", AttrKind::Ints, std::nullopt, false,
                       "a permutation of 0..rank-1; absent: reverse the dimensions"});
-  op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
-    const Shape& s = in[0].shape;
+  op.infer = infer_same_dtype([](const Shape& s, const Attrs& a) {
     Shape out;
     for (int64_t p : perm_of(a, static_cast<int64_t>(s.size()))) out.push_back(s[p]);
-    return std::vector<TensorType>{{in[0].dtype, out}};
-  };
+    return out;
+  });
   op.complete_attrs = [](Attrs& a, const std::vector<TensorType>& in) {
     if (has_attr(a, "perm")) return;
     std::vector<int64_t> reversed;

@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/ops/kernel_util.h"
 
 namespace retort {
 
@@ -22,6 +23,15 @@ bool OpDef::has_tag(const std::string& tag) const {
 
 ValueDomain OpDef::domain_of_input(size_t i) const {
   return i < input_domains.size() ? input_domains[i] : ValueDomain::Any;
+}
+
+InputDomain OpDef::domain_of_input(size_t i, const std::vector<TensorType>& inputs,
+                                   const Attrs& attrs) const {
+  ValueDomain kind = domain_of_input(i);
+  if (kind != ValueDomain::AxisIndex) return kind;
+  if (inputs.empty()) fail("op '{}' has no input 0 to index", name);
+  const Shape& indexed = inputs[0].shape;
+  return {kind, indexed[attr_axis(attrs, indexed, "input 0")]};
 }
 
 const OpRegistry& OpRegistry::instance() {

@@ -9,8 +9,15 @@ struct Range {
   double lo, hi;
 };
 
-Range float_range(ValueDomain d) {
-  switch (d) {
+// The indices [-d, d-1] of an axis of size d; an empty axis has no valid index, so it gets 0,
+// which evaluation and the undefined check then report.
+Range index_range(const InputDomain& d) {
+  if (d.axis_size < 1) return {0, 0};
+  return {static_cast<double>(-d.axis_size), static_cast<double>(d.axis_size - 1)};
+}
+
+Range float_range(const InputDomain& d) {
+  switch (d.kind) {
     case ValueDomain::Positive: return {0.125, 2.0};
     case ValueDomain::NonNegative: return {0.0, 2.0};
     case ValueDomain::UnitClosed: return {-1.0, 1.0};
@@ -18,13 +25,15 @@ Range float_range(ValueDomain d) {
     case ValueDomain::Probability: return {0.0, 1.0};
     case ValueDomain::NonZero:
     case ValueDomain::Any: return {-1.0, 1.0};
+    case ValueDomain::AxisIndex:
+      return index_range(d);
   }
   return {-1.0, 1.0};
 }
 
-Range int_range(DType t, ValueDomain d) {
+Range int_range(DType t, const InputDomain& d) {
   bool is_unsigned = t == DType::u8;
-  switch (d) {
+  switch (d.kind) {
     case ValueDomain::Positive:
     case ValueDomain::AtLeastOne: return {1, 8};
     case ValueDomain::NonNegative: return {0, 8};
@@ -32,12 +41,14 @@ Range int_range(DType t, ValueDomain d) {
     case ValueDomain::Probability: return {0, 1};
     case ValueDomain::NonZero:
     case ValueDomain::Any: return {is_unsigned ? 0.0 : -8.0, 8};
+    case ValueDomain::AxisIndex:
+      return index_range(d);
   }
   return {-8, 8};
 }
 }  // namespace
 
-Tensor random_tensor(const TensorType& type, Rng& rng, ValueDomain domain) {
+Tensor random_tensor(const TensorType& type, Rng& rng, const InputDomain& domain) {
   Tensor t(type);
   if (type.dtype == DType::boolean) {
     for (int64_t i = 0; i < t.numel(); ++i) t.set_int(i, rng.coin() ? 1 : 0);
@@ -48,11 +59,11 @@ Tensor random_tensor(const TensorType& type, Rng& rng, ValueDomain domain) {
     if (is_float(type.dtype)) {
       double v = rng.uniform(r.lo, r.hi);
       // Keep non-zero draws away from zero so that reciprocals stay moderate.
-      if (domain == ValueDomain::NonZero && std::fabs(v) < 0.125) v = v < 0 ? -0.125 : 0.125;
+      if (domain.kind == ValueDomain::NonZero && std::fabs(v) < 0.125) v = v < 0 ? -0.125 : 0.125;
       t.set(i, v);
     } else {
       int64_t v = rng.uniform_int(static_cast<int64_t>(r.lo), static_cast<int64_t>(r.hi));
-      if (domain == ValueDomain::NonZero && v == 0) v = 1;
+      if (domain.kind == ValueDomain::NonZero && v == 0) v = 1;
       t.set_int(i, v);
     }
   }
@@ -71,19 +82,6 @@ Tensor random_tensor_in(const TensorType& type, Rng& rng, double lo, double hi) 
                                    static_cast<int64_t>(std::floor(hi))));
   }
   return t;
-}
-
-std::string_view domain_name(ValueDomain d) {
-  switch (d) {
-    case ValueDomain::Any: return "any";
-    case ValueDomain::Positive: return "positive";
-    case ValueDomain::NonNegative: return "non-negative";
-    case ValueDomain::NonZero: return "non-zero";
-    case ValueDomain::UnitClosed: return "[-1, 1]";
-    case ValueDomain::AtLeastOne: return ">= 1";
-    case ValueDomain::Probability: return "[0, 1]";
-  }
-  return "?";
 }
 
 }  // namespace retort

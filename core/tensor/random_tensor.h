@@ -9,10 +9,8 @@ namespace retort {
 
 // Values drawn from a range that suits the dtype (floats in [-1,1), integers in a small range
 // that keeps products far from overflow, bools fair) and respects the domain.
-Tensor random_tensor(const TensorType& type, Rng& rng, ValueDomain domain = ValueDomain::Any);
+Tensor random_tensor(const TensorType& type, Rng& rng, const InputDomain& domain = {});
 // Uniform in [lo, hi) for floats and [lo, hi] (rounded) for integers.
 Tensor random_tensor_in(const TensorType& type, Rng& rng, double lo, double hi);
-
-std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
 
 }  // namespace retort

@@ -122,6 +122,25 @@ output e
   EXPECT_NE(r.findings[0].undefined.find("node 'd' (div)"), std::string::npos);
 }
 
+// The reference cannot evaluate a gather at an index outside the axis; the note says why.
+TEST(Compare, AReferenceFailureOnUndefinedInputsNamesThem) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[3]
+const i : i64[2] = [0, 7]
+y = gather(x, i)
+output y
+)");
+  RefBackend ref;
+  CompareReport r = run_compare({{"original", &g}}, {&ref}, {});
+  std::string notes;
+  for (const auto& n : r.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("original (seed 1): undefined: node 'y' (gather) input 1 'i' needs [-3, 2] "
+                       "values: [1] = 7"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("the reference failed"), std::string::npos) << notes;
+}
+
 TEST(Compare, GraphsMustShareInputs) {
   Fixture f;
   Graph other = parse_rtg("graph h\ninput x : f32[2,3]\ny = neg(x)\noutput y\n");

@@ -1,7 +1,5 @@
 #include "core/compare/undefined_check.h"
 
-#include <limits>
-
 #include <gtest/gtest.h>
 
 #include "core/exec/inputs.h"
@@ -43,12 +41,23 @@ output y
   EXPECT_DOUBLE_EQ(use->element_value, -1.0);
 }
 
-TEST(CompareUndefined, Domains) {
-  EXPECT_FALSE(in_domain(0, ValueDomain::Positive));
-  EXPECT_TRUE(in_domain(0, ValueDomain::NonNegative));
-  EXPECT_FALSE(in_domain(1.5, ValueDomain::UnitClosed));
-  EXPECT_FALSE(in_domain(std::numeric_limits<double>::quiet_NaN(), ValueDomain::NonZero));
-  EXPECT_TRUE(in_domain(-3, ValueDomain::Any));
+// Computed indices are checked like given ones: against the size of the gathered axis.
+TEST(CompareUndefined, GatherIndexOutsideTheAxisIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2,3]
+input i : i64[2]
+j = neg(i)
+y = gather(x, j, axis=1)
+output y
+)");
+  TensorMap values = {{"x", Tensor(TensorType{DType::f32, {2, 3}})},
+                      {"i", Tensor::from_ints(DType::i64, {2}, {3, -3})},
+                      {"j", Tensor::from_ints(DType::i64, {2}, {-3, 3})}};
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->str(), "node 'y' (gather) input 1 'j' needs [-3, 2] values: [1] = 3");
+  values["j"] = Tensor::from_ints(DType::i64, {2}, {-3, 2});
+  EXPECT_FALSE(find_undefined(g, values).has_value());
 }
 
 }  // namespace

@@ -1,30 +1,15 @@
 #include <cmath>
-#include <limits>
 
 #include <gtest/gtest.h>
 
+#include "core/ops/registry.h"
 #include "tests/core/ops/op_test_util.h"
 
 namespace retort {
 namespace {
 
-using test::error_of;
-using test::expect_ints;
-using test::expect_values;
-using test::f32;
-using test::infer_op;
-using test::ints;
-using test::run_op;
+using namespace test;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
-constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
-
-Tensor f64(std::vector<double> v) {
-  Shape s{static_cast<int64_t>(v.size())};
-  return Tensor::from_doubles(DType::f64, s, v);
-}
 Tensor i32(std::vector<int64_t> v) {
   return ints(DType::i32, {static_cast<int64_t>(v.size())}, v);
 }

@@ -17,6 +17,7 @@ namespace retort::nn_test {
 
 using test::expect_ints;
 using test::f32;
+using test::iota;
 
 // A graph with one node `op`; a nullptr input is an omitted optional input ("").
 inline Graph one_node(const std::string& op, const std::vector<const TensorType*>& inputs,
@@ -78,13 +79,6 @@ inline Tensor run_op(const std::string& op, const std::vector<Tensor>& inputs,
   std::vector<const Tensor*> ptrs;
   for (const auto& t : inputs) ptrs.push_back(&t);
   return run_op(op, ptrs, attrs);
-}
-
-// 0, 1, 2, ... as a tensor of the given type.
-inline Tensor iota(DType t, Shape s) {
-  Tensor x(t, std::move(s));
-  for (int64_t i = 0; i < x.numel(); ++i) x.set(i, static_cast<double>(i));
-  return x;
 }
 
 // Elementwise closeness with a relative tolerance; NaN matches NaN.

@@ -2,59 +2,55 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/core/ops/shape_ops_test_util.h"
+#include "tests/core/ops/op_test_util.h"
 
 namespace retort {
 namespace {
 
-using test::error_of;
-using test::infer_op;
-using test::ints;
-using test::iota;
-using test::run_op;
+using namespace test;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using Ints = std::vector<int64_t>;
 
 Tensor slice_1d(const Tensor& x, int64_t start, int64_t end, int64_t step) {
   return run_op("slice", {x},
-                {{"starts", Ints{start}}, {"ends", Ints{end}}, {"steps", Ints{step}}})[0];
+                {{"starts", Ints{start}}, {"ends", Ints{end}}, {"steps", Ints{step}}});
 }
 
 // --- slice -------------------------------------------------------------------------------------
 
 TEST(ShapeOpsSlice, NegativeStepsWalkBackwards) {
   Tensor x = iota(DType::i64, {10});
-  EXPECT_EQ(slice_1d(x, 8, 2, -2), ints({3}, {8, 6, 4}));
-  EXPECT_EQ(slice_1d(x, -1, INT64_MIN, -1), ints({10}, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(slice_1d(x, 8, 2, -2), ints(DType::i64, {3}, {8, 6, 4}));
+  EXPECT_EQ(slice_1d(x, -1, INT64_MIN, -1), ints(DType::i64, {10}, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
   // start clamps to 9 and end to -1 (before the first element) for a negative step.
-  EXPECT_EQ(slice_1d(x, 100, -100, -3), ints({4}, {9, 6, 3, 0}));
+  EXPECT_EQ(slice_1d(x, 100, -100, -3), ints(DType::i64, {4}, {9, 6, 3, 0}));
 }
 
 TEST(ShapeOpsSlice, ClampsStartsAndEnds) {
   Tensor x = iota(DType::i64, {10});
-  EXPECT_EQ(slice_1d(x, 2, INT64_MAX, 1), ints({8}, {2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(slice_1d(x, 2, INT64_MAX, 1), ints(DType::i64, {8}, {2, 3, 4, 5, 6, 7, 8, 9}));
   EXPECT_EQ(slice_1d(x, 100, 200, 1).shape(), (Shape{0}));
-  EXPECT_EQ(slice_1d(x, -100, 3, 1), ints({3}, {0, 1, 2}));
+  EXPECT_EQ(slice_1d(x, -100, 3, 1), ints(DType::i64, {3}, {0, 1, 2}));
   EXPECT_EQ(slice_1d(x, 5, 2, 1).shape(), (Shape{0}));
-  EXPECT_EQ(slice_1d(x, 1, 10, INT64_MAX), ints({1}, {1}));
-  EXPECT_EQ(slice_1d(x, 8, 0, INT64_MIN), ints({1}, {8}));
+  EXPECT_EQ(slice_1d(x, 1, 10, INT64_MAX), ints(DType::i64, {1}, {1}));
+  EXPECT_EQ(slice_1d(x, 8, 0, INT64_MIN), ints(DType::i64, {1}, {8}));
 }
 
 TEST(ShapeOpsSlice, NegativeAxesAndDefaults) {
   Tensor x = iota(DType::f32, {3, 4});
-  auto y = run_op("slice", {x}, {{"starts", Ints{1}}, {"ends", Ints{-1}}, {"axes", Ints{-1}}});
-  EXPECT_EQ(y[0], Tensor::from_doubles(DType::f32, {3, 2}, {1, 2, 5, 6, 9, 10}));
+  Tensor y = run_op("slice", {x}, {{"starts", Ints{1}}, {"ends", Ints{-1}}, {"axes", Ints{-1}}});
+  EXPECT_EQ(y, Tensor::from_doubles(DType::f32, {3, 2}, {1, 2, 5, 6, 9, 10}));
   // Without axes, starts/ends apply to the leading dimensions.
-  auto z =
+  Tensor z =
       run_op("slice", {x}, {{"starts", Ints{1, 0}}, {"ends", Ints{3, 4}}, {"steps", Ints{1, 3}}});
-  EXPECT_EQ(z[0], Tensor::from_doubles(DType::f32, {2, 2}, {4, 7, 8, 11}));
-  auto w = run_op("slice", {x},
-                  {{"starts", Ints{-1, -1}},
-                   {"ends", Ints{INT64_MIN, INT64_MIN}},
-                   {"axes", Ints{1, 0}},
-                   {"steps", Ints{-2, -1}}});
-  EXPECT_EQ(w[0], Tensor::from_doubles(DType::f32, {3, 2}, {11, 9, 7, 5, 3, 1}));
+  EXPECT_EQ(z, Tensor::from_doubles(DType::f32, {2, 2}, {4, 7, 8, 11}));
+  Tensor w = run_op("slice", {x},
+                    {{"starts", Ints{-1, -1}},
+                     {"ends", Ints{INT64_MIN, INT64_MIN}},
+                     {"axes", Ints{1, 0}},
+                     {"steps", Ints{-2, -1}}});
+  EXPECT_EQ(w, Tensor::from_doubles(DType::f32, {3, 2}, {11, 9, 7, 5, 3, 1}));
 }
 
 TEST(ShapeOpsSlice, Errors) {
@@ -82,43 +78,43 @@ TEST(ShapeOpsSlice, Errors) {
 // --- pad ---------------------------------------------------------------------------------------
 
 TEST(ShapeOpsPad, ConstantBeforeAndAfter) {
-  auto y = run_op("pad", {iota(DType::i32, {2, 2})},
-                  {{"pads", Ints{1, 0, 0, 1}}, {"constant_value", -7.0}});
-  EXPECT_EQ(y[0], ints({3, 3}, {-7, -7, -7, 0, 1, -7, 2, 3, -7}, DType::i32));
-  EXPECT_EQ(run_op("pad", {iota(DType::f32, {1})}, {{"pads", Ints{1, 1}}})[0],
+  Tensor y = run_op("pad", {iota(DType::i32, {2, 2})},
+                    {{"pads", Ints{1, 0, 0, 1}}, {"constant_value", -7.0}});
+  EXPECT_EQ(y, ints(DType::i32, {3, 3}, {-7, -7, -7, 0, 1, -7, 2, 3, -7}));
+  EXPECT_EQ(run_op("pad", {iota(DType::f32, {1})}, {{"pads", Ints{1, 1}}}),
             Tensor::from_doubles(DType::f32, {3}, {0, 0, 0}));
 }
 
 TEST(ShapeOpsPad, NegativePadsCrop) {
-  Tensor x = ints({4}, {1, 2, 3, 4});
-  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-1, 2}}})[0], ints({5}, {2, 3, 4, 0, 0}));
-  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-5, 3}}, {"constant_value", 9.0}})[0],
-            ints({2}, {9, 9}));
-  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{INT64_MIN, INT64_MAX}}, {"constant_value", 9.0}})[0],
-            ints({3}, {9, 9, 9}));
-  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-2, -1}}, {"mode", std::string("edge")}})[0],
-            ints({1}, {3}));
+  Tensor x = ints(DType::i64, {4}, {1, 2, 3, 4});
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-1, 2}}}), ints(DType::i64, {5}, {2, 3, 4, 0, 0}));
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-5, 3}}, {"constant_value", 9.0}}),
+            ints(DType::i64, {2}, {9, 9}));
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{INT64_MIN, INT64_MAX}}, {"constant_value", 9.0}}),
+            ints(DType::i64, {3}, {9, 9, 9}));
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{-2, -1}}, {"mode", std::string("edge")}}),
+            ints(DType::i64, {1}, {3}));
   EXPECT_EQ(run_op("pad", {iota(DType::i64, {5})},
-                   {{"pads", Ints{-1, 2}}, {"mode", std::string("reflect")}})[0],
-            ints({6}, {1, 2, 3, 4, 3, 2}));
+                   {{"pads", Ints{-1, 2}}, {"mode", std::string("reflect")}}),
+            ints(DType::i64, {6}, {1, 2, 3, 4, 3, 2}));
 }
 
 TEST(ShapeOpsPad, ReflectMirrorsWithoutRepeatingTheBorder) {
-  Tensor x = ints({4}, {1, 2, 3, 4});
-  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{2, 2}}, {"mode", std::string("reflect")}})[0],
-            ints({8}, {3, 2, 1, 2, 3, 4, 3, 2}));
+  Tensor x = ints(DType::i64, {4}, {1, 2, 3, 4});
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{2, 2}}, {"mode", std::string("reflect")}}),
+            ints(DType::i64, {8}, {3, 2, 1, 2, 3, 4, 3, 2}));
   // The ONNX operator example: reflect on the second axis of a 3x2 matrix.
   Tensor m = Tensor::from_doubles(DType::f32, {3, 2}, {1.0, 1.2, 2.3, 3.4, 4.5, 5.7});
-  EXPECT_EQ(run_op("pad", {m}, {{"pads", Ints{0, 2, 0, 0}}, {"mode", std::string("reflect")}})[0],
+  EXPECT_EQ(run_op("pad", {m}, {{"pads", Ints{0, 2, 0, 0}}, {"mode", std::string("reflect")}}),
             Tensor::from_doubles(DType::f32, {3, 4},
                                  {1.0, 1.2, 1.0, 1.2, 2.3, 3.4, 2.3, 3.4, 4.5, 5.7, 4.5, 5.7}));
   // Pads beyond the axis size keep mirroring back and forth; a single element repeats.
-  EXPECT_EQ(run_op("pad", {ints({3}, {1, 2, 3})},
-                   {{"pads", Ints{5, 4}}, {"mode", std::string("reflect")}})[0],
-            ints({12}, {2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3}));
-  EXPECT_EQ(
-      run_op("pad", {ints({1}, {7})}, {{"pads", Ints{1, 2}}, {"mode", std::string("reflect")}})[0],
-      ints({4}, {7, 7, 7, 7}));
+  EXPECT_EQ(run_op("pad", {ints(DType::i64, {3}, {1, 2, 3})},
+                   {{"pads", Ints{5, 4}}, {"mode", std::string("reflect")}}),
+            ints(DType::i64, {12}, {2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3}));
+  EXPECT_EQ(run_op("pad", {ints(DType::i64, {1}, {7})},
+                   {{"pads", Ints{1, 2}}, {"mode", std::string("reflect")}}),
+            ints(DType::i64, {4}, {7, 7, 7, 7}));
   EXPECT_THAT(error_of([] {
                 infer_op("pad", {{DType::f32, {2}}},
                          {{"pads", Ints{-2, 1}}, {"mode", std::string("reflect")}});
@@ -127,11 +123,11 @@ TEST(ShapeOpsPad, ReflectMirrorsWithoutRepeatingTheBorder) {
 }
 
 TEST(ShapeOpsPad, EdgeRepeatsTheBorder) {
-  Tensor x = ints({3}, {1, 2, 3}, DType::u8);
-  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{2, 1}}, {"mode", std::string("edge")}})[0],
-            ints({6}, {1, 1, 1, 2, 3, 3}, DType::u8));
+  Tensor x = ints(DType::u8, {3}, {1, 2, 3});
+  EXPECT_EQ(run_op("pad", {x}, {{"pads", Ints{2, 1}}, {"mode", std::string("edge")}}),
+            ints(DType::u8, {6}, {1, 1, 1, 2, 3, 3}));
   Tensor m = iota(DType::f64, {2, 2});
-  EXPECT_EQ(run_op("pad", {m}, {{"pads", Ints{1, 0, 0, 1}}, {"mode", std::string("edge")}})[0],
+  EXPECT_EQ(run_op("pad", {m}, {{"pads", Ints{1, 0, 0, 1}}, {"mode", std::string("edge")}}),
             Tensor::from_doubles(DType::f64, {3, 3}, {0, 1, 1, 0, 1, 1, 2, 3, 3}));
 }
 
@@ -155,24 +151,24 @@ TEST(ShapeOpsPad, Errors) {
 
 TEST(ShapeOpsGather, IndexTensorReplacesTheAxis) {
   Tensor data = Tensor::from_doubles(DType::f32, {3, 2}, {1, 2, 3, 4, 5, 6});
-  auto y = run_op("gather", {data, ints({2, 2}, {0, 1, 1, 2})});
-  EXPECT_EQ(y[0], Tensor::from_doubles(DType::f32, {2, 2, 2}, {1, 2, 3, 4, 3, 4, 5, 6}));
+  Tensor y = run_op("gather", {data, ints(DType::i64, {2, 2}, {0, 1, 1, 2})});
+  EXPECT_EQ(y, Tensor::from_doubles(DType::f32, {2, 2, 2}, {1, 2, 3, 4, 3, 4, 5, 6}));
   // A scalar index removes the axis.
-  EXPECT_EQ(run_op("gather", {data, ints({}, {1})})[0],
+  EXPECT_EQ(run_op("gather", {data, ints(DType::i64, {}, {1})}),
             Tensor::from_doubles(DType::f32, {2}, {3, 4}));
 }
 
 TEST(ShapeOpsGather, NegativeIndicesAndAxis) {
-  EXPECT_EQ(run_op("gather", {iota(DType::i64, {10}), ints({4}, {0, -9, -10, -1})})[0],
-            ints({4}, {0, 1, 0, 9}));
-  auto y = run_op("gather", {iota(DType::i64, {2, 3}), ints({2}, {2, -3}, DType::i32)},
-                  {{"axis", int64_t{-1}}});
-  EXPECT_EQ(y[0], ints({2, 2}, {2, 0, 5, 3}));
+  EXPECT_EQ(run_op("gather", {iota(DType::i64, {10}), ints(DType::i64, {4}, {0, -9, -10, -1})}),
+            ints(DType::i64, {4}, {0, 1, 0, 9}));
+  Tensor y = run_op("gather", {iota(DType::i64, {2, 3}), ints(DType::i32, {2}, {2, -3})},
+                    {{"axis", int64_t{-1}}});
+  EXPECT_EQ(y, ints(DType::i64, {2, 2}, {2, 0, 5, 3}));
 }
 
 TEST(ShapeOpsGather, Errors) {
   EXPECT_THAT(error_of([] {
-                run_op("gather", {iota(DType::f32, {3}), ints({1}, {3})});
+                run_op("gather", {iota(DType::f32, {3}), ints(DType::i64, {1}, {3})});
               }),
               AllOf(HasSubstr("index 3"), HasSubstr("out of range [-3, 2]")));
   EXPECT_THAT(error_of([] {

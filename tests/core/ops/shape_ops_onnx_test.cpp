@@ -3,13 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "core/io/onnx_io.h"
-#include "tests/core/ops/shape_ops_test_util.h"
+#include "tests/core/ops/op_test_util.h"
 
 namespace retort {
 namespace {
 
-using test::ints;
-using test::iota;
+using namespace test;
 using Ints = std::vector<int64_t>;
 
 struct Case {
@@ -21,21 +20,8 @@ struct Case {
 
 void expect_round_trip(const Case& c) {
   SCOPED_TRACE(c.op);
-  Graph g;
-  Node node{"n", c.op, {}, {}, c.attrs, std::nullopt};
-  TensorMap feed;
-  for (size_t i = 0; i < c.inputs.size(); ++i) {
-    std::string name = "x" + std::to_string(i);
-    g.inputs.push_back({name, c.inputs[i].type()});
-    node.inputs.push_back(name);
-    feed[name] = c.inputs[i];
-  }
-  for (size_t i = 0; i < c.num_outputs; ++i) {
-    node.outputs.push_back("y" + std::to_string(i));
-    g.outputs.push_back(node.outputs.back());
-  }
-  g.nodes.push_back(node);
-  infer_graph(g);
+  Graph g = one_node_graph(c.op, types_of(c.inputs), c.attrs, c.num_outputs);
+  TensorMap feed = one_node_feed(c.inputs);
 
   Graph back = import_onnx(export_onnx(g));
   ASSERT_EQ(back.nodes.size(), 1u);
@@ -72,7 +58,7 @@ TEST(ShapeOpsOnnx, EveryOpRoundTrips) {
        {iota(DType::i32, {2, 3, 4})}},
       {"pad", {{"pads", Ints{0, 1, 2, 0, 1, 2}}, {"mode", std::string("reflect")}}, 1, {x}},
       {"pad", {{"pads", Ints{0, 1, 2, 0, 1, 2}}, {"mode", std::string("edge")}}, 1, {x}},
-      {"gather", {{"axis", int64_t{1}}}, 1, {x, ints({2, 2}, {0, -1, 2, 1})}},
+      {"gather", {{"axis", int64_t{1}}}, 1, {x, ints(DType::i64, {2, 2}, {0, -1, 2, 1})}},
       {"expand", {{"shape", Ints{2, 1, 1, 4}}}, 1, {x}},
       {"tile", {{"repeats", Ints{1, 2, 3}}}, 1, {x}},
       {"shape", {{"start", int64_t{1}}, {"end", int64_t{-1}}}, 1, {x}},

@@ -2,16 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "core/ops/registry.h"
-#include "tests/core/ops/shape_ops_test_util.h"
+#include "tests/core/ops/op_test_util.h"
 
 namespace retort {
 namespace {
 
-using test::error_of;
-using test::infer_op;
-using test::ints;
-using test::iota;
-using test::run_op;
+using namespace test;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using Ints = std::vector<int64_t>;
@@ -19,8 +15,8 @@ using Ints = std::vector<int64_t>;
 // --- reshape, flatten, squeeze, unsqueeze -----------------------------------------------------
 
 TEST(ShapeOpsReshape, InfersMinusOneAndCopiesZero) {
-  auto y = run_op("reshape", {iota(DType::f32, {2, 3, 4})}, {{"shape", Ints{0, -1}}});
-  EXPECT_EQ(y[0], iota(DType::f32, {2, 12}));
+  Tensor y = run_op("reshape", {iota(DType::f32, {2, 3, 4})}, {{"shape", Ints{0, -1}}});
+  EXPECT_EQ(y, iota(DType::f32, {2, 12}));
   EXPECT_EQ(infer_op("reshape", {{DType::f32, {2, 3, 4}}}, {{"shape", Ints{-1, 0, 2}}})[0].shape,
             (Shape{4, 3, 2}));
 }
@@ -38,9 +34,9 @@ TEST(ShapeOpsReshape, AllowZeroKeepsZeroAsSize) {
 }
 
 TEST(ShapeOpsReshape, KeepsI64BitsExactly) {
-  Tensor x = ints({2, 2}, {(int64_t{1} << 62) + 1, -3, INT64_MAX, INT64_MIN});
-  EXPECT_EQ(run_op("reshape", {x}, {{"shape", Ints{4}}})[0],
-            ints({4}, {(int64_t{1} << 62) + 1, -3, INT64_MAX, INT64_MIN}));
+  Tensor x = ints(DType::i64, {2, 2}, {(int64_t{1} << 62) + 1, -3, INT64_MAX, INT64_MIN});
+  EXPECT_EQ(run_op("reshape", {x}, {{"shape", Ints{4}}}),
+            ints(DType::i64, {4}, {(int64_t{1} << 62) + 1, -3, INT64_MAX, INT64_MIN}));
 }
 
 TEST(ShapeOpsReshape, ElementCountMismatchNamesBothShapes) {
@@ -64,7 +60,7 @@ TEST(ShapeOpsReshape, ElementCountMismatchNamesBothShapes) {
 }
 
 TEST(ShapeOpsFlatten, SplitsAtAxis) {
-  EXPECT_EQ(run_op("flatten", {iota(DType::i32, {2, 3, 4})}, {{"axis", int64_t{-1}}})[0],
+  EXPECT_EQ(run_op("flatten", {iota(DType::i32, {2, 3, 4})}, {{"axis", int64_t{-1}}}),
             iota(DType::i32, {6, 4}));
   EXPECT_EQ(infer_op("flatten", {{DType::f32, {2, 3, 4}}}, {{"axis", int64_t{0}}})[0].shape,
             (Shape{1, 24}));
@@ -78,7 +74,7 @@ TEST(ShapeOpsFlatten, SplitsAtAxis) {
 }
 
 TEST(ShapeOpsSqueeze, RemovesOnesGivenOrAll) {
-  EXPECT_EQ(run_op("squeeze", {iota(DType::f16, {1, 3, 1})})[0], iota(DType::f16, {3}));
+  EXPECT_EQ(run_op("squeeze", {iota(DType::f16, {1, 3, 1})}), iota(DType::f16, {3}));
   EXPECT_EQ(infer_op("squeeze", {{DType::f32, {1, 3, 1}}}, {{"axes", Ints{-1}}})[0].shape,
             (Shape{1, 3}));
   EXPECT_THAT(error_of([] {
@@ -90,7 +86,7 @@ TEST(ShapeOpsSqueeze, RemovesOnesGivenOrAll) {
 TEST(ShapeOpsUnsqueeze, AxesIndexTheOutput) {
   EXPECT_EQ(infer_op("unsqueeze", {{DType::f32, {3, 4}}}, {{"axes", Ints{0, -1}}})[0].shape,
             (Shape{1, 3, 4, 1}));
-  EXPECT_EQ(run_op("unsqueeze", {iota(DType::u8, {3, 4})}, {{"axes", Ints{2, 0}}})[0],
+  EXPECT_EQ(run_op("unsqueeze", {iota(DType::u8, {3, 4})}, {{"axes", Ints{2, 0}}}),
             iota(DType::u8, {1, 3, 1, 4}));
   EXPECT_THAT(error_of([] {
                 infer_op("unsqueeze", {{DType::f32, {3}}}, {{"axes", Ints{2, -1}}});
@@ -101,24 +97,23 @@ TEST(ShapeOpsUnsqueeze, AxesIndexTheOutput) {
 // --- transpose ---------------------------------------------------------------------------------
 
 TEST(ShapeOpsTranspose, DefaultReversesDimensions) {
-  EXPECT_EQ(run_op("transpose", {iota(DType::f32, {2, 3})})[0],
+  EXPECT_EQ(run_op("transpose", {iota(DType::f32, {2, 3})}),
             Tensor::from_doubles(DType::f32, {3, 2}, {0, 3, 1, 4, 2, 5}));
 }
 
 TEST(ShapeOpsTranspose, SwapsTwoDimensions) {
   // [2,2,3] with its last two dimensions swapped: out[i][k][j] = in[i][j][k].
-  auto y = run_op("transpose", {iota(DType::i64, {2, 2, 3})}, {{"perm", Ints{0, 2, 1}}});
-  EXPECT_EQ(y[0], ints({2, 3, 2}, {0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11}));
+  Tensor y = run_op("transpose", {iota(DType::i64, {2, 2, 3})}, {{"perm", Ints{0, 2, 1}}});
+  EXPECT_EQ(y, ints(DType::i64, {2, 3, 2}, {0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11}));
   // Applying the same swap twice gives the input back.
-  EXPECT_EQ(run_op("transpose", {y[0]}, {{"perm", Ints{0, 2, 1}}})[0], iota(DType::i64, {2, 2, 3}));
+  EXPECT_EQ(run_op("transpose", {y}, {{"perm", Ints{0, 2, 1}}}), iota(DType::i64, {2, 2, 3}));
 }
 
 TEST(ShapeOpsTranspose, MovesBoolAndHalfBytes) {
   Tensor b = Tensor::from_ints(DType::boolean, {2, 2}, {1, 0, 0, 1});
-  EXPECT_EQ(run_op("transpose", {b})[0], b);
+  EXPECT_EQ(run_op("transpose", {b}), b);
   Tensor h = Tensor::from_doubles(DType::f16, {1, 3}, {0.5, -2, 65504});
-  EXPECT_EQ(run_op("transpose", {h})[0],
-            Tensor::from_doubles(DType::f16, {3, 1}, {0.5, -2, 65504}));
+  EXPECT_EQ(run_op("transpose", {h}), Tensor::from_doubles(DType::f16, {3, 1}, {0.5, -2, 65504}));
 }
 
 TEST(ShapeOpsTranspose, RejectsWhatIsNotAPermutation) {
@@ -140,12 +135,12 @@ TEST(ShapeOpsTranspose, RejectsWhatIsNotAPermutation) {
 // --- concat, split -----------------------------------------------------------------------------
 
 TEST(ShapeOpsConcat, JoinsAlongNegativeAxis) {
-  auto y = run_op("concat", {iota(DType::i32, {2, 2}), ints({2, 1}, {10, 11}, DType::i32)},
-                  {{"axis", int64_t{-1}}});
-  EXPECT_EQ(y[0], ints({2, 3}, {0, 1, 10, 2, 3, 11}, DType::i32));
-  auto z = run_op("concat", {iota(DType::f64, {1, 2}), iota(DType::f64, {2, 2})},
-                  {{"axis", int64_t{0}}});
-  EXPECT_EQ(z[0], Tensor::from_doubles(DType::f64, {3, 2}, {0, 1, 0, 1, 2, 3}));
+  Tensor y = run_op("concat", {iota(DType::i32, {2, 2}), ints(DType::i32, {2, 1}, {10, 11})},
+                    {{"axis", int64_t{-1}}});
+  EXPECT_EQ(y, ints(DType::i32, {2, 3}, {0, 1, 10, 2, 3, 11}));
+  Tensor z = run_op("concat", {iota(DType::f64, {1, 2}), iota(DType::f64, {2, 2})},
+                    {{"axis", int64_t{0}}});
+  EXPECT_EQ(z, Tensor::from_doubles(DType::f64, {3, 2}, {0, 1, 0, 1, 2, 3}));
 }
 
 TEST(ShapeOpsConcat, MismatchNamesInputDimensionAndShapes) {
@@ -165,24 +160,24 @@ TEST(ShapeOpsConcat, MismatchNamesInputDimensionAndShapes) {
 }
 
 TEST(ShapeOpsSplit, EqualHalves) {
-  auto y = run_op("split", {iota(DType::f32, {2, 4})},
-                  {{"axis", int64_t{-1}}, {"parts", int64_t{2}}}, 2);
+  auto y = run_op_outputs("split", {iota(DType::f32, {2, 4})},
+                          {{"axis", int64_t{-1}}, {"parts", int64_t{2}}}, 2);
   EXPECT_EQ(y[0], Tensor::from_doubles(DType::f32, {2, 2}, {0, 1, 4, 5}));
   EXPECT_EQ(y[1], Tensor::from_doubles(DType::f32, {2, 2}, {2, 3, 6, 7}));
 }
 
 TEST(ShapeOpsSplit, GivenSizesIncludingZero) {
-  auto y = run_op("split", {iota(DType::i64, {2, 3})},
-                  {{"axis", int64_t{1}}, {"split", Ints{1, 0, 2}}}, 3);
-  EXPECT_EQ(y[0], ints({2, 1}, {0, 3}));
+  auto y = run_op_outputs("split", {iota(DType::i64, {2, 3})},
+                          {{"axis", int64_t{1}}, {"split", Ints{1, 0, 2}}}, 3);
+  EXPECT_EQ(y[0], ints(DType::i64, {2, 1}, {0, 3}));
   EXPECT_EQ(y[1].shape(), (Shape{2, 0}));
-  EXPECT_EQ(y[2], ints({2, 2}, {1, 2, 4, 5}));
+  EXPECT_EQ(y[2], ints(DType::i64, {2, 2}, {1, 2, 4, 5}));
 }
 
 TEST(ShapeOpsSplit, ConcatOfSplitIsTheInput) {
   Tensor x = iota(DType::i16, {3, 4});
-  auto halves = run_op("split", {x}, {{"axis", int64_t{1}}}, 2);
-  EXPECT_EQ(run_op("concat", halves, {{"axis", int64_t{1}}})[0], x);
+  auto halves = run_op_outputs("split", {x}, {{"axis", int64_t{1}}}, 2);
+  EXPECT_EQ(run_op("concat", halves, {{"axis", int64_t{1}}}), x);
 }
 
 TEST(ShapeOpsSplit, ErrorsNameTheMismatch) {
@@ -207,10 +202,10 @@ TEST(ShapeOpsSplit, ErrorsNameTheMismatch) {
 // --- expand, tile ------------------------------------------------------------------------------
 
 TEST(ShapeOpsExpand, BroadcastsBothWays) {
-  auto y = run_op("expand", {ints({3, 1}, {1, 2, 3})}, {{"shape", Ints{2, 1, 4}}});
-  EXPECT_EQ(y[0].shape(), (Shape{2, 3, 4}));
-  EXPECT_EQ(y[0], ints({2, 3, 4},
-                       {1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
+  Tensor y = run_op("expand", {ints(DType::i64, {3, 1}, {1, 2, 3})}, {{"shape", Ints{2, 1, 4}}});
+  EXPECT_EQ(y.shape(), (Shape{2, 3, 4}));
+  EXPECT_EQ(y, ints(DType::i64, {2, 3, 4},
+                    {1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
   EXPECT_EQ(infer_op("expand", {{DType::f32, {2, 3}}}, {{"shape", Ints{1}}})[0].shape,
             (Shape{2, 3}));
   EXPECT_THAT(error_of([] {
@@ -220,12 +215,12 @@ TEST(ShapeOpsExpand, BroadcastsBothWays) {
 }
 
 TEST(ShapeOpsTile, RepeatsWholeCopies) {
-  Tensor x = ints({2, 2}, {1, 2, 3, 4}, DType::i8);
-  EXPECT_EQ(run_op("tile", {x}, {{"repeats", Ints{1, 2}}})[0],
-            ints({2, 4}, {1, 2, 1, 2, 3, 4, 3, 4}, DType::i8));
-  EXPECT_EQ(run_op("tile", {x}, {{"repeats", Ints{2, 1}}})[0],
-            ints({4, 2}, {1, 2, 3, 4, 1, 2, 3, 4}, DType::i8));
-  EXPECT_EQ(run_op("tile", {x}, {{"repeats", Ints{0, 3}}})[0].shape(), (Shape{0, 6}));
+  Tensor x = ints(DType::i8, {2, 2}, {1, 2, 3, 4});
+  EXPECT_EQ(run_op("tile", {x}, {{"repeats", Ints{1, 2}}}),
+            ints(DType::i8, {2, 4}, {1, 2, 1, 2, 3, 4, 3, 4}));
+  EXPECT_EQ(run_op("tile", {x}, {{"repeats", Ints{2, 1}}}),
+            ints(DType::i8, {4, 2}, {1, 2, 3, 4, 1, 2, 3, 4}));
+  EXPECT_EQ(run_op("tile", {x}, {{"repeats", Ints{0, 3}}}).shape(), (Shape{0, 6}));
   EXPECT_THAT(error_of([] {
                 infer_op("tile", {{DType::f32, {2, 2}}}, {{"repeats", Ints{2}}});
               }),
@@ -240,14 +235,13 @@ TEST(ShapeOpsTile, RepeatsWholeCopies) {
 
 TEST(ShapeOpsShape, ReportsClampedRange) {
   Tensor x = iota(DType::f32, {2, 3, 4, 5});
-  EXPECT_EQ(run_op("shape", {x})[0], ints({4}, {2, 3, 4, 5}));
-  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{-1}}})[0], ints({1}, {5}));
-  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{1}}, {"end", int64_t{-1}}})[0],
-            ints({2}, {3, 4}));
-  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{-10}}, {"end", int64_t{10}}})[0],
-            ints({4}, {2, 3, 4, 5}));
-  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{3}}, {"end", int64_t{1}}})[0].shape(),
-            (Shape{0}));
+  EXPECT_EQ(run_op("shape", {x}), ints(DType::i64, {4}, {2, 3, 4, 5}));
+  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{-1}}}), ints(DType::i64, {1}, {5}));
+  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{1}}, {"end", int64_t{-1}}}),
+            ints(DType::i64, {2}, {3, 4}));
+  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{-10}}, {"end", int64_t{10}}}),
+            ints(DType::i64, {4}, {2, 3, 4, 5}));
+  EXPECT_EQ(run_op("shape", {x}, {{"start", int64_t{3}}, {"end", int64_t{1}}}).shape(), (Shape{0}));
 }
 
 // --- registry entries --------------------------------------------------------------------------

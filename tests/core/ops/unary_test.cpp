@@ -1,35 +1,21 @@
 #include <cmath>
-#include <limits>
 
 #include <gtest/gtest.h>
 
 #include "core/base/half.h"
+#include "core/ops/registry.h"
 #include "tests/core/ops/op_test_util.h"
 
 namespace retort {
 namespace {
 
-using test::error_of;
-using test::expect_ints;
-using test::expect_values;
-using test::f32;
-using test::ints;
-using test::run_op;
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-Tensor f64(std::vector<double> v) {
-  Shape s{static_cast<int64_t>(v.size())};
-  return Tensor::from_doubles(DType::f64, s, v);
-}
+using namespace test;
 
 TEST(UnaryOps, AbsFloatAndWrappingIntegers) {
   expect_values(run_op("abs", {f32({3}, {-1.5, 2, kNaN})}), {1.5, 2, kNaN});
   expect_ints(run_op("abs", {ints(DType::i8, {3}, {-128, -5, 7})}), {-128, 5, 7});
   expect_ints(run_op("abs", {ints(DType::u8, {1}, {200})}), {200});
-  int64_t min64 = std::numeric_limits<int64_t>::min();
-  expect_ints(run_op("abs", {ints(DType::i64, {1}, {min64})}), {min64});
+  expect_ints(run_op("abs", {ints(DType::i64, {1}, {kMin64})}), {kMin64});
 }
 
 TEST(UnaryOps, NegWrapsAndRejectsUnsigned) {

@@ -1,24 +1,15 @@
 #include <cmath>
-#include <limits>
 
 #include <gtest/gtest.h>
 
 #include "core/base/half.h"
+#include "core/ops/registry.h"
 #include "tests/core/ops/op_test_util.h"
 
 namespace retort {
 namespace {
 
-using test::error_of;
-using test::expect_ints;
-using test::expect_values;
-using test::f32;
-using test::infer_op;
-using test::ints;
-using test::run_op;
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using namespace test;
 
 Tensor i32(Shape s, std::vector<int64_t> v) {
   return ints(DType::i32, std::move(s), v);

@@ -1,0 +1,44 @@
+// The values an op input must take for the op to be defined. Ops declare one per input
+// (OpDef::input_domains); the input generator draws inside it and the undefined check
+// (core/compare) flags values outside it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace retort {
+
+enum class ValueDomain {
+  Any,
+  Positive,
+  NonNegative,
+  NonZero,
+  UnitClosed,
+  AtLeastOne,
+  Probability,
+  // An index along the axis that the node's attribute 'axis' picks in input 0: [-d, d-1] for
+  // that axis's size d (gather's indices). Unlike the others it depends on the node.
+  AxisIndex,
+};
+
+std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
+
+// A domain as it applies to one input of one node (OpDef::domain_of_input with the node's input
+// types and attributes): AxisIndex carries the size of the axis it indexes. A plain ValueDomain
+// converts to it; for AxisIndex that leaves axis size 0, where no index is valid.
+struct InputDomain {
+  InputDomain(ValueDomain kind = ValueDomain::Any, int64_t axis_size = 0)
+      : kind(kind), axis_size(axis_size) {}
+
+  ValueDomain kind;
+  int64_t axis_size;  // AxisIndex only
+
+  bool operator==(const InputDomain&) const = default;
+  std::string str() const;  // domain_name, or the index range ("[-3, 2]") of an AxisIndex
+};
+
+// Whether v lies in the domain (NaN lies only in Any).
+bool in_domain(double v, const InputDomain& domain);
+
+}  // namespace retort
