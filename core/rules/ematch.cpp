@@ -51,6 +51,8 @@ class Matcher {
     matched_.assign(lhs_.nodes.size(), nullptr);
     for (const PatternNode& n : lhs_.nodes)
       leaves_.push_back(n.kind == PatternNode::Kind::Leaf ? leaf_class(eg, n.op) : std::nullopt);
+    for (size_t i = 0; i < rule.match_clauses; ++i)
+      binds_params_ = binds_params_ || rule.clauses[i].kind != RuleClause::Kind::If;
   }
 
   // Past the limit, cancelled or out of time; once true it stays true.
@@ -129,7 +131,9 @@ class Matcher {
   }
 
   void found() {
-    std::vector<Value> params(rule_.vars.params.size());
+    // A rule whose match-time clauses bind no parameter (its `pick`s run when applied) leaves
+    // Match::params empty; apply_match sizes it.
+    std::vector<Value> params(binds_params_ ? rule_.vars.params.size() : 0);
     MatchContext ctx(eg_, subst_, params);
     for (size_t i = 0; i < rule_.match_clauses; ++i) {
       const RuleClause& c = rule_.clauses[i];
@@ -160,6 +164,7 @@ class Matcher {
   std::vector<bool> class_bound_, attr_bound_;
   std::vector<const ENode*> matched_;
   std::vector<std::optional<EClassId>> leaves_;
+  bool binds_params_ = false;  // a match-time clause is a `let`
   EClassId root_class_;
   bool stopped_ = false;
   uint32_t calls_ = 0;

@@ -25,7 +25,8 @@ struct Match {
   EClassId eclass;            // canonical class of the matched term
   std::optional<ENode> node;  // the matched root e-node; none when the LHS is a bare ?x
   Subst subst;
-  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses
+  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses (empty
+                              // when there are none)
 };
 
 struct SearchOptions {
