@@ -145,8 +145,13 @@ Selection select_fewest_ops(const EGraph& eg, EClassId root, const OpCost& op_co
 }
 
 struct AcyclicView {
-  std::vector<EClassId> order;  // classes in position order (children first)
-  std::map<EClassId, std::vector<const ENode*>> kept;
+  std::vector<EClassId> order;        // classes in position order (children first)
+  std::vector<const ENode*> members;  // the kept e-nodes, grouped by class in `order`
+  std::vector<std::pair<uint32_t, uint32_t>> range;  // by class id: its run of `members`
+
+  std::span<const ENode* const> kept(EClassId c) const {
+    return {members.data() + range[c.value].first, members.data() + range[c.value].second};
+  }
 };
 
 // Algorithm 1, line 1: a depth-first search from the root orders the classes by the time they
@@ -161,6 +166,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   enum : uint8_t { kWhite, kGray, kFinished };
   std::vector<uint8_t> state(n_ids, kWhite);
   AcyclicView view;
+  view.range.assign(n_ids, {0, 0});
 
   auto placed = [&](const ENode& n) {
     for (EClassId ch : n.children)
@@ -219,12 +225,13 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   }
 
   for (EClassId c : view.order) {
-    auto& kept = view.kept[c];
+    auto begin = static_cast<uint32_t>(view.members.size());
     for (const ENode& n : eg.eclass(c).nodes) {
       bool before = true;
       for (EClassId ch : n.children) before = before && pos[eg.find(ch).value] < pos[c.value];
-      if (before) kept.push_back(&n);
+      if (before) view.members.push_back(&n);
     }
+    view.range[c.value] = {begin, static_cast<uint32_t>(view.members.size())};
   }
   return view;
 }
@@ -235,7 +242,7 @@ Selection select_max(const EGraph& eg, EClassId root, const OpCost& op_cost) {
   std::vector<const ENode*> choice(eg.term_count(), nullptr);
   // Children come earlier in `order`, so one pass reaches the fixed point.
   for (EClassId c : view.order)
-    for (const ENode* n : view.kept.at(c)) {
+    for (const ENode* n : view.kept(c)) {
       double cost = node_cost(eg, *n, op_cost, best);
       if (cost > best[c.value]) {
         best[c.value] = cost;
@@ -251,9 +258,8 @@ Selection select_random(const EGraph& eg, EClassId root, uint64_t seed, const Op
   AcyclicView view = acyclic_view(eg, root);
   Rng rng(seed);
   Selection sel = follow(eg, root, [&](EClassId c) -> const ENode* {
-    auto it = view.kept.find(c);
-    if (it == view.kept.end() || it->second.empty()) return nullptr;
-    const auto& options = it->second;
+    auto options = view.kept(c);
+    if (options.empty()) return nullptr;
     auto k = rng.uniform_int(0, static_cast<int64_t>(options.size()) - 1);
     return options[static_cast<size_t>(k)];
   });
@@ -305,8 +311,9 @@ std::optional<ExtractMode> parse_extract_mode(std::string_view name) {
 std::map<EClassId, std::vector<ENode>> acyclic_nodes(const EGraph& eg, EClassId root) {
   if (!eg.clean()) fail("the e-graph has pending merges: rebuild it before extracting");
   std::map<EClassId, std::vector<ENode>> out;
-  for (const auto& [c, nodes] : acyclic_view(eg, root).kept)
-    for (const ENode* n : nodes) out[c].push_back(*n);
+  AcyclicView view = acyclic_view(eg, root);
+  for (EClassId c : view.order)
+    for (const ENode* n : view.kept(c)) out[c].push_back(*n);
   return out;
 }
 
