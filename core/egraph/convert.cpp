@@ -97,6 +97,11 @@ class Restorer {
       fail("the root class's chosen e-node is '{}', not graph_out", op_name(out_node.op));
 
     std::vector<EClassId> order = topological_classes(out_node);
+    // Sized once: a variant is built node by node, and regrowing these costs more than filling.
+    g_.nodes.reserve(order.size() + out_node.children.size());
+    values_.used.reserve(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
+    nodes_.used.reserve(2 * order.size());
+    names_.reserve(order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     name_outputs_first(out_node);
