@@ -252,7 +252,7 @@ class Restorer {
       std::string name = value;
       if (!fits && have_identity) {
         name = original && claim(meta_.output_names[i], values_) ? meta_.output_names[i]
-                                                                      : fresh(values_);
+                                                                 : fresh(values_);
         Node id;
         id.op = "identity";
         id.name = fresh(nodes_);

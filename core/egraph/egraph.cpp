@@ -151,10 +151,13 @@ EClassId EGraph::add(const ENode& node) {
   cls->id = id;
   cls->type = type;
   cls->constant = constant;
-  std::vector<EClassId> kids = canon.children.vec();
-  std::sort(kids.begin(), kids.end());
-  kids.erase(std::unique(kids.begin(), kids.end()), kids.end());
-  for (EClassId k : kids) classes_[k.value]->parents.push_back(id);
+  // Each child class lists the new term once, however often it appears among the children.
+  for (size_t i = 0; i < canon.children.size(); ++i) {
+    EClassId k = canon.children[i];
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j) seen = canon.children[j] == k;
+    if (!seen) classes_[k.value]->parents.push_back(id);
+  }
   cls->nodes.push_back(canon);
   memo_.emplace(std::move(canon), id);
   classes_[id.value] = std::move(cls);

@@ -122,14 +122,16 @@ Selection select_earliest(const EGraph& eg, EClassId root) {
 // The number of graph nodes the selection restores to: non-leaf e-nodes, with the e-nodes of
 // one multi-output op (equal but for `out`) counted once.
 size_t selection_op_count(const EGraph& eg, const Selection& sel) {
-  std::set<std::pair<OpId, std::pair<AttrsId, std::vector<uint32_t>>>> ops;
+  std::vector<ENode> ops;  // canonical, with `out` cleared: one per graph node
+  ops.reserve(sel.chosen.size());
   for (const auto& [c, n] : sel.chosen) {
     if (is_leaf_op(n.op) || n.op == special_ops::kGraphOut) continue;
-    std::vector<uint32_t> children;
-    for (EClassId ch : n.children) children.push_back(eg.find(ch).value);
-    ops.insert({n.op, {n.attrs, std::move(children)}});
+    ENode op = eg.canonicalize(n);
+    op.out = 0;
+    ops.push_back(std::move(op));
   }
-  return ops.size();
+  std::sort(ops.begin(), ops.end(), enode_less);
+  return static_cast<size_t>(std::unique(ops.begin(), ops.end()) - ops.begin());
 }
 
 // Tree cost overcounts shared subterms, so the tree-cheapest choice can restore to more nodes

@@ -1,6 +1,7 @@
 #include "core/rules/rewrite.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include <fmt/format.h>
@@ -111,9 +112,9 @@ std::vector<EClassId> choose_exposed(const EGraph& eg, const Rule& rule, const M
 // One node of a right-hand side instance: an existing class, or an e-node still to be added.
 struct Slot {
   bool fresh = false;
-  EClassId id;            // existing: the class
-  ENode node;             // fresh: the e-node, children filled in when their slots are known
-  std::vector<int> kids;  // fresh: the slots of its children
+  EClassId id;                // existing: the class
+  ENode node;                 // fresh: the e-node, children filled in when their slots are known
+  std::span<const int> kids;  // fresh: the slots of its children (the pattern's list)
   TypeId type;
 };
 
@@ -243,10 +244,16 @@ class Instance {
   }
 
   // The type of a fresh e-node over the slots `kids` (memoised by the e-graph); throws Error.
-  TypeId infer_fresh(const ENode& node, const std::vector<int>& kids) {
-    kid_types_.clear();
-    for (int k : kids) kid_types_.push_back(slots_[k].type);
-    return eg_.infer_op(node, kid_types_);
+  TypeId infer_fresh(const ENode& node, std::span<const int> kids) {
+    std::array<TypeId, 8> inline_types;  // nearly every op; a variadic one may take more
+    std::vector<TypeId> more;
+    std::span<TypeId> types(inline_types.data(), kids.size());
+    if (kids.size() > inline_types.size()) {
+      more.resize(kids.size());
+      types = more;
+    }
+    for (size_t i = 0; i < kids.size(); ++i) types[i] = slots_[kids[i]].type;
+    return eg_.infer_op(node, types);
   }
 
   // The class's type; throws Error for the graph_out class, which is no operand.
@@ -277,7 +284,6 @@ class Instance {
   const Match& m_;
   MatchContext ctx_;
   std::vector<Slot> slots_;
-  std::vector<TypeId> kid_types_;
 };
 
 std::string params_text(const EGraph& eg, const Rule& rule, const std::vector<Value>& params,
