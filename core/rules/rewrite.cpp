@@ -211,28 +211,10 @@ class Instance {
         break;
       }
       case PatternNode::Kind::Op: {
-        if (p.fixed) {
+        if (p.fixed)
           s.node = *p.fixed;
-          s.fresh = true;
-          s.kids = p.children;
-          s.type = infer_fresh(s.node, p.children);
-          break;
-        }
-        Attrs attrs;
-        for (const AttrPattern& a : p.attrs) attrs[a.name] = attr_value(a);
-        int64_t out = p.out;
-        if (p.out_expr) {
-          try {
-            out = p.out_expr->eval_int(ctx_);
-          } catch (const Error& e) {
-            fail_in_rule(rule_, e);
-          }
-          if (out < 0 || (p.n_out && out >= p.n_out))
-            return fmt::format("output {} of {} does not exist", out, p.op);
-        }
-        std::vector<EClassId> placeholder(p.children.size());
-        s.node = make_enode(p.op_id, attrs, placeholder, static_cast<unsigned>(out),
-                            static_cast<unsigned>(p.n_out));
+        else if (auto why = instantiate(p, s.node))
+          return why;
         s.fresh = true;
         s.kids = p.children;
         s.type = infer_fresh(s.node, p.children);
@@ -240,6 +222,27 @@ class Instance {
       }
     }
     slots_.push_back(std::move(s));
+    return std::nullopt;
+  }
+
+  // The e-node of a right-hand side node whose attributes or output depend on the match (its
+  // children are filled in later); returns why it cannot be built, or nothing.
+  std::optional<std::string> instantiate(const PatternNode& p, ENode& node) {
+    Attrs attrs;
+    for (const AttrPattern& a : p.attrs) attrs[a.name] = attr_value(a);
+    int64_t out = p.out;
+    if (p.out_expr) {
+      try {
+        out = p.out_expr->eval_int(ctx_);
+      } catch (const Error& e) {
+        fail_in_rule(rule_, e);
+      }
+      if (out < 0 || (p.n_out && out >= p.n_out))
+        return fmt::format("output {} of {} does not exist", out, p.op);
+    }
+    std::vector<EClassId> placeholder(p.children.size());
+    node = make_enode(p.op_id, attrs, placeholder, static_cast<unsigned>(out),
+                      static_cast<unsigned>(p.n_out));
     return std::nullopt;
   }
 
