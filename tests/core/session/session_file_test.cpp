@@ -73,6 +73,24 @@ TEST(TraceJson, BadFieldsNameTheirPath) {
   }
 }
 
+TEST(TraceJson, AnUnknownOpNamesItsPath) {
+  Session s;
+  fig6_session(s);
+  nlohmann::json j = trace_to_json(s.egraph().trace);
+  size_t k = 0;
+  while (!j["steps"][k].contains("node")) ++k;
+  j["steps"][k]["node"]["op"] = "no_such_op";
+  try {
+    trace_from_json(j, "s.json", "egraph.trace.");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("egraph.trace.steps[{}].node.op", k)),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("no_such_op"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SessionFile, OpenReplaysToTheSameEGraphAndVariants) {
   Session s;
   fig6_session(s);
