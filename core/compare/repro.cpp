@@ -12,6 +12,7 @@
 #include "core/base/error.h"
 #include "core/exec/inputs.h"
 #include "core/io/graph_files.h"
+#include "core/io/json_graph.h"
 #include "core/io/npy.h"
 #include "core/io/onnx_io.h"
 #include "core/io/rtg.h"
@@ -92,6 +93,15 @@ class BundleWriter {
   std::vector<std::string> files_;
 };
 
+// The graph as .rtg text, or as lossless JSON when a name cannot be written in .rtg (a model's
+// names may hold line breaks or anything else).
+void write_graph_text(BundleWriter& out, const std::string& stem, const Graph& g) {
+  if (rtg_can_print(g))
+    out.write(stem + ".rtg", print_rtg(g));
+  else
+    out.write(stem + ".json", graph_to_json(g).dump(2) + "\n");
+}
+
 std::string readme(const CompareReport& report, const Finding& f, const ReproBackend& a,
                    const std::string& run, const nlohmann::json& cfg) {
   std::string oracle_text;
@@ -139,7 +149,8 @@ std::string readme(const CompareReport& report, const Finding& f, const ReproBac
         shell_line(a.argv));
   text +=
       "\n## Files\n\n"
-      "- model_a.onnx, graph_a.rtg: the graph of side a (ONNX opset 17; .rtg is Retort's text)\n"
+      "- model_a.onnx, graph_a.rtg: the graph of side a (ONNX opset 17; .rtg is Retort's text, "
+      "graph_a.json instead when a name cannot be written in .rtg)\n"
       "- model_b.onnx, graph_b.rtg: the graph of side b, when it is another graph\n"
       "- inputs/*.npy, expected/*.npy: the inputs and the reference outputs of side a's graph\n"
       "- repro.json: what the script runs and compares\n";
@@ -188,10 +199,10 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
     expected_files.push_back(file);
   }
   out.write("model_a.onnx", export_onnx(ga));
-  out.write("graph_a.rtg", print_rtg(ga));
+  write_graph_text(out, "graph_a", ga);
   if (two_graphs) {
     out.write("model_b.onnx", export_onnx(gb));
-    out.write("graph_b.rtg", print_rtg(gb));
+    write_graph_text(out, "graph_b", gb);
   }
 
   std::map<std::string, std::string> copies = backend_a.copy_files;

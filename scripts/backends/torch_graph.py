@@ -91,7 +91,9 @@ class Builder:
 
     def temp(self, expr):
         name = f"t{next(self._fresh)}"
-        self.lines.append(f"{name} = {expr}  # {self._node}")
+        # The model's text reaches the source only as ascii(): a name holding a line break (or
+        # any other character) cannot end the comment and become code.
+        self.lines.append(f"{name} = {expr}  # {ascii(self._node)}")
         self.line_nodes.append(self._node)
         return name
 

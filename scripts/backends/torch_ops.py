@@ -8,6 +8,7 @@ known when the model is converted become literals; the shapes of every value are
 """
 
 import math
+import re
 
 import numpy as np
 import onnx.helper
@@ -261,9 +262,14 @@ def conv_gemm(c):
     return f"torch.mul({product}, {integral_scalar(alpha, dt, 'alpha')})"
 
 
+EINSUM_EQUATION = re.compile(r"[A-Za-z,.>-]*")
+
+
 def conv_einsum(c):
     equation = c.attr("equation").replace(" ", "")
-    return f'torch.einsum("{equation}", [{", ".join(c.inputs())}])'
+    if not EINSUM_EQUATION.fullmatch(equation):
+        raise Unsupported(f"equation {ascii(equation)} is not an einsum equation")
+    return f'torch.einsum({equation!r}, [{", ".join(c.inputs())}])'
 
 
 # --- convolution and pooling ---------------------------------------------------------------

@@ -341,6 +341,60 @@ class ModeOptionsTest(unittest.TestCase):
         self.assertEqual(proc.stdout, b"")
 
 
+class HostileNamesTest(unittest.TestCase):
+    """A model's names and string attributes never run as code in the generated program."""
+
+    PAYLOADS = [
+        "z\n        __import__('os').system('touch {marker}')\n        #",
+        "z\r__import__('os').system('touch {marker}')\r#",
+        "z\u2028__import__('os').system('touch {marker}')",
+        "'''\n__import__('os').system('touch {marker}')\n'''",
+        '"; __import__("os").system("touch {marker}"); "',
+    ]
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.marker = os.path.join(self.dir.name, "pwned")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def hostile_model(self, payload):
+        """x -> Relu -> Neg -> y with the payload in node, value, input and output names."""
+        name = payload.format(marker=self.marker)
+        x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+        nodes = [helper.make_node("Relu", [name + "in"], [name + "mid"], name=name),
+                 helper.make_node("Neg", [name + "mid"], [name + "out"], name=name + "2")]
+        graph = helper.make_graph(
+            nodes, name, [value_info(name + "in", x)],
+            [helper.make_tensor_value_info(name + "out", TensorProto.FLOAT, [2, 3])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        return model.SerializeToString(), {name + "in": x}, {name + "out": -np.maximum(x, 0)}
+
+    def test_names_stay_names_in_every_mode(self):
+        for mode in ("eager", "trace", "script"):
+            client = WorkerClient(WORKER, {"mode": mode})
+            for payload in self.PAYLOADS:
+                with self.subTest(mode=mode, payload=payload):
+                    model, inputs, expected = self.hostile_model(payload)
+                    check_run(self, client, model, inputs, expected, "hostile names")
+                    self.assertFalse(os.path.exists(self.marker), "a name ran as code")
+            self.assertEqual(client.close(), 0)
+
+    def test_einsum_equation_is_not_code(self):
+        client = WorkerClient(WORKER, {"mode": "script"})
+        a = np.ones((2, 2), np.float32)
+        equation = f'ij,jk->ik", []) + __import__("os").system("touch {self.marker}") + ("'
+        model = single_node_model("Einsum", {"a": a, "b": a}, equation=equation)
+        header, _ = client.run(model, {"a": a, "b": a}, ["y"])
+        self.assertEqual(header["type"], "error")
+        self.assertEqual(header["kind"], "unsupported", header["message"])
+        self.assertFalse(os.path.exists(self.marker), "an equation ran as code")
+        good = single_node_model("Einsum", {"a": a, "b": a}, equation="ij,jk->ik")
+        check_run(self, client, good, {"a": a, "b": a}, {"y": a @ a}, "einsum")
+        self.assertEqual(client.close(), 0)
+
+
 @unittest.skipUnless(RETORT, "needs --retort BIN")
 class RegistryCoverageTest(unittest.TestCase):
     """Every op of Retort's registry maps to torch and has a case, or is listed unsupported."""
