@@ -128,6 +128,21 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;
 }
 
+// ONNX Runtime computes f16 Exp and Sin in f32 and skips the rounding back to f16 before a Cast to
+// f64: the difference from the reference is `precision`, not a finding, unless counted.
+TEST_F(CompareCommands, OrtFloat16WithoutIntermediateRoundingIsPrecision) {
+  for (const char* statement : {"input x : f16[64]", "e = exp(x)", "s = sin(e)",
+                                "y = cast(s, to=f64)", "output y"})
+    run_ok(fmt::format("def {}", statement));
+  std::string text = run_ok("compare --backends ref,ort:O3");
+  EXPECT_NE(text.find("ort:O3   precision"), std::string::npos) << text;
+  EXPECT_NE(text.find("reference: 2 checks, 0 failed, 1 precision (not bugs)"), std::string::npos)
+      << text;
+  EXPECT_EQ(session.compare_report()->bug_count(), 0u);
+  text = run_ok("compare --backends ref,ort:O3 --count-precision");
+  EXPECT_EQ(session.compare_report()->bug_count(), 1u) << text;
+}
+
 // A model's names are data: JSON graphs whose node and value names hold Python or JavaScript
 // code run on every worker and through every bundle kind without any of it executing. Each
 // payload gets a graph of its own, so that one payload's syntax error cannot hide another's.
