@@ -25,6 +25,21 @@ void Session::set_variant(const std::string& name, Graph g) {
   variants_.insert_or_assign(name, std::move(v));
 }
 
+void Session::start_graph(std::optional<Graph> g) {
+  graph_ = std::move(g);
+  variants_.clear();
+  work_.reset();
+  undo_.clear();
+  redo_.clear();
+  compare_report_.reset();
+  last_eval_.reset();
+}
+
+void Session::drop_variant(const std::string& name) {
+  variant_info(name);  // the error names the variants there are
+  variants_.erase(name);
+}
+
 const Graph* Session::find_variant(const std::string& name) const {
   auto it = variants_.find(name);
   return it == variants_.end() ? nullptr : &it->second.graph;

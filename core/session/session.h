@@ -81,6 +81,10 @@ class Session {
   // The current graph; throws Error telling how to get one when there is none.
   const Graph& graph() const;
   void set_graph(Graph g) { graph_ = std::move(g); }
+  // Makes g the current graph of a fresh graph state: no e-graph, variants, undo history or
+  // comparison from the previous graph (their inputs need not match g's). Seed, rules,
+  // tolerances and backends stay. `load` uses it; an empty g clears the graph (`new`).
+  void start_graph(std::optional<Graph> g);
 
   uint64_t seed() const { return seed_; }
   void set_seed(uint64_t seed) { seed_ = seed; }
@@ -95,6 +99,8 @@ class Session {
   const std::map<std::string, Variant>& variants() const { return variants_; }
   // Throws Error listing the variants when the name is unknown.
   const Variant& variant_info(const std::string& name) const;
+  // Removes a variant; throws Error listing the variants when the name is unknown.
+  void drop_variant(const std::string& name);
 
   // --- e-graph work (session_egraph.cpp) --------------------------------------------------------
   // Every command that changes the e-graph or the variants (egraph, apply, step, saturate,

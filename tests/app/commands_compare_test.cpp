@@ -131,8 +131,8 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
 // ONNX Runtime computes f16 Exp and Sin in f32 and skips the rounding back to f16 before a Cast to
 // f64: the difference from the reference is `precision`, not a finding, unless counted.
 TEST_F(CompareCommands, OrtFloat16WithoutIntermediateRoundingIsPrecision) {
-  for (const char* statement : {"input x : f16[64]", "e = exp(x)", "s = sin(e)",
-                                "y = cast(s, to=f64)", "output y"})
+  for (const char* statement :
+       {"input x : f16[64]", "e = exp(x)", "s = sin(e)", "y = cast(s, to=f64)", "output y"})
     run_ok(fmt::format("def {}", statement));
   std::string text = run_ok("compare --backends ref,ort:O3");
   EXPECT_NE(text.find("ort:O3   precision"), std::string::npos) << text;
@@ -141,6 +141,29 @@ TEST_F(CompareCommands, OrtFloat16WithoutIntermediateRoundingIsPrecision) {
   EXPECT_EQ(session.compare_report()->bug_count(), 0u);
   text = run_ok("compare --backends ref,ort:O3 --count-precision");
   EXPECT_EQ(session.compare_report()->bug_count(), 1u) << text;
+}
+
+// A worker attached with a relative command is found later from anywhere: attach resolves it, so
+// the bundle's script (run from the bundle's folder) starts the same program; a script that cannot
+// run at all exits 2, never the 1 of "reproduced".
+TEST_F(CompareCommands, RelativeWorkerCommandsAreResolvedAtAttach) {
+  fs::create_directories(dir / "bin");
+  fs::copy_file(RETORT_FAULT_WORKER, dir / "bin" / "worker");
+  fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  run_ok("backend attach bad --cmd \"./bin/worker --fault perturb --perturb-op mul\"");
+  fs::current_path(cwd);
+  run_ok("load " RETORT_SOURCE_DIR "/samples/polyjuice/fig7_uint8_mul_order.rtg");
+  run_ok("compare --backends ref,bad");
+  fs::path parent = dir;
+  dir = parent / "bundle";
+  run_ok(fmt::format("export repro {}", dir.string()));
+  std::string log;
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
+  fs::remove(parent / "bin" / "worker");
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 2) << log;
+  EXPECT_NE(log.find("could not run the reproducer"), std::string::npos) << log;
+  dir = parent;
 }
 
 // A model's names are data: JSON graphs whose node and value names hold Python or JavaScript
