@@ -1,23 +1,32 @@
 #include "views/render_file.h"
 
-#include <cstdio>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <mutex>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
 #include "core/base/error.h"
+#include "core/io/file_io.h"
 
 namespace retort {
 
 namespace {
 
-// Graphviz reports errors through a process-wide callback; it collects them here for the one
-// render running at a time (renders are serialised by g_render_lock).
+// What the layout child sends back on its pipe: one status byte, then the picture's bytes
+// (status 'o') or, for status 'e', the step that failed, a NUL, and Graphviz's messages.
+constexpr char kOk = 'o';
+constexpr char kFailed = 'e';
+
+// Graphviz reports errors through a process-wide callback; the child collects them here.
 std::string g_messages;
-std::mutex g_render_lock;
 
 extern "C" int collect_message(char* text) {
   g_messages += text;
@@ -29,35 +38,97 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-// One Graphviz context for the life of the process: the text layout plugin keeps font data
-// that a freed context would take with it, so a second context reads freed memory.
-GVC_t* graphviz_context() {
-  static GVC_t* context = gvContext();
-  return context;
+void send_all(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) ::_exit(3);
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
 }
 
-// Holds the graph and its layout; frees both in the right order.
-class Layout {
- public:
-  Layout(GVC_t* gvc, Agraph_t* g) : gvc_(gvc), g_(g) {}
-  ~Layout() {
-    if (laid_out_) gvFreeLayout(gvc_, g_);
-    agclose(g_);
+[[noreturn]] void child_fails(int fd, const std::string& what) {
+  std::string message = what + '\0' + trimmed(g_messages);
+  send_all(fd, &kFailed, 1);
+  send_all(fd, message.data(), message.size());
+  ::_exit(0);
+}
+
+// Runs in the child: lays out and renders `dot`, writes the result to `fd`, and exits without
+// returning (no destructors or atexit handlers of the parent's state run here).
+[[noreturn]] void render_in_child(const std::string& dot, const std::string& format, int fd) {
+  // Graphviz prints some warnings straight to stderr; they must not land on the curses screen.
+  int null = ::open("/dev/null", O_WRONLY);
+  if (null >= 0) {
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
   }
-  Layout(const Layout&) = delete;
-  Layout& operator=(const Layout&) = delete;
-  bool run() { return laid_out_ = gvLayout(gvc_, g_, "dot") == 0; }
-  Agraph_t* graph() const { return g_; }
+  if (std::getenv("RETORT_TEST_RENDER_CRASH")) std::abort();  // tests: a Graphviz crash
+  agseterrf(collect_message);
+  agseterr(AGWARN);
+  GVC_t* gvc = gvContext();
+  Agraph_t* g = agmemread(dot.c_str());
+  if (!g || agerrors() > 0) child_fails(fd, "read the DOT text for");
+  if (gvLayout(gvc, g, "dot") != 0) child_fails(fd, "lay out");
+  char* data = nullptr;
+  unsigned int size = 0;
+  if (gvRenderData(gvc, g, format.c_str(), &data, &size) != 0 || !data) child_fails(fd, "render");
+  send_all(fd, &kOk, 1);
+  send_all(fd, data, size);
+  ::_exit(0);
+}
 
- private:
-  GVC_t* gvc_;
-  Agraph_t* g_;
-  bool laid_out_ = false;
-};
+std::string read_until_end(int fd) {
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  return data;
+}
 
-[[noreturn]] void graphviz_failed(const std::string& what, const std::string& path) {
-  std::string detail = trimmed(g_messages);
-  fail("graphviz could not {} {}{}", what, path, detail.empty() ? "" : ": " + detail);
+std::string child_status(int status) {
+  if (WIFSIGNALED(status)) return fmt::format("crashed ({})", ::strsignal(WTERMSIG(status)));
+  return fmt::format("exited with status {}", WEXITSTATUS(status));
+}
+
+// Lays out and renders in a child process: a Graphviz crash, abort or exit() (dot 2.43 aborts on
+// some large graphs and exits on write errors) then ends only the child, and the memory Graphviz
+// keeps per render goes with it.
+std::string render_in_memory(const std::string& dot, const std::string& format,
+                             const std::string& path) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) fail("cannot render {}: {}", path, std::strerror(errno));
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    fail("cannot render {}: {}", path, std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    render_in_child(dot, format, fds[1]);
+  }
+  ::close(fds[1]);
+  std::string reply = read_until_end(fds[0]);
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !reply.empty();
+  if (!clean)
+    fail("graphviz {} while rendering {}; nothing was written", child_status(status), path);
+  if (reply[0] == kFailed) {
+    size_t nul = reply.find('\0');
+    std::string detail = nul == std::string::npos ? "" : reply.substr(nul + 1);
+    fail("graphviz could not {} {}{}", reply.substr(1, nul - 1), path,
+         detail.empty() ? "" : ": " + detail);
+  }
+  return reply.substr(1);
 }
 
 }  // namespace
@@ -70,37 +141,14 @@ std::string render_format(const std::string& path) {
 
 void render_dot_file(std::string_view dot, const std::string& path, bool force) {
   std::string format = render_format(path);
-  if (!force && std::filesystem::exists(path))
-    fail("{} already exists; add --force to replace it", path);
+  std::error_code ec;
+  if (!force &&
+      std::filesystem::symlink_status(path, ec).type() != std::filesystem::file_type::not_found)
+    fail("'{}' exists; use --force to replace it", path);
   if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
-    std::filesystem::create_directories(dir);
-  if (format == "dot") {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << dot;
-    if (!file.flush()) fail("cannot write {}", path);
-    return;
-  }
-
-  std::lock_guard<std::mutex> lock(g_render_lock);
-  g_messages.clear();
-  agusererrf previous = agseterrf(collect_message);
-  agseterr(AGWARN);
-  agreseterrors();
-  struct RestoreErrf {
-    agusererrf f;
-    ~RestoreErrf() { agseterrf(f); }
-  } restore{previous};
-
-  GVC_t* gvc = graphviz_context();
+    std::filesystem::create_directories(dir, ec);
   std::string text(dot);
-  Agraph_t* g = agmemread(text.c_str());
-  if (!g || agerrors() > 0) {
-    if (g) agclose(g);
-    graphviz_failed("read the DOT text for", path);
-  }
-  Layout layout(gvc, g);
-  if (!layout.run()) graphviz_failed("lay out", path);
-  if (gvRenderFilename(gvc, g, format.c_str(), path.c_str()) != 0) graphviz_failed("render", path);
+  write_file(path, format == "dot" ? text : render_in_memory(text, format, path), force);
 }
 
 }  // namespace retort
