@@ -4,6 +4,7 @@
 
 #include "app/words.h"
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 
 namespace retort {
 
@@ -27,7 +28,7 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
     failure = e.what();
   } catch (const std::exception& e) {
     // A bug in Retort, not in the user's input; the session goes on all the same.
-    failure = fmt::format("internal error: {}", e.what());
+    failure = fmt::format("internal error: {}", terminal_safe(e.what(), kErrorMessageBytes));
   }
   bool journaled = session_.record(text, failure.empty(), restorable);
   out_.write(held.text());
