@@ -77,12 +77,13 @@ class BundleWriter {
     if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) fail("{} is not a directory", dir_);
     if (fs::exists(dir_, ec) && !fs::is_empty(dir_, ec) && !force)
       fail("{} is not empty (use --force to write into it)", dir_);
-    fs::create_directories(fs::path(dir_) / "inputs", ec);
-    fs::create_directories(fs::path(dir_) / "expected", ec);
+    fs::create_directories(dir_, ec);
     if (ec) fail("cannot create {}: {}", dir_, ec.message());
   }
+  // Never through a symbolic link inside the bundle (DIR/inputs -> elsewhere): nothing is
+  // written outside DIR.
   void write(const std::string& name, const std::string& data) {
-    write_file((fs::path(dir_) / name).string(), data, true);
+    write_file_in(dir_, name, data, true);
     files_.push_back(name);
   }
   void copy(const std::string& from, const std::string& name) { write(name, read_file(from)); }

@@ -55,9 +55,9 @@ const Variant& Session::variant_info(const std::string& name) const {
   fail("unknown variant '{}' (variants: {})", name, fmt::join(variant_names(), ", "));
 }
 
-void Session::record(std::string command, bool ok, bool restorable) {
+bool Session::record(std::string command, bool ok, bool restorable) {
   journal_.push_back({std::move(command), ok, restorable});
-  if (journal_file_) journal_file_->append(journal_.back());
+  return !journal_file_ || journal_file_->append(journal_.back());
 }
 
 void Session::adopt(Session&& other) {

@@ -164,8 +164,10 @@ class Session {
   const BackendSet& backends() const { return backends_; }
 
   // Records a command that ran; `restorable` is false for commands that only write files or
-  // read the session (their effects are not part of the session's state).
-  void record(std::string command, bool ok, bool restorable = true);
+  // read the session (their effects are not part of the session's state). False when a journal
+  // file is attached and the command could not be written to it (journal_file()->error() says
+  // why): the caller warns, since a crash would lose the command.
+  bool record(std::string command, bool ok, bool restorable = true);
   const std::vector<JournalEntry>& journal() const { return journal_; }
   // Every recorded command is also appended (and synced) to this file, so that a killed
   // session can be restored; the file is closed as finished when the Session ends cleanly.
