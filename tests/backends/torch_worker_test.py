@@ -21,10 +21,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKER_DIR = os.path.join(ROOT, "scripts", "backends")
 sys.path[:0] = [HERE, WORKER_DIR]
 
-import torch_ops  # noqa: E402
+from retort_backends import torch_ops  # noqa: E402
+from retort_backends.model import Model  # noqa: E402
 from onnx_numpy import evaluate  # noqa: E402
 from torch_cases import all_cases, chain_cases, value_info  # noqa: E402
-from torch_client import WorkerClient  # noqa: E402
+from worker_client import WorkerClient  # noqa: E402
+from worker_checks import HostileNames, Protocol  # noqa: E402
 
 WORKER = [sys.executable, os.path.join(WORKER_DIR, "torch_worker.py")]
 
@@ -209,16 +211,15 @@ class FuserTest(unittest.TestCase):
         import torch_worker
 
         model, inputs = chain_model()
-        settings = torch_worker.Settings(options)
-        settings.apply()
-        converted = torch_worker.convert_model(model.SerializeToString(), ["t"])
-        args = [torch.from_numpy(inputs[n]) for n in converted.input_names]
-        fn = torch_worker.compile_module(converted, settings, args)
-        with torch.no_grad():
-            for _ in range(torch_worker.JIT_RUNS):
-                (result,) = fn(*args)
+        family = torch_worker.TorchScript(dict({"freeze": "0", "fuser": "0"}, **options))
+        parsed = Model(model.SerializeToString())
+        entry = family.convert(parsed, ["t"])
+        args = [inputs[n] for n in parsed.input_names]
+        family.build(entry, args)
+        for _ in range(torch_worker.JIT_RUNS):
+            (result,) = entry.fn(args)
         expected = evaluate(model, inputs)["t"]
-        np.testing.assert_allclose(result.numpy(), expected, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-6)
         return str(torch.jit.last_executed_optimized_graph())
 
     def test_fuser_on_fuses(self):
@@ -319,6 +320,27 @@ class ProtocolTest(unittest.TestCase):
     def test_compiled_module_is_reused(self):
         self.assert_good_run_works()
         self.assert_good_run_works()
+
+
+class SharedChecksTest(HostileNames, Protocol, unittest.TestCase):
+    """What every worker must pass (tests/backends/worker_checks.py), in script and trace mode."""
+
+    options = {"mode": "script"}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.client = WorkerClient(WORKER, cls.options)
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.client.close() == 0
+
+    def setUp(self):
+        HostileNames.setUp(self)
+
+
+class SharedChecksTraceTest(SharedChecksTest):
+    options = {"mode": "trace", "freeze": "1"}
 
 
 class ModeOptionsTest(unittest.TestCase):
