@@ -11,6 +11,8 @@ import onnx
 import onnx.helper
 import onnx.numpy_helper
 
+from onnx_compat import np_dtype
+
 
 def _erf(x):
     return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.size else x
@@ -271,7 +273,7 @@ def _node(op, ins, a, n_out):
     table = {
         "Where": lambda: np.where(*ins),
         "Clip": lambda: _clip(*ins),
-        "Cast": lambda: ins[0].astype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[a["to"]]),
+        "Cast": lambda: ins[0].astype(np_dtype(a["to"])),
         "MatMul": lambda: np.matmul(ins[0], ins[1]),
         "Gemm": lambda: _gemm(*ins, **a),
         "Einsum": lambda: _einsum(*ins, equation=a["equation"]),

@@ -4,6 +4,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
+from onnx_compat import onnx_code
 from onnx_numpy import evaluate
 
 OPSET = 17
@@ -47,7 +48,7 @@ def i64(*values):
 
 
 def value_info(name, array):
-    code = onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.asarray(array).dtype]
+    code = onnx_code(np.asarray(array).dtype)
     return helper.make_tensor_value_info(name, code, list(np.shape(array)))
 
 

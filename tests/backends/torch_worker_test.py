@@ -9,7 +9,6 @@ tests are skipped.
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -24,6 +23,7 @@ sys.path[:0] = [HERE, WORKER_DIR]
 from retort_backends import torch_ops  # noqa: E402
 from retort_backends.model import Model  # noqa: E402
 from onnx_numpy import evaluate  # noqa: E402
+from samples import exported_samples, random_inputs, retort  # noqa: E402
 from torch_cases import all_cases, chain_cases, value_info  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
 from worker_checks import HostileNames, Protocol  # noqa: E402
@@ -78,77 +78,13 @@ def check_run(test, client, model, inputs, expected, label):
         assert_close(test, arrays[name], value, f"{label}: {name}")
 
 
-def retort(*args):
-    return subprocess.run([RETORT, *args], capture_output=True, text=True, check=True).stdout
-
-
-SAMPLES = os.path.join(ROOT, "samples", "polyjuice")
-
-
-def random_inputs(model, seed):
-    rng = np.random.default_rng(seed)
-    inputs = {}
-    for v in model.graph.input:
-        t = v.type.tensor_type
-        dtype = np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[t.elem_type])
-        shape = [d.dim_value for d in t.shape.dim]
-        if dtype.kind == "f":
-            inputs[v.name] = rng.uniform(-1, 1, shape).astype(dtype)
-        elif dtype == np.uint8:
-            inputs[v.name] = rng.integers(0, 256, shape).astype(dtype)
-        else:
-            inputs[v.name] = rng.integers(-9, 10, shape).astype(dtype)
-    return inputs
-
-
-def variant_text(sample, how):
-    """A rewritten variant of the sample as .rtg text (`show` lists its constants elided, so
-    only constant-free samples qualify)."""
-    shown = retort("-c", f"load {sample}; egraph; saturate --iters 3; extract {how}; show v")
-    return shown[shown.index("graph "):]
-
-
-def export_model(rtg_path, onnx_path):
-    """Retort's ONNX export, with every intermediate value as an output (as the workbench
-    sends models)."""
-    retort("-c", f"load {rtg_path}; export {onnx_path}")
-    model = onnx.load(onnx_path)
-    model.graph.output.extend(model.graph.value_info)
-    del model.graph.value_info[:]
-    return model
-
-
-def exported_samples():
-    """The POLYJUICE samples and rewritten variants of them, exported by Retort; empty
-    without --retort."""
-    if not RETORT:
-        return {}
-    models = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in sorted(os.listdir(SAMPLES)):
-            if not name.endswith(".rtg"):
-                continue
-            sample = os.path.join(SAMPLES, name)
-            models[name] = export_model(sample, os.path.join(tmp, f"{name}.onnx"))
-            with open(sample) as f:
-                if "\nconst " in f.read():
-                    continue
-            for how in ("max as v", "random as v --seed 7"):
-                rtg = os.path.join(tmp, f"{name}.{how.split()[0]}.rtg")
-                with open(rtg, "w") as f:
-                    f.write(variant_text(sample, how))
-                label = f"{name} ({how.split()[0]} variant)"
-                models[label] = export_model(rtg, f"{rtg}.onnx")
-    return models
-
-
 class ModesTest(unittest.TestCase):
     """Every op case and every exported sample in every mode, against the numpy evaluation of
     the ONNX model. One worker per mode (starting torch is slow)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.samples = exported_samples()
+        cls.samples = exported_samples(RETORT) if RETORT else {}
 
     def run_config(self, options):
         client = WorkerClient(WORKER, options)
@@ -368,10 +304,10 @@ class RegistryCoverageTest(unittest.TestCase):
     """Every op of Retort's registry maps to torch and has a case, or is listed unsupported."""
 
     def onnx_types(self):
-        names = [line.split()[0] for line in retort("help", "ops").splitlines()[1:] if line]
+        names = [line.split()[0] for line in retort(RETORT, "help", "ops").splitlines()[1:] if line]
         types = {}
         for name in names:
-            line = next(l for l in retort("help", "op", name).splitlines()
+            line = next(l for l in retort(RETORT, "help", "op", name).splitlines()
                         if l.startswith("onnx: "))
             types[name] = line.split()[1]
         return types

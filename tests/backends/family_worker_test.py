@@ -1,0 +1,117 @@
+"""Tests of one backend family's worker (scripts/backends/<family>_worker.py) over the protocol.
+
+Run with the family's environment's Python (run_family_test.py finds it):
+  <venv>/bin/python family_worker_test.py --family inductor [--option mode=default]
+                                          [--retort BIN] [unittest args]
+Every op case of torch_cases.py and the exported POLYJUICE samples run against the numpy
+evaluation of the ONNX model; cases the family cannot express must answer `unsupported`.
+"""
+
+import os
+import sys
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [HERE]
+
+from onnx_numpy import evaluate  # noqa: E402
+from samples import exported_samples, random_inputs  # noqa: E402
+from torch_cases import all_cases, chain_cases  # noqa: E402
+from worker_checks import HostileNames, Protocol, check_run  # noqa: E402
+from worker_client import WorkerClient  # noqa: E402
+
+
+def take_option(argv, name, many=False):
+    values = []
+    while name in argv:
+        k = argv.index(name)
+        values.append(argv[k + 1])
+        del argv[k:k + 2]
+    return values if many else (values[-1] if values else None)
+
+
+FAMILY = take_option(sys.argv, "--family")
+OPTIONS = dict(o.split("=", 1) for o in take_option(sys.argv, "--option", many=True))
+RETORT = take_option(sys.argv, "--retort")
+WORKER = [sys.executable, os.path.join(ROOT, "scripts", "backends", f"{FAMILY}_worker.py")]
+
+# Per family: op cases it answers `unsupported` (docs/backend-protocol.md says why), cases and
+# samples where it differs from the ONNX reference as released (findings of Retort, not faults
+# of the worker: only a well-formed answer is asked of them), and looser float tolerances.
+EXPECTED_UNSUPPORTED = {
+    "tvm": {"Pow i32", "Pow i32 by f32", "chain 3"},
+}
+FIG7 = {"fig7_uint8_mul_order.rtg", "fig7_uint8_mul_order.rtg (max variant)",
+        "fig7_uint8_mul_order.rtg (random variant)"}
+KNOWN_DIFFERENCES = {
+    # u8 Add and Mul saturate instead of wrapping.
+    "openvino": {"Add u8 wraps", "Tile scalar"} | FIG7,
+    # Slice with end < start is rejected instead of giving an empty tensor.
+    "tvm": {"Slice empty"},
+}
+TOLERANCE = {"openvino": 2e-3, "tvm": 1e-3}
+
+
+class FamilyTest(HostileNames, Protocol, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.client = WorkerClient(WORKER, OPTIONS)
+        assert cls.client.hello["type"] == "hello", cls.client.hello
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.client.close() == 0
+
+    def test_hello(self):
+        self.assertEqual(self.client.hello["options"], OPTIONS)
+        self.assertTrue(self.client.hello["version"])
+
+    def test_op_cases(self):
+        unsupported = EXPECTED_UNSUPPORTED.get(FAMILY, set())
+        for case in all_cases() + chain_cases(5):
+            with self.subTest(case=case.label):
+                if case.label in unsupported:
+                    header, _ = self.client.run(case.model, case.inputs, case.outputs)
+                    self.assertEqual(header.get("kind"), "unsupported", header)
+                    continue
+                if self.known_difference(case.label, case.model, case.inputs, case.outputs):
+                    continue
+                check_run(self, self.client, case.model, case.inputs, case.expected,
+                          case.label, TOLERANCE.get(FAMILY))
+
+    def known_difference(self, label, model, inputs, outputs):
+        """For a known difference, only a well-formed answer is asked; True then."""
+        if label not in KNOWN_DIFFERENCES.get(FAMILY, set()):
+            return False
+        header, _ = self.client.run(model, inputs, list(outputs))
+        self.assertIn(header["type"], ("result", "error"))
+        return True
+
+    @unittest.skipUnless(RETORT, "needs --retort BIN")
+    def test_polyjuice_samples(self):
+        samples = exported_samples(RETORT)
+        self.assertGreaterEqual(len(samples), 7)
+        for name, model in samples.items():
+            with self.subTest(sample=name):
+                inputs = random_inputs(model, seed=len(name))
+                values = evaluate(model, inputs)
+                expected = {o.name: values[o.name] for o in model.graph.output}
+                if self.known_difference(name, model.SerializeToString(), inputs, expected):
+                    continue
+                check_run(self, self.client, model.SerializeToString(), inputs, expected, name,
+                          TOLERANCE.get(FAMILY))
+
+
+class OptionsTest(unittest.TestCase):
+    def test_unknown_option_is_an_error_reply(self):
+        client = WorkerClient(WORKER, {"speed": "ludicrous"})
+        self.assertEqual(client.hello["type"], "error")
+        self.assertIn("speed", client.hello["message"])
+        self.assertEqual(client.close(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
