@@ -36,6 +36,10 @@ def take_option(argv, name, many=False):
 FAMILY = take_option(sys.argv, "--family")
 OPTIONS = dict(o.split("=", 1) for o in take_option(sys.argv, "--option", many=True))
 RETORT = take_option(sys.argv, "--retort")
+# --one-per-op: the first case of each op type only (for families that compile slowly).
+ONE_PER_OP = "--one-per-op" in sys.argv
+if ONE_PER_OP:
+    sys.argv.remove("--one-per-op")
 WORKER = [sys.executable, os.path.join(ROOT, "scripts", "backends", f"{FAMILY}_worker.py")]
 
 # Per family: op cases it answers `unsupported` (docs/backend-protocol.md says why), cases and
@@ -55,6 +59,18 @@ KNOWN_DIFFERENCES = {
 TOLERANCE = {"openvino": 2e-3, "tvm": 1e-3}
 
 
+def op_cases():
+    cases = all_cases() + chain_cases(5)
+    if not ONE_PER_OP:
+        return cases
+    seen, kept = set(), []
+    for case in cases:
+        if case.op not in seen:
+            seen.add(case.op)
+            kept.append(case)
+    return kept
+
+
 class FamilyTest(HostileNames, Protocol, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -71,7 +87,7 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
 
     def test_op_cases(self):
         unsupported = EXPECTED_UNSUPPORTED.get(FAMILY, set())
-        for case in all_cases() + chain_cases(5):
+        for case in op_cases():
             with self.subTest(case=case.label):
                 if case.label in unsupported:
                     header, _ = self.client.run(case.model, case.inputs, case.outputs)

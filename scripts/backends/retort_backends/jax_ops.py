@@ -428,7 +428,7 @@ def conv_pad(c):
     if mode == "constant":
         value = c.const(2).reshape(-1)[0] if c.has(2) else 0
         config = lit([[b, e, 0] for b, e in zip(begins, ends)])
-        return f"lax.pad({c.x(0)}, {typed(value, dt)}, {config})"
+        return f"lax.pad({c.x(0)}, {typed(value, dt)}, tuple(map(tuple, {config})))"
     if mode not in ("edge", "reflect"):
         raise Unsupported(f"mode {mode!r}")
     x = c.x(0)
