@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE]
 
 from onnx_numpy import evaluate  # noqa: E402
-from samples import exported_samples, random_inputs  # noqa: E402
+from samples import exported_samples, random_inputs, registry_onnx_types  # noqa: E402
 from torch_cases import all_cases, chain_cases  # noqa: E402
 from worker_checks import HostileNames, Protocol, check_run  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
@@ -119,6 +119,26 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
                     continue
                 check_run(self, self.client, model.SerializeToString(), inputs, expected, name,
                           TOLERANCE.get(FAMILY))
+
+
+# The op table of the families whose worker generates a program.
+OP_TABLES = {"inductor": "torch_ops", "xla": "jax_ops", "tf_xla": "tf_ops"}
+
+
+@unittest.skipUnless(RETORT and FAMILY in OP_TABLES, "needs --retort BIN and an op table")
+class RegistryCoverageTest(unittest.TestCase):
+    def test_every_registry_op_has_a_converter_and_a_case(self):
+        sys.path.insert(0, os.path.join(ROOT, "scripts", "backends"))
+        import importlib
+
+        table = importlib.import_module(f"retort_backends.{OP_TABLES[FAMILY]}").CONVERTERS
+        types = registry_onnx_types(RETORT)
+        self.assertGreater(len(types), 80)
+        tested = {case.op for case in all_cases()}
+        for name, onnx_type in types.items():
+            with self.subTest(op=name):
+                self.assertIn(onnx_type, table)
+                self.assertIn(onnx_type, tested, f"no test case for {onnx_type}")
 
 
 class OptionsTest(unittest.TestCase):

@@ -17,6 +17,17 @@ def retort(binary, *args):
     return subprocess.run([binary, *args], capture_output=True, text=True, check=True).stdout
 
 
+def registry_onnx_types(binary):
+    """{Retort op name: the ONNX op type it exports to}, from `retort help ops|op NAME`."""
+    names = [line.split()[0] for line in retort(binary, "help", "ops").splitlines()[1:] if line]
+    types = {}
+    for name in names:
+        line = next(l for l in retort(binary, "help", "op", name).splitlines()
+                    if l.startswith("onnx: "))
+        types[name] = line.split()[1]
+    return types
+
+
 SAMPLES = os.path.join(ROOT, "samples", "polyjuice")
 
 

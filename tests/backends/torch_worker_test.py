@@ -23,7 +23,7 @@ sys.path[:0] = [HERE, WORKER_DIR]
 from retort_backends import torch_ops  # noqa: E402
 from retort_backends.model import Model  # noqa: E402
 from onnx_numpy import evaluate  # noqa: E402
-from samples import exported_samples, random_inputs, retort  # noqa: E402
+from samples import exported_samples, random_inputs, registry_onnx_types  # noqa: E402
 from torch_cases import all_cases, chain_cases, value_info  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
 from worker_checks import HostileNames, Protocol  # noqa: E402
@@ -303,17 +303,8 @@ class ModeOptionsTest(unittest.TestCase):
 class RegistryCoverageTest(unittest.TestCase):
     """Every op of Retort's registry maps to torch and has a case, or is listed unsupported."""
 
-    def onnx_types(self):
-        names = [line.split()[0] for line in retort(RETORT, "help", "ops").splitlines()[1:] if line]
-        types = {}
-        for name in names:
-            line = next(l for l in retort(RETORT, "help", "op", name).splitlines()
-                        if l.startswith("onnx: "))
-            types[name] = line.split()[1]
-        return types
-
     def test_every_op_is_covered(self):
-        types = self.onnx_types()
+        types = registry_onnx_types(RETORT)
         self.assertGreater(len(types), 80)
         tested = {case.op for case in CASES}
         for name, onnx_type in types.items():

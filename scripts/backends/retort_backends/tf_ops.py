@@ -24,6 +24,12 @@ def cast_to(expr, dtype):
 
 
 def typed(value, dtype):
+    """A scalar of the dtype (tf.constant takes no float value for an integer dtype)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        value = int(value)
+    elif dtype.kind == "b":
+        value = bool(value)
     return f"tf.constant({lit(value)}, {tdt(dtype)})"
 
 
@@ -127,8 +133,19 @@ def conv_gemm(c):
     return expr
 
 
+def explicit_equation(equation):
+    """ONNX's implicit einsum form (no "->") made explicit, as numpy reads it: the ellipsis,
+    then the letters that occur once, in alphabetical order. TF reads an implicit form with an
+    ellipsis differently."""
+    if "->" in equation:
+        return equation
+    letters = [ch for ch in equation if ch.isalpha()]
+    once = sorted(ch for ch in set(letters) if letters.count(ch) == 1)
+    return f"{equation}->{'...' if '...' in equation else ''}{''.join(once)}"
+
+
 def conv_einsum(c):
-    equation = c.attr("equation").replace(" ", "")
+    equation = explicit_equation(c.attr("equation").replace(" ", ""))
     return f"tf.einsum({string_lit(equation)}, {', '.join(c.inputs())})"
 
 
@@ -185,17 +202,31 @@ def padded(x, begins, ends, value):
     return f"tf.pad({x}, {lit(paddings)}, constant_values={value})"
 
 
+def tf_strides(strides, dilations):
+    """TF takes strides or dilations above 1, not both: then (all ones, the strides) so that
+    every(...) takes each stride-th output of the stride-1 result."""
+    if any(s > 1 for s in strides) and any(d > 1 for d in dilations):
+        return [1] * len(strides), strides
+    return strides, None
+
+
+def every(expr, steps):
+    """expr (NHWC) with only each step-th position of its spatial axes."""
+    if steps is None:
+        return expr
+    return f"{expr}[:, {', '.join(f'::{s}' for s in steps)}, :]"
+
+
 def conv_conv(c):
     n = spatial_rank(c)
     kernel = list(c.shape(1)[2:])
     strides, dilations, begins, ends = window(c, kernel)
-    if any(s > 1 for s in strides) and any(d > 1 for d in dilations):
-        raise Unsupported("strides and dilations together (tf.nn.convolution)")
     x = to_last(padded(c.x(0), begins, ends, typed(0, c.dtype(0))), n)
     w = f"tf.transpose({c.x(1)}, {lit(list(range(2, n + 2)) + [1, 0])})"
+    strides, steps = tf_strides(strides, dilations)
     expr = (f"tf.nn.convolution({x}, {w}, strides={lit(strides)}, padding='VALID', "
             f"dilations={lit(dilations)})")
-    expr = to_first(expr, n)
+    expr = to_first(every(expr, steps), n)
     if c.has(2):
         expr = f"tf.add({expr}, tf.reshape({c.x(2)}, {lit([1, -1] + [1] * n)}))"
     return expr
@@ -213,8 +244,6 @@ def ceil_extra(size, k, s, d, begin, end):
 def pool_geometry(c):
     kernel = list(c.attr("kernel_shape"))
     strides, dilations, begins, ends = window(c, kernel)
-    if any(s > 1 for s in strides) and any(d > 1 for d in dilations):
-        raise Unsupported("strides and dilations together (tf.nn.pool)")
     extra = [0] * len(kernel)
     if c.attr("ceil_mode", 0):
         extra = [ceil_extra(size, k, s, d, b, e) for size, k, s, d, b, e in
@@ -223,8 +252,10 @@ def pool_geometry(c):
 
 
 def pool(x, n, kind, kernel, strides, dilations):
-    return to_first(f"tf.nn.pool({to_last(x, n)}, {lit(kernel)}, {string_lit(kind)}, "
-                    f"strides={lit(strides)}, padding='VALID', dilations={lit(dilations)})", n)
+    strides, steps = tf_strides(strides, dilations)
+    expr = (f"tf.nn.pool({to_last(x, n)}, {lit(kernel)}, {string_lit(kind)}, "
+            f"strides={lit(strides)}, padding='VALID', dilations={lit(dilations)})")
+    return to_first(every(expr, steps), n)
 
 
 def lowest(dtype):
