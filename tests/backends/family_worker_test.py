@@ -9,6 +9,7 @@ evaluation of the ONNX model; cases the family cannot express must answer `unsup
 
 import os
 import sys
+import tempfile
 import unittest
 
 import numpy as np
@@ -18,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE]
 
 from onnx_numpy import evaluate  # noqa: E402
-from samples import exported_samples, random_inputs, registry_onnx_types  # noqa: E402
+from samples import export_model, exported_samples, random_inputs, registry_onnx_types  # noqa: E402
 from torch_cases import all_cases, chain_cases  # noqa: E402
 from worker_checks import HostileNames, Protocol, check_run  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
@@ -139,6 +140,56 @@ class RegistryCoverageTest(unittest.TestCase):
             with self.subTest(op=name):
                 self.assertIn(onnx_type, table)
                 self.assertIn(onnx_type, tested, f"no test case for {onnx_type}")
+
+
+def fig7_models(tmp):
+    """The Fig. 7 sample with a consumer of the product (z = cast(y, f32)), and its rewrite
+    mul(s, a). In the sample itself y is stored as u8, where Inductor 2.1.0's int tmp5 and a
+    u8 tmp5 agree modulo 256; a consumer in the same kernel sees the difference."""
+    with open(os.path.join(ROOT, "samples", "polyjuice", "fig7_uint8_mul_order.rtg")) as f:
+        text = f.read().replace("output y", "z = cast(y, to=f32)\noutput z")
+    models = []
+    for k, body in enumerate((text, text.replace("y = mul(a, s)", "y = mul(s, a)"))):
+        path = os.path.join(tmp, f"fig7_{k}.rtg")
+        with open(path, "w") as f:
+            f.write(body)
+        models.append(export_model(RETORT, path, f"{path}.onnx"))
+    return models
+
+
+@unittest.skipUnless(RETORT and FAMILY == "inductor", "needs --retort BIN; inductor only")
+class Fig7Test(unittest.TestCase):
+    """POLYJUICE's Bug Study 1: mul(a, s) and mul(s, a) agree on the environment's torch (the
+    default), and differ on torch 2.1.0 when its environment exists (ENVS/inductor@2.1.0)."""
+
+    def outputs(self, python):
+        with tempfile.TemporaryDirectory() as tmp:
+            models = fig7_models(tmp)
+        rng = np.random.default_rng(7)
+        inputs = {k: rng.integers(0, 256, (4, 4)).astype(np.uint8) for k in "abc"}
+        expected = (inputs["a"] * (inputs["b"] + inputs["c"])).astype(np.uint8)
+        client = WorkerClient([python, WORKER[1]], OPTIONS)
+        try:
+            results = [client.run(m.SerializeToString(), inputs, ["z"]) for m in models]
+        finally:
+            client.close()
+        for header, _ in results:
+            self.assertEqual(header["type"], "result", header.get("message"))
+        return [arrays["z"] for _, arrays in results], expected.astype(np.float32)
+
+    def test_default_torch_agrees(self):
+        (original, rewritten), expected = self.outputs(sys.executable)
+        np.testing.assert_array_equal(original, expected)
+        np.testing.assert_array_equal(rewritten, expected)
+
+    def test_torch_2_1_0_miscompiles_the_rewrite(self):
+        python = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(sys.executable))),
+                              "inductor@2.1.0", "bin", "python")
+        if not os.path.exists(python):
+            self.skipTest(f"no environment {os.path.dirname(os.path.dirname(python))}")
+        (original, rewritten), expected = self.outputs(python)
+        np.testing.assert_array_equal(original, expected)
+        self.assertFalse(np.array_equal(rewritten, expected))
 
 
 class OptionsTest(unittest.TestCase):
