@@ -10,6 +10,7 @@ Times in a result header (docs/backend-protocol.md):
 
 import collections
 import hashlib
+import os
 import sys
 import time
 import traceback
@@ -192,11 +193,21 @@ class Worker:
                     "message": bounded(message)}, []
 
 
+def frames_out():
+    """A private stream on the real stdout for frames; file descriptor 1 then goes to stderr,
+    so that nothing else (a stray print, a framework's native logging, a compiler it starts)
+    can write into the frames."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
 def serve(family_class, stdin=None, stdout=None):
     """The request loop; returns the exit status."""
     if stdin is None:
-        stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-        sys.stdout = sys.stderr  # a stray print must not corrupt the frames
+        stdin, stdout = sys.stdin.buffer, frames_out()
     worker = Worker(family_class)
     while True:
         try:
