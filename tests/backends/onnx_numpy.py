@@ -218,6 +218,8 @@ def _pad(x, pads, value=None, mode="constant"):
     crop = tuple(slice(max(-pads[i], 0), x.shape[i] - max(-pads[i + r], 0)) for i in range(r))
     x = x[crop]
     width = [(max(pads[i], 0), max(pads[i + r], 0)) for i in range(r)]
+    if r == 0:  # np.pad cannot read an empty width list
+        return x.copy()
     if mode == "constant":
         fill = 0 if value is None else value.reshape(-1)[0]
         return np.pad(x, width, constant_values=fill)

@@ -283,6 +283,9 @@ def shape_cases():
         Case("Tile scalar", "Tile", [np.float32(2.5), Const(np.zeros(0, np.int64))]),
         Case("ReduceSum scalar", "ReduceSum", [np.float32(2.5)]),
         Case("Add scalars", "Add", [np.float32(2.5), np.float32(-1.0)]),
+        Case("Slice scalar", "Slice", [np.float32(2.5), Const(np.zeros(0, np.int64)),
+                                       Const(np.zeros(0, np.int64))]),
+        Case("Pad scalar", "Pad", [np.float32(2.5), Const(np.zeros(0, np.int64))]),
     ]
 
 

@@ -394,7 +394,7 @@ def conv_slice(c):
     x = c.x(0)
     if flips:
         x = f"jnp.flip({x}, {lit(tuple(sorted(flips)))})"
-    return f"{x}[{', '.join(index) if index else '()'}]"
+    return f"{x}[{', '.join(index)}]" if index else x
 
 
 def conv_gather(c):

@@ -473,6 +473,8 @@ def conv_pad(c):
     begins, ends = pads[:rank], pads[rank:]
     mode = c.attr("mode", "constant")
     x = c.x(0)
+    if rank == 0:  # nothing to pad (tf.pad wants paddings of shape [rank, 2], here [0, 2])
+        return x
     if mode == "constant":
         shape = c.shape(0)
         if any(p < 0 for p in pads):  # negative pads crop

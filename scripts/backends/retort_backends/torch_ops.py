@@ -457,7 +457,7 @@ def conv_slice(c):
     x = c.x(0)
     if flips:
         x = f"torch.flip({x}, {lit(sorted(flips))})"
-    return f"{x}[{', '.join(index)}]"
+    return f"{x}[{', '.join(index)}]" if index else x
 
 
 def conv_gather(c):
