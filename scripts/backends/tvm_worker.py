@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Retort backend worker for Apache TVM on CPU (target llvm); docs/backend-protocol.md.
 
-TVM imports the ONNX model itself: releases with Relax (0.20 on) through
-relax.frontend.onnx.from_onnx, built with tvm.compile (relax.build before it) and run on the
-Relax VM; older releases through relay.frontend.from_onnx, relay.build and the graph executor.
+TVM imports the ONNX model itself through Relax (relax.frontend.onnx.from_onnx), builds it with
+tvm.compile (relax.build where tvm.compile is missing) and runs it on the Relax VM. Every
+apache-tvm release on PyPI (0.25.0 on) has Relax; the Relay releases (up to 0.1x) were never
+published there, so there is no Relay path to install or test.
 Option of `hello`: opt_level = 0 | 1 | 2 | 3 (tvm.transform.PassContext; default 3).
 """
 
@@ -11,14 +12,10 @@ import sys
 
 import numpy as np
 import tvm
+from tvm import relax
+from tvm.relax.frontend.onnx import from_onnx
 
 from retort_backends.worker import Compiled, Family, serve
-
-try:
-    from tvm import relax
-    from tvm.relax.frontend.onnx import from_onnx as relax_from_onnx
-except ImportError:  # releases before Relax
-    relax = None
 
 LIMITS = ("not supported", "Unsupported", "is not implemented", "OpNotImplemented",
           "not yet implemented", "only applies to float",
@@ -40,52 +37,26 @@ class TVM(Family):
         return tvm.__version__
 
     def convert(self, model, outputs):
-        proto = model.restricted_to(outputs)
         shapes = {n: list(shape) for n, _, shape in model.input_types()}
         dtypes = {n: str(dtype) for n, dtype, _ in model.input_types()}
         entry = Compiled()
-        if relax is not None:
-            entry.mod = relax_from_onnx(proto, shape_dict=shapes, dtype_dict=dtypes,
-                                        sanitize_input_names=True)
-            entry.params = None
-        else:
-            from tvm import relay
-            entry.mod, entry.params = relay.frontend.from_onnx(proto, shape=shapes,
-                                                               dtype=dtypes, freeze_params=True)
+        entry.mod = from_onnx(model.restricted_to(outputs), shape_dict=shapes, dtype_dict=dtypes)
         return entry
 
     def build(self, entry, args):
+        build = tvm.compile if hasattr(tvm, "compile") else relax.build
         with tvm.transform.PassContext(opt_level=self.opt_level):
-            if relax is not None:
-                build = tvm.compile if hasattr(tvm, "compile") else relax.build
-                executable = build(entry.mod, target=self.target)
-            else:
-                from tvm import relay
-                executable = relay.build(entry.mod, target=self.target, params=entry.params)
-        entry.fn = self.relax_runner(executable) if relax is not None \
-            else self.relay_runner(executable)
-
-    def relax_runner(self, executable):
+            executable = build(entry.mod, target=self.target)
         vm = relax.VirtualMachine(executable, self.device)
 
         def run(arrays):
-            result = vm["main"](*[tvm.nd.array(a, self.device) if hasattr(tvm, "nd")
-                                  else tvm.runtime.tensor(a, self.device) for a in arrays])
-            return flatten(result)
+            return flatten(vm["main"](*[to_device(a, self.device) for a in arrays]))
 
-        return run
+        entry.fn = run
 
-    def relay_runner(self, lib):
-        from tvm.contrib import graph_executor
-        module = graph_executor.GraphModule(lib["default"](self.device))
 
-        def run(arrays):
-            for k, a in enumerate(arrays):
-                module.set_input(k, a)
-            module.run()
-            return [module.get_output(j).numpy() for j in range(module.get_num_outputs())]
-
-        return run
+def to_device(array, device):
+    return tvm.nd.array(array, device) if hasattr(tvm, "nd") else tvm.runtime.tensor(array, device)
 
 
 def flatten(result):
