@@ -11,6 +11,8 @@ import onnx
 import onnx.helper
 import onnx.numpy_helper
 
+from onnx_compat import np_dtype
+
 
 def _erf(x):
     return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.size else x
@@ -216,6 +218,8 @@ def _pad(x, pads, value=None, mode="constant"):
     crop = tuple(slice(max(-pads[i], 0), x.shape[i] - max(-pads[i + r], 0)) for i in range(r))
     x = x[crop]
     width = [(max(pads[i], 0), max(pads[i + r], 0)) for i in range(r)]
+    if r == 0:  # np.pad cannot read an empty width list
+        return x.copy()
     if mode == "constant":
         fill = 0 if value is None else value.reshape(-1)[0]
         return np.pad(x, width, constant_values=fill)
@@ -271,7 +275,7 @@ def _node(op, ins, a, n_out):
     table = {
         "Where": lambda: np.where(*ins),
         "Clip": lambda: _clip(*ins),
-        "Cast": lambda: ins[0].astype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[a["to"]]),
+        "Cast": lambda: ins[0].astype(np_dtype(a["to"])),
         "MatMul": lambda: np.matmul(ins[0], ins[1]),
         "Gemm": lambda: _gemm(*ins, **a),
         "Einsum": lambda: _einsum(*ins, equation=a["equation"]),

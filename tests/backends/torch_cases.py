@@ -4,6 +4,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
+from onnx_compat import onnx_code
 from onnx_numpy import evaluate
 
 OPSET = 17
@@ -47,7 +48,7 @@ def i64(*values):
 
 
 def value_info(name, array):
-    code = onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.asarray(array).dtype]
+    code = onnx_code(np.asarray(array).dtype)
     return helper.make_tensor_value_info(name, code, list(np.shape(array)))
 
 
@@ -282,6 +283,9 @@ def shape_cases():
         Case("Tile scalar", "Tile", [np.float32(2.5), Const(np.zeros(0, np.int64))]),
         Case("ReduceSum scalar", "ReduceSum", [np.float32(2.5)]),
         Case("Add scalars", "Add", [np.float32(2.5), np.float32(-1.0)]),
+        Case("Slice scalar", "Slice", [np.float32(2.5), Const(np.zeros(0, np.int64)),
+                                       Const(np.zeros(0, np.int64))]),
+        Case("Pad scalar", "Pad", [np.float32(2.5), Const(np.zeros(0, np.int64))]),
     ]
 
 

@@ -9,7 +9,6 @@ tests are skipped.
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -21,10 +20,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKER_DIR = os.path.join(ROOT, "scripts", "backends")
 sys.path[:0] = [HERE, WORKER_DIR]
 
-import torch_ops  # noqa: E402
+from retort_backends import torch_ops  # noqa: E402
+from retort_backends.model import Model  # noqa: E402
 from onnx_numpy import evaluate  # noqa: E402
+from samples import exported_samples, random_inputs, registry_onnx_types  # noqa: E402
 from torch_cases import all_cases, chain_cases, value_info  # noqa: E402
-from torch_client import WorkerClient  # noqa: E402
+from worker_client import WorkerClient  # noqa: E402
+from worker_checks import HostileNames, Protocol  # noqa: E402
 
 WORKER = [sys.executable, os.path.join(WORKER_DIR, "torch_worker.py")]
 
@@ -76,77 +78,13 @@ def check_run(test, client, model, inputs, expected, label):
         assert_close(test, arrays[name], value, f"{label}: {name}")
 
 
-def retort(*args):
-    return subprocess.run([RETORT, *args], capture_output=True, text=True, check=True).stdout
-
-
-SAMPLES = os.path.join(ROOT, "samples", "polyjuice")
-
-
-def random_inputs(model, seed):
-    rng = np.random.default_rng(seed)
-    inputs = {}
-    for v in model.graph.input:
-        t = v.type.tensor_type
-        dtype = np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[t.elem_type])
-        shape = [d.dim_value for d in t.shape.dim]
-        if dtype.kind == "f":
-            inputs[v.name] = rng.uniform(-1, 1, shape).astype(dtype)
-        elif dtype == np.uint8:
-            inputs[v.name] = rng.integers(0, 256, shape).astype(dtype)
-        else:
-            inputs[v.name] = rng.integers(-9, 10, shape).astype(dtype)
-    return inputs
-
-
-def variant_text(sample, how):
-    """A rewritten variant of the sample as .rtg text (`show` lists its constants elided, so
-    only constant-free samples qualify)."""
-    shown = retort("-c", f"load {sample}; egraph; saturate --iters 3; extract {how}; show v")
-    return shown[shown.index("graph "):]
-
-
-def export_model(rtg_path, onnx_path):
-    """Retort's ONNX export, with every intermediate value as an output (as the workbench
-    sends models)."""
-    retort("-c", f"load {rtg_path}; export {onnx_path}")
-    model = onnx.load(onnx_path)
-    model.graph.output.extend(model.graph.value_info)
-    del model.graph.value_info[:]
-    return model
-
-
-def exported_samples():
-    """The POLYJUICE samples and rewritten variants of them, exported by Retort; empty
-    without --retort."""
-    if not RETORT:
-        return {}
-    models = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in sorted(os.listdir(SAMPLES)):
-            if not name.endswith(".rtg"):
-                continue
-            sample = os.path.join(SAMPLES, name)
-            models[name] = export_model(sample, os.path.join(tmp, f"{name}.onnx"))
-            with open(sample) as f:
-                if "\nconst " in f.read():
-                    continue
-            for how in ("max as v", "random as v --seed 7"):
-                rtg = os.path.join(tmp, f"{name}.{how.split()[0]}.rtg")
-                with open(rtg, "w") as f:
-                    f.write(variant_text(sample, how))
-                label = f"{name} ({how.split()[0]} variant)"
-                models[label] = export_model(rtg, f"{rtg}.onnx")
-    return models
-
-
 class ModesTest(unittest.TestCase):
     """Every op case and every exported sample in every mode, against the numpy evaluation of
     the ONNX model. One worker per mode (starting torch is slow)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.samples = exported_samples()
+        cls.samples = exported_samples(RETORT) if RETORT else {}
 
     def run_config(self, options):
         client = WorkerClient(WORKER, options)
@@ -209,16 +147,15 @@ class FuserTest(unittest.TestCase):
         import torch_worker
 
         model, inputs = chain_model()
-        settings = torch_worker.Settings(options)
-        settings.apply()
-        converted = torch_worker.convert_model(model.SerializeToString(), ["t"])
-        args = [torch.from_numpy(inputs[n]) for n in converted.input_names]
-        fn = torch_worker.compile_module(converted, settings, args)
-        with torch.no_grad():
-            for _ in range(torch_worker.JIT_RUNS):
-                (result,) = fn(*args)
+        family = torch_worker.TorchScript(dict({"freeze": "0", "fuser": "0"}, **options))
+        parsed = Model(model.SerializeToString())
+        entry = family.convert(parsed, ["t"])
+        args = [inputs[n] for n in parsed.input_names]
+        family.build(entry, args)
+        for _ in range(torch_worker.JIT_RUNS):
+            (result,) = entry.fn(args)
         expected = evaluate(model, inputs)["t"]
-        np.testing.assert_allclose(result.numpy(), expected, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-6)
         return str(torch.jit.last_executed_optimized_graph())
 
     def test_fuser_on_fuses(self):
@@ -321,6 +258,27 @@ class ProtocolTest(unittest.TestCase):
         self.assert_good_run_works()
 
 
+class SharedChecksTest(HostileNames, Protocol, unittest.TestCase):
+    """What every worker must pass (tests/backends/worker_checks.py), in script and trace mode."""
+
+    options = {"mode": "script"}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.client = WorkerClient(WORKER, cls.options)
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.client.close() == 0
+
+    def setUp(self):
+        HostileNames.setUp(self)
+
+
+class SharedChecksTraceTest(SharedChecksTest):
+    options = {"mode": "trace", "freeze": "1"}
+
+
 class ModeOptionsTest(unittest.TestCase):
     def test_freeze_in_eager_mode_is_unsupported(self):
         client = WorkerClient(WORKER, {"mode": "eager", "freeze": "1"})
@@ -341,75 +299,12 @@ class ModeOptionsTest(unittest.TestCase):
         self.assertEqual(proc.stdout, b"")
 
 
-class HostileNamesTest(unittest.TestCase):
-    """A model's names and string attributes never run as code in the generated program."""
-
-    PAYLOADS = [
-        "z\n        __import__('os').system('touch {marker}')\n        #",
-        "z\r__import__('os').system('touch {marker}')\r#",
-        "z\u2028__import__('os').system('touch {marker}')",
-        "'''\n__import__('os').system('touch {marker}')\n'''",
-        '"; __import__("os").system("touch {marker}"); "',
-    ]
-
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.marker = os.path.join(self.dir.name, "pwned")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def hostile_model(self, payload):
-        """x -> Relu -> Neg -> y with the payload in node, value, input and output names."""
-        name = payload.format(marker=self.marker)
-        x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
-        nodes = [helper.make_node("Relu", [name + "in"], [name + "mid"], name=name),
-                 helper.make_node("Neg", [name + "mid"], [name + "out"], name=name + "2")]
-        graph = helper.make_graph(
-            nodes, name, [value_info(name + "in", x)],
-            [helper.make_tensor_value_info(name + "out", TensorProto.FLOAT, [2, 3])])
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-        return model.SerializeToString(), {name + "in": x}, {name + "out": -np.maximum(x, 0)}
-
-    def test_names_stay_names_in_every_mode(self):
-        for mode in ("eager", "trace", "script"):
-            client = WorkerClient(WORKER, {"mode": mode})
-            for payload in self.PAYLOADS:
-                with self.subTest(mode=mode, payload=payload):
-                    model, inputs, expected = self.hostile_model(payload)
-                    check_run(self, client, model, inputs, expected, "hostile names")
-                    self.assertFalse(os.path.exists(self.marker), "a name ran as code")
-            self.assertEqual(client.close(), 0)
-
-    def test_einsum_equation_is_not_code(self):
-        client = WorkerClient(WORKER, {"mode": "script"})
-        a = np.ones((2, 2), np.float32)
-        equation = f'ij,jk->ik", []) + __import__("os").system("touch {self.marker}") + ("'
-        model = single_node_model("Einsum", {"a": a, "b": a}, equation=equation)
-        header, _ = client.run(model, {"a": a, "b": a}, ["y"])
-        self.assertEqual(header["type"], "error")
-        self.assertEqual(header["kind"], "unsupported", header["message"])
-        self.assertFalse(os.path.exists(self.marker), "an equation ran as code")
-        good = single_node_model("Einsum", {"a": a, "b": a}, equation="ij,jk->ik")
-        check_run(self, client, good, {"a": a, "b": a}, {"y": a @ a}, "einsum")
-        self.assertEqual(client.close(), 0)
-
-
 @unittest.skipUnless(RETORT, "needs --retort BIN")
 class RegistryCoverageTest(unittest.TestCase):
     """Every op of Retort's registry maps to torch and has a case, or is listed unsupported."""
 
-    def onnx_types(self):
-        names = [line.split()[0] for line in retort("help", "ops").splitlines()[1:] if line]
-        types = {}
-        for name in names:
-            line = next(l for l in retort("help", "op", name).splitlines()
-                        if l.startswith("onnx: "))
-            types[name] = line.split()[1]
-        return types
-
     def test_every_op_is_covered(self):
-        types = self.onnx_types()
+        types = registry_onnx_types(RETORT)
         self.assertGreater(len(types), 80)
         tested = {case.op for case in CASES}
         for name, onnx_type in types.items():

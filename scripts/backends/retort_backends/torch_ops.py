@@ -1,22 +1,20 @@
-"""ONNX op -> TorchScript source, one converter per ONNX op type.
+"""ONNX op -> torch source, one converter per ONNX op type.
 
-A converter gets a NodeContext and returns the Python expression of each node output (a string
-for one output). The expressions use only what torch.jit.script accepts, so one generated
-forward() serves eager, traced and scripted runs. Attributes, shape operands and other values
-known when the model is converted become literals; the shapes of every value are static
-(Retort exports fully typed models, and the worker runs ONNX shape inference on the rest).
+A converter gets a program.NodeContext and returns the Python expression of each node output (a
+string for one output). The expressions use only what torch.jit.script accepts, so one generated
+forward() serves eager, traced, scripted and torch.compile'd runs. Attributes, shape operands
+and other values known when the model is converted become literals (program.lit; strings only
+through program.string_lit); the shapes of every value are static (Retort exports fully typed
+models, and the worker runs ONNX shape inference on the rest).
 """
 
 import math
-import re
 
 import numpy as np
-import onnx.helper
 
-
-class Unsupported(Exception):
-    """The op (or this use of it) has no faithful torch form; reported, never a bug."""
-
+from . import program
+from .errors import Unsupported
+from .program import ints, is_float, norm_axis
 
 TORCH_DTYPES = {
     np.dtype("float32"): "torch.float32",
@@ -32,89 +30,11 @@ TORCH_DTYPES = {
 
 
 def lit(v):
-    """A Python/TorchScript literal for a number or a list of numbers."""
-    if isinstance(v, (list, tuple)):
-        if not v:  # TorchScript reads a bare [] as List[Tensor]
-            return "torch.jit.annotate(List[int], [])"
-        return "[" + ", ".join(lit(e) for e in v) + "]"
-    if isinstance(v, (bool, np.bool_)):
-        return "True" if v else "False"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    f = float(v)
-    if math.isnan(f):
-        return 'float("nan")'
-    if math.isinf(f):
-        return 'float("inf")' if f > 0 else '-float("inf")'
-    return repr(f)
-
-
-def is_float(dtype):
-    return np.dtype(dtype).kind == "f"
-
-
-class NodeContext:
-    """What a converter may ask about its node; implemented by the graph builder."""
-
-    def __init__(self, node, builder):
-        self.node = node
-        self.op = node.op_type
-        self._b = builder
-        self._attrs = {a.name: a for a in node.attribute}
-
-    def has(self, i):
-        return i < len(self.node.input) and self.node.input[i] != ""
-
-    def x(self, i):
-        """The expression of input i (a tensor)."""
-        if not self.has(i):
-            raise Unsupported(f"input {i} is missing")
-        return self._b.expr(self.node.input[i])
-
-    def inputs(self):
-        return [self.x(i) for i in range(len(self.node.input)) if self.has(i)]
-
-    def const(self, i):
-        """The value of input i, which must be known when converting (an initializer)."""
-        value = self._b.const_value(self.node.input[i]) if self.has(i) else None
-        if value is None:
-            raise Unsupported(f"input {i} must be a constant (an initializer)")
-        return value
-
-    def attr(self, name, default=None):
-        a = self._attrs.get(name)
-        if a is None:
-            return default
-        v = onnx.helper.get_attribute_value(a)
-        return v.decode() if isinstance(v, bytes) else v
-
-    def shape(self, i):
-        return self._b.shape_of(self.node.input[i])
-
-    def rank(self, i):
-        return len(self.shape(i))
-
-    def dtype(self, i):
-        return self._b.dtype_of(self.node.input[i])
-
-    def out_dtype(self, j=0):
-        return self._b.dtype_of(self.node.output[j])
-
-    def out_shape(self, j=0):
-        return self._b.shape_of(self.node.output[j])
-
-    def n_outputs(self):
-        return len(self.node.output)
-
-    def tmp(self, expr):
-        """Emits `t = expr` and returns the fresh name t."""
-        return self._b.temp(expr)
-
-
-def norm_axis(axis, rank):
-    if not -rank <= axis < max(rank, 1):
-        raise Unsupported(f"axis {axis} out of range for rank {rank}")
-    return axis + rank if axis < 0 else axis
+    """program.lit, except that an empty list is typed: TorchScript reads a bare [] as
+    List[Tensor]."""
+    if isinstance(v, (list, tuple)) and not v:
+        return "torch.jit.annotate(List[int], [])"
+    return program.lit(v)
 
 
 # --- elementwise ---------------------------------------------------------------------------
@@ -262,14 +182,9 @@ def conv_gemm(c):
     return f"torch.mul({product}, {integral_scalar(alpha, dt, 'alpha')})"
 
 
-EINSUM_EQUATION = re.compile(r"[A-Za-z,.>-]*")
-
-
 def conv_einsum(c):
     equation = c.attr("equation").replace(" ", "")
-    if not EINSUM_EQUATION.fullmatch(equation):
-        raise Unsupported(f"equation {ascii(equation)} is not an einsum equation")
-    return f'torch.einsum({equation!r}, [{", ".join(c.inputs())}])'
+    return f'torch.einsum({program.string_lit(equation)}, [{", ".join(c.inputs())}])'
 
 
 # --- convolution and pooling ---------------------------------------------------------------
@@ -454,10 +369,6 @@ def conv_arg(fn):
 
 # --- shape ops -----------------------------------------------------------------------------
 
-def ints(array):
-    return [int(v) for v in np.asarray(array).reshape(-1)]
-
-
 def conv_reshape(c):
     shape = ints(c.const(1))
     if not c.attr("allowzero", 0):
@@ -546,7 +457,7 @@ def conv_slice(c):
     x = c.x(0)
     if flips:
         x = f"torch.flip({x}, {lit(sorted(flips))})"
-    return f"{x}[{', '.join(index)}]"
+    return f"{x}[{', '.join(index)}]" if index else x
 
 
 def conv_gather(c):

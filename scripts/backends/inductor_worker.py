@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Retort backend worker for torch.compile on CPU (Inductor's C++ code generation);
+docs/backend-protocol.md. Runs in a virtual environment with torch >= 2.0, onnx and numpy.
+
+Option of `hello`: mode =
+  default                      torch.compile(backend="inductor")
+  max-autotune-no-cudagraphs   torch.compile(backend="inductor", mode=...)
+  aot_eager                    torch.compile(backend="aot_eager"): dynamo and AOTAutograd's
+                               decompositions without Inductor (a baseline)
+  eager                        the generated module run by torch itself (the baseline)
+The module's forward() is generated Python source registered with linecache, which dynamo
+reads like a file.
+"""
+
+import sys
+
+import torch
+
+from retort_backends.torch_program import to_numpy, to_torch, torch_program
+from retort_backends.worker import Compiled, Family, serve
+
+LIMITS = ("not implemented for", "could not infer output dtype", "Unsupported:")
+
+
+class Inductor(Family):
+    NAME = "inductor"
+    OPTIONS = {"mode": (("default", "max-autotune-no-cudagraphs", "aot_eager", "eager"),
+                        "default")}
+    LIMITS = LIMITS
+
+    def __init__(self, options):
+        super().__init__(options)
+        self.mode = options["mode"]
+        torch.set_num_threads(1)
+
+    def version(self):
+        return torch.__version__
+
+    def convert(self, model, outputs):
+        prog, module = torch_program(model, outputs)
+        entry = Compiled(program=prog)
+        entry.module = module
+        return entry
+
+    def build(self, entry, args):
+        fn = entry.module
+        if self.mode == "aot_eager":
+            fn = torch.compile(fn, backend="aot_eager", dynamic=False)
+        elif self.mode != "eager":
+            mode = None if self.mode == "default" else self.mode
+            fn = torch.compile(fn, backend="inductor", mode=mode, dynamic=False)
+
+        def run(arrays):
+            with torch.no_grad():
+                return to_numpy(fn(*to_torch(arrays)))
+
+        entry.fn = run
+
+    def warm_up_runs(self):
+        return 0 if self.mode == "eager" else 1  # torch.compile compiles at the first call
+
+
+if __name__ == "__main__":
+    sys.exit(serve(Inductor))

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Retort backend worker for OpenVINO on CPU; docs/backend-protocol.md.
+
+OpenVINO reads the ONNX model itself (its ONNX frontend) and compiles it for the CPU plugin.
+Option of `hello`: precision = f32 (INFERENCE_PRECISION_HINT f32) | default (the plugin's
+choice: bf16 or f16 on CPUs that have them, else f32). The CPU runs one stream on one thread.
+"""
+
+import os
+import sys
+import tempfile
+
+import numpy as np
+import openvino as ov
+
+from retort_backends.worker import Compiled, Family, serve
+
+LIMITS = ("No conversion rule found", "is not supported", "not implemented")
+
+
+class OpenVINO(Family):
+    NAME = "openvino"
+    OPTIONS = {"precision": (("f32", "default"), "default")}
+    LIMITS = LIMITS
+
+    def __init__(self, options):
+        super().__init__(options)
+        self.core = ov.Core()
+        self.config = {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1}
+        if options["precision"] == "f32":
+            self.config["INFERENCE_PRECISION_HINT"] = "f32"
+        self.tmp = tempfile.TemporaryDirectory(prefix="retort_openvino_")
+
+    def version(self):
+        return ov.__version__ if hasattr(ov, "__version__") else ov.get_version()
+
+    def convert(self, model, outputs):
+        path = os.path.join(self.tmp.name, "model.onnx")
+        with open(path, "wb") as f:
+            f.write(model.restricted_to(outputs).SerializeToString())
+        entry = Compiled()
+        entry.ov_model = self.core.read_model(path)
+        return entry
+
+    def build(self, entry, args):
+        compiled = self.core.compile_model(entry.ov_model, "CPU", self.config)
+        request = compiled.create_infer_request()
+        n_outputs = len(compiled.outputs)
+
+        def run(arrays):
+            results = request.infer({k: a for k, a in enumerate(arrays)})
+            return [np.array(results[compiled.output(j)]) for j in range(n_outputs)]
+
+        entry.fn = run
+
+
+if __name__ == "__main__":
+    sys.exit(serve(OpenVINO))

@@ -1,0 +1,508 @@
+"""ONNX op -> JAX source (jax.numpy, jax.lax, jax.nn), one converter per ONNX op type.
+
+Same contract as torch_ops: a converter gets a program.NodeContext and returns the expression
+of each output. The program runs with jax_enable_x64 (so i64 and f64 stay 64-bit); names in
+scope: jnp, lax, jax, and the constants c0, ... (closed over, so jit sees them as constants).
+"""
+
+import math
+
+import numpy as np
+
+from .errors import Unsupported
+from .program import ints, is_float, lit, norm_axis, string_lit
+
+
+def jdt(dtype):
+    return f"jnp.{np.dtype(dtype).name}"
+
+
+def cast_to(expr, dtype):
+    return f"({expr}).astype({jdt(dtype)})"
+
+
+def typed(value, dtype):
+    """A scalar literal of the given dtype (a weak Python scalar could change promotion)."""
+    return f"jnp.asarray({lit(value)}, {jdt(dtype)})"
+
+
+UNARY = {
+    "Abs": "jnp.abs({0})", "Neg": "jnp.negative({0})", "Sign": "jnp.sign({0})",
+    "Relu": "jax.nn.relu({0})", "Sigmoid": "jax.nn.sigmoid({0})",
+    "Softplus": "jax.nn.softplus({0})", "Softsign": "jax.nn.soft_sign({0})",
+    "Exp": "jnp.exp({0})", "Log": "jnp.log({0})", "Sqrt": "jnp.sqrt({0})",
+    "Reciprocal": "jnp.reciprocal({0})", "Tanh": "jnp.tanh({0})", "Sin": "jnp.sin({0})",
+    "Cos": "jnp.cos({0})", "Tan": "jnp.tan({0})", "Asin": "jnp.arcsin({0})",
+    "Acos": "jnp.arccos({0})", "Atan": "jnp.arctan({0})", "Sinh": "jnp.sinh({0})",
+    "Cosh": "jnp.cosh({0})", "Erf": "lax.erf({0})", "Floor": "jnp.floor({0})",
+    "Ceil": "jnp.ceil({0})", "Round": "jnp.round({0})", "Not": "jnp.logical_not({0})",
+    "Identity": "{0}",
+}
+
+BINARY = {
+    "Add": "jnp.add({0}, {1})", "Sub": "jnp.subtract({0}, {1})",
+    "Mul": "jnp.multiply({0}, {1})", "Equal": "jnp.equal({0}, {1})",
+    "Less": "jnp.less({0}, {1})", "Greater": "jnp.greater({0}, {1})",
+    "LessOrEqual": "jnp.less_equal({0}, {1})", "GreaterOrEqual": "jnp.greater_equal({0}, {1})",
+    "And": "jnp.logical_and({0}, {1})", "Or": "jnp.logical_or({0}, {1})",
+    "Xor": "jnp.logical_xor({0}, {1})",
+    "PRelu": "jnp.where(jnp.less({0}, 0), jnp.multiply({0}, {1}), {0})",
+}
+
+
+def template(text, arity):
+    return lambda c: text.format(*[c.x(i) for i in range(arity)])
+
+
+def conv_div(c):
+    if is_float(c.dtype(0)):
+        return f"jnp.divide({c.x(0)}, {c.x(1)})"
+    return f"lax.div(*jnp.broadcast_arrays({c.x(0)}, {c.x(1)}))"  # truncates toward zero
+
+
+def conv_mod(c):
+    fn = "jnp.fmod" if c.attr("fmod", 0) else "jnp.remainder"
+    return f"{fn}({c.x(0)}, {c.x(1)})"
+
+
+def conv_pow(c):
+    expr = f"jnp.power({c.x(0)}, {c.x(1)})"
+    return expr if c.dtype(0) == c.dtype(1) else cast_to(expr, c.dtype(0))
+
+
+SELU_ALPHA = 1.67326319217681884765625
+SELU_GAMMA = 1.05070102214813232421875
+
+
+def conv_selu(c):
+    x, dt = c.x(0), c.dtype(0)
+    alpha, gamma = c.attr("alpha", SELU_ALPHA), c.attr("gamma", SELU_GAMMA)
+    return (f"jnp.where(jnp.greater({x}, 0), {x} * {typed(gamma, dt)}, "
+            f"jnp.expm1({x}) * {typed(gamma * alpha, dt)})")
+
+
+def conv_hard_sigmoid(c):
+    x, dt = c.x(0), c.dtype(0)
+    return (f"jnp.clip({x} * {typed(c.attr('alpha', 0.2), dt)} + "
+            f"{typed(c.attr('beta', 0.5), dt)}, 0, 1)")
+
+
+def fold(c, fn):
+    acc = c.x(0)
+    for operand in c.inputs()[1:]:
+        acc = f"{fn}({acc}, {operand})"
+    return acc
+
+
+def conv_mean(c):
+    return f"jnp.divide({fold(c, 'jnp.add')}, {typed(len(c.inputs()), c.dtype(0))})"
+
+
+def conv_clip(c):
+    x = c.x(0)
+    if c.has(1):
+        x = f"jnp.maximum({x}, {c.x(1)})"
+    if c.has(2):
+        x = f"jnp.minimum({x}, {c.x(2)})"
+    return x
+
+
+def conv_gemm(c):
+    a = f"jnp.transpose({c.x(0)})" if c.attr("transA", 0) else c.x(0)
+    b = f"jnp.transpose({c.x(1)})" if c.attr("transB", 0) else c.x(1)
+    dt = c.dtype(0)
+    alpha, beta = c.attr("alpha", 1.0), c.attr("beta", 1.0)
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not is_float(dt) and float(v) != int(v):
+            raise Unsupported(f"non-integral {name} {v} on {np.dtype(dt)}")
+    expr = f"jnp.matmul({a}, {b})"
+    if alpha != 1.0:
+        expr = f"jnp.multiply({expr}, {typed(alpha, dt)})"
+    if c.has(2):
+        expr = f"jnp.add({expr}, jnp.multiply({c.x(2)}, {typed(beta, dt)}))"
+    return expr
+
+
+def conv_einsum(c):
+    equation = c.attr("equation").replace(" ", "")
+    return f"jnp.einsum({string_lit(equation)}, {', '.join(c.inputs())})"
+
+
+# --- convolution and pooling ---------------------------------------------------------------
+
+def resolve_pads(c, kernel, strides, dilations):
+    spatial = c.shape(0)[2:]
+    n = len(spatial)
+    auto_pad = c.attr("auto_pad", "NOTSET")
+    if auto_pad in ("NOTSET", ""):
+        pads = list(c.attr("pads", [0] * (2 * n)))
+        return pads[:n], pads[n:]
+    if auto_pad == "VALID":
+        return [0] * n, [0] * n
+    begins, ends = [], []
+    for size, k, s, d in zip(spatial, kernel, strides, dilations):
+        out = -(-size // s)
+        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
+        small = total // 2
+        begin = small if auto_pad == "SAME_UPPER" else total - small
+        begins.append(begin)
+        ends.append(total - begin)
+    return begins, ends
+
+
+def window(c, kernel):
+    n = len(kernel)
+    strides = list(c.attr("strides", [1] * n))
+    dilations = list(c.attr("dilations", [1] * n))
+    begins, ends = resolve_pads(c, kernel, strides, dilations)
+    return strides, dilations, begins, ends
+
+
+def spatial_rank(c):
+    n = c.rank(0) - 2
+    if n < 1:
+        raise Unsupported("no spatial axes")
+    return n
+
+
+LETTERS = "DHW"
+
+
+def conv_conv(c):
+    n = spatial_rank(c)
+    if n > 3:
+        raise Unsupported(f"{n} spatial axes")
+    kernel = list(c.shape(1)[2:])
+    strides, dilations, begins, ends = window(c, kernel)
+    sp = LETTERS[3 - n:]
+    numbers = f"({string_lit('NC' + sp)}, {string_lit('OI' + sp)}, {string_lit('NC' + sp)})"
+    expr = (f"lax.conv_general_dilated({c.x(0)}, {c.x(1)}, {lit(strides)}, "
+            f"{lit([[b, e] for b, e in zip(begins, ends)])}, rhs_dilation={lit(dilations)}, "
+            f"dimension_numbers={numbers}, feature_group_count={int(c.attr('group', 1))})")
+    if c.has(2):
+        expr = f"jnp.add({expr}, jnp.reshape({c.x(2)}, {lit([1, -1] + [1] * n)}))"
+    return expr
+
+
+def ceil_extra(size, k, s, d, begin, end):
+    """End padding that makes reduce_window produce ceil_mode's last window."""
+    span = (k - 1) * d + 1
+    padded = size + begin + end
+    out = -(-(padded - span) // s) + 1
+    if (out - 1) * s >= size + begin:  # a window may not start in the end padding
+        out -= 1
+    return max(0, (out - 1) * s + span - padded)
+
+
+def pool_geometry(c):
+    kernel = list(c.attr("kernel_shape"))
+    strides, dilations, begins, ends = window(c, kernel)
+    extra = [0] * len(kernel)
+    if c.attr("ceil_mode", 0):
+        extra = [ceil_extra(size, k, s, d, b, e) for size, k, s, d, b, e in
+                 zip(c.shape(0)[2:], kernel, strides, dilations, begins, ends)]
+    return kernel, strides, dilations, begins, ends, extra
+
+
+def reduce_window(x, init, op, kernel, strides, dilations, pads):
+    return (f"lax.reduce_window({x}, {init}, {op}, {lit([1, 1] + kernel)}, "
+            f"{lit([1, 1] + strides)}, {lit([[0, 0], [0, 0]] + pads)}, "
+            f"window_dilation={lit([1, 1] + dilations)})")
+
+
+def lowest(dtype):
+    dtype = np.dtype(dtype)
+    return -math.inf if is_float(dtype) else int(np.iinfo(dtype).min)
+
+
+def conv_max_pool(c):
+    if c.n_outputs() > 1 and c.node.output[1]:
+        raise Unsupported("the Indices output")
+    spatial_rank(c)
+    kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
+    pads = [[b, e + x] for b, e, x in zip(begins, ends, extra)]
+    init = typed(lowest(c.dtype(0)), c.dtype(0))
+    return reduce_window(c.x(0), init, "lax.max", kernel, strides, dilations, pads)
+
+
+def conv_average_pool(c):
+    spatial_rank(c)
+    dt = c.dtype(0)
+    kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
+    pads = [[b, e + x] for b, e, x in zip(begins, ends, extra)]
+    total = reduce_window(c.x(0), typed(0, dt), "lax.add", kernel, strides, dilations, pads)
+    ones = f"jnp.ones({lit(list(c.shape(0)))}, {jdt(dt)})"
+    if c.attr("count_include_pad", 0):  # the explicit pads count, ceil_mode's extra does not
+        ones = f"jnp.pad({ones}, {lit([[0, 0], [0, 0]] + [[b, e] for b, e in zip(begins, ends)])}, constant_values=1)"
+        pads = [[0, x] for x in extra]
+    count = reduce_window(ones, typed(0, dt), "lax.add", kernel, strides, dilations, pads)
+    return f"jnp.divide({total}, {count})"
+
+
+def conv_global_pool(fn):
+    return lambda c: f"{fn}({c.x(0)}, axis={lit(tuple(range(2, c.rank(0))))}, keepdims=True)"
+
+
+def conv_batch_norm(c):
+    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
+        raise Unsupported("training mode")
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+    dt = c.dtype(0)
+
+    def per_channel(i):
+        return f"jnp.reshape({c.x(i)}, {shape})"
+
+    scale = f"{per_channel(1)} / jnp.sqrt({per_channel(4)} + {typed(c.attr('epsilon', 1e-5), dt)})"
+    return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
+
+
+def conv_softmax(fn):
+    return lambda c: f"{fn}({c.x(0)}, axis={norm_axis(c.attr('axis', -1), c.rank(0))})"
+
+
+# --- reductions ----------------------------------------------------------------------------
+
+def reduce_dims(c):
+    rank = c.rank(0)
+    if c.op == "ReduceSum":
+        axes = ints(c.const(1)) if c.has(1) else []
+    else:
+        axes = list(c.attr("axes", []))
+    if not axes:
+        return None if c.attr("noop_with_empty_axes", 0) else list(range(rank))
+    return sorted({norm_axis(int(a), rank) for a in axes})
+
+
+def conv_reduce(c):
+    dims = reduce_dims(c)
+    x = c.x(0)
+    if not dims:
+        return x
+    keep = lit(bool(c.attr("keepdims", 1)))
+    axis = f"axis={lit(tuple(dims))}, keepdims={keep}"
+    dt = c.dtype(0)
+    if c.op == "ReduceSum":
+        return f"jnp.sum({x}, {axis}, dtype={jdt(dt)})"
+    if c.op == "ReduceProd":
+        return f"jnp.prod({x}, {axis}, dtype={jdt(dt)})"
+    if c.op == "ReduceMax":
+        return f"jnp.max({x}, {axis})"
+    if c.op == "ReduceMin":
+        return f"jnp.min({x}, {axis})"
+    if is_float(dt):
+        return f"jnp.mean({x}, {axis})"
+    count = int(np.prod([c.shape(0)[d] for d in dims]))
+    total = f"jnp.sum({x}, {axis}, dtype=jnp.int64)"
+    return cast_to(f"lax.div({total}, jnp.full_like({total}, {count}))", dt)
+
+
+def conv_arg(fn):
+    def convert(c):
+        axis = norm_axis(c.attr("axis", 0), c.rank(0))
+        keep = lit(bool(c.attr("keepdims", 1)))
+        if not c.attr("select_last_index", 0):
+            return cast_to(f"{fn}({c.x(0)}, axis={axis}, keepdims={keep})", np.int64)
+        last = c.shape(0)[axis] - 1
+        flipped = f"{fn}(jnp.flip({c.x(0)}, {axis}), axis={axis}, keepdims={keep})"
+        return cast_to(f"{last} - {flipped}", np.int64)
+
+    return convert
+
+
+# --- shape ops -----------------------------------------------------------------------------
+
+def conv_reshape(c):
+    shape = ints(c.const(1))
+    if not c.attr("allowzero", 0):
+        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
+    return f"jnp.reshape({c.x(0)}, {lit(tuple(shape))})"
+
+
+def conv_flatten(c):
+    shape = c.shape(0)
+    axis = c.attr("axis", 1)
+    axis = axis + len(shape) if axis < 0 else axis
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    inner = int(np.prod(shape[axis:], dtype=np.int64))
+    return f"jnp.reshape({c.x(0)}, ({outer}, {inner}))"
+
+
+def conv_squeeze(c):
+    shape = c.shape(0)
+    if c.has(1):
+        dims = sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
+    else:
+        dims = [d for d, n in enumerate(shape) if n == 1]
+    return f"jnp.squeeze({c.x(0)}, {lit(tuple(dims))})" if dims else c.x(0)
+
+
+def conv_unsqueeze(c):
+    axes = ints(c.const(1))
+    out_rank = c.rank(0) + len(axes)
+    dims = sorted(norm_axis(a, out_rank) for a in axes)
+    return f"jnp.expand_dims({c.x(0)}, {lit(tuple(dims))})"
+
+
+def conv_transpose(c):
+    perm = c.attr("perm", list(reversed(range(c.rank(0)))))
+    return f"jnp.transpose({c.x(0)}, {lit(tuple(perm))})"
+
+
+def conv_concat(c):
+    return f"jnp.concatenate([{', '.join(c.inputs())}], axis={norm_axis(c.attr('axis'), c.rank(0))})"
+
+
+def conv_split(c):
+    axis = norm_axis(c.attr("axis", 0), c.rank(0))
+    if c.has(1):
+        sizes = ints(c.const(1))
+    else:
+        n, extent = c.n_outputs(), c.shape(0)[axis]
+        chunk = -(-extent // n)
+        sizes = [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+    bounds = np.cumsum([0] + sizes)
+    x = c.x(0)
+    return [f"lax.slice_in_dim({x}, {int(b)}, {int(e)}, axis={axis})"
+            for b, e in zip(bounds[:-1], bounds[1:])]
+
+
+def slice_bounds(start, end, step, n):
+    start = start + n if start < 0 else start
+    end = end + n if end < 0 else end
+    if step > 0:
+        return min(max(start, 0), n), min(max(end, 0), n)
+    return min(max(start, 0), n - 1), min(max(end, -1), n - 1)
+
+
+def conv_slice(c):
+    shape = c.shape(0)
+    starts, ends = ints(c.const(1)), ints(c.const(2))
+    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
+    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
+    index = [":"] * len(shape)
+    flips = []
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis = norm_axis(axis, len(shape))
+        n = shape[axis]
+        if step == 0:
+            raise Unsupported("step 0")
+        start, end = slice_bounds(start, end, step, n)
+        if step < 0:  # flip the axis, then step forward
+            flips.append(axis)
+            start, end, step = n - 1 - start, n - 1 - end, -step
+        index[axis] = f"{start}:{max(end, start)}:{step}"
+    x = c.x(0)
+    if flips:
+        x = f"jnp.flip({x}, {lit(tuple(sorted(flips)))})"
+    return f"{x}[{', '.join(index)}]" if index else x
+
+
+def conv_gather(c):
+    shape = c.shape(0)
+    axis = norm_axis(c.attr("axis", 0), len(shape))
+    idx = cast_to(c.x(1), np.int64)
+    idx = f"jnp.where(jnp.less({idx}, 0), {idx} + {shape[axis]}, {idx})"
+    return f"jnp.take({c.x(0)}, {idx}, axis={axis})"
+
+
+def pad_index(mode, begin, end, n):
+    out = []
+    for i in range(-begin, n + end):
+        if mode == "edge":
+            out.append(min(max(i, 0), n - 1))
+            continue
+        period = 2 * (n - 1)
+        j = abs(i) % period if period else 0
+        out.append(period - j if j >= n else j)
+    return out
+
+
+def conv_pad(c):
+    rank = c.rank(0)
+    pads = ints(c.const(1))
+    if c.has(3):
+        raise Unsupported("the axes input (opset 18)")
+    begins, ends = pads[:rank], pads[rank:]
+    mode = c.attr("mode", "constant")
+    dt = c.dtype(0)
+    if mode == "constant":
+        value = c.const(2).reshape(-1)[0] if c.has(2) else 0
+        config = lit([[b, e, 0] for b, e in zip(begins, ends)])
+        return f"lax.pad({c.x(0)}, {typed(value, dt)}, tuple(map(tuple, {config})))"
+    if mode not in ("edge", "reflect"):
+        raise Unsupported(f"mode {mode!r}")
+    x = c.x(0)
+    for axis, (b, e) in enumerate(zip(begins, ends)):
+        if b or e:
+            index = pad_index(mode, b, e, c.shape(0)[axis])
+            x = f"jnp.take({x}, jnp.asarray({lit(index)}, jnp.int64), axis={axis})"
+    return x
+
+
+def conv_expand(c):
+    shape = np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1))))
+    return f"jnp.broadcast_to({c.x(0)}, {lit(tuple(shape))})"
+
+
+def conv_tile(c):
+    return f"jnp.tile({c.x(0)}, {lit(tuple(ints(c.const(1))))})"
+
+
+def conv_shape(c):
+    shape = list(c.shape(0))
+    rank = len(shape)
+    start, end = c.attr("start", 0), c.attr("end", rank)
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    return f"jnp.asarray({lit(shape[start:end])}, jnp.int64).reshape(({max(end - start, 0)},))"
+
+
+CONVERTERS = {
+    **{op: template(text, 1) for op, text in UNARY.items()},
+    **{op: template(text, 2) for op, text in BINARY.items()},
+    "Div": conv_div,
+    "Mod": conv_mod,
+    "Pow": conv_pow,
+    "LeakyRelu": lambda c: f"jax.nn.leaky_relu({c.x(0)}, {typed(c.attr('alpha', 0.01), c.dtype(0))})",
+    "Elu": lambda c: f"jax.nn.elu({c.x(0)}, {typed(c.attr('alpha', 1.0), c.dtype(0))})",
+    "Selu": conv_selu,
+    "HardSigmoid": conv_hard_sigmoid,
+    "Max": lambda c: fold(c, "jnp.maximum"),
+    "Min": lambda c: fold(c, "jnp.minimum"),
+    "Sum": lambda c: fold(c, "jnp.add"),
+    "Mean": conv_mean,
+    "Where": template("jnp.where({0}, {1}, {2})", 3),
+    "Clip": conv_clip,
+    "Cast": lambda c: cast_to(c.x(0), c.out_dtype()),
+    "MatMul": template("jnp.matmul({0}, {1})", 2),
+    "Gemm": conv_gemm,
+    "Einsum": conv_einsum,
+    "Conv": conv_conv,
+    "MaxPool": conv_max_pool,
+    "AveragePool": conv_average_pool,
+    "GlobalAveragePool": conv_global_pool("jnp.mean"),
+    "GlobalMaxPool": conv_global_pool("jnp.max"),
+    "BatchNormalization": conv_batch_norm,
+    "Softmax": conv_softmax("jax.nn.softmax"),
+    "LogSoftmax": conv_softmax("jax.nn.log_softmax"),
+    "ReduceSum": conv_reduce,
+    "ReduceMean": conv_reduce,
+    "ReduceMax": conv_reduce,
+    "ReduceMin": conv_reduce,
+    "ReduceProd": conv_reduce,
+    "ArgMax": conv_arg("jnp.argmax"),
+    "ArgMin": conv_arg("jnp.argmin"),
+    "Reshape": conv_reshape,
+    "Flatten": conv_flatten,
+    "Squeeze": conv_squeeze,
+    "Unsqueeze": conv_unsqueeze,
+    "Transpose": conv_transpose,
+    "Concat": conv_concat,
+    "Split": conv_split,
+    "Slice": conv_slice,
+    "Gather": conv_gather,
+    "Pad": conv_pad,
+    "Expand": conv_expand,
+    "Tile": conv_tile,
+    "Shape": conv_shape,
+}

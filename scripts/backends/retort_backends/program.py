@@ -1,0 +1,216 @@
+"""Generated Python programs: one line per ONNX node, run under a linecache file name.
+
+Nothing a model names or says reaches the source text: values become generated identifiers
+(x0.. for inputs, c0.. for constants, t0.. for results), numbers become literals through lit(),
+and a string an op needs (an einsum equation) through repr(). Which node a line computes is
+kept beside the source (for error messages), never in it.
+"""
+
+import itertools
+import linecache
+import math
+import re
+
+import numpy as np
+import onnx.helper
+
+from .errors import Unsupported
+from .model import node_label
+
+_program_ids = itertools.count()
+
+
+def lit(v):
+    """A Python literal for a number, a bool, or a (nested) list of them."""
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(lit(e) for e in v) + "]"
+    if isinstance(v, (bool, np.bool_)):
+        return "True" if v else "False"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    f = float(v)
+    if math.isnan(f):
+        return 'float("nan")'
+    if math.isinf(f):
+        return 'float("inf")' if f > 0 else '-float("inf")'
+    return repr(f)
+
+
+def string_lit(s):
+    """A Python literal for a string from the model."""
+    return repr(str(s))
+
+
+def norm_axis(axis, rank):
+    if not -rank <= axis < max(rank, 1):
+        raise Unsupported(f"axis {axis} out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def is_float(dtype):
+    return np.dtype(dtype).kind == "f"
+
+
+def ints(array):
+    return [int(v) for v in np.asarray(array).reshape(-1)]
+
+
+class NodeContext:
+    """What a converter may ask about its node."""
+
+    def __init__(self, node, builder):
+        self.node = node
+        self.op = node.op_type
+        self._b = builder
+        self._attrs = {a.name: a for a in node.attribute}
+
+    def has(self, i):
+        return i < len(self.node.input) and self.node.input[i] != ""
+
+    def x(self, i):
+        """The expression of input i (a tensor)."""
+        if not self.has(i):
+            raise Unsupported(f"input {i} is missing")
+        return self._b.expr(self.node.input[i])
+
+    def inputs(self):
+        return [self.x(i) for i in range(len(self.node.input)) if self.has(i)]
+
+    def const(self, i):
+        """The value of input i, which must be known when converting (an initializer)."""
+        value = self._b.model.consts.get(self.node.input[i]) if self.has(i) else None
+        if value is None:
+            raise Unsupported(f"input {i} must be a constant (an initializer)")
+        return value
+
+    def attr(self, name, default=None):
+        a = self._attrs.get(name)
+        if a is None:
+            return default
+        v = onnx.helper.get_attribute_value(a)
+        return v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+
+    def shape(self, i):
+        return self._b.model.shape_of(self.node.input[i])
+
+    def rank(self, i):
+        return len(self.shape(i))
+
+    def dtype(self, i):
+        return self._b.model.dtype_of(self.node.input[i])
+
+    def out_dtype(self, j=0):
+        return self._b.model.dtype_of(self.node.output[j])
+
+    def out_shape(self, j=0):
+        return self._b.model.shape_of(self.node.output[j])
+
+    def n_outputs(self):
+        return len(self.node.output)
+
+    def tmp(self, expr):
+        """Emits `t = expr` and returns the fresh name t."""
+        return self._b.temp(expr)
+
+
+class Builder:
+    """Turns the nodes that feed the requested outputs into lines of a function body.
+
+    `const_ref` maps a constant's generated name (c0, ...) to how the body refers to it (a torch
+    module's buffer is self.c0; a JAX program's global is c0)."""
+
+    def __init__(self, model, converters, framework, const_ref=lambda name: name):
+        self.model = model
+        self.converters = converters
+        self.framework = framework
+        self.const_ref = const_ref
+        self.consts = {}  # generated name -> numpy value
+        self.exprs = {}  # ONNX value name -> expression
+        self.lines = []
+        self.line_nodes = []  # per line: the label of the node it computes
+        self._label = None
+        self._fresh = itertools.count()
+
+    def bind_inputs(self):
+        """Generated parameter names (x0, ...) for the model's inputs, in their order."""
+        params = [f"x{k}" for k in range(len(self.model.input_names))]
+        self.exprs.update(zip(self.model.input_names, params))
+        return params
+
+    def expr(self, name):
+        if name in self.exprs:
+            return self.exprs[name]
+        if name in self.model.consts:
+            ident = f"c{len(self.consts)}"
+            self.consts[ident] = self.model.consts[name]
+            self.exprs[name] = self.const_ref(ident)
+            return self.exprs[name]
+        raise ValueError(f"value {name!r} is not in the model")
+
+    def temp(self, expr):
+        name = f"t{next(self._fresh)}"
+        self.lines.append(f"{name} = {expr}")
+        self.line_nodes.append(self._label)
+        return name
+
+    def convert(self, node):
+        self._label = node_label(node)
+        try:
+            if node.domain not in ("", "ai.onnx"):
+                raise Unsupported(f"domain {node.domain!r} has no {self.framework} form")
+            converter = self.converters.get(node.op_type)
+            if converter is None:
+                raise Unsupported(f"no {self.framework} form")
+            results = converter(NodeContext(node, self))
+        except Unsupported as e:
+            raise Unsupported(f"{self._label}: {e}") from None
+        if isinstance(results, str):
+            results = [results]
+        for out, expr in zip(node.output, results):
+            if out:
+                self.exprs[out] = self.temp(expr)
+
+    def convert_for(self, outputs):
+        """Converts the nodes `outputs` need; their expressions."""
+        self.model.check_outputs(outputs)
+        for node in self.model.needed_nodes(outputs):
+            if node.op_type != "Constant":
+                self.convert(node)
+        return [self.expr(o) for o in outputs]
+
+
+class Program:
+    """Generated source, executed under a file name that linecache (and so inspect, TorchScript
+    and dynamo) can read; knows which node each line of the body computes."""
+
+    def __init__(self, source, body_first_line, line_nodes, namespace=None, prefix="retort"):
+        self.source = source
+        self.filename = f"<{prefix}_program_{next(_program_ids)}>"
+        self._first_line = body_first_line
+        self._line_nodes = line_nodes
+        linecache.cache[self.filename] = (len(source), None, source.splitlines(True),
+                                          self.filename)
+        self.namespace = dict(namespace or {}, __name__=self.filename)
+        exec(compile(source, self.filename, "exec"), self.namespace)
+
+    def forget(self):
+        linecache.cache.pop(self.filename, None)
+
+    def blame(self, exc):
+        """The label of the node whose generated line raised exc, as "node 'n' (Op): ", or ""."""
+        lines = [int(m) for m in re.findall(
+            rf'File "{re.escape(self.filename)}", line (\d+)', str(exc))]
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                lines.append(tb.tb_lineno)
+            tb = tb.tb_next
+        for line in reversed(lines):
+            k = line - self._first_line
+            if 0 <= k < len(self._line_nodes) and self._line_nodes[k]:
+                return f"{self._line_nodes[k]}: "
+        return ""
+
+
+def indented(lines, depth=2):
+    return [" " * (4 * depth) + line for line in lines]

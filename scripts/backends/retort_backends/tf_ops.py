@@ -1,0 +1,565 @@
+"""ONNX op -> TensorFlow source (tf.*), one converter per ONNX op type.
+
+Same contract as torch_ops: a converter gets a program.NodeContext and returns the expression
+of each output. Names in scope: tf, tnp (tf.experimental.numpy, for numpy's matmul rules) and
+the constants c0, .... TF's CPU kernels take convolution and pooling in NHWC only, so those ops
+transpose around the call (XLA sees the same graph either way).
+"""
+
+import math
+
+import numpy as np
+
+from .errors import Unsupported
+from .program import ints, is_float, lit, norm_axis, string_lit
+
+
+def tdt(dtype):
+    name = np.dtype(dtype).name
+    return "tf.bool" if name == "bool" else f"tf.{name}"
+
+
+def cast_to(expr, dtype):
+    return f"tf.cast({expr}, {tdt(dtype)})"
+
+
+def typed(value, dtype):
+    """A scalar of the dtype (tf.constant takes no float value for an integer dtype)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        value = int(value)
+    elif dtype.kind == "b":
+        value = bool(value)
+    return f"tf.constant({lit(value)}, {tdt(dtype)})"
+
+
+UNARY = {
+    "Abs": "tf.abs({0})", "Neg": "tf.negative({0})", "Sign": "tf.sign({0})",
+    "Relu": "tf.nn.relu({0})", "Sigmoid": "tf.sigmoid({0})",
+    "Softplus": "tf.nn.softplus({0})", "Softsign": "tf.nn.softsign({0})",
+    "Exp": "tf.exp({0})", "Log": "tf.math.log({0})", "Sqrt": "tf.sqrt({0})",
+    "Reciprocal": "tf.math.reciprocal({0})", "Tanh": "tf.tanh({0})", "Sin": "tf.sin({0})",
+    "Cos": "tf.cos({0})", "Tan": "tf.tan({0})", "Asin": "tf.asin({0})",
+    "Acos": "tf.acos({0})", "Atan": "tf.atan({0})", "Sinh": "tf.sinh({0})",
+    "Cosh": "tf.cosh({0})", "Erf": "tf.math.erf({0})", "Floor": "tf.floor({0})",
+    "Ceil": "tf.math.ceil({0})", "Round": "tf.round({0})", "Not": "tf.logical_not({0})",
+    "Identity": "tf.identity({0})",
+}
+
+BINARY = {
+    "Add": "tf.add({0}, {1})", "Sub": "tf.subtract({0}, {1})",
+    "Mul": "tf.multiply({0}, {1})", "Equal": "tf.equal({0}, {1})",
+    "Less": "tf.less({0}, {1})", "Greater": "tf.greater({0}, {1})",
+    "LessOrEqual": "tf.less_equal({0}, {1})", "GreaterOrEqual": "tf.greater_equal({0}, {1})",
+    "And": "tf.logical_and({0}, {1})", "Or": "tf.logical_or({0}, {1})",
+    "Xor": "tf.math.logical_xor({0}, {1})",
+}
+
+
+def template(text, arity):
+    return lambda c: text.format(*[c.x(i) for i in range(arity)])
+
+
+def conv_prelu(c):
+    x = c.x(0)
+    return f"tf.where(tf.less({x}, {typed(0, c.dtype(0))}), tf.multiply({x}, {c.x(1)}), {x})"
+
+
+def conv_div(c):
+    fn = "tf.divide" if is_float(c.dtype(0)) else "tf.truncatediv"
+    return f"{fn}({c.x(0)}, {c.x(1)})"
+
+
+def conv_mod(c):
+    fn = "tf.truncatemod" if c.attr("fmod", 0) else "tf.math.floormod"
+    return f"{fn}({c.x(0)}, {c.x(1)})"
+
+
+def conv_pow(c):
+    if c.dtype(0) == c.dtype(1):
+        return f"tf.pow({c.x(0)}, {c.x(1)})"
+    return cast_to(f"tf.pow({cast_to(c.x(0), c.dtype(1))}, {c.x(1)})", c.dtype(0))
+
+
+SELU_ALPHA = 1.67326319217681884765625
+SELU_GAMMA = 1.05070102214813232421875
+
+
+def elu_like(x, dt, scale_pos, scale_neg):
+    pos = x if scale_pos is None else f"{x} * {typed(scale_pos, dt)}"
+    return (f"tf.where(tf.greater({x}, {typed(0, dt)}), {pos}, "
+            f"tf.math.expm1({x}) * {typed(scale_neg, dt)})")
+
+
+def conv_selu(c):
+    alpha, gamma = c.attr("alpha", SELU_ALPHA), c.attr("gamma", SELU_GAMMA)
+    return elu_like(c.x(0), c.dtype(0), gamma, gamma * alpha)
+
+
+def conv_hard_sigmoid(c):
+    x, dt = c.x(0), c.dtype(0)
+    return (f"tf.clip_by_value({x} * {typed(c.attr('alpha', 0.2), dt)} + "
+            f"{typed(c.attr('beta', 0.5), dt)}, {typed(0, dt)}, {typed(1, dt)})")
+
+
+def fold(c, fn):
+    acc = c.x(0)
+    for operand in c.inputs()[1:]:
+        acc = f"{fn}({acc}, {operand})"
+    return acc
+
+
+def conv_clip(c):
+    x = c.x(0)
+    if c.has(1):
+        x = f"tf.maximum({x}, {c.x(1)})"
+    if c.has(2):
+        x = f"tf.minimum({x}, {c.x(2)})"
+    return x
+
+
+def conv_gemm(c):
+    dt = c.dtype(0)
+    alpha, beta = c.attr("alpha", 1.0), c.attr("beta", 1.0)
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not is_float(dt) and float(v) != int(v):
+            raise Unsupported(f"non-integral {name} {v} on {np.dtype(dt)}")
+    expr = (f"tf.linalg.matmul({c.x(0)}, {c.x(1)}, transpose_a={lit(bool(c.attr('transA', 0)))}, "
+            f"transpose_b={lit(bool(c.attr('transB', 0)))})")
+    if alpha != 1.0:
+        expr = f"tf.multiply({expr}, {typed(alpha, dt)})"
+    if c.has(2):
+        expr = f"tf.add({expr}, tf.multiply({c.x(2)}, {typed(beta, dt)}))"
+    return expr
+
+
+def explicit_equation(equation):
+    """ONNX's implicit einsum form (no "->") made explicit, as numpy reads it: the ellipsis,
+    then the letters that occur once, in alphabetical order. TF reads an implicit form with an
+    ellipsis differently."""
+    if "->" in equation:
+        return equation
+    letters = [ch for ch in equation if ch.isalpha()]
+    once = sorted(ch for ch in set(letters) if letters.count(ch) == 1)
+    return f"{equation}->{'...' if '...' in equation else ''}{''.join(once)}"
+
+
+def conv_einsum(c):
+    equation = explicit_equation(c.attr("equation").replace(" ", ""))
+    return f"tf.einsum({string_lit(equation)}, {', '.join(c.inputs())})"
+
+
+# --- convolution and pooling (NHWC inside) -------------------------------------------------
+
+def resolve_pads(c, kernel, strides, dilations):
+    spatial = c.shape(0)[2:]
+    n = len(spatial)
+    auto_pad = c.attr("auto_pad", "NOTSET")
+    if auto_pad in ("NOTSET", ""):
+        pads = list(c.attr("pads", [0] * (2 * n)))
+        return pads[:n], pads[n:]
+    if auto_pad == "VALID":
+        return [0] * n, [0] * n
+    begins, ends = [], []
+    for size, k, s, d in zip(spatial, kernel, strides, dilations):
+        out = -(-size // s)
+        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
+        small = total // 2
+        begin = small if auto_pad == "SAME_UPPER" else total - small
+        begins.append(begin)
+        ends.append(total - begin)
+    return begins, ends
+
+
+def window(c, kernel):
+    n = len(kernel)
+    strides = list(c.attr("strides", [1] * n))
+    dilations = list(c.attr("dilations", [1] * n))
+    begins, ends = resolve_pads(c, kernel, strides, dilations)
+    return strides, dilations, begins, ends
+
+
+def spatial_rank(c):
+    n = c.rank(0) - 2
+    if n not in (1, 2, 3):
+        raise Unsupported(f"TF has 1-D to 3-D forms only, got {n} spatial axes")
+    return n
+
+
+def to_last(x, n):
+    return f"tf.transpose({x}, {lit([0] + list(range(2, n + 2)) + [1])})"
+
+
+def to_first(x, n):
+    return f"tf.transpose({x}, {lit([0, n + 1] + list(range(1, n + 1)))})"
+
+
+def padded(x, begins, ends, value):
+    """x (NCHW) padded on its spatial axes."""
+    if not any(begins) and not any(ends):
+        return x
+    paddings = [[0, 0], [0, 0]] + [[b, e] for b, e in zip(begins, ends)]
+    return f"tf.pad({x}, {lit(paddings)}, constant_values={value})"
+
+
+def tf_strides(strides, dilations):
+    """TF takes strides or dilations above 1, not both: then (all ones, the strides) so that
+    every(...) takes each stride-th output of the stride-1 result."""
+    if any(s > 1 for s in strides) and any(d > 1 for d in dilations):
+        return [1] * len(strides), strides
+    return strides, None
+
+
+def every(expr, steps):
+    """expr (NHWC) with only each step-th position of its spatial axes."""
+    if steps is None:
+        return expr
+    return f"{expr}[:, {', '.join(f'::{s}' for s in steps)}, :]"
+
+
+def conv_conv(c):
+    n = spatial_rank(c)
+    kernel = list(c.shape(1)[2:])
+    strides, dilations, begins, ends = window(c, kernel)
+    x = to_last(padded(c.x(0), begins, ends, typed(0, c.dtype(0))), n)
+    w = f"tf.transpose({c.x(1)}, {lit(list(range(2, n + 2)) + [1, 0])})"
+    strides, steps = tf_strides(strides, dilations)
+    expr = (f"tf.nn.convolution({x}, {w}, strides={lit(strides)}, padding='VALID', "
+            f"dilations={lit(dilations)})")
+    expr = to_first(every(expr, steps), n)
+    if c.has(2):
+        expr = f"tf.add({expr}, tf.reshape({c.x(2)}, {lit([1, -1] + [1] * n)}))"
+    return expr
+
+
+def ceil_extra(size, k, s, d, begin, end):
+    span = (k - 1) * d + 1
+    total = size + begin + end
+    out = -(-(total - span) // s) + 1
+    if (out - 1) * s >= size + begin:
+        out -= 1
+    return max(0, (out - 1) * s + span - total)
+
+
+def pool_geometry(c):
+    kernel = list(c.attr("kernel_shape"))
+    strides, dilations, begins, ends = window(c, kernel)
+    extra = [0] * len(kernel)
+    if c.attr("ceil_mode", 0):
+        extra = [ceil_extra(size, k, s, d, b, e) for size, k, s, d, b, e in
+                 zip(c.shape(0)[2:], kernel, strides, dilations, begins, ends)]
+    return kernel, strides, dilations, begins, ends, extra
+
+
+def pool(x, n, kind, kernel, strides, dilations):
+    strides, steps = tf_strides(strides, dilations)
+    expr = (f"tf.nn.pool({to_last(x, n)}, {lit(kernel)}, {string_lit(kind)}, "
+            f"strides={lit(strides)}, padding='VALID', dilations={lit(dilations)})")
+    return to_first(every(expr, steps), n)
+
+
+def lowest(dtype):
+    dtype = np.dtype(dtype)
+    return -math.inf if is_float(dtype) else int(np.iinfo(dtype).min)
+
+
+def conv_max_pool(c):
+    if c.n_outputs() > 1 and c.node.output[1]:
+        raise Unsupported("the Indices output")
+    n = spatial_rank(c)
+    kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
+    ends = [e + x for e, x in zip(ends, extra)]
+    x = padded(c.x(0), begins, ends, typed(lowest(c.dtype(0)), c.dtype(0)))
+    return pool(x, n, "MAX", kernel, strides, dilations)
+
+
+def conv_average_pool(c):
+    n = spatial_rank(c)
+    dt = c.dtype(0)
+    kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
+    all_ends = [e + x for e, x in zip(ends, extra)]
+    total = pool(padded(c.x(0), begins, all_ends, typed(0, dt)), n, "AVG", kernel, strides,
+                 dilations)
+    ones = f"tf.ones({lit(list(c.shape(0)))}, {tdt(dt)})"
+    if c.attr("count_include_pad", 0):
+        ones = padded(padded(ones, begins, ends, typed(1, dt)), [0] * n, extra, typed(0, dt))
+    else:
+        ones = padded(ones, begins, all_ends, typed(0, dt))
+    count = pool(ones, n, "AVG", kernel, strides, dilations)
+    return f"tf.divide({total}, {count})"
+
+
+def conv_global_pool(fn):
+    return lambda c: f"{fn}({c.x(0)}, axis={lit(list(range(2, c.rank(0))))}, keepdims=True)"
+
+
+def conv_batch_norm(c):
+    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
+        raise Unsupported("training mode")
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+    dt = c.dtype(0)
+
+    def per_channel(i):
+        return f"tf.reshape({c.x(i)}, {shape})"
+
+    scale = f"{per_channel(1)} / tf.sqrt({per_channel(4)} + {typed(c.attr('epsilon', 1e-5), dt)})"
+    return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
+
+
+def conv_softmax(fn):
+    return lambda c: f"{fn}({c.x(0)}, axis={norm_axis(c.attr('axis', -1), c.rank(0))})"
+
+
+# --- reductions ----------------------------------------------------------------------------
+
+def reduce_dims(c):
+    rank = c.rank(0)
+    if c.op == "ReduceSum":
+        axes = ints(c.const(1)) if c.has(1) else []
+    else:
+        axes = list(c.attr("axes", []))
+    if not axes:
+        return None if c.attr("noop_with_empty_axes", 0) else list(range(rank))
+    return sorted({norm_axis(int(a), rank) for a in axes})
+
+
+REDUCERS = {"ReduceSum": "tf.reduce_sum", "ReduceProd": "tf.reduce_prod",
+            "ReduceMax": "tf.reduce_max", "ReduceMin": "tf.reduce_min"}
+
+
+def conv_reduce(c):
+    dims = reduce_dims(c)
+    x = c.x(0)
+    if not dims:
+        return x
+    axis = f"axis={lit(dims)}, keepdims={lit(bool(c.attr('keepdims', 1)))}"
+    if c.op in REDUCERS:
+        return f"{REDUCERS[c.op]}({x}, {axis})"
+    if is_float(c.dtype(0)):
+        return f"tf.reduce_mean({x}, {axis})"
+    count = int(np.prod([c.shape(0)[d] for d in dims]))
+    total = f"tf.reduce_sum({cast_to(x, np.int64)}, {axis})"
+    return cast_to(f"tf.truncatediv({total}, {typed(count, np.int64)})", c.dtype(0))
+
+
+def conv_arg(fn):
+    def convert(c):
+        axis = norm_axis(c.attr("axis", 0), c.rank(0))
+        x = c.x(0)
+        if c.attr("select_last_index", 0):
+            last = c.shape(0)[axis] - 1
+            expr = (f"tf.subtract({typed(last, np.int64)}, {fn}(tf.reverse({x}, [{axis}]), "
+                    f"axis={axis}, output_type=tf.int64))")
+        else:
+            expr = f"{fn}({x}, axis={axis}, output_type=tf.int64)"
+        return f"tf.expand_dims({expr}, {axis})" if c.attr("keepdims", 1) else expr
+
+    return convert
+
+
+# --- shape ops -----------------------------------------------------------------------------
+
+def conv_reshape(c):
+    shape = ints(c.const(1))
+    if not c.attr("allowzero", 0):
+        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
+    return f"tf.reshape({c.x(0)}, {lit(shape)})"
+
+
+def conv_flatten(c):
+    shape = c.shape(0)
+    axis = c.attr("axis", 1)
+    axis = axis + len(shape) if axis < 0 else axis
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    inner = int(np.prod(shape[axis:], dtype=np.int64))
+    return f"tf.reshape({c.x(0)}, [{outer}, {inner}])"
+
+
+def conv_squeeze(c):
+    shape = c.shape(0)
+    if c.has(1):
+        dims = sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
+    else:
+        dims = [d for d, n in enumerate(shape) if n == 1]
+    return f"tf.squeeze({c.x(0)}, {lit(dims)})" if dims else c.x(0)
+
+
+def conv_unsqueeze(c):
+    axes = ints(c.const(1))
+    out_rank = c.rank(0) + len(axes)
+    x = c.x(0)
+    for d in sorted(norm_axis(a, out_rank) for a in axes):
+        x = f"tf.expand_dims({x}, {d})"
+    return x
+
+
+def conv_transpose(c):
+    perm = c.attr("perm", list(reversed(range(c.rank(0)))))
+    return f"tf.transpose({c.x(0)}, {lit(list(perm))})"
+
+
+def conv_concat(c):
+    return f"tf.concat([{', '.join(c.inputs())}], {norm_axis(c.attr('axis'), c.rank(0))})"
+
+
+def conv_split(c):
+    axis = norm_axis(c.attr("axis", 0), c.rank(0))
+    if c.has(1):
+        sizes = ints(c.const(1))
+    else:
+        n, extent = c.n_outputs(), c.shape(0)[axis]
+        chunk = -(-extent // n)
+        sizes = [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+    parts = c.tmp(f"tf.split({c.x(0)}, {lit(sizes)}, {axis})")
+    return [f"{parts}[{i}]" for i in range(len(sizes))]
+
+
+def slice_bounds(start, end, step, n):
+    start = start + n if start < 0 else start
+    end = end + n if end < 0 else end
+    if step > 0:
+        return min(max(start, 0), n), min(max(end, 0), n)
+    return min(max(start, 0), n - 1), min(max(end, -1), n - 1)
+
+
+def conv_slice(c):
+    shape = c.shape(0)
+    starts, ends = ints(c.const(1)), ints(c.const(2))
+    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
+    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
+    index = [":"] * len(shape)
+    flips = []
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis = norm_axis(axis, len(shape))
+        n = shape[axis]
+        if step == 0:
+            raise Unsupported("step 0")
+        start, end = slice_bounds(start, end, step, n)
+        if step < 0:
+            flips.append(axis)
+            start, end, step = n - 1 - start, n - 1 - end, -step
+        index[axis] = f"{start}:{max(end, start)}:{step}"
+    x = c.x(0)
+    if flips:
+        x = f"tf.reverse({x}, {lit(sorted(flips))})"
+    return f"{x}[{', '.join(index)}]" if index else x
+
+
+def conv_gather(c):
+    shape = c.shape(0)
+    axis = norm_axis(c.attr("axis", 0), len(shape))
+    idx = cast_to(c.x(1), np.int64)
+    idx = f"tf.where(tf.less({idx}, 0), {idx} + {shape[axis]}, {idx})"
+    return f"tf.gather({c.x(0)}, {idx}, axis={axis})"
+
+
+def pad_index(mode, begin, end, n):
+    out = []
+    for i in range(-begin, n + end):
+        if mode == "edge":
+            out.append(min(max(i, 0), n - 1))
+            continue
+        period = 2 * (n - 1)
+        j = abs(i) % period if period else 0
+        out.append(period - j if j >= n else j)
+    return out
+
+
+def conv_pad(c):
+    rank = c.rank(0)
+    pads = ints(c.const(1))
+    if c.has(3):
+        raise Unsupported("the axes input (opset 18)")
+    begins, ends = pads[:rank], pads[rank:]
+    mode = c.attr("mode", "constant")
+    x = c.x(0)
+    if rank == 0:  # nothing to pad (tf.pad wants paddings of shape [rank, 2], here [0, 2])
+        return x
+    if mode == "constant":
+        shape = c.shape(0)
+        if any(p < 0 for p in pads):  # negative pads crop
+            index = [f"{max(-b, 0)}:{n - max(-e, 0)}" for b, e, n in zip(begins, ends, shape)]
+            x = f"{x}[{', '.join(index)}]"
+        value = c.const(2).reshape(-1)[0] if c.has(2) else 0
+        paddings = lit([[max(b, 0), max(e, 0)] for b, e in zip(begins, ends)])
+        return f"tf.pad({x}, {paddings}, constant_values={typed(value, c.dtype(0))})"
+    if mode not in ("edge", "reflect"):
+        raise Unsupported(f"mode {mode!r}")
+    for axis, (b, e) in enumerate(zip(begins, ends)):
+        if b or e:
+            index = pad_index(mode, b, e, c.shape(0)[axis])
+            x = f"tf.gather({x}, tf.constant({lit(index)}, tf.int64), axis={axis})"
+    return x
+
+
+def conv_expand(c):
+    shape = np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1))))
+    return f"tf.broadcast_to({c.x(0)}, {lit(list(shape))})"
+
+
+def conv_tile(c):
+    reps = ints(c.const(1))
+    return f"tf.tile({c.x(0)}, {lit(reps)})" if reps else c.x(0)
+
+
+def conv_shape(c):
+    shape = list(c.shape(0))
+    rank = len(shape)
+    start, end = c.attr("start", 0), c.attr("end", rank)
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    values = shape[start:end]
+    return f"tf.constant({lit(values)}, tf.int64, shape=[{len(values)}])"
+
+
+CONVERTERS = {
+    **{op: template(text, 1) for op, text in UNARY.items()},
+    **{op: template(text, 2) for op, text in BINARY.items()},
+    "PRelu": conv_prelu,
+    "Div": conv_div,
+    "Mod": conv_mod,
+    "Pow": conv_pow,
+    "LeakyRelu": lambda c: (f"tf.where(tf.greater_equal({c.x(0)}, {typed(0, c.dtype(0))}), "
+                            f"{c.x(0)}, {c.x(0)} * {typed(c.attr('alpha', 0.01), c.dtype(0))})"),
+    "Elu": lambda c: elu_like(c.x(0), c.dtype(0), None, c.attr("alpha", 1.0)),
+    "Selu": conv_selu,
+    "HardSigmoid": conv_hard_sigmoid,
+    "Max": lambda c: fold(c, "tf.maximum"),
+    "Min": lambda c: fold(c, "tf.minimum"),
+    "Sum": lambda c: fold(c, "tf.add"),
+    "Mean": lambda c: f"tf.divide({fold(c, 'tf.add')}, {typed(len(c.inputs()), c.dtype(0))})",
+    "Where": template("tf.where({0}, {1}, {2})", 3),
+    "Clip": conv_clip,
+    "Cast": lambda c: cast_to(c.x(0), c.out_dtype()),
+    "MatMul": template("tnp.matmul({0}, {1})", 2),
+    "Gemm": conv_gemm,
+    "Einsum": conv_einsum,
+    "Conv": conv_conv,
+    "MaxPool": conv_max_pool,
+    "AveragePool": conv_average_pool,
+    "GlobalAveragePool": conv_global_pool("tf.reduce_mean"),
+    "GlobalMaxPool": conv_global_pool("tf.reduce_max"),
+    "BatchNormalization": conv_batch_norm,
+    "Softmax": conv_softmax("tf.nn.softmax"),
+    "LogSoftmax": conv_softmax("tf.nn.log_softmax"),
+    "ReduceSum": conv_reduce,
+    "ReduceMean": conv_reduce,
+    "ReduceMax": conv_reduce,
+    "ReduceMin": conv_reduce,
+    "ReduceProd": conv_reduce,
+    "ArgMax": conv_arg("tf.math.argmax"),
+    "ArgMin": conv_arg("tf.math.argmin"),
+    "Reshape": conv_reshape,
+    "Flatten": conv_flatten,
+    "Squeeze": conv_squeeze,
+    "Unsqueeze": conv_unsqueeze,
+    "Transpose": conv_transpose,
+    "Concat": conv_concat,
+    "Split": conv_split,
+    "Slice": conv_slice,
+    "Gather": conv_gather,
+    "Pad": conv_pad,
+    "Expand": conv_expand,
+    "Tile": conv_tile,
+    "Shape": conv_shape,
+}

@@ -1,0 +1,222 @@
+"""A worker's life: hello and its options, the compile cache, timing, checking, answering.
+
+A family is a subclass of Family; `serve(family_class)` runs the request loop on stdin/stdout.
+Times in a result header (docs/backend-protocol.md):
+  compile_ms  what it took to make the model runnable: conversion, the framework's compilation
+              and the warm-up runs the family needs (lazy JITs compile at the first call). A run
+              that reuses a cached compilation reports that compilation's time and "cached": true.
+  run_ms      the one call whose outputs are answered.
+"""
+
+import collections
+import hashlib
+import os
+import sys
+import time
+import traceback
+
+from . import tensors
+from .errors import Failure, ProtocolError, bounded, concise, kind_of, quoted
+from .model import Model
+from .protocol import read_frame, write_frame
+
+CACHE_SIZE = 16
+
+
+class Family:
+    """One framework. Subclasses set NAME, OPTIONS ({option: (choices, default)}) and LIMITS
+    (phrases in which the framework says it lacks a kernel or rule: unsupported, not a bug)."""
+
+    NAME = "?"
+    OPTIONS = {}
+    LIMITS = ()
+
+    def __init__(self, options):
+        self.options = options
+
+    def version(self):
+        raise NotImplementedError
+
+    def convert(self, model, outputs):
+        """A Compiled for the model's `outputs` (its fn may still be None): the conversion to
+        the framework's form. Raises Unsupported (naming the node) for what has no form."""
+        raise NotImplementedError
+
+    def build(self, entry, args):
+        """The framework's compilation of a converted entry for these inputs (numpy arrays in
+        the model's input order): sets entry.fn. Its failures are blamed on a node if possible."""
+
+    def warm_up_runs(self):
+        """Calls of a fresh compilation before the answered one (lazy JIT compilation)."""
+        return 0
+
+
+class Compiled:
+    """A runnable model: fn(list of numpy inputs in model order) -> list of numpy outputs.
+    `program` (a program.Program or None) names the node of a failing generated line."""
+
+    def __init__(self, fn=None, program=None, release=None):
+        self.fn = fn
+        self.program = program
+        self.release = release
+        self.runs = 0
+        self.compile_ms = 0.0
+
+    def blame(self, exc):
+        return self.program.blame(exc) if self.program is not None else ""
+
+    def drop(self):
+        if self.program is not None:
+            self.program.forget()
+        if self.release is not None:
+            self.release()
+
+
+def parse_options(family_class, raw):
+    options = {str(k): str(v) for k, v in raw.items()}
+    parsed = {}
+    for name, value in options.items():
+        if name not in family_class.OPTIONS:
+            known = ", ".join(sorted(family_class.OPTIONS)) or "none"
+            raise ProtocolError(f"unknown option {quoted(name)} (known: {known})")
+    for name, (choices, default) in family_class.OPTIONS.items():
+        value = options.get(name, default)
+        if value not in choices:
+            raise ProtocolError(
+                f"option {name} must be one of {', '.join(choices)}, got {quoted(value)}")
+        parsed[name] = value
+    return options, parsed
+
+
+def check_inputs(model, inputs):
+    """The run's inputs must be what the model declares: compilations are specialised to it."""
+    for name, dtype, shape in model.input_types():
+        if name not in inputs:
+            raise ProtocolError(f"model input {quoted(name)} is not given")
+        got = (inputs[name].dtype, list(inputs[name].shape))
+        if got != (dtype, list(shape)):
+            raise ProtocolError(
+                f"input {quoted(name)} is {tensors.dtype_name(got[0])}{got[1]}, the model "
+                f"declares {tensors.dtype_name(dtype)}{list(shape)}")
+
+
+class Worker:
+    def __init__(self, family_class):
+        self.family_class = family_class
+        self.family = None
+        self.cache = collections.OrderedDict()
+
+    def limits(self):
+        return self.family_class.LIMITS
+
+    def hello(self, header):
+        options, parsed = parse_options(self.family_class, header.get("options", {}))
+        self.clear()
+        self.family = self.family_class(parsed)
+        return {"type": "hello", "name": self.family_class.NAME,
+                "version": self.family.version(), "options": options}, []
+
+    def clear(self):
+        for entry in self.cache.values():
+            entry.drop()
+        self.cache.clear()
+
+    def failure(self, entry, exc):
+        return Failure(kind_of(exc, self.limits()),
+                       f"{entry.blame(exc) if entry else ''}{concise(exc, self.limits())}")
+
+    def compiled(self, model_bytes, outputs, inputs):
+        key = (hashlib.sha256(model_bytes).hexdigest(), tuple(outputs),
+               tuple(sorted((n, str(a.dtype), a.shape) for n, a in inputs.items())))
+        if key in self.cache:
+            self.cache.move_to_end(key)
+            return self.cache[key], True
+        start = time.perf_counter()
+        model = Model(model_bytes)
+        model.check_outputs(outputs)
+        check_inputs(model, inputs)
+        entry = self.family.convert(model, outputs)
+        entry.input_names = model.input_names
+        entry.output_dtypes = [model.dtype_of(o) for o in outputs]
+        args = [inputs[n] for n in entry.input_names]
+        try:
+            self.family.build(entry, args)
+            for _ in range(self.family.warm_up_runs()):
+                entry.fn(args)
+                entry.runs += 1
+        except Exception as e:
+            entry.drop()
+            raise self.failure(entry, e) from e
+        entry.compile_ms = (time.perf_counter() - start) * 1e3
+        self.cache[key] = entry
+        if len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)[1].drop()
+        return entry, False
+
+    def run(self, header, blobs):
+        if self.family is None:
+            raise ProtocolError("run before hello")
+        if not isinstance(header.get("model"), int) or not 0 <= header["model"] < len(blobs):
+            raise ProtocolError("the run names no model blob")
+        outputs = header.get("outputs") or []
+        if not outputs:
+            raise ProtocolError("the run asks for no outputs")
+        inputs = {d["name"]: tensors.decode(d, blobs) for d in header.get("inputs", [])}
+        entry, cached = self.compiled(blobs[header["model"]], outputs, inputs)
+        args = [inputs[n] for n in entry.input_names]
+        start = time.perf_counter()
+        try:
+            results = entry.fn(args)
+            entry.runs += 1
+        except Exception as e:
+            raise self.failure(entry, e) from e
+        run_ms = (time.perf_counter() - start) * 1e3
+        out_blobs = []
+        described = [tensors.encode(name, array, dtype, out_blobs)
+                     for name, array, dtype in zip(outputs, results, entry.output_dtypes)]
+        return {"type": "result", "id": header.get("id"), "outputs": described,
+                "compile_ms": round(entry.compile_ms, 3), "run_ms": round(run_ms, 3),
+                "cached": cached}, out_blobs
+
+    def answer(self, header, blobs):
+        kind = header.get("type")
+        try:
+            if kind == "hello":
+                return self.hello(header)
+            if kind == "run":
+                return self.run(header, blobs)
+            raise ProtocolError(f"unknown request type {quoted(kind)}")
+        except Exception as e:  # one bad request never ends the worker
+            traceback.print_exc(file=sys.stderr)
+            message = str(e) if isinstance(e, Failure) else f"{type(e).__name__}: {e}"
+            return {"type": "error", "id": header.get("id"), "kind": kind_of(e, self.limits()),
+                    "message": bounded(message)}, []
+
+
+def frames_out():
+    """A private stream on the real stdout for frames; file descriptor 1 then goes to stderr,
+    so that nothing else (a stray print, a framework's native logging, a compiler it starts)
+    can write into the frames."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def serve(family_class, stdin=None, stdout=None):
+    """The request loop; returns the exit status."""
+    if stdin is None:
+        stdin, stdout = sys.stdin.buffer, frames_out()
+    worker = Worker(family_class)
+    while True:
+        try:
+            frame = read_frame(stdin)
+        except (ProtocolError, ValueError) as e:  # the stream is out of step: nothing to answer
+            print(f"{family_class.NAME} worker: malformed frame: {e}", file=sys.stderr)
+            return 2
+        if frame is None or frame[0].get("type") == "bye":
+            worker.clear()
+            return 0
+        reply, out_blobs = worker.answer(*frame)
+        write_frame(stdout, reply, out_blobs)

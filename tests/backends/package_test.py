@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""Tests of scripts/backends/retort_backends that need no framework (numpy and onnx only)."""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKERS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "backends")
+sys.path[:0] = [HERE, WORKERS]
+
+from retort_backends.errors import bounded, printable, quoted  # noqa: E402
+from retort_backends.program import lit, string_lit  # noqa: E402
+
+# A family whose version() writes to file descriptor 1 natively, as a framework's C++ may.
+NOISY_WORKER = f"""
+import os, sys
+sys.path.insert(0, {WORKERS!r})
+from retort_backends.worker import Family, serve
+
+class Noisy(Family):
+    NAME = "noisy"
+
+    def version(self):
+        os.write(1, b"native noise on fd 1")
+        print("a stray print")
+        return "1"
+
+sys.exit(serve(Noisy))
+"""
+
+
+def frame(header):
+    raw = json.dumps(header).encode()
+    return struct.pack("<I", len(raw)) + raw
+
+
+class FramesTest(unittest.TestCase):
+    def test_native_writes_to_stdout_do_not_corrupt_frames(self):
+        requests = frame({"type": "hello", "options": {}}) + frame({"type": "bye"})
+        proc = subprocess.run([sys.executable, "-c", NOISY_WORKER], input=requests,
+                              capture_output=True, timeout=60)
+        self.assertEqual(proc.returncode, 0)
+        (n,) = struct.unpack("<I", proc.stdout[:4])
+        self.assertEqual(len(proc.stdout), 4 + n, proc.stdout)
+        self.assertEqual(json.loads(proc.stdout[4:]), {"type": "hello", "name": "noisy",
+                                                       "version": "1", "options": {},
+                                                       "blobs": []})
+        self.assertIn(b"native noise on fd 1", proc.stderr)
+
+
+class TextTest(unittest.TestCase):
+    def test_printable_escapes_controls_and_line_separators(self):
+        text = printable("a\x1b[31m\u2028b\u2029\u0085c\rd\ne\tf")
+        self.assertEqual(text, "a\\x1b[31m\\u2028b\\u2029\\x85c\\rd\ne\tf")
+
+    def test_bounded_keeps_head_and_tail(self):
+        text = bounded("h" * 5000 + "TAIL", limit=2000)
+        self.assertTrue(text.startswith("h" * 1000))
+        self.assertTrue(text.endswith("TAIL"))
+        self.assertIn("characters ...", text)
+        self.assertLess(len(text), 2100)
+
+    def test_quoted_names_are_one_line(self):
+        self.assertEqual(quoted("n\n__import__('os')"), "\"n\\n__import__('os')\"")
+        self.assertNotIn("\u2028", quoted("a\u2028b"))
+
+
+class LiteralTest(unittest.TestCase):
+    def test_string_literals_evaluate_to_themselves(self):
+        for s in ("ii->i", "a'); __import__('os')", 'b"""\n', "c\u2028d", "\\"):
+            self.assertEqual(eval(string_lit(s)), s)
+
+    def test_number_literals(self):
+        self.assertEqual(lit([1, -2.5, True, float("inf")]), '[1, -2.5, True, float("inf")]')
+        self.assertEqual(lit(float("nan")), 'float("nan")')
+        with self.assertRaises((TypeError, ValueError)):
+            lit("__import__('os')")
+
+
+if __name__ == "__main__":
+    unittest.main()
