@@ -81,6 +81,8 @@ class BundleWriter {
     if (ec) fail("cannot create {}: {}", dir_, ec.message());
   }
   void write(const std::string& name, const std::string& data) {
+    std::error_code ec;
+    fs::create_directories((fs::path(dir_) / name).parent_path(), ec);  // "pkg/module.py"
     write_file((fs::path(dir_) / name).string(), data, true);
     files_.push_back(name);
   }
@@ -169,7 +171,8 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   cfg["oracle"] = oracle_name(f.oracle);
   cfg["verdict"] = verdict_name(f.verdict);
   cfg["seed"] = f.seed;
-  cfg["node_modules"] = options.node_modules;
+  cfg["node_modules"] =
+      backend_a.node_modules.empty() ? options.node_modules : backend_a.node_modules;
   nlohmann::json tol = nlohmann::json::object();
   for (DType d : kAllDTypes)
     tol[std::string(dtype_name(d))] = {{"atol", report.tolerances.of(d).atol},
