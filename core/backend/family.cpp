@@ -87,10 +87,13 @@ std::optional<BackendName> parse_backend_name(const std::string& text) {
     std::string hint;
     if (!close.empty()) {
       // Only the closest: "03" suggests O3, not every O*.
-      name.mode = *std::min_element(close.begin(), close.end(), [&](const auto& a, const auto& b) {
-        return edit_distance(text.substr(colon + 1), a) < edit_distance(text.substr(colon + 1), b);
-      });
-      hint = fmt::format("; did you mean {}?", name.str());
+      std::string given = text.substr(colon + 1);
+      size_t best = edit_distance(given, close.front());
+      for (const auto& c : close) best = std::min(best, edit_distance(given, c));
+      std::vector<std::string> names;
+      for (const auto& c : close)
+        if (edit_distance(given, c) == best) names.push_back(family->name + ":" + c);
+      hint = fmt::format("; did you mean {}?", fmt::join(names, ", "));
     }
     fail("'{}': {} has no mode '{}'{} (modes: {})", text, family->name, text.substr(colon + 1),
          hint, fmt::join(modes, ", "));

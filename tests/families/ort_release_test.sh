@@ -22,11 +22,11 @@ grep -q "installed already" <<<"$out" || fail "a second install did not notice: 
 samples=("$here/f16_samples.rtg")
 while IFS= read -r f; do samples+=("$f"); done < <(grep -l 'f16' "$repo"/samples/*/*.rtg 2>/dev/null || true)
 for sample in "${samples[@]}"; do
-  out=$("$retort" -c "load $sample; compare --backends ref ort@1.16.3:O0 ort@1.16.3:O3 --json" 2>&1) ||
-    fail "compare of $sample: $out"
-  python3 - "$sample" <<<"$out" <<'PY' || exit 1
+  "$retort" -c "load $sample; compare --backends ref ort@1.16.3:O0 ort@1.16.3:O3 --json" \
+    >"$XDG_CACHE_HOME/report.txt" 2>&1 || fail "compare of $sample: $(cat "$XDG_CACHE_HOME/report.txt")"
+  python3 - "$sample" "$XDG_CACHE_HOME/report.txt" <<'PY' || exit 1
 import json, sys
-text = sys.stdin.read()
+text = open(sys.argv[2]).read()
 report = json.loads(text[text.index("{"):])
 cells = [c for c in report["cells"] if c["backend"].startswith("ort@1.16.3")]
 assert len(cells) == 2 * len(report["graphs"]), cells
