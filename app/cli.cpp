@@ -123,6 +123,7 @@ std::string cli_usage() {
          "  --script FILE    run FILE, one command per line ('#' comments); stops at the first "
          "failure\n"
          "  --seed N         the session seed (default 1)\n"
+         "  --version        print Retort's version and exit (`backend list`: the compilers')\n"
          "  --restore        restore the previous session if it did not end cleanly (the\n"
          "                   console offers this itself; see docs/formats.md, journal)\n"
          "  COMMAND ARGS     run one command and exit, e.g. `retort help --markdown`\n"
@@ -139,6 +140,8 @@ CliOptions parse_cli(const std::vector<std::string>& argv) {
     const std::string& a = argv[i];
     if (a == "--help" || a == "-h") {
       o.usage = true;
+    } else if (a == "--version") {
+      o.version = true;
     } else if (a == "--plain") {
       o.plain = true;
     } else if (a == "--restore") {
@@ -181,6 +184,10 @@ int run_cli(int argc, char** argv) {
   }
   if (options.usage) {
     out.write(cli_usage());
+    return kExitOk;
+  }
+  if (options.version) {
+    out.print("retort {}", RETORT_VERSION);
     return kExitOk;
   }
 

@@ -11,6 +11,7 @@ namespace retort {
 struct CliOptions {
   bool plain = false;
   bool usage = false;                      // --help
+  bool version = false;                    // --version
   bool restore = false;                    // --restore: restore an unfinished session
   std::optional<uint64_t> seed;            // --seed N
   std::optional<std::string> commands;     // -c "cmd; cmd"

@@ -5,10 +5,14 @@
 
 #include <algorithm>
 
+#include "app/backend_names.h"
 #include "app/commands.h"
+#include "app/sigint_cancels.h"
+#include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/program_path.h"
 #include "core/base/words.h"
+#include "core/compare/bisect.h"
 #include "core/io/number_text.h"
 
 namespace retort {
@@ -21,8 +25,21 @@ std::string options_text(const std::map<std::string, std::string>& options) {
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, " "));
 }
 
+// The release a family backend runs when its worker has not said yet: "1.30.0".
+std::string release_of(const BackendInfo& info) {
+  try {
+    std::optional<BackendName> name = parse_backend_name(info.name);
+    if (!name) return "";
+    return name->version.empty() ? default_version(*name->family) : name->version;
+  } catch (const Error&) {
+    return "";  // an attached backend named like a family's mode ("ort:par")
+  }
+}
+
 void list_backends(const Session& s, Output& out) {
   std::vector<BackendInfo> infos = s.backends().list();
+  for (auto& i : infos)
+    if (i.version.empty()) i.version = release_of(i);
   size_t name_w = 4, state_w = 5, version_w = 7;
   for (const auto& i : infos) {
     name_w = std::max(name_w, i.name.size());
@@ -74,6 +91,127 @@ void attach_backend(Session& s, const std::string& name, const Args& args, Outpu
   out.print("attached {}: {} (timeout {} s; it starts on its first run)", name, given, timeout);
 }
 
+// FAMILY or FAMILY@VERSION (a mode, if given, is ignored: a release installs every mode).
+std::pair<const FamilyDef*, std::string> family_release(const std::string& text) {
+  std::optional<BackendName> name = parse_backend_name(text);
+  if (!name) get_family(text.substr(0, text.find_first_of("@:")));  // the unknown-family error
+  return {name->family, name->version};
+}
+
+void install_backend(Session& s, const std::string& text, Output& out) {
+  auto [family, version] = family_release(text);
+  if (!install_with_progress(s, *family, version, out))
+    out.print("{}@{} is installed already ({})", environment_family(*family).name,
+              version.empty() ? default_version(*family) : version,
+              environment_dir(*family, version));
+}
+
+void remove_backend(Session& s, const std::string& text, Output& out) {
+  auto [family, version] = family_release(text);
+  if (version.empty()) fail("`backend remove` needs FAMILY@VERSION; the default release stays");
+  const FamilyDef& env = environment_family(*family);
+  // Workers of that release must not run from a deleted environment.
+  for (const auto& info : s.backends().list()) {
+    std::optional<BackendName> n;
+    try {
+      n = parse_backend_name(info.name);
+    } catch (const Error&) {
+    }
+    if (n && n->version == version && &environment_family(*n->family) == &env)
+      s.backends().forget(info.name);
+  }
+  remove_version(env, version);
+  out.print("removed {}@{}", env.name, version);
+}
+
+void list_versions(Session& s, const std::string& text, Output& out) {
+  auto [family, version] = family_release(text);
+  const FamilyDef& env = environment_family(*family);
+  std::vector<std::string> installed = installed_versions(env);
+  std::string def = default_version(env);
+  out.print("{}: {} releases of {} ({}); default {}", env.name,
+            env.installer == Installer::npm ? "npm" : "PyPI", env.version_package,
+            env.installer == Installer::npm ? "npm view" : "PyPI's JSON API",
+            def.empty() ? "none (no lock)" : def);
+  out.print("installed: {}",
+            installed.empty() ? "none" : fmt::format("{}", fmt::join(installed, " ")));
+  s.cancel_flag().store(false);
+  SigintCancels guard(s.cancel_flag());
+  std::vector<PublishedVersion> published =
+      published_versions(env, {.progress = {}, .cancel = &s.cancel_flag()});
+  size_t usable = 0;
+  for (const auto& p : published) usable += p.reason.empty();
+  out.print("published: {} releases, {} installable here", published.size(), usable);
+  for (const auto& p : published) {
+    bool have = std::find(installed.begin(), installed.end(), p.version) != installed.end();
+    std::string state = p.reason.empty() ? (have ? "installed" : "-") : p.reason;
+    if (p.version == def) state += " (default)";
+    out.print("  {:<14} {:<10}  {}", p.version, p.date.empty() ? "-" : p.date, state);
+  }
+}
+
+// `backend bisect FAMILY A B` on the first finding of the last compare.
+void bisect_backend(Session& s, const Args& args, Output& out) {
+  if (args.positional.size() != 4) fail("`backend bisect` takes FAMILY RELEASE RELEASE");
+  const FamilyDef& family = get_family(args.positional[1]);
+  const FamilyDef& env = environment_family(family);
+  const CompareReport* report = s.compare_report();
+  if (!report) fail("no compare results yet: run `compare` on the releases first");
+  size_t n = 1;
+  if (auto text = args.option("--finding")) n = parse_u64(*text, "--finding");
+  const Finding* finding = report->bug(n);
+  if (!finding) fail("the last compare has {} findings; there is no #{}", report->bug_count(), n);
+  std::optional<BackendName> a = parse_backend_name(finding->backend_a);
+  if (!a || &environment_family(*a->family) != &env)
+    fail("finding #{} is on {}, not on a backend of {}", n, finding->backend_a, env.name);
+  std::optional<BackendName> b;
+  if (finding->oracle == Oracle::optimization) b = parse_backend_name(finding->backend_b);
+
+  auto release = [&](const std::string& word) {
+    return word == "default" ? default_version(env) : word;
+  };
+  std::string from = release(args.positional[2]), to = release(args.positional[3]);
+  std::vector<std::string> releases;
+  if (args.has("--installed")) {
+    releases = installed_versions(env);
+  } else {
+    for (const auto& p : published_versions(env, {.progress = {}, .cancel = &s.cancel_flag()}))
+      if (p.reason.empty()) releases.push_back(p.version);
+  }
+  auto pos = [&](const std::string& v) {
+    auto it = std::find(releases.begin(), releases.end(), v);
+    if (it == releases.end())
+      fail("{} {} is not among the {} releases", env.name, v,
+           args.has("--installed") ? "installed" : "installable published");
+    return it - releases.begin();
+  };
+  auto lo = pos(from), hi = pos(to);
+  if (lo > hi) std::swap(lo, hi);
+  releases = std::vector<std::string>(releases.begin() + lo, releases.begin() + hi + 1);
+  out.print("bisecting {} over {} releases of {} ({} .. {})", finding->str(), releases.size(),
+            env.name, releases.front(), releases.back());
+  auto on_release = [&](const std::string& version) {
+    install_with_progress(s, env, version, out);
+    BackendName at = *a;
+    at.version = version;
+    Backend& side_a = s.backends().get(at.str());
+    Backend* side_b = nullptr;
+    if (b) {
+      BackendName base = *b;
+      base.version = version;
+      side_b = &s.backends().get(base.str());
+    }
+    std::string cell;
+    bool yes = finding_reproduces(*report, *finding, side_a, side_b, &cell);
+    out.print("{}@{}: {} ({})", env.name, version, yes ? "reproduces" : "does not reproduce", cell);
+    return yes;
+  };
+  BisectOutcome outcome = bisect_releases(releases, on_release);
+  out.print("first {} release: {}@{} (last {}: {}; {} releases tested)",
+            outcome.oldest_reproduces ? "good" : "bad", env.name, outcome.first_changed,
+            outcome.oldest_reproduces ? "bad" : "good", outcome.last_same, outcome.tested);
+}
+
 void run_backend(Session& s, const Args& args, Output& out) {
   const std::string* action = args.arg(0);
   const std::string* name = args.arg(1);
@@ -82,16 +220,39 @@ void run_backend(Session& s, const Args& args, Output& out) {
     list_backends(s, out);
     return;
   }
-  if (*action != "attach" && *action != "detach")
-    fail("unknown backend action '{}' (list, attach, detach)", *action);
+  if (*action == "bisect") {
+    bisect_backend(s, args, out);
+    return;
+  }
+  const std::vector<std::string> actions = {"attach", "detach", "install", "versions", "remove"};
+  if (std::find(actions.begin(), actions.end(), *action) == actions.end())
+    fail("unknown backend action '{}' (list, attach, detach, install, versions, remove, bisect)",
+         *action);
   if (!name) fail("`backend {}` needs a NAME", *action);
   if (args.positional.size() > 2) fail("`backend {}` takes one NAME", *action);
   if (*action == "attach") {
     attach_backend(s, *name, args, out);
+  } else if (*action == "install") {
+    install_backend(s, *name, out);
+  } else if (*action == "remove") {
+    remove_backend(s, *name, out);
+  } else if (*action == "versions") {
+    list_versions(s, *name, out);
   } else {
     s.backends().detach(*name);
     out.print("detached {}", *name);
   }
+}
+
+// The families and their modes, from the registry (core/backend/family.h).
+std::string family_help() {
+  std::string text = "Families and their modes (* the default mode):\n";
+  for (const auto& f : families()) {
+    std::vector<std::string> modes;
+    for (const auto& m : f.modes) modes.push_back(m.name == f.default_mode ? m.name + "*" : m.name);
+    text += fmt::format("  {}: {}\n    modes {}\n", f.name, f.summary, fmt::join(modes, ", "));
+  }
+  return text;
 }
 
 }  // namespace
@@ -99,16 +260,28 @@ void run_backend(Session& s, const Args& args, Output& out) {
 void register_backend_commands(CommandRegistry& r) {
   r.add(
       {.name = "backend",
-       .args = {{"ACTION", Completion::None, true}, {"NAME", Completion::None, true}},
+       .args = {{"ACTION", Completion::None, true}, {"NAME...", Completion::None, true, true}},
        .options = {{"--cmd", "C", "the worker's command line (attach)"},
                    {"--timeout", "S", "seconds a worker may take per request (attach; default 30)"},
-                   {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"}},
-       .summary = "List, attach or detach the compilers under test.",
-       .help = "`backend` or `backend list` shows each backend: its state (not started, ready,\n"
-               "dead, ...), the version its worker reported, its options and its last error.\n"
-               "Built in: ref (the reference interpreter), ort:O0..O3 (ONNX Runtime with graph\n"
-               "optimisation disabled, basic, extended, all) and torch:eager, torch:trace,\n"
-               "torch:script, torch:trace-frozen, torch:script-frozen, torch:script-te.\n"
+                   {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"},
+                   {"--finding", "N", "bisect the N-th finding of the last compare (default 1)"},
+                   {"--installed", "", "bisect over the installed releases only"}},
+       .summary = "List, install, attach or bisect the compilers under test.",
+       .help = family_help() +
+               "`backend` or `backend list` shows each backend: its state (not started, ready,\n"
+               "dead, ...), its version (the worker's own word once it ran, else the release),\n"
+               "its options and its last error. A backend is FAMILY[@VERSION][:MODE]: a family\n"
+               "alone is its default mode; without @VERSION it is the default release, pinned by\n"
+               "scripts/backends/locks (ORT: scripts/backends/package-lock.json).\n"
+               "`backend install FAMILY@VERSION` installs a published release into\n"
+               "${XDG_CACHE_HOME:-~/.cache}/retort/envs (PyPI families: a uv environment;\n"
+               "ORT: an npm prefix); naming a release in `compare --backends` installs it too.\n"
+               "`backend versions FAMILY` lists the installed and the published releases (and\n"
+               "why one cannot install here); `backend remove FAMILY@VERSION` deletes one.\n"
+               "`backend bisect FAMILY A B` runs the check of the last compare's first finding\n"
+               "(--finding N: the N-th) on the published releases from A to B (`default` is the\n"
+               "default release) by binary search, installing each, and names the first release\n"
+               "that behaves unlike the older end: the first bad one, or the first good one.\n"
                "`backend attach NAME --cmd \"PROGRAM ARGS...\"` attaches any program that speaks\n"
                "the worker protocol (docs/backend-protocol.md). The command line is split into\n"
                "words as a shell would (quotes respected) and run directly, never through a\n"

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "app/backend_names.h"
 #include "app/commands.h"
 #include "core/backend/backend_set.h"
 #include "core/base/error.h"
@@ -17,26 +18,13 @@ namespace retort {
 
 namespace {
 
-constexpr const char* kDefaultBackends = "ref,ort:O0,ort:O3";
+constexpr const char* kDefaultBackends = "ref ort:O0 ort:O3";
 
 double parse_tolerance(const std::string& text, std::string_view what) {
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0') fail("{} must be a number, not '{}'", what, text);
   return v;
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (!item.empty()) items.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return items;
 }
 
 const Graph& graph_named(const Session& s, const std::string& name) {
@@ -58,15 +46,26 @@ uint64_t seed_for(const Session& s, const Args& args) {
 }
 
 void run_compare_command(Session& s, const Args& args, Output& out) {
-  std::vector<std::string> names = args.positional;
-  if (names.empty()) names = s.variant_names();
+  // `--backends ref ort:O0` leaves ort:O0 among the positional words: a word that is no variant
+  // but names a backend belongs to the list.
+  std::vector<std::string> names;
+  std::vector<std::string> backend_words =
+      split_backend_words(args.option("--backends").value_or(kDefaultBackends));
+  for (const auto& word : args.positional) {
+    if (args.has("--backends") && !s.find_variant(word) && word != "original" &&
+        is_backend_word(s, word))
+      backend_words.push_back(word);
+    else
+      names.push_back(word);
+  }
+  if (names.empty() && args.positional.empty()) names = s.variant_names();
   std::vector<CompareGraph> graphs{{"original", &s.graph()}};
   for (const auto& n : names) {
     if (n == "original") continue;
     graphs.push_back({n, &s.variant(n)});
   }
   std::vector<Backend*> backends;
-  for (const auto& b : split_list(args.option("--backends").value_or(kDefaultBackends)))
+  for (const auto& b : resolve_backends(s, backend_words, out))
     backends.push_back(&s.backends().get(b));
   CompareOptions options{.seed = seed_for(s, args),
                          .runs = 1,
@@ -140,6 +139,16 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
   print_inspect(run_inspect(a, b, pairs, inputs, tol), a, b, out);
 }
 
+// The family of a built-in backend or release; null for ref and attached workers.
+const FamilyDef* family_of(const std::string& name) {
+  try {
+    std::optional<BackendName> parsed = parse_backend_name(name);
+    return parsed ? parsed->family : nullptr;
+  } catch (const Error&) {
+    return nullptr;  // an attached backend named like "ort:par"
+  }
+}
+
 // How the bundle's script runs each backend of the set.
 ReproOptions repro_options(Session& s, bool force) {
   ReproOptions options;
@@ -153,19 +162,25 @@ ReproOptions repro_options(Session& s, bool force) {
     const auto* worker = dynamic_cast<const WorkerBackend*>(&backend);
     if (!worker) {
       rb.kind = ReproBackend::Kind::reference;
-    } else if (s.backends().is_builtin(name) && backend_family(name) == "ort") {
+    } else if (family_of(name) && family_of(name)->repro == ReproKind::ort_node) {
       rb.kind = ReproBackend::Kind::ort;
       rb.ort_level = worker->spec().options.at("opt_level");
+      const auto& argv = worker->spec().argv;
+      auto modules = std::find(argv.begin(), argv.end(), "--modules");
+      if (modules != argv.end() && modules + 1 != argv.end()) rb.node_modules = *(modules + 1);
     } else {
       rb.kind = ReproBackend::Kind::worker;
       rb.argv = worker->spec().argv;
       rb.options = worker->spec().options;
-      // The torch worker's scripts travel with the bundle, so that it runs the same converter.
-      if (s.backends().is_builtin(name) && rb.argv.size() > 1) {
+      // A family worker's scripts travel with the bundle, so that it runs the same converter.
+      if (family_of(name) && rb.argv.size() > 1) {
         std::filesystem::path script(rb.argv[1]);
-        for (const auto& entry : std::filesystem::directory_iterator(script.parent_path()))
-          if (entry.path().extension() == ".py")
-            rb.copy_files[entry.path().string()] = entry.path().filename().string();
+        std::filesystem::path dir = script.parent_path();
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+          if (entry.path().extension() == ".py" &&
+              entry.path().string().find("node_modules") == std::string::npos)
+            rb.copy_files[entry.path().string()] =
+                std::filesystem::relative(entry.path(), dir).string();
         rb.argv[1] = script.filename().string();
       }
     }
@@ -197,8 +212,9 @@ void register_compare_commands(CommandRegistry& r) {
   OptionSpec seed{"--seed", "S", "draw the inputs with seed S instead of the session seed"};
   r.add({.name = "compare",
          .args = {{"VARIANTS...", Completion::VariantName, true, true}},
-         .options = {{"--backends", "B,B,...",
-                      fmt::format("the backends to run, comma-separated (default {})",
+         .options = {{"--backends", "B B ...",
+                      fmt::format("the backends to run, separated by spaces or commas: names, "
+                                  "families, FAMILY@VERSION, all (default {})",
                                   kDefaultBackends)},
                      seed,
                      {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
@@ -214,7 +230,8 @@ void register_compare_commands(CommandRegistry& r) {
              "Runs the original graph and the VARIANTS (default: every variant) on each backend\n"
              "with the same seeded inputs, and checks three oracles: equivalence (a backend gives\n"
              "the same outputs for the original and each variant, POLYJUICE), optimization (the\n"
-             "backends of one family agree with its first one: ort:O3 with ort:O0, HirFuzz) and\n"
+             "modes of one family agree with its baseline: ort:O3 with ort:O0, inductor with\n"
+             "torch:eager, xla with xla:nojit, HirFuzz) and\n"
              "reference (every backend agrees with the reference interpreter). Prints a verdict\n"
              "per backend and graph (against the reference), then the findings. Where the inputs\n"
              "make an op undefined (division by zero, log of a negative), differences are\n"

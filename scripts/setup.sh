@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Installs what Retort needs on Debian 12 (only the packages that are missing), then configures
-# and builds it into build/. Run as root, or as a user with sudo. Safe to run again.
+# Installs what Retort needs on Debian 12 (only the packages that are missing), configures and
+# builds it into build/, then installs the default release of every backend family from its lock
+# (scripts/backends/locks/FAMILY.txt, exact versions and hashes) into
+# ${XDG_CACHE_HOME:-~/.cache}/retort/envs. Run as root, or as a user with sudo. Safe to run again:
+# what is installed stays.
 #   RETORT_BUILD_DIR  build directory (default: build)
 #   RETORT_JOBS       parallel build jobs (default: all cores)
+#   RETORT_FAMILIES   the families to install (default: every family with a lock)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(cmake ninja-build g++ pkg-config libfmt-dev nlohmann-json3-dev libreadline-dev
   libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
   libbenchmark-dev libmimalloc-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format
-  python3-numpy python3-onnx python3-torch)
+  python3-numpy python3-onnx python3-torch python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -52,3 +56,15 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build_dir" -G Ninja "${launcher[@]}"
 cmake --build "$build_dir" -j "${RETORT_JOBS:-$(nproc)}"
+
+# The backend families' default releases. Retort installs them itself (core/backend/family_env.h):
+# uv comes from scripts/backends/locks/tools.txt into a tools environment, then each family's
+# environment from its lock with `uv pip install --require-hashes`; uv's cache is shared, so a
+# wheel is downloaded once. A family that is installed already is left as it is.
+families=${RETORT_FAMILIES:-$(for lock in scripts/backends/locks/*.txt; do
+  name=$(basename "$lock" .txt)
+  [ "$name" = tools ] || echo "$name"
+done)}
+for family in $families; do
+  "$build_dir/bin/retort" backend install "$family"
+done

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,9 @@ struct RunResult {
   std::string message;      // why it is not ok: the backend's error text, the signal, the limit
   std::string stderr_tail;  // the last lines a worker wrote to stderr, for crash reports
   double millis = 0;        // wall time of the run as the workbench saw it
+  // What the worker measured itself (docs/backend-protocol.md), when it says: the compilation
+  // the run used (also when it was cached from an earlier run) and the run alone.
+  std::optional<double> compile_ms, run_ms;
 };
 
 struct BackendInfo {

@@ -5,6 +5,7 @@
 
 #include <fmt/ranges.h>
 
+#include "core/backend/family_env.h"
 #include "core/backend/ref_backend.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
@@ -22,31 +23,12 @@ std::string scripts_dir() {
 }
 
 std::vector<BackendSpec> builtin_worker_specs() {
-  std::string dir = scripts_dir() + "/backends";
   std::vector<BackendSpec> specs;
-  const char* levels[] = {"disabled", "basic", "extended", "all"};
-  for (int i = 0; i < 4; ++i)
-    specs.push_back({.name = fmt::format("ort:O{}", i),
-                     .argv = {"node", dir + "/ort_worker.js"},
-                     .timeout_s = kDefaultWorkerTimeout,
-                     .options = {{"opt_level", levels[i]},
-                                 {"intra_op_threads", "1"},
-                                 {"execution_mode", "sequential"}}});
-  struct TorchMode {
-    const char* suffix;
-    const char* mode;
-    const char* freeze;
-    const char* fuser;
-  };
-  const TorchMode modes[] = {
-      {"eager", "eager", "0", "0"},          {"trace", "trace", "0", "0"},
-      {"script", "script", "0", "0"},        {"trace-frozen", "trace", "1", "0"},
-      {"script-frozen", "script", "1", "0"}, {"script-te", "script", "0", "1"}};
-  for (const auto& m : modes)
-    specs.push_back({.name = fmt::format("torch:{}", m.suffix),
-                     .argv = {"/usr/bin/python3", dir + "/torch_worker.py"},
-                     .timeout_s = kDefaultWorkerTimeout,
-                     .options = {{"mode", m.mode}, {"freeze", m.freeze}, {"fuser", m.fuser}}});
+  for (const auto& family : families()) {
+    if (default_version(family).empty()) continue;  // no lock yet: only FAMILY@VERSION runs it
+    for (const auto& mode : family.modes)
+      specs.push_back(family_backend_spec({.family = &family, .mode = mode.name}));
+  }
   return specs;
 }
 
@@ -83,6 +65,19 @@ bool BackendSet::is_builtin(const std::string& name) const {
 
 Backend& BackendSet::get(const std::string& name) {
   if (Entry* e = find(name)) return *e->backend;
+  if (std::optional<BackendName> parsed = parse_backend_name(name)) {
+    // "inductor" is inductor:default; "ort@1.16.3:O3" a release installed with `backend install`.
+    std::string canonical = parsed->str();
+    if (Entry* e = find(canonical)) return *e->backend;
+    if (!is_installed(*parsed->family, parsed->version))
+      fail("{} is not installed: `backend install {}` installs it",
+           parsed->version.empty() ? parsed->family->name
+                                   : parsed->family->name + "@" + parsed->version,
+           parsed->family->name + (parsed->version.empty() ? "" : "@" + parsed->version));
+    entries_.push_back(
+        {canonical, true, std::make_unique<WorkerBackend>(family_backend_spec(*parsed))});
+    return *entries_.back().backend;
+  }
   std::vector<std::string> all = names();
   std::vector<std::string> close = close_matches(name, all);
   if (!close.empty()) {
@@ -122,6 +117,16 @@ void BackendSet::detach(const std::string& name) {
   get(name);  // the unknown-name error with suggestions
   if (is_builtin(name)) fail("'{}' is a built-in backend and cannot be detached", name);
   std::erase_if(entries_, [&](const Entry& e) { return e.name == name; });
+}
+
+void BackendSet::forget(const std::string& name) {
+  std::optional<BackendName> parsed;
+  try {
+    parsed = parse_backend_name(name);
+  } catch (const Error&) {
+  }
+  if (!parsed || parsed->version.empty()) return;
+  std::erase_if(entries_, [&](const Entry& e) { return e.builtin && e.name == name; });
 }
 
 std::vector<BackendInfo> BackendSet::list() const {

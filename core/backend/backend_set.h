@@ -1,5 +1,6 @@
-// The backends of a session: the built-in ones (ref, ort:O0..O3, torch:*) and those attached
-// with `backend attach`. Workers start lazily, on their first run.
+// The backends of a session: ref, every mode of every family at its default release
+// (core/backend/family.h), the releases named FAMILY@VERSION as they are asked for, and those
+// attached with `backend attach`. Workers start lazily, on their first run.
 #pragma once
 
 #include <map>
@@ -16,7 +17,8 @@ namespace retort {
 // $RETORT_SCRIPTS_DIR, else the source tree's scripts/ folder.
 std::string scripts_dir();
 
-// The built-in worker backends, in the order `backend list` shows them.
+// The built-in worker backends (every mode of every family with a default release), in the
+// order `backend list` shows them.
 std::vector<BackendSpec> builtin_worker_specs();
 
 class BackendSet {
@@ -26,7 +28,9 @@ class BackendSet {
   BackendSet(const BackendSet&) = delete;
   BackendSet& operator=(const BackendSet&) = delete;
 
-  // Throws Error listing the backends (with close matches first) when the name is unknown.
+  // Also takes a family name ("inductor": its default mode) and an installed release
+  // ("ort@1.16.3:O3"), which it adds. Throws Error listing the backends (with close matches
+  // first) when the name is unknown, and when a release is not installed.
   Backend& get(const std::string& name);
   bool has(const std::string& name) const;
   std::vector<std::string> names() const;  // built-ins first, then attached, in order
@@ -37,6 +41,9 @@ class BackendSet {
   // Stops and removes an attached backend; throws Error for built-ins and unknown names.
   void detach(const std::string& name);
   bool is_builtin(const std::string& name) const;
+  // Stops and drops a release's backend (FAMILY@VERSION:MODE, before `backend remove`); it is
+  // added again when asked for. Does nothing for other names.
+  void forget(const std::string& name);
 
   std::vector<BackendInfo> list() const;
   // The attached (not built-in) backends, in attach order: what a saved session restores.

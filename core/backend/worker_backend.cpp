@@ -221,6 +221,12 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     }
     for (const auto& name : computed)
       if (!result.outputs.count(name)) fail("the result lacks the output '{}'", name);
+    for (auto [key, field] :
+         {std::pair{"compile_ms", &result.compile_ms}, std::pair{"run_ms", &result.run_ms}}) {
+      auto it = answer.header.find(key);
+      if (it != answer.header.end() && it->is_number() && it->get<double>() >= 0)
+        *field = it->get<double>();
+    }
   } catch (const WorkerFailure& e) {
     if (e.kind() == WorkerFailure::Kind::timeout) {
       fail_worker(result, RunStatus::timeout,

@@ -250,7 +250,12 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
         RunRequest request{
             .graph = graphs[g].graph, .onnx = onnx[g], .inputs = inputs, .outputs = {}};
         results[b].push_back(backends[b]->run(request));
-        report.cell(b, g).millis += results[b].back().millis;
+        CompareCell& cell = report.cell(b, g);
+        const RunResult& result = results[b].back();
+        cell.millis += result.millis;
+        if (result.compile_ms)
+          cell.compile_ms = std::max(cell.compile_ms.value_or(0), *result.compile_ms);
+        if (result.run_ms) cell.run_ms = cell.run_ms.value_or(0) + *result.run_ms;
       }
     }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct CompareCell {
   Verdict verdict = Verdict::pass;  // the worst over the runs
   std::string message;              // the first failure's detail; empty on pass
   double millis = 0;                // the backend's wall time, summed over the runs
+  // As the worker measured them, when it did: its compilation of the graph (the longest over
+  // the runs; later runs reuse it) and the runs alone, summed.
+  std::optional<double> compile_ms, run_ms;
 };
 
 // One check that did not pass (unsupported runs show in the cells only).

@@ -1,6 +1,9 @@
 #include "core/compare/oracles.h"
 
+#include <algorithm>
 #include <map>
+
+#include "core/backend/family.h"
 
 namespace retort {
 
@@ -16,10 +19,6 @@ std::string_view oracle_name(Oracle o) {
   return "?";
 }
 
-std::string backend_family(const std::string& backend) {
-  return backend.substr(0, backend.find(':'));
-}
-
 std::vector<Check> plan_checks(const std::vector<std::string>& backends, size_t graph_count) {
   std::vector<Check> checks;
   for (size_t b = 0; b < backends.size(); ++b)
@@ -27,12 +26,15 @@ std::vector<Check> plan_checks(const std::vector<std::string>& backends, size_t 
       checks.push_back({Oracle::reference, b, g, kReferenceSide, g});
   for (size_t b = 0; b < backends.size(); ++b)
     for (size_t g = 1; g < graph_count; ++g) checks.push_back({Oracle::equivalence, b, g, b, 0});
-  std::map<std::string, size_t> first_of_family;
+  std::map<std::string, size_t> first_of_group;
+  for (size_t b = 0; b < backends.size(); ++b) first_of_group.emplace(oracle_group(backends[b]), b);
   for (size_t b = 0; b < backends.size(); ++b) {
-    auto [it, first] = first_of_family.emplace(backend_family(backends[b]), b);
-    if (first) continue;
+    size_t against = first_of_group.at(oracle_group(backends[b]));
+    auto baseline = std::find(backends.begin(), backends.end(), oracle_baseline(backends[b]));
+    if (baseline != backends.end()) against = static_cast<size_t>(baseline - backends.begin());
+    if (against == b) continue;
     for (size_t g = 0; g < graph_count; ++g)
-      checks.push_back({Oracle::optimization, b, g, it->second, g});
+      checks.push_back({Oracle::optimization, b, g, against, g});
   }
   return checks;
 }

@@ -1,7 +1,9 @@
 // The three oracles of `compare`, as the list of pairwise checks they ask for.
 //   equivalence (POLYJUICE): one backend, a variant against the original graph;
-//   optimization (HirFuzz): one graph, a backend against the first backend of its family
-//     ("ort:O3" against "ort:O0", "torch:script" against "torch:eager");
+//   optimization (HirFuzz): one graph, a backend against its family's baseline when that is in
+//     the list ("ort:O3" against "ort:O0", "inductor:default" against "torch:eager"; one
+//     release with itself), else against the first backend of its group (core/backend/family.h
+//     oracle_group; an attached backend's group is its name up to ':');
 //   reference: one graph, a backend against the reference interpreter.
 #pragma once
 
@@ -14,9 +16,6 @@ namespace retort {
 
 enum class Oracle { equivalence, optimization, reference };
 std::string_view oracle_name(Oracle o);
-
-// "ort:O3" -> "ort"; a name without ':' is its own family.
-std::string backend_family(const std::string& backend);
 
 // Side b of a check: a backend index, or kReferenceSide for the reference interpreter.
 inline constexpr size_t kReferenceSide = static_cast<size_t>(-1);

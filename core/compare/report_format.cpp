@@ -111,11 +111,14 @@ std::string compare_report_json(const CompareReport& r) {
   for (size_t b = 0; b < r.backends.size(); ++b)
     for (size_t g = 0; g < r.graphs.size(); ++g) {
       const CompareCell& c = r.cell(b, g);
-      j["cells"].push_back({{"backend", r.backends[b]},
-                            {"graph", r.graphs[g]},
-                            {"verdict", verdict_name(c.verdict)},
-                            {"message", c.message},
-                            {"millis", c.millis}});
+      nlohmann::json cell = {{"backend", r.backends[b]},
+                             {"graph", r.graphs[g]},
+                             {"verdict", verdict_name(c.verdict)},
+                             {"message", c.message},
+                             {"millis", c.millis}};
+      if (c.compile_ms) cell["compile_ms"] = *c.compile_ms;
+      if (c.run_ms) cell["run_ms"] = *c.run_ms;
+      j["cells"].push_back(std::move(cell));
     }
   j["checks"] = r.checks;
   j["findings"] = nlohmann::json::array();

@@ -12,7 +12,8 @@ namespace retort {
 std::string compare_report_text(const CompareReport& report);
 
 // {"backends": [...], "graphs": [...], "seeds": [...], "tolerances": {...},
-//  "cells": [{"backend", "graph", "verdict", "message", "millis"}...],
+//  "cells": [{"backend", "graph", "verdict", "message", "millis", "compile_ms"?, "run_ms"?}...],
+//  (compile_ms and run_ms when the worker measured them: CompareCell)
 //  "checks": {"reference": N, ...}, "findings": [{"oracle", "verdict", "bug", ...}], "notes": []}
 std::string compare_report_json(const CompareReport& report);
 

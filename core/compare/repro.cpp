@@ -181,7 +181,8 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   cfg["oracle"] = oracle_name(f.oracle);
   cfg["verdict"] = verdict_name(f.verdict);
   cfg["seed"] = f.seed;
-  cfg["node_modules"] = options.node_modules;
+  cfg["node_modules"] =
+      backend_a.node_modules.empty() ? options.node_modules : backend_a.node_modules;
   nlohmann::json tol = nlohmann::json::object();
   for (DType d : kAllDTypes)
     tol[std::string(dtype_name(d))] = {{"atol", report.tolerances.of(d).atol},

@@ -22,7 +22,8 @@ struct ReproBackend {
   };
   Kind kind = Kind::worker;
   std::string version;
-  std::string ort_level;                       // ort: "disabled", "basic", "extended" or "all"
+  std::string ort_level;     // ort: "disabled", "basic", "extended" or "all"
+  std::string node_modules;  // ort: where its release's onnxruntime-node is; empty: the options'
   std::vector<std::string> argv;               // worker: the command, run from the bundle directory
   std::map<std::string, std::string> options;  // worker: the hello options
   // worker: files the command needs, copied into the bundle (source path -> name in the

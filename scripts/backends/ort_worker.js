@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Retort backend worker for ONNX Runtime (onnxruntime-node, pinned in package.json).
 // Speaks docs/backend-protocol.md on stdin/stdout; debug output goes to stderr only.
+// `--modules DIR` loads onnxruntime-node from DIR (an installed release's node_modules) instead of
+// the one next to this file.
 // hello options (all strings):
 //   opt_level         disabled | basic | extended | all   (graphOptimizationLevel)
 //   intra_op_threads  a count; 0 lets ONNX Runtime choose
@@ -8,7 +10,15 @@
 'use strict';
 
 const crypto = require('crypto');
-const ort = require('onnxruntime-node');
+const path = require('path');
+
+function modulesDir() {
+  const i = process.argv.indexOf('--modules');
+  return i > 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : null;
+}
+const modules = modulesDir();
+const ort = require(modules ? path.join(modules, 'onnxruntime-node') : 'onnxruntime-node');
+const float16 = require('./float16.js');
 
 const MAX_HEADER = 64 * 1024 * 1024;
 const SESSION_CACHE_SIZE = 16;
@@ -121,44 +131,96 @@ function isUnsupported(message) {
 }
 
 let options = null;
-const sessions = new Map(); // sha256 of the model -> InferenceSession, oldest first
+const sessions = new Map(); // sha256 of the model -> {session, compileMs}, oldest first
 
-async function sessionFor(model) {
-  const key = crypto.createHash('sha256').update(model).digest('hex');
-  let session = sessions.get(key);
-  if (session) {
+// The session of a model (from the cache when it ran before) and the milliseconds its creation
+// took. `f32Boundaries`: the model rewritten by float16.js for a binding without float16.
+async function sessionFor(model, f32Boundaries) {
+  const key = crypto.createHash('sha256').update(model).digest('hex') + (f32Boundaries ? ':f32' : '');
+  let entry = sessions.get(key);
+  const cached = Boolean(entry);
+  if (entry) {
     sessions.delete(key);
   } else {
-    session = await ort.InferenceSession.create(new Uint8Array(model), options);
+    const start = process.hrtime.bigint();
+    const bytes = f32Boundaries ? float16.withF32Boundaries(model) : new Uint8Array(model);
+    const session = await ort.InferenceSession.create(bytes, options);
+    entry = { session, compileMs: Number(process.hrtime.bigint() - start) / 1e6 };
     if (sessions.size >= SESSION_CACHE_SIZE) {
       const [oldestKey, oldest] = sessions.entries().next().value;
       sessions.delete(oldestKey);
-      oldest.release?.();
+      oldest.session.release?.();
     }
   }
-  sessions.set(key, session);
-  return session;
+  sessions.set(key, entry);
+  return { session: entry.session, compileMs: entry.compileMs, cached };
+}
+
+// Whether the binding takes float16 tensors: releases before 1.19 answer "Tensor.data must be a
+// typed array (-1) for float16 tensors". Asked once, of a one-node model.
+let float16Binding = null;
+async function bindingTakesFloat16() {
+  if (float16Binding === null) {
+    try {
+      const probe = await ort.InferenceSession.create(float16.probeModel());
+      await probe.run({ x: new ort.Tensor('float16', new Uint16Array([0x3c00]), [1]) });
+      float16Binding = true;
+    } catch (e) {
+      float16Binding = false;
+    }
+  }
+  return float16Binding;
+}
+
+function f32Feeds(feeds) {
+  const out = {};
+  for (const [name, t] of Object.entries(feeds)) {
+    if (t.type !== 'float16') out[name] = t;
+    else out[name + float16.SUFFIX] = new ort.Tensor('float32', float16.toFloat32(t.data), t.dims);
+  }
+  return out;
+}
+
+function f16Results(results) {
+  const out = {};
+  for (const [name, t] of Object.entries(results)) {
+    if (!name.endsWith(float16.SUFFIX)) out[name] = t;
+    else out[name.slice(0, -float16.SUFFIX.length)] = new ort.Tensor('float16', float16.fromFloat32(t.data), t.dims);
+  }
+  return out;
 }
 
 async function run(header, blobs) {
   const id = header.id;
   try {
-    const session = await sessionFor(blobs[header.model]);
-    const feeds = {};
+    const model = blobs[header.model];
+    // A release whose binding takes no float16 tensors (before 1.19) runs the model with f32 at
+    // its boundaries (exact both ways); the tensors are converted here.
+    const f32Boundaries = float16.hasFloat16Boundary(model) && !(await bindingTakesFloat16());
+    const { session, compileMs, cached } = await sessionFor(model, f32Boundaries);
+    let feeds = {};
     for (const entry of header.inputs) feeds[entry.name] = toOrtTensor(entry, blobs);
+    if (f32Boundaries) feeds = f32Feeds(feeds);
     // Fetch every output and pick by name: onnxruntime-node 1.20.1 answers a fetch list with the
     // model's first outputs, whatever names it lists.
-    const results = await session.run(feeds);
+    const runStart = process.hrtime.bigint();
+    let results = await session.run(feeds);
+    if (f32Boundaries) results = f16Results(results);
+    const runMs = Number(process.hrtime.bigint() - runStart) / 1e6;
     const outBlobs = [];
     const outputs = header.outputs.map((name) => {
       if (!(name in results)) throw new Error(`the model has no output named '${name}'`);
       return fromOrtTensor(name, results[name], outBlobs);
     });
-    writeFrame({ type: 'result', id, outputs }, outBlobs);
+    writeFrame({ type: 'result', id, outputs, compile_ms: round3(compileMs), run_ms: round3(runMs), cached }, outBlobs);
   } catch (e) {
     const message = String(e && e.message ? e.message : e);
     writeFrame({ type: 'error', id, kind: isUnsupported(message) ? 'unsupported' : 'error', message });
   }
+}
+
+function round3(x) {
+  return Math.round(x * 1000) / 1000;
 }
 
 async function handle(frame) {

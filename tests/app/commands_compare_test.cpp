@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend/backend_set.h"
+#include "core/backend/family_env.h"
 #include "tests/app/shell_fixture.h"
 
 namespace retort {
@@ -114,9 +116,14 @@ TEST_F(CompareCommands, OrtBundleReproducesOnOnnxRuntime) {
   EXPECT_NE(log.find("reproduced: ort:O3 on original disagrees"), std::string::npos) << log;
 }
 
-// The same for TorchScript: torch's float32 kernels differ from the reference in the last bits, and
-// the bundle's Python script (with the worker's files copied in) reproduces it.
+// The same for torch: its float32 kernels differ from the reference in the last bits, and the
+// bundle's Python script (with the worker's files copied in) reproduces it. Needs the torch
+// family's worker and its default release (scripts/setup.sh installs it).
 TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
+  const FamilyDef& torch = *find_family("torch");
+  if (!std::filesystem::exists(scripts_dir() + "/backends/" + torch.worker))
+    GTEST_SKIP() << "no " << torch.worker;
+  if (!is_installed(torch, "")) GTEST_SKIP() << "torch's default release is not installed";
   for (const char* statement :
        {"input x : f32[64]", "e = exp(x)", "t = tanh(e)", "s = sigmoid(t)", "output s"})
     run_ok(fmt::format("def {}", statement));

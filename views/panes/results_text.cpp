@@ -32,6 +32,36 @@ void add_cell_table(const CompareReport& r, std::vector<StyledLine>& lines) {
   }
 }
 
+// Compile and run milliseconds per cell, as the workers measured them ("812+0.4"); only when
+// some worker did (ref and workers that do not say have none).
+void add_time_table(const CompareReport& r, std::vector<StyledLine>& lines) {
+  bool any = std::any_of(r.cells.begin(), r.cells.end(),
+                         [](const CompareCell& c) { return c.compile_ms || c.run_ms; });
+  if (!any) return;
+  auto text = [](const CompareCell& c) {
+    if (!c.compile_ms && !c.run_ms) return std::string("-");
+    return fmt::format("{:.4g}+{:.4g}", c.compile_ms.value_or(0), c.run_ms.value_or(0));
+  };
+  size_t first = 8;
+  for (const auto& b : r.backends) first = std::max(first, b.size());
+  std::vector<size_t> widths;
+  for (size_t g = 0; g < r.graphs.size(); ++g) {
+    size_t w = std::max<size_t>(r.graphs[g].size(), 8);
+    for (size_t b = 0; b < r.backends.size(); ++b) w = std::max(w, text(r.cell(b, g)).size());
+    widths.push_back(w);
+  }
+  std::string header = fmt::format("{:<{}}", "ms", first);
+  for (size_t g = 0; g < r.graphs.size(); ++g)
+    header += fmt::format("  {:<{}}", r.graphs[g], widths[g]);
+  lines.push_back({header + "   (compile+run)", Style::Dim});
+  for (size_t b = 0; b < r.backends.size(); ++b) {
+    std::string row = fmt::format("{:<{}}", r.backends[b], first);
+    for (size_t g = 0; g < r.graphs.size(); ++g)
+      row += fmt::format("  {:<{}}", text(r.cell(b, g)), widths[g]);
+    lines.push_back({row, Style::Plain});
+  }
+}
+
 }  // namespace
 
 std::vector<StyledLine> results_text(const Session& s) {
@@ -39,6 +69,7 @@ std::vector<StyledLine> results_text(const Session& s) {
   if (!r) return {{"no comparisons yet — run compare", Style::Dim}};
   std::vector<StyledLine> lines;
   add_cell_table(*r, lines);
+  add_time_table(*r, lines);
   size_t bugs = r->bug_count();
   lines.push_back({bugs ? fmt::format("{} finding(s); `inspect` narrows one, `export repro DIR` "
                                       "writes it out",

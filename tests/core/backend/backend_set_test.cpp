@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "core/backend/family_env.h"
 #include "core/base/error.h"
 
 namespace retort {
@@ -19,17 +23,13 @@ std::string error_of(const std::function<void()>& f) {
 TEST(BackendSet, HasTheBuiltIns) {
   BackendSet set;
   std::vector<std::string> names = set.names();
-  std::vector<std::string> expected = {"ref",
-                                       "ort:O0",
-                                       "ort:O1",
-                                       "ort:O2",
-                                       "ort:O3",
-                                       "torch:eager",
-                                       "torch:trace",
-                                       "torch:script",
-                                       "torch:trace-frozen",
-                                       "torch:script-frozen",
-                                       "torch:script-te"};
+  // Every mode of every family with a default release (its lock), in the registry's order.
+  std::vector<std::string> expected = {"ref"};
+  for (const auto& f : families())
+    if (!default_version(f).empty())
+      for (const auto& m : f.modes) expected.push_back(f.name + ":" + m.name);
+  EXPECT_GE(expected.size(), 5u);
+  EXPECT_EQ(expected[1], "ort:O0");
   EXPECT_EQ(names, expected);
   EXPECT_EQ(set.get("ref").info().kind, "reference");
   BackendInfo o3 = set.get("ort:O3").info();
@@ -69,8 +69,22 @@ TEST(BackendSet, UnknownNamesSuggestCloseOnes) {
   EXPECT_NE(error_of([&] { set.detach("zzz"); }).find("unknown backend 'zzz'"), std::string::npos);
 }
 
+TEST(BackendSet, FamilyNamesAndReleasesResolve) {
+  BackendSet set;
+  EXPECT_EQ(&set.get("ort"), &set.get("ort:O3"));  // a family is its default mode
+  std::string message = error_of([&] { set.get("ort@0.0.1:O0"); });
+  EXPECT_NE(message.find("`backend install ort@0.0.1`"), std::string::npos) << message;
+  EXPECT_NE(error_of([&] { set.get("ort@../x"); }).find("a version starts with a digit"),
+            std::string::npos);
+}
+
 TEST(BackendSet, AMissingWorkerScriptIsACrashResultNotAnException) {
-  setenv("RETORT_SCRIPTS_DIR", "/nonexistent/retort-scripts", 1);
+  // A scripts folder with ORT's package.json (its default release) but no worker script.
+  std::string dir = ::testing::TempDir() + "/retort-scripts";
+  std::filesystem::create_directories(dir + "/backends");
+  std::ofstream(dir + "/backends/package.json")
+      << R"({"dependencies": {"onnxruntime-node": "1.30.0"}})";
+  setenv("RETORT_SCRIPTS_DIR", dir.c_str(), 1);
   BackendSet set;
   unsetenv("RETORT_SCRIPTS_DIR");
   Graph g;
@@ -79,13 +93,11 @@ TEST(BackendSet, AMissingWorkerScriptIsACrashResultNotAnException) {
       {.name = "n", .op = "neg", .inputs = {"x"}, .outputs = {"y"}, .attrs = {}, .opaque = {}}};
   g.outputs = {"y"};
   infer_graph(g);
-  RunResult r =
-      set.get("torch:eager")
-          .run(
-              {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {1})}}, .outputs = {}});
+  RunResult r = set.get("ort:O0").run(
+      {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {1})}}, .outputs = {}});
   EXPECT_EQ(r.status, RunStatus::crash);
-  EXPECT_NE(r.message.find("exited with status 2"), std::string::npos) << r.message;
-  EXPECT_NE(r.stderr_tail.find("torch_worker.py"), std::string::npos) << r.stderr_tail;
+  EXPECT_NE(r.message.find("exited with status 1"), std::string::npos) << r.message;
+  EXPECT_NE(r.stderr_tail.find("ort_worker.js"), std::string::npos) << r.stderr_tail;
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
-// The built-in torch backends through WorkerBackend against the reference interpreter. Needs
-// Debian's python3-torch and python3-onnx (scripts/setup.sh installs them); skipped without.
+// The built-in torch backends through WorkerBackend against the reference interpreter. Needs the
+// torch family's workers and its default release (scripts/setup.sh installs it); skipped without.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "core/backend/backend_set.h"
+#include "core/backend/family_env.h"
 #include "core/backend/ref_backend.h"
 #include "core/io/rtg.h"
 
@@ -13,15 +14,18 @@ namespace {
 
 bool torch_available() {
   namespace fs = std::filesystem;
-  return fs::exists(scripts_dir() + "/backends/torch_worker.py") &&
-         fs::exists("/usr/lib/python3/dist-packages/torch") &&
-         fs::exists("/usr/lib/python3/dist-packages/onnx");
+  const FamilyDef& torch = *find_family("torch");
+  for (const auto& mode : torch.modes)
+    if (!fs::exists(scripts_dir() + "/backends/" +
+                    (mode.worker.empty() ? torch.worker : mode.worker)))
+      return false;
+  return is_installed(torch, "");
 }
 
 class TorchBackendTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TorchBackendTest, GivesTheReferenceOutputsAndIntermediates) {
-  if (!torch_available()) GTEST_SKIP() << "torch_worker.py, python3-torch or python3-onnx missing";
+  if (!torch_available()) GTEST_SKIP() << "the torch family's workers or release are missing";
   // Small integers in f32: exact in every mode.
   Graph g = parse_rtg(
       "input x : f32[2,3]\ninput w : f32[3,2]\na = matmul(x, w)\nb = relu(a)\n"

@@ -1,0 +1,29 @@
+// torch.compile on CPU: Inductor's C++ code generation. Its baseline is torch:eager, the same
+// generated module run by torch itself (core/backend/families/torch.cpp).
+#include "core/backend/family.h"
+
+namespace retort {
+
+FamilyDef inductor_family() {
+  return {.name = "inductor",
+          .summary = "torch.compile with Inductor on CPU (C++ code generation)",
+          .modes = {{.name = "default",
+                     .options = {{"mode", "default"}},
+                     .help = "torch.compile(backend=\"inductor\")"},
+                    {.name = "max-autotune-no-cudagraphs",
+                     .options = {{"mode", "max-autotune-no-cudagraphs"}},
+                     .help = "torch.compile(mode=\"max-autotune-no-cudagraphs\")"}},
+          .default_mode = "default",
+          .baseline = "torch:eager",
+          .worker = "inductor_worker.py",
+          .timeout_s = 300,
+          .installer = Installer::pypi,
+          .version_package = "torch",
+          // torch 2.1's Inductor imports pkg_resources, which a uv environment lacks.
+          .packages = {"torch=={}", "numpy", "onnx", "setuptools"},
+          .cannot_run =
+              "ops torch has no CPU kernel for (most f16 math on old releases): "
+              "unsupported"};
+}
+
+}  // namespace retort

@@ -1,0 +1,26 @@
+// OpenVINO: reads the ONNX model and compiles it for CPU, with f32 inference precision (the
+// baseline) or the CPU's default precision hint (bf16/f16 where the CPU has them).
+#include "core/backend/family.h"
+
+namespace retort {
+
+FamilyDef openvino_family() {
+  return {.name = "openvino",
+          .summary = "OpenVINO on CPU",
+          .modes = {{.name = "default",
+                     .options = {{"mode", "default"}},
+                     .help = "the CPU plugin's default inference precision hint"},
+                    {.name = "f32",
+                     .options = {{"mode", "f32"}},
+                     .help = "INFERENCE_PRECISION_HINT f32 (the baseline)"}},
+          .default_mode = "default",
+          .baseline = "openvino:f32",
+          .worker = "openvino_worker.py",
+          .timeout_s = 120,
+          .installer = Installer::pypi,
+          .version_package = "openvino",
+          .packages = {"openvino=={}", "numpy", "onnx"},
+          .cannot_run = "ops or dtypes its ONNX frontend or CPU plugin lacks: unsupported"};
+}
+
+}  // namespace retort

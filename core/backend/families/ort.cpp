@@ -1,0 +1,28 @@
+// ONNX Runtime through onnxruntime-node: graph optimization levels O0 (disabled) to O3 (all).
+#include "core/backend/family.h"
+
+namespace retort {
+
+FamilyDef ort_family() {
+  FamilyDef f{
+      .name = "ort",
+      .summary = "ONNX Runtime (onnxruntime-node) on CPU, one thread",
+      .default_mode = "O3",
+      .baseline = "ort:O0",
+      .worker = "ort_worker.js",
+      .installer = Installer::npm,
+      .version_package = "onnxruntime-node",
+      .packages = {"onnxruntime-node@{}"},
+      .repro = ReproKind::ort_node,
+      .cannot_run = "ops or dtypes without a CPU kernel (e.g. Add on u8/i8/i16): unsupported"};
+  const char* levels[] = {"disabled", "basic", "extended", "all"};
+  for (int i = 0; i < 4; ++i)
+    f.modes.push_back({.name = "O" + std::to_string(i),
+                       .options = {{"opt_level", levels[i]},
+                                   {"intra_op_threads", "1"},
+                                   {"execution_mode", "sequential"}},
+                       .help = std::string("graph optimization level ") + levels[i]});
+  return f;
+}
+
+}  // namespace retort

@@ -1,0 +1,25 @@
+// Apache TVM: ONNX import (Relax, or Relay up to 0.1x), built for llvm on CPU at an
+// optimization level.
+#include "core/backend/family.h"
+
+namespace retort {
+
+FamilyDef tvm_family() {
+  FamilyDef f{.name = "tvm",
+              .summary = "Apache TVM: ONNX import, built for llvm on CPU",
+              .default_mode = "O3",
+              .baseline = "tvm:O0",
+              .worker = "tvm_worker.py",
+              .timeout_s = 300,
+              .installer = Installer::pypi,
+              .version_package = "apache-tvm",
+              .packages = {"apache-tvm=={}", "numpy", "onnx"},
+              .cannot_run = "ops its ONNX importer lacks: unsupported"};
+  for (int i = 0; i < 4; ++i)
+    f.modes.push_back({.name = "O" + std::to_string(i),
+                       .options = {{"mode", "O" + std::to_string(i)}},
+                       .help = "opt_level " + std::to_string(i)});
+  return f;
+}
+
+}  // namespace retort

@@ -1,0 +1,23 @@
+// JAX's jit on CPU (XLA). Versions are jax/jaxlib releases.
+#include "core/backend/family.h"
+
+namespace retort {
+
+FamilyDef xla_family() {
+  return {.name = "xla",
+          .summary = "XLA through JAX's jit on CPU",
+          .modes = {{.name = "jit", .options = {{"mode", "jit"}}, .help = "jax.jit"},
+                    {.name = "nojit",
+                     .options = {{"mode", "nojit"}},
+                     .help = "the same jax.numpy program, op by op (the baseline)"}},
+          .default_mode = "jit",
+          .baseline = "xla:nojit",
+          .worker = "xla_worker.py",
+          .timeout_s = 120,
+          .installer = Installer::pypi,
+          .version_package = "jax",
+          .packages = {"jax=={}", "jaxlib=={}", "numpy", "onnx"},
+          .cannot_run = "ops without a jax.numpy/lax form: unsupported"};
+}
+
+}  // namespace retort

@@ -1,0 +1,127 @@
+#include "core/backend/family.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/base/error.h"
+#include "core/base/suggest.h"
+
+namespace retort {
+
+const std::vector<FamilyDef>& families() {
+  static const std::vector<FamilyDef> all = {ort_family(),     inductor_family(), torch_family(),
+                                             xla_family(),     tf_xla_family(),   tvm_family(),
+                                             openvino_family()};
+  return all;
+}
+
+const FamilyDef* find_family(const std::string& name) {
+  for (const auto& f : families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const FamilyDef& get_family(const std::string& name) {
+  if (const FamilyDef* f = find_family(name)) return *f;
+  std::vector<std::string> names;
+  for (const auto& f : families()) names.push_back(f.name);
+  std::vector<std::string> close = close_matches(name, names);
+  if (!close.empty())
+    fail("unknown backend family '{}'; did you mean {}? (families: {})", name,
+         fmt::join(close, ", "), fmt::join(names, ", "));
+  fail("unknown backend family '{}' (families: {})", name, fmt::join(names, ", "));
+}
+
+const FamilyDef& environment_family(const FamilyDef& f) {
+  return f.environment_of.empty() ? f : get_family(f.environment_of);
+}
+
+const FamilyMode* find_mode(const FamilyDef& f, const std::string& mode) {
+  for (const auto& m : f.modes)
+    if (m.name == mode) return &m;
+  return nullptr;
+}
+
+std::string BackendName::str() const {
+  return version.empty() ? fmt::format("{}:{}", family->name, mode)
+                         : fmt::format("{}@{}:{}", family->name, version, mode);
+}
+
+namespace {
+
+// A version names a directory of the cache and is passed to npm and uv: digits first, then
+// only letters, digits and . + - _ (PEP 440 and semver releases fit).
+bool valid_version(const std::string& v) {
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])) || v.size() > 64) return false;
+  return std::all_of(v.begin(), v.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-' ||
+           c == '_';
+  });
+}
+
+}  // namespace
+
+std::optional<BackendName> parse_backend_name(const std::string& text) {
+  size_t colon = text.find(':');
+  std::string head = text.substr(0, colon);
+  size_t at = head.find('@');
+  const FamilyDef* family = find_family(head.substr(0, at));
+  if (!family) return std::nullopt;
+  BackendName name{.family = family};
+  if (at != std::string::npos) {
+    name.version = head.substr(at + 1);
+    if (!valid_version(name.version))
+      fail(
+          "'{}': a version starts with a digit and has only letters, digits and . + - _, "
+          "not '{}'",
+          text, name.version);
+  }
+  name.mode = colon == std::string::npos ? family->default_mode : text.substr(colon + 1);
+  if (!find_mode(*family, name.mode)) {
+    std::vector<std::string> modes;
+    for (const auto& m : family->modes) modes.push_back(m.name);
+    std::vector<std::string> close = close_matches(name.mode, modes);
+    std::string hint;
+    if (!close.empty()) {
+      // Only the closest: "03" suggests O3, not every O*.
+      std::string given = text.substr(colon + 1);
+      size_t best = edit_distance(given, close.front());
+      for (const auto& c : close) best = std::min(best, edit_distance(given, c));
+      std::vector<std::string> names;
+      for (const auto& c : close)
+        if (edit_distance(given, c) == best) names.push_back(family->name + ":" + c);
+      hint = fmt::format("; did you mean {}?", fmt::join(names, ", "));
+    }
+    fail("'{}': {} has no mode '{}'{} (modes: {})", text, family->name, text.substr(colon + 1),
+         hint, fmt::join(modes, ", "));
+  }
+  return name;
+}
+
+std::string oracle_group(const std::string& backend) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+  }
+  if (!name) return backend.substr(0, backend.find(':'));
+  const FamilyDef& env = environment_family(*name->family);
+  return name->version.empty() ? env.name : env.name + "@" + name->version;
+}
+
+std::string oracle_baseline(const std::string& backend) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+  }
+  if (!name || name->family->baseline.empty()) return "";
+  std::optional<BackendName> base = parse_backend_name(name->family->baseline);
+  base->version = name->version;
+  return base->str();
+}
+
+}  // namespace retort

@@ -1,0 +1,98 @@
+// Backend families: the compilers Retort knows how to run and install. A family declares itself
+// once (core/backend/families/<family>.cpp): its modes, how its worker starts, how a version of
+// it installs, its reproducer and its help. The built-in backends, `--backends`, `backend
+// install|versions|remove|bisect`, the optimization oracle's baselines and `export repro` all
+// ask this registry; none keeps its own list.
+//
+// A backend name is FAMILY[@VERSION][:MODE]: "ort:O3", "inductor@2.1.0:default", "xla". Without
+// a version it is the family's default (locked) version; without a mode, the default mode.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace retort {
+
+struct FamilyMode {
+  std::string name{};                            // "O3", "default", "nojit"
+  std::map<std::string, std::string> options{};  // sent to the worker in hello
+  std::string help{};                            // one line for `help` and the docs
+  std::string worker{};                          // the worker script when not the family's
+};
+
+enum class Installer {
+  npm,   // an npm prefix per version (onnxruntime-node)
+  pypi,  // a virtual environment per version, made with uv
+};
+
+// How `export repro` writes a family's reproducer (core/compare/repro.h).
+enum class ReproKind {
+  ort_node,       // repro.js on onnxruntime-node: needs only Node and the package
+  python_worker,  // repro.py starting the family's worker with its hello options
+};
+
+struct FamilyDef {
+  std::string name{};     // "ort", "inductor", "tf-xla"
+  std::string summary{};  // one line for `backend` help and docs/compare.md
+  std::vector<FamilyMode> modes{};
+  std::string default_mode{};  // what the bare family name means
+  // The backend the optimization oracle checks the family's modes against ("ort:O0",
+  // "torch:eager"); empty: the first of the family in the list.
+  std::string baseline{};
+  // Families that run in one environment and share baselines (torch's TorchScript modes run on
+  // inductor's torch): the name of the family whose environment and versions this one uses.
+  std::string environment_of{};
+  std::string worker{};  // the worker script in scripts/backends: "ort_worker.js"
+  // Seconds a request may take: compilers that build C++ (Inductor, TVM) or import a large
+  // framework at hello need more than the protocol's default.
+  double timeout_s = 30;
+  Installer installer = Installer::pypi;
+  // The package whose published releases are the family's versions ("torch", "onnxruntime-node")
+  // and every package a version needs, with {} for the version ("jax=={}", "jaxlib=={}").
+  std::string version_package{};
+  std::vector<std::string> packages{};
+  ReproKind repro = ReproKind::python_worker;
+  std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
+};
+
+// Every family, in the order `backend list` shows them.
+const std::vector<FamilyDef>& families();
+const FamilyDef* find_family(const std::string& name);
+// Throws Error (with close matches) for a name that is no family.
+const FamilyDef& get_family(const std::string& name);
+// The family whose environment `f` runs in (itself unless environment_of says otherwise).
+const FamilyDef& environment_family(const FamilyDef& f);
+const FamilyMode* find_mode(const FamilyDef& f, const std::string& mode);
+
+// A parsed backend name.
+struct BackendName {
+  const FamilyDef* family = nullptr;
+  std::string version{};  // empty: the family's default version
+  std::string mode{};     // always set: the default mode when the name had none
+
+  // The canonical name: "ort:O3", "ort@1.16.3:O3".
+  std::string str() const;
+};
+
+// Parses FAMILY[@VERSION][:MODE]; nullopt when FAMILY is no family (an attached backend's name).
+// Throws Error for a known family with an unknown mode or a malformed version.
+std::optional<BackendName> parse_backend_name(const std::string& text);
+
+// The group whose members the optimization oracle compares ("inductor@2.1.0" for
+// "torch@2.1.0:script"), and the baseline backend of that group in canonical form; for a name of
+// no family, the text before ':' and no baseline.
+std::string oracle_group(const std::string& backend);
+std::string oracle_baseline(const std::string& backend);
+
+// The families, declared one per file in core/backend/families/.
+FamilyDef ort_family();
+FamilyDef inductor_family();
+FamilyDef torch_family();
+FamilyDef xla_family();
+FamilyDef tf_xla_family();
+FamilyDef tvm_family();
+FamilyDef openvino_family();
+
+}  // namespace retort

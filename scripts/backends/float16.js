@@ -1,0 +1,205 @@
+// float16 for onnxruntime-node releases whose binding takes no float16 tensors (before 1.19:
+// "Tensor.data must be a typed array (-1) for float16 tensors"). The ONNX model is rewritten so
+// that every float16 graph input X becomes a float32 input X + SUFFIX followed by Cast(to=f16)
+// to X, and every float16 graph output Y a Cast(to=f32) to the output Y + SUFFIX. Both casts are
+// exact (every f16 value is a f32 value), so the model computes what it did. Only the protobuf
+// fields this needs are decoded; every other byte is kept as it was.
+'use strict';
+
+const SUFFIX = '__retort_f32';
+const FLOAT = 1;
+const FLOAT16 = 10;
+
+// --- protobuf wire format: a message is a list of {field, wire, value} ---
+
+function readVarint(buf, pos) {
+  let value = 0n;
+  let shift = 0n;
+  for (;;) {
+    if (pos >= buf.length) throw new Error('truncated varint in the model');
+    const b = buf[pos++];
+    value |= BigInt(b & 0x7f) << shift;
+    if (!(b & 0x80)) return [value, pos];
+    shift += 7n;
+  }
+}
+
+function decode(buf) {
+  const fields = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    let key;
+    [key, pos] = readVarint(buf, pos);
+    const field = Number(key >> 3n);
+    const wire = Number(key & 7n);
+    const start = pos;
+    if (wire === 0) {
+      [, pos] = readVarint(buf, pos);
+    } else if (wire === 1) {
+      pos += 8;
+    } else if (wire === 5) {
+      pos += 4;
+    } else if (wire === 2) {
+      let len;
+      [len, pos] = readVarint(buf, pos);
+      const begin = pos;
+      pos += Number(len);
+      fields.push({ field, wire, value: buf.subarray(begin, pos) });
+      continue;
+    } else {
+      throw new Error(`unsupported protobuf wire type ${wire} in the model`);
+    }
+    fields.push({ field, wire, value: buf.subarray(start, pos) });  // the raw varint/fixed bytes
+  }
+  return fields;
+}
+
+function varint(n) {
+  let v = BigInt(n);
+  const out = [];
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v) b |= 0x80;
+    out.push(b);
+  } while (v);
+  return Buffer.from(out);
+}
+
+function encode(fields) {
+  const parts = [];
+  for (const { field, wire, value } of fields) {
+    parts.push(varint((field << 3) | wire));
+    if (wire === 2) parts.push(varint(value.length));
+    parts.push(Buffer.from(value));
+  }
+  return Buffer.concat(parts);
+}
+
+const bytesField = (field, value) => ({ field, wire: 2, value: Buffer.isBuffer(value) ? value : Buffer.from(value, 'utf8') });
+const intField = (field, n) => ({ field, wire: 0, value: varint(n) });
+const text = (f) => Buffer.from(f.value).toString('utf8');
+const first = (fields, n) => fields.find((f) => f.field === n);
+
+// --- ONNX: ModelProto.graph = 7; GraphProto node = 1, input = 11, output = 12;
+// ValueInfoProto name = 1, type = 2; TypeProto tensor_type = 1; Tensor elem_type = 1 ---
+
+function elemType(valueInfo) {
+  const type = first(decode(valueInfo), 2);
+  const tensor = type && first(decode(type.value), 1);
+  const elem = tensor && first(decode(tensor.value), 1);
+  return elem ? Number(readVarint(elem.value, 0)[0]) : 0;
+}
+
+// The value info with another name and element type (shape kept).
+function retyped(valueInfo, name, elem) {
+  return encode(decode(valueInfo).map((f) => {
+    if (f.field === 1) return bytesField(1, name);
+    if (f.field !== 2) return f;
+    const type = decode(f.value).map((t) => {
+      if (t.field !== 1) return t;
+      const tensor = decode(t.value).map((e) => (e.field === 1 ? intField(1, elem) : e));
+      return bytesField(1, encode(tensor));
+    });
+    return bytesField(2, encode(type));
+  }));
+}
+
+// NodeProto input = 1, output = 2, name = 3, op_type = 4, attribute = 5;
+// AttributeProto name = 1, i = 3, type = 20 (INT = 2).
+function castNode(from, to, elem) {
+  const attr = encode([bytesField(1, 'to'), intField(3, elem), intField(20, 2)]);
+  return bytesField(1, encode([bytesField(1, from), bytesField(2, to), bytesField(3, `${to}_cast`),
+                               bytesField(4, 'Cast'), bytesField(5, attr)]));
+}
+
+// True when a graph input or output of the model is float16.
+function hasFloat16Boundary(model) {
+  const graph = first(decode(Buffer.from(model)), 7);
+  return Boolean(graph) && decode(graph.value).some(
+      (g) => (g.field === 11 || g.field === 12) && elemType(g.value) === FLOAT16);
+}
+
+// An ONNX model y = Identity(x) on float16[1], to ask a binding whether it takes float16.
+function probeModel() {
+  const valueInfo = (name) => encode([bytesField(1, name), bytesField(2, encode([bytesField(1, encode([intField(1, FLOAT16)]))]))]);
+  const node = encode([bytesField(1, 'x'), bytesField(2, 'y'), bytesField(4, 'Identity')]);
+  const graph = encode([bytesField(1, node), bytesField(2, 'probe'), bytesField(11, valueInfo('x')),
+                        bytesField(12, valueInfo('y'))]);
+  const opset = encode([bytesField(1, ''), intField(2, 17)]);
+  return new Uint8Array(encode([intField(1, 8), bytesField(7, graph), bytesField(8, opset)]));
+}
+
+function withF32Boundaries(model) {
+  const fields = decode(Buffer.from(model));
+  return encode(fields.map((f) => {
+    if (f.field !== 7) return f;
+    const graph = decode(f.value);
+    const before = [], after = [], rest = [];
+    for (const g of graph) {
+      const isIo = g.field === 11 || g.field === 12;
+      if (!isIo || elemType(g.value) !== FLOAT16) {
+        rest.push(g);
+        continue;
+      }
+      const name = text(first(decode(g.value), 1));
+      if (g.field === 11) {
+        rest.push(bytesField(11, retyped(g.value, name + SUFFIX, FLOAT)));
+        before.push(castNode(name + SUFFIX, name, FLOAT16));
+      } else {
+        rest.push(bytesField(12, retyped(g.value, name + SUFFIX, FLOAT)));
+        after.push(castNode(name, name + SUFFIX, FLOAT));
+      }
+    }
+    // Nodes must stay in topological order: the input casts first, the output casts last.
+    const firstNode = rest.findIndex((g) => g.field === 1);
+    const at = firstNode < 0 ? 0 : firstNode;
+    const nodesEnd = rest.reduce((last, g, i) => (g.field === 1 ? i + 1 : last), at);
+    const out = [...rest.slice(0, at), ...before, ...rest.slice(at, nodesEnd), ...after, ...rest.slice(nodesEnd)];
+    return bytesField(7, encode(out));
+  }));
+}
+
+// --- the numbers ---
+
+function halfToFloat(h) {
+  const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, f = h & 0x3ff;
+  if (e === 0) return s * Math.pow(2, -14) * (f / 1024);
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * Math.pow(2, e - 15) * (1 + f / 1024);
+}
+
+// Round to nearest even; exact for every value that came from a float16.
+function floatToHalf(x) {
+  const f32 = new Float32Array([x]);
+  const bits = new Uint32Array(f32.buffer)[0];
+  const sign = (bits >>> 16) & 0x8000;
+  const exp = (bits >>> 23) & 0xff;
+  let mant = bits & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 | (mant >>> 13) : 0);
+  let e = exp - 127 + 15;
+  if (e >= 31) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1), mid = 1 << (shift - 1);
+    if (rem > mid || (rem === mid && (half & 1))) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (half & 1))) half++;
+  return sign | half;
+}
+
+function toFloat32(halves) {
+  return Float32Array.from(halves, halfToFloat);
+}
+
+function fromFloat32(floats) {
+  return Uint16Array.from(floats, floatToHalf);
+}
+
+module.exports = { SUFFIX, hasFloat16Boundary, probeModel, withF32Boundaries, toFloat32, fromFloat32 };

@@ -1,0 +1,98 @@
+#include "core/backend/family.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/base/error.h"
+#include "core/compare/bisect.h"
+#include "core/compare/oracles.h"
+
+namespace retort {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.message();
+  }
+  return "no error";
+}
+
+TEST(Family, EveryFamilyIsComplete) {
+  std::set<std::string> names;
+  for (const auto& f : families()) {
+    EXPECT_TRUE(names.insert(f.name).second) << f.name << " twice";
+    EXPECT_NE(find_mode(f, f.default_mode), nullptr) << f.name;
+    EXPECT_FALSE(f.worker.empty()) << f.name;
+    if (!f.baseline.empty()) {
+      EXPECT_TRUE(parse_backend_name(f.baseline)) << f.baseline;
+    }
+    const FamilyDef& env = environment_family(f);
+    EXPECT_FALSE(env.version_package.empty()) << f.name;
+  }
+  for (const char* name : {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino"})
+    EXPECT_TRUE(names.count(name)) << name;
+}
+
+TEST(Family, ParsesNamesVersionsAndModes) {
+  EXPECT_EQ(parse_backend_name("inductor")->str(), "inductor:default");
+  EXPECT_EQ(parse_backend_name("ort@1.16.3:O3")->str(), "ort@1.16.3:O3");
+  EXPECT_EQ(parse_backend_name("ort@1.16.3")->str(), "ort@1.16.3:O3");
+  EXPECT_EQ(parse_backend_name("tvm@0.27.0.post1:O0")->version, "0.27.0.post1");
+  EXPECT_FALSE(parse_backend_name("mine:fast"));  // not a family: an attached backend's name
+  EXPECT_FALSE(parse_backend_name("ref"));
+  std::string m = error_of([] { parse_backend_name("ort:03"); });
+  EXPECT_NE(m.find("did you mean ort:O3?"), std::string::npos) << m;
+  // A version names a folder and is passed to npm and uv: nothing else gets through.
+  for (const char* bad : {"ort@../../x", "ort@", "ort@1.0;rm", "ort@v1", "ort@1/2"})
+    EXPECT_NE(error_of([&] { parse_backend_name(bad); }).find("a version starts with a digit"),
+              std::string::npos)
+        << bad;
+}
+
+TEST(Family, OracleGroupsAndBaselines) {
+  EXPECT_EQ(oracle_group("torch@2.1.0:script"), "inductor@2.1.0");
+  EXPECT_EQ(oracle_group("inductor:default"), "inductor");
+  EXPECT_EQ(oracle_group("mine:fast"), "mine");
+  EXPECT_EQ(oracle_baseline("inductor@2.1.0:default"), "torch@2.1.0:eager");
+  EXPECT_EQ(oracle_baseline("xla:jit"), "xla:nojit");
+  EXPECT_EQ(oracle_baseline("mine:fast"), "");
+}
+
+TEST(Family, TheOptimizationOracleUsesTheBaseline) {
+  // inductor is checked against torch:eager (listed later), the release 2.1.0 against its own.
+  std::vector<std::string> backends = {"inductor:default",  "torch:eager", "inductor@2.1.0:default",
+                                       "torch@2.1.0:eager", "ort:O3",      "ort:O0"};
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (const Check& c : plan_checks(backends, 1))
+    if (c.oracle == Oracle::optimization) pairs.push_back({c.backend_a, c.backend_b});
+  std::vector<std::pair<size_t, size_t>> expected = {{0, 1}, {2, 3}, {4, 5}};
+  EXPECT_EQ(pairs, expected);
+}
+
+TEST(Bisect, FindsTheFirstReleaseThatChanged) {
+  std::vector<std::string> releases = {"1", "2", "3", "4", "5", "6", "7"};
+  std::vector<std::string> asked;
+  auto bad_from_5 = [&](const std::string& v) {
+    asked.push_back(v);
+    return v >= "5";
+  };
+  BisectOutcome o = bisect_releases(releases, bad_from_5);
+  EXPECT_EQ(o.first_changed, "5");
+  EXPECT_EQ(o.last_same, "4");
+  EXPECT_FALSE(o.oldest_reproduces);
+  EXPECT_EQ(asked.size(), o.tested);
+  EXPECT_LE(o.tested, 5u);  // the two ends, then log2 of the rest
+  o = bisect_releases(releases, [](const std::string& v) { return v < "3"; });
+  EXPECT_EQ(o.first_changed, "3");
+  EXPECT_TRUE(o.oldest_reproduces);
+  EXPECT_NE(error_of([&] {
+              bisect_releases(releases, [](const std::string&) { return true; });
+            }).find("nothing to bisect"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace retort
