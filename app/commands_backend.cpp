@@ -250,7 +250,8 @@ std::string family_help() {
   for (const auto& f : families()) {
     std::vector<std::string> modes;
     for (const auto& m : f.modes) modes.push_back(m.name == f.default_mode ? m.name + "*" : m.name);
-    text += fmt::format("  {}: {}\n    modes {}\n", f.name, f.summary, fmt::join(modes, ", "));
+    text += fmt::format("  {}: {}\n    modes {}\n    cannot run: {}\n", f.name, f.summary,
+                        fmt::join(modes, ", "), f.cannot_run);
   }
   return text;
 }

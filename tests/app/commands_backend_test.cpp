@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "app/backend_names.h"
 #include "core/backend/family_env.h"
+#include "core/base/error.h"
 #include "tests/app/shell_fixture.h"
 
 namespace retort {
@@ -67,6 +69,23 @@ TEST_F(BackendCommands, MistakesAreErrors) {
   EXPECT_NE(run_failing("backend detach ort:03").find("did you mean ort:O3"), std::string::npos);
   EXPECT_NE(run_failing("backend frobnicate").find("unknown backend action"), std::string::npos);
   EXPECT_NE(run_failing("backend detach").find("needs a NAME"), std::string::npos);
+}
+
+// `--backends` words: spaces and commas, families (their default mode), `all`, no repeats.
+TEST_F(BackendCommands, BackendWordsResolveToBackends) {
+  EXPECT_EQ(split_backend_words("ref, ort:O0  ort\tinductor"),
+            (std::vector<std::string>{"ref", "ort:O0", "ort", "inductor"}));
+  EXPECT_EQ(resolve_backends(session, {"ref", "ort", "ort:O3", "ort:O0"}, out),
+            (std::vector<std::string>{"ref", "ort:O3", "ort:O0"}));
+  std::vector<std::string> all = resolve_backends(session, {"all"}, out);
+  ASSERT_GE(all.size(), 2u);
+  EXPECT_EQ(all[0], "ref");
+  EXPECT_EQ(all[1], "ort:O3");  // the default mode, as every family that is installed
+  for (const auto& name : all) EXPECT_TRUE(session.backends().has(name)) << name;
+  EXPECT_TRUE(is_backend_word(session, "inductor@2.1.0"));
+  EXPECT_TRUE(is_backend_word(session, "ort:O9"));  // a family's: its error comes from resolving
+  EXPECT_FALSE(is_backend_word(session, "max"));
+  EXPECT_THROW(resolve_backends(session, {"ref", "ort:O9"}, out), Error);
 }
 
 }  // namespace

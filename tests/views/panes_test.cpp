@@ -83,6 +83,25 @@ TEST(SessionText, EmptySessionSaysWhatToDo) {
   EXPECT_TRUE(graph_views(s, SIZE_MAX).empty());
 }
 
+// Compile and run milliseconds, as workers measure them, get a table of their own; a report
+// without them (ref only) shows none.
+TEST(SessionText, ResultsShowCompileAndRunTimes) {
+  Session s;
+  CompareReport r;
+  r.backends = {"ref", "ort:O3"};
+  r.graphs = {"original"};
+  r.cells.resize(2);
+  s.set_compare_report(r);
+  EXPECT_FALSE(contains(results_text(s), "(compile+run)"));
+  r.cells[1].compile_ms = 12.5;
+  r.cells[1].run_ms = 0.25;
+  s.set_compare_report(r);
+  std::vector<StyledLine> lines = results_text(s);
+  EXPECT_TRUE(contains(lines, "(compile+run)"));
+  EXPECT_TRUE(contains(lines, "ort:O3    12.5+0.25"));
+  EXPECT_TRUE(contains(lines, "ref       -"));
+}
+
 TEST(SessionText, EGraphAndVariantsAfterSaturation) {
   Session s;
   s.set_graph(testing::fig6_graph());

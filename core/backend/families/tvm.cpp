@@ -17,7 +17,7 @@ FamilyDef tvm_family() {
               .cannot_run = "ops its ONNX importer lacks: unsupported"};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),
-                       .options = {{"mode", "O" + std::to_string(i)}},
+                       .options = {{"opt_level", std::to_string(i)}},
                        .help = "opt_level " + std::to_string(i)});
   return f;
 }
