@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/base/child_call.h"
 #include "core/base/terminal_text.h"
 
 extern char** environ;
@@ -52,16 +53,6 @@ struct Pipe {
 };
 
 }  // namespace
-
-std::string describe_wait_status(int status) {
-  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    const char* what = strsignal(sig);
-    return fmt::format("was killed by signal {} ({})", sig, what ? what : "unknown");
-  }
-  return fmt::format("ended with wait status {}", status);
-}
 
 WorkerProcess::WorkerProcess(const std::vector<std::string>& argv) {
   if (argv.empty() || argv[0].empty()) fail("the worker command line is empty");

@@ -76,7 +76,4 @@ class WorkerProcess {
   std::string exit_text_;
 };
 
-// "exited with status 3", "was killed by signal 9 (Killed)" for a waitpid status.
-std::string describe_wait_status(int status);
-
 }  // namespace retort

@@ -67,12 +67,17 @@ std::string read_until_end(int fd) {
   return data;
 }
 
-std::string how_it_ended(int status) {
-  if (WIFSIGNALED(status)) return fmt::format("crashed ({})", ::strsignal(WTERMSIG(status)));
-  return fmt::format("exited with status {}", WEXITSTATUS(status));
-}
-
 }  // namespace
+
+std::string describe_wait_status(int status) {
+  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    const char* what = ::strsignal(sig);
+    return fmt::format("was killed by signal {} ({})", sig, what ? what : "unknown");
+  }
+  return fmt::format("ended with wait status {}", status);
+}
 
 std::string call_in_child(const std::string& what, const std::function<std::string()>& work) {
   int fds[2];
@@ -95,7 +100,7 @@ std::string call_in_child(const std::string& what, const std::function<std::stri
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || answer.empty())
-    fail("{} {}", what, how_it_ended(status));
+    fail("{} {}", what, describe_wait_status(status));
   if (answer[0] != kOk) throw Error(answer.substr(1));
   return answer.substr(1);
 }

@@ -10,11 +10,14 @@
 
 namespace retort {
 
+// "exited with status 3", "was killed by signal 9 (Killed)" for a waitpid status.
+std::string describe_wait_status(int status);
+
 // Forks, runs `work` in the child and returns the bytes it returned. An exception `work` throws
 // becomes an Error with the same message in the parent. A child that crashes or exits early is an
-// Error "`what` crashed (Segmentation fault)". The child shares nothing with the parent after the
-// fork, exits with _exit (no destructors or atexit handlers of the parent's state run twice) and
-// writes nothing to the terminal (its stdout and stderr go to /dev/null).
+// Error "`what` was killed by signal 11 (Segmentation fault)". The child shares nothing with the
+// parent after the fork, exits with _exit (no destructors or atexit handlers of the parent's state
+// run twice) and writes nothing to the terminal (its stdout and stderr go to /dev/null).
 std::string call_in_child(const std::string& what, const std::function<std::string()>& work);
 
 }  // namespace retort

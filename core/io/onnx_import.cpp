@@ -501,7 +501,7 @@ class Importer {
     unsupported(fmt::format("Retort cannot type op '{}' ({}, and {})", n.op, problem,
                             inference_problem_.empty()
                                 ? "ONNX shape inference does not know it either"
-                                : "ONNX shape inference failed: " + inference_problem_));
+                                : inference_problem_));
   }
 
   // ONNX's own shape inference over the model, run once and only when an opaque op needs it. It

@@ -274,7 +274,9 @@ std::string node(const std::string& op, const std::vector<std::string>& inputs,
 
 // libonnx 1.12's Conv shape inference reads out of bounds when its input has rank 3 and its
 // weight rank 4; Retort asks libonnx to type the unknown op before it, whose output has a
-// symbolic dimension. This model crashed `load` with a segmentation fault.
+// symbolic dimension. This model crashed `load` with a segmentation fault; now the inference runs
+// in a child process and its crash (it crashes here, but reading out of bounds need not) leaves an
+// error.
 TEST(OnnxIo, AModelThatCrashesOnnxShapeInferenceIsAnError) {
   ProtoWriter graph;
   graph.bytes(1, node("Mystery", {"x"}, "u"))
