@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/backend/worker_process.h"
+#include "core/base/child_call.h"
 #include "core/base/error.h"
 
 extern char** environ;
