@@ -157,12 +157,16 @@ ReproOptions repro_options(Session& s, bool force) {
       rb.kind = ReproBackend::Kind::worker;
       rb.argv = worker->spec().argv;
       rb.options = worker->spec().options;
-      // The torch worker's scripts travel with the bundle, so that it runs the same converter.
+      // The torch worker's script and the package it imports (retort_backends/) travel with
+      // the bundle, so that it runs the same converter.
       if (s.backends().is_builtin(name) && rb.argv.size() > 1) {
         std::filesystem::path script(rb.argv[1]);
-        for (const auto& entry : std::filesystem::directory_iterator(script.parent_path()))
+        rb.copy_files[script.string()] = script.filename().string();
+        const auto package = script.parent_path() / "retort_backends";
+        for (const auto& entry : std::filesystem::directory_iterator(package))
           if (entry.path().extension() == ".py")
-            rb.copy_files[entry.path().string()] = entry.path().filename().string();
+            rb.copy_files[entry.path().string()] =
+                (std::filesystem::path("retort_backends") / entry.path().filename()).string();
         rb.argv[1] = script.filename().string();
       }
     }

@@ -81,7 +81,11 @@ class BundleWriter {
     if (ec) fail("cannot create {}: {}", dir_, ec.message());
   }
   void write(const std::string& name, const std::string& data) {
-    write_file((fs::path(dir_) / name).string(), data, true);
+    const fs::path path = fs::path(dir_) / name;
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);  // a copied package keeps its folder
+    if (ec) fail("cannot create {}: {}", path.parent_path().string(), ec.message());
+    write_file(path.string(), data, true);
     files_.push_back(name);
   }
   void copy(const std::string& from, const std::string& name) { write(name, read_file(from)); }
