@@ -147,12 +147,18 @@ std::vector<std::string> CommandRegistry::names() const {
   return out;
 }
 
+// The overview shows each command's arguments, and "[options]" for the rest, so that its lines fit
+// an ordinary terminal; `help NAME` gives the options.
 std::string CommandRegistry::overview() const {
+  auto usage = [](const CommandSpec& c) {
+    std::string out = c.name;
+    for (const auto& a : c.args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
+    return c.options.empty() ? out : out + " [options]";
+  };
   size_t width = 0;
-  for (const auto& c : commands_) width = std::max(width, c.synopsis().size());
+  for (const auto& c : commands_) width = std::max(width, usage(c).size());
   std::string out = "commands:\n";
-  for (const auto& c : commands_)
-    out += fmt::format("  {:<{}}  {}\n", c.synopsis(), width, c.summary);
+  for (const auto& c : commands_) out += fmt::format("  {:<{}}  {}\n", usage(c), width, c.summary);
   out +=
       "`help COMMAND` describes a command, `help ops` lists the ops, `help op NAME` describes "
       "one.\n";

@@ -7,6 +7,7 @@
 
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/base/program_path.h"
 #include "core/base/words.h"
 #include "core/io/number_text.h"
 
@@ -57,6 +58,7 @@ void attach_backend(Session& s, const std::string& name, const Args& args, Outpu
   auto cmd = args.option("--cmd");
   if (!cmd) fail("`backend attach` needs --cmd \"PROGRAM ARGS...\"");
   std::vector<std::string> argv = split_words(*cmd);
+  if (argv.empty()) fail("`backend attach` needs a program in --cmd");
   double timeout = kDefaultWorkerTimeout;
   if (auto text = args.option("--timeout")) {
     auto value = parse_float_text(*text);
@@ -65,9 +67,11 @@ void attach_backend(Session& s, const std::string& name, const Args& args, Outpu
   }
   std::map<std::string, std::string> options;
   if (auto text = args.option("--option")) options = parse_options(*text);
+  std::string given = fmt::format("{}", fmt::join(argv, " "));
+  // Resolved now: the worker starts later, and reproducer bundles start it from their folder.
+  argv[0] = resolve_program(argv[0]);
   s.backends().attach(name, argv, timeout, options);
-  out.print("attached {}: {} (timeout {} s; it starts on its first run)", name,
-            fmt::join(argv, " "), timeout);
+  out.print("attached {}: {} (timeout {} s; it starts on its first run)", name, given, timeout);
 }
 
 void run_backend(Session& s, const Args& args, Output& out) {

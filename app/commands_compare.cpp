@@ -68,8 +68,11 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
   std::vector<Backend*> backends;
   for (const auto& b : split_list(args.option("--backends").value_or(kDefaultBackends)))
     backends.push_back(&s.backends().get(b));
-  CompareOptions options{
-      .seed = seed_for(s, args), .runs = 1, .tolerances = tolerances_for(s, args)};
+  CompareOptions options{.seed = seed_for(s, args),
+                         .runs = 1,
+                         .tolerances = tolerances_for(s, args),
+                         .keep_undefined = args.has("--keep-undefined"),
+                     .count_precision = args.has("--count-precision")};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
   CompareReport report = run_compare(graphs, backends, options);
   out.write(args.has("--json") ? compare_report_json(report) + "\n" : compare_report_text(report));
@@ -205,6 +208,10 @@ void register_compare_commands(CommandRegistry& r) {
                      {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
                      atol,
                      rtol,
+                     {"--keep-undefined", "",
+                      "keep differences where the inputs make an op undefined as findings"},
+                     {"--count-precision", "",
+                      "count differences that skipped roundings explain as mismatches"},
                      {"--json", "", "print the report as JSON"}},
          .summary = "Run the original and variants on backends and check the oracles.",
          .help =
@@ -215,8 +222,12 @@ void register_compare_commands(CommandRegistry& r) {
              "reference (every backend agrees with the reference interpreter). Prints a verdict\n"
              "per backend and graph (against the reference), then the findings. Where the inputs\n"
              "make an op undefined (division by zero, log of a negative), differences are\n"
-             "flagged as undefined, naming the node, and not counted. The results stay in the\n"
-             "session for `inspect` and `export repro`. See docs/compare.md.",
+             "flagged as undefined, naming the node, and not counted (--keep-undefined keeps\n"
+             "them as findings). A difference from the reference that lies between it and an\n"
+             "evaluation without intermediate roundings is `precision`, not counted unless\n"
+             "--count-precision. A difference is run again before it is reported: one that\n"
+             "changes between identical runs is nondeterministic, not counted either. The\n"
+             "results stay in the session for `inspect` and `export repro`. See docs/compare.md.",
          .run = run_compare_command});
   r.add({.name = "tolerance",
          .args = {{"DTYPE", Completion::None, true},

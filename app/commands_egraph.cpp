@@ -215,7 +215,15 @@ void run_extract(Session& s, const Args& args, Output& out) {
             v.depth, original.ops, original.depth, v.steps.size());
 }
 
-void run_variants(Session& s, const Args&, Output& out) {
+void run_variants(Session& s, const Args& args, Output& out) {
+  if (const std::string* action = args.arg(0)) {
+    if (*action != "drop") fail("unknown action '{}': `variants` or `variants drop NAME`", *action);
+    const std::string* name = args.arg(1);
+    if (!name) fail("variants drop needs a variant name");
+    s.drop_variant(*name);
+    out.print("dropped variant {}", *name);
+    return;
+  }
   if (s.variants().empty()) {
     out.line("no variants yet (make some with `extract`)");
     return;
@@ -303,7 +311,9 @@ void register_egraph_commands(CommandRegistry& r) {
                  "Prints its op count and depth next to the original's.",
          .run = run_extract});
   r.add({.name = "variants",
+         .args = {{"drop", Completion::None, true}, {"NAME", Completion::VariantName, true}},
          .summary = "List the variants: ops, depth and the trace steps they depend on.",
+         .help = "`variants drop NAME` removes the variant NAME.",
          .run = run_variants});
   r.add({.name = "explain",
          .args = {{"NAME", Completion::VariantName}},

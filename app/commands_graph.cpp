@@ -35,7 +35,7 @@ std::string graph_counts(const Graph& g) {
 
 void run_load(Session& s, const Args& args, Output& out) {
   const std::string& path = *args.arg(0);
-  s.set_graph(load_graph_file(path));
+  s.start_graph(load_graph_file(path));
   out.print("loaded {}: {}", path, graph_counts(s.graph()));
 }
 
@@ -101,9 +101,20 @@ void register_graph_commands(CommandRegistry& r) {
          .args = {{"FILE", Completion::FilePath}},
          .summary = "Load a graph from a .rtg, .json or .onnx file.",
          .help =
-             "The graph becomes the current graph. The format is chosen by the file's extension.\n"
-             "Ops that Retort does not know are kept as opaque nodes when they come from ONNX.",
+             "The graph becomes the current graph, in a fresh state: the previous graph's e-graph,\n"
+             "variants, undo history and compare results are dropped (seed, rules, tolerances\n"
+             "and backends stay). The format is chosen by the file's extension. Ops that Retort\n"
+             "does not know are kept as opaque nodes when they come from ONNX.",
          .run = run_load});
+  r.add({.name = "new",
+         .summary = "Start over with no graph.",
+         .help = "Drops the current graph with its e-graph, variants, undo history and compare\n"
+                 "results, as `load` does before it loads; seed, rules, tolerances and backends\n"
+                 "stay. `def` then builds a graph from nothing.",
+         .run = [](Session& s, const Args&, Output& out) {
+           s.start_graph(std::nullopt);
+           out.line("no graph: `load FILE` or `def` one");
+         }});
   r.add({.name = "def",
          .args = {{"STATEMENT", Completion::NodeName}},
          .summary = "Add one .rtg statement to the current graph.",

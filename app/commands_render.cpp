@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
@@ -24,11 +25,20 @@ std::filesystem::path session_dir() {
   return "retort-session";
 }
 
+// A file name part from a graph or variant name: names may come from a loaded model, so only
+// letters, digits, '_' and '-' pass; anything else (a '/', "..", a control character) becomes '_'.
+std::string file_stem(std::string_view name) {
+  std::string stem;
+  for (char c : name)
+    stem += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return stem.substr(0, 64);
+}
+
 // "egraph-1.svg", "egraph-2.svg", ...: the first name not taken in the session folder.
 std::string fresh_path(const std::string& stem) {
   std::filesystem::path dir = session_dir();
   for (size_t k = 1;; ++k) {
-    std::filesystem::path p = dir / fmt::format("{}-{}.svg", stem, k);
+    std::filesystem::path p = dir / fmt::format("{}-{}.svg", file_stem(stem), k);
     if (!std::filesystem::exists(p)) return p.string();
   }
 }

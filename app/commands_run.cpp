@@ -3,6 +3,7 @@
 
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/compare/undefined_check.h"
 #include "core/exec/conformance.h"
 #include "core/exec/inputs.h"
 #include "core/exec/interpreter.h"
@@ -22,6 +23,11 @@ void run_eval(Session& s, const Args& args, Output& out) {
   for (const auto& note : notes) out.print("note: {}", note);
   TensorMap values = evaluate(g, inputs, {.keep_intermediates = true});
   for (const auto& o : g.outputs) out.print("{}: {}", o, summarize_tensor(values.at(o)));
+  // The interpreter gives every op a value (integer x/0 = 0); say where that value is not the
+  // op's to give, as compare does.
+  if (auto use = find_undefined(g, values))
+    out.print("warning: these inputs make an op undefined: {}; results there are arbitrary",
+              use->str());
   s.set_last_eval({name ? *name : "", std::move(values)});
 }
 

@@ -4,6 +4,7 @@
 
 #include "app/words.h"
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 
 namespace retort {
 
@@ -12,25 +13,39 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
   if (text.empty() || text.front() == '#') return LineStatus::Ok;
   bool ends_session = false;
   bool restorable = true;
+  std::string failure;
+  // The command's output is its acknowledgement: it is shown only once the command is in the
+  // journal, so a kill right after the output never loses the command.
+  StringOutput held;
   try {
     HeadAndRest parts = split_head(text);
     const CommandSpec& command = commands_.get(parts.head);
     restorable = command.restorable;
     Args args = command.parse(parts.rest);
-    command.run(session_, args, out_);
+    command.run(session_, args, held);
     ends_session = command.ends_session;
   } catch (const Error& e) {
-    session_.record(text, false, restorable);
-    report(where, e.what());
-    return LineStatus::Failed;
+    failure = e.what();
   } catch (const std::exception& e) {
     // A bug in Retort, not in the user's input; the session goes on all the same.
-    session_.record(text, false, restorable);
-    report(where, fmt::format("internal error: {}", e.what()));
-    return LineStatus::Failed;
+    failure = fmt::format("internal error: {}", terminal_safe(e.what(), kErrorMessageBytes));
   }
-  session_.record(text, true, restorable);
+  bool journaled = session_.record(text, failure.empty(), restorable);
+  out_.write(held.text());
+  if (!failure.empty()) report(where, failure);
+  if (!journaled) warn_unjournaled();
+  if (!failure.empty()) return LineStatus::Failed;
   return ends_session ? LineStatus::Quit : LineStatus::Ok;
+}
+
+// Said after every command while the journal cannot be written, not once: each such command
+// is one a crash would lose.
+void Shell::warn_unjournaled() {
+  const JournalFile* journal = session_.journal_file();
+  err_.print(
+      "warning: not journaled: cannot write the journal {} ({}); a crash now loses this "
+      "and every later command (`save` keeps them)",
+      journal->path(), journal->error());
 }
 
 void Shell::report(std::string_view where, std::string_view message) {

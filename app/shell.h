@@ -19,9 +19,10 @@ class Shell {
   Shell(Session& session, const CommandRegistry& commands, Output& out, Output& err)
       : session_(session), commands_(commands), out_(out), err_(err) {}
 
-  // Runs one line. Blank lines and lines starting with '#' do nothing. A failure is printed to
-  // err as "error: ..." (after "where: " when where is given, e.g. "script.rts:3") and recorded
-  // in the journal; the session stays usable.
+  // Runs one line. Blank lines and lines starting with '#' do nothing. The line is journaled
+  // before its output is shown; when the journal cannot be written, err gets a warning after
+  // every line. A failure is printed to err as "error: ..." (after "where: " when where is
+  // given, e.g. "script.rts:3") and recorded in the journal; the session stays usable.
   LineStatus run(std::string_view line, std::string_view where = {});
 
   Session& session() { return session_; }
@@ -29,6 +30,7 @@ class Shell {
 
  private:
   void report(std::string_view where, std::string_view message);
+  void warn_unjournaled();
 
   Session& session_;
   const CommandRegistry& commands_;

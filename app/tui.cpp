@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <thread>
 
 #define NCURSES_NOMACROS 1
@@ -18,6 +17,8 @@
 #include "app/line_editor.h"
 #include "app/shell.h"
 #include "app/words.h"
+#include "core/base/error.h"
+#include "core/io/file_io.h"
 #include "views/workbench.h"
 
 namespace retort {
@@ -178,23 +179,26 @@ class Tui {
   bool workbench_command(const std::string& line) {
     std::vector<std::string> words = split_words(line);
     if (words.empty() || words[0] != "log") return false;
-    if (words.size() == 3 && words[1] == "save") {
-      std::ofstream file(words[2]);
+    bool force = words.size() == 4 && words[3] == "--force";
+    if ((words.size() == 3 || force) && words[1] == "save") {
+      std::string text;
       size_t n = 0;
       for (const auto& l : bench_.log().lines()) {
         if (l.style != Style::Plain && l.style != Style::Error) continue;
-        file << l.text << '\n';
+        text += l.text + '\n';
         ++n;
       }
-      if (!file) {
-        bench_.log().append(fmt::format("error: cannot write {}\n", words[2]), Style::Error);
+      try {
+        write_file(words[2], text, force);
+      } catch (const Error& e) {
+        bench_.log().append(fmt::format("error: {}\n", e.what()), Style::Error);
         return true;
       }
       bench_.log().append(fmt::format("saved {} log lines to {}\n", n, words[2]), Style::Dim);
     } else if (words.size() == 2 && words[1] == "clear") {
       bench_.log().clear();
     } else {
-      bench_.log().append("error: usage: log save FILE | log clear\n", Style::Error);
+      bench_.log().append("error: usage: log save FILE [--force] | log clear\n", Style::Error);
     }
     return true;
   }

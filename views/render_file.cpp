@@ -1,23 +1,20 @@
 #include "views/render_file.h"
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <mutex>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include "core/base/child_call.h"
 #include "core/base/error.h"
+#include "core/io/file_io.h"
 
 namespace retort {
 
 namespace {
 
-// Graphviz reports errors through a process-wide callback; it collects them here for the one
-// render running at a time (renders are serialised by g_render_lock).
+// Graphviz reports errors through a process-wide callback; the child collects them here.
 std::string g_messages;
-std::mutex g_render_lock;
 
 extern "C" int collect_message(char* text) {
   g_messages += text;
@@ -29,35 +26,26 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-// One Graphviz context for the life of the process: the text layout plugin keeps font data
-// that a freed context would take with it, so a second context reads freed memory.
-GVC_t* graphviz_context() {
-  static GVC_t* context = gvContext();
-  return context;
-}
-
-// Holds the graph and its layout; frees both in the right order.
-class Layout {
- public:
-  Layout(GVC_t* gvc, Agraph_t* g) : gvc_(gvc), g_(g) {}
-  ~Layout() {
-    if (laid_out_) gvFreeLayout(gvc_, g_);
-    agclose(g_);
-  }
-  Layout(const Layout&) = delete;
-  Layout& operator=(const Layout&) = delete;
-  bool run() { return laid_out_ = gvLayout(gvc_, g_, "dot") == 0; }
-  Agraph_t* graph() const { return g_; }
-
- private:
-  GVC_t* gvc_;
-  Agraph_t* g_;
-  bool laid_out_ = false;
-};
-
 [[noreturn]] void graphviz_failed(const std::string& what, const std::string& path) {
   std::string detail = trimmed(g_messages);
   fail("graphviz could not {} {}{}", what, path, detail.empty() ? "" : ": " + detail);
+}
+
+// Runs in the child process of call_in_child: lays out and renders into memory. The context and
+// graph are never freed; the child's exit frees them.
+std::string render_graphviz(const std::string& dot, const std::string& format,
+                            const std::string& path) {
+  agseterrf(collect_message);
+  agseterr(AGWARN);
+  GVC_t* gvc = gvContext();
+  Agraph_t* g = agmemread(dot.c_str());
+  if (!g || agerrors() > 0) graphviz_failed("read the DOT text for", path);
+  if (gvLayout(gvc, g, "dot") != 0) graphviz_failed("lay out", path);
+  char* data = nullptr;
+  unsigned int size = 0;
+  if (gvRenderData(gvc, g, format.c_str(), &data, &size) != 0 || !data)
+    graphviz_failed("render", path);
+  return std::string(data, size);
 }
 
 }  // namespace
@@ -70,37 +58,20 @@ std::string render_format(const std::string& path) {
 
 void render_dot_file(std::string_view dot, const std::string& path, bool force) {
   std::string format = render_format(path);
-  if (!force && std::filesystem::exists(path))
-    fail("{} already exists; add --force to replace it", path);
+  std::error_code ec;
+  if (!force &&
+      std::filesystem::symlink_status(path, ec).type() != std::filesystem::file_type::not_found)
+    fail("'{}' exists; use --force to replace it", path);
   if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty())
-    std::filesystem::create_directories(dir);
-  if (format == "dot") {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << dot;
-    if (!file.flush()) fail("cannot write {}", path);
-    return;
-  }
-
-  std::lock_guard<std::mutex> lock(g_render_lock);
-  g_messages.clear();
-  agusererrf previous = agseterrf(collect_message);
-  agseterr(AGWARN);
-  agreseterrors();
-  struct RestoreErrf {
-    agusererrf f;
-    ~RestoreErrf() { agseterrf(f); }
-  } restore{previous};
-
-  GVC_t* gvc = graphviz_context();
+    std::filesystem::create_directories(dir, ec);
   std::string text(dot);
-  Agraph_t* g = agmemread(text.c_str());
-  if (!g || agerrors() > 0) {
-    if (g) agclose(g);
-    graphviz_failed("read the DOT text for", path);
-  }
-  Layout layout(gvc, g);
-  if (!layout.run()) graphviz_failed("lay out", path);
-  if (gvRenderFilename(gvc, g, format.c_str(), path.c_str()) != 0) graphviz_failed("render", path);
+  // Graphviz runs in a child: dot 2.43 aborts on some large graphs, exits on write errors and
+  // keeps memory after every render; none of that may reach the session.
+  std::string bytes =
+      format == "dot" ? text : call_in_child(fmt::format("graphviz (rendering {})", path), [&] {
+        return render_graphviz(text, format, path);
+      });
+  write_file(path, bytes, force);
 }
 
 }  // namespace retort

@@ -11,9 +11,12 @@ namespace retort {
 // without layout). Throws Error naming the supported extensions for any other.
 std::string render_format(const std::string& path);
 
-// Lays out and renders `dot` into `path`. An existing file is an Error unless `force`. Errors
-// Graphviz reports (a syntax error in the DOT text, a layout failure) become an Error with its
-// message.
+// Lays out and renders `dot` into `path`. Graphviz runs in a child process and renders into
+// memory; the file is then written through write_file (core/io/file_io.h), so a full disk or a
+// read-only folder is an Error and nothing is half-written. An existing file (or symbolic link)
+// is an Error unless `force`. Errors Graphviz reports (a syntax error in the DOT text, a layout
+// failure) become an Error with its message; a Graphviz crash is an Error too, and the session
+// goes on.
 void render_dot_file(std::string_view dot, const std::string& path, bool force);
 
 }  // namespace retort

@@ -1,8 +1,10 @@
 #include "core/backend/frame.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/base/error.h"
+#include "core/tensor/value_budget.h"
 
 namespace retort {
 
@@ -22,6 +24,7 @@ void write_u32_le(std::string& out, uint32_t v) {
 
 std::vector<uint64_t> blob_sizes(const json& header) {
   std::vector<uint64_t> sizes;
+  uint64_t total = 0;
   auto it = header.find("blobs");
   if (it == header.end() || it->is_null()) return sizes;
   if (!it->is_array()) fail("malformed frame: 'blobs' is not an array");
@@ -29,11 +32,30 @@ std::vector<uint64_t> blob_sizes(const json& header) {
     if (!n.is_number_unsigned() && !(n.is_number_integer() && n.get<int64_t>() >= 0))
       fail("malformed frame: 'blobs' holds {}, not a byte count", n.dump());
     uint64_t size = n.get<uint64_t>();
-    if (size > kMaxFrameBlobBytes)
-      fail("malformed frame: a blob of {} bytes is over the limit of 4 GiB", size);
+    if (size > kValueByteBudget)
+      fail("malformed frame: a blob of {} bytes is over the memory budget of {} GiB per value",
+           size, kValueByteBudget >> 30);
+    total += size;
+    if (total > kMaxFrameBlobBytes)
+      fail("malformed frame: its blobs take more than the limit of {} GiB",
+           kMaxFrameBlobBytes >> 30);
     sizes.push_back(size);
   }
   return sizes;
+}
+
+// Reads a blob in pieces, growing it only as its bytes arrive: a header may declare sizes the
+// sender never sends, and those must not be allocated up front.
+std::string read_blob(const ReadExact& read, uint64_t size) {
+  constexpr uint64_t kPiece = 1 << 20;
+  std::string blob;
+  while (blob.size() < size) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece, size - blob.size()));
+    size_t at = blob.size();
+    blob.resize(at + n);
+    read(blob.data() + at, n);
+  }
+  return blob;
 }
 
 }  // namespace
@@ -80,11 +102,7 @@ Frame read_frame(const ReadExact& read) {
     fail("malformed frame: the header is not JSON ({})", e.what());
   }
   if (!frame.header.is_object()) fail("malformed frame: the header is not a JSON object");
-  for (uint64_t size : blob_sizes(frame.header)) {
-    std::string blob(size, '\0');
-    read(blob.data(), size);
-    frame.blobs.push_back(std::move(blob));
-  }
+  for (uint64_t size : blob_sizes(frame.header)) frame.blobs.push_back(read_blob(read, size));
   return frame;
 }
 

@@ -18,6 +18,9 @@
 namespace retort {
 
 inline constexpr uint32_t kMaxFrameHeaderBytes = 64u << 20;
+// All blobs of one frame together; each alone is bounded by the memory budget
+// (core/tensor/value_budget.h). Blobs are read as their bytes arrive, so declared sizes cost
+// nothing until they are sent.
 inline constexpr uint64_t kMaxFrameBlobBytes = uint64_t{4} << 30;
 
 struct Frame {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/base/terminal_text.h"
 #include "core/io/onnx_io.h"
 
 namespace retort {
@@ -50,9 +51,12 @@ std::string model_bytes(const RunRequest& request, const std::vector<std::string
   return export_onnx(marked);
 }
 
+// Every text a worker sends enters here (and its stderr in WorkerProcess::stderr_tail): made
+// safe to print, since messages reach the terminal.
 std::string text_member(const json& header, const char* key) {
   auto it = header.find(key);
-  return it != header.end() && it->is_string() ? it->get<std::string>() : std::string();
+  if (it == header.end() || !it->is_string()) return {};
+  return terminal_safe(it->get_ref<const std::string&>(), kWorkerMessageBytes);
 }
 
 }  // namespace
@@ -160,7 +164,8 @@ bool WorkerBackend::ensure_started(RunResult& result) {
     }
   } catch (const std::exception& e) {
     fail_worker(result, RunStatus::error,
-                fmt::format("the worker's answer to hello is not valid: {}; killed it", e.what()));
+                fmt::format("the worker's answer to hello is not valid: {}; killed it",
+                            terminal_safe(e.what(), kWorkerMessageBytes)));
   }
   return false;
 }
@@ -226,7 +231,8 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     }
   } catch (const std::exception& e) {
     fail_worker(result, RunStatus::error,
-                fmt::format("malformed response: {}; killed the worker", e.what()));
+                fmt::format("malformed response: {}; killed the worker",
+                            terminal_safe(e.what(), kWorkerMessageBytes)));
   }
   return result;
 }

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <thread>
 
+#include "core/base/terminal_text.h"
+
 extern char** environ;
 
 namespace retort {
@@ -216,7 +218,7 @@ std::string WorkerProcess::kill() {
 
 std::string WorkerProcess::stderr_tail() {
   drain_stderr();
-  return stderr_tail_;
+  return terminal_safe(stderr_tail_, 2 * kStderrTailBytes);
 }
 
 }  // namespace retort

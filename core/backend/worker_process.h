@@ -60,7 +60,7 @@ class WorkerProcess {
   bool poll_exit() { return try_reap(false); }
 
   // The last kStderrTailBytes bytes the child wrote to stderr (read so far, plus whatever is
-  // waiting in the pipe now).
+  // waiting in the pipe now), made safe to print (core/base/terminal_text.h).
   std::string stderr_tail();
 
  private:

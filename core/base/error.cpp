@@ -1,5 +1,7 @@
 #include "core/base/error.h"
 
+#include "core/base/terminal_text.h"
+
 namespace retort {
 
 std::string SourceLoc::str() const {
@@ -9,7 +11,13 @@ std::string SourceLoc::str() const {
   return where;
 }
 
+// Messages echo names and tokens from files and the prompt, so they are made safe to print here,
+// where every one passes.
 Error::Error(std::string message, SourceLoc loc, std::string node)
+    : Error(Safe{}, terminal_safe(message, kErrorMessageBytes), std::move(loc),
+            terminal_safe(node, kWorkerMessageBytes)) {}
+
+Error::Error(Safe, std::string message, SourceLoc loc, std::string node)
     : std::runtime_error(render(message, loc, node)),
       message_(std::move(message)),
       loc_(std::move(loc)),
@@ -27,6 +35,8 @@ Error Error::at_node(const std::string& node) const {
   return node_.empty() ? Error(message_, loc_, node) : *this;
 }
 
-Error Error::at(SourceLoc loc) const { return loc_.known() ? *this : Error(message_, std::move(loc), node_); }
+Error Error::at(SourceLoc loc) const {
+  return loc_.known() ? *this : Error(message_, std::move(loc), node_);
+}
 
 }  // namespace retort

@@ -1,6 +1,7 @@
 // User-facing failures. An Error is a value: a message plus where it happened (a file position,
 // a node name, or both). Code deep inside the engine throws it; the command boundary catches it,
-// prints it and keeps the session alive.
+// prints it and keeps the session alive. The message and node name are made safe to print
+// (control characters escaped, length bounded: core/base/terminal_text.h).
 #pragma once
 
 #include <stdexcept>
@@ -32,6 +33,8 @@ class Error : public std::runtime_error {
   Error at(SourceLoc loc) const;
 
  private:
+  struct Safe {};
+  Error(Safe, std::string message, SourceLoc loc, std::string node);
   static std::string render(const std::string& message, const SourceLoc& loc,
                             const std::string& node);
   std::string message_;

@@ -1,11 +1,14 @@
 #include "core/compare/compare.h"
 
+#include <map>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/compare/precision.h"
 #include "core/compare/undefined_check.h"
 #include "core/exec/inputs.h"
 #include "core/io/onnx_io.h"
@@ -63,6 +66,106 @@ std::string first_failure(const RunComparison& c) {
     if (d.verdict != Verdict::pass) return d.str();
   return {};
 }
+
+// A difference in values (not a failed run): what a repeated run must show again before it is
+// reported as a miscompilation.
+bool is_value_difference(Verdict v) {
+  return v == Verdict::mismatch || v == Verdict::nan_inf_mismatch ||
+         v == Verdict::shape_dtype_mismatch;
+}
+
+// Repeats a backend's run of a graph on the same inputs, once, when a check is about to report
+// a difference in its values: outputs that change between identical runs are nondeterminism,
+// not a miscompilation (threads reducing in another order, uninitialised memory).
+class Reruns {
+ public:
+  Reruns(const std::vector<Backend*>& backends, const std::vector<CompareGraph>& graphs,
+         const std::vector<std::string>& onnx, const TensorMap& inputs,
+         const std::vector<std::vector<RunResult>>& results)
+      : backends_(backends), graphs_(graphs), onnx_(onnx), inputs_(inputs), results_(results) {}
+
+  // Empty when the repeated run gave the same outputs bit for bit; else what changed.
+  const std::string& changed(size_t b, size_t g) {
+    auto key = std::make_pair(b, g);
+    auto it = changed_.find(key);
+    if (it != changed_.end()) return it->second;
+    const RunResult& first = results_[b][g];
+    RunRequest request{
+        .graph = graphs_[g].graph, .onnx = onnx_[g], .inputs = inputs_, .outputs = {}};
+    RunResult again = backends_[b]->run(request);
+    std::string text;
+    if (again.status != first.status)
+      text = fmt::format("a repeated run of {} on {} ended {} instead of {}",
+                         backends_[b]->info().name, graphs_[g].name, run_status_name(again.status),
+                         run_status_name(first.status));
+    for (const auto& [name, value] : first.outputs) {
+      auto other = again.outputs.find(name);
+      if (!text.empty()) break;
+      if (other == again.outputs.end() || !(other->second == value))
+        text = fmt::format("a repeated run of {} on {} gave other values for output '{}'",
+                           backends_[b]->info().name, graphs_[g].name, name);
+    }
+    return changed_.emplace(key, std::move(text)).first->second;
+  }
+
+ private:
+  const std::vector<Backend*>& backends_;
+  const std::vector<CompareGraph>& graphs_;
+  const std::vector<std::string>& onnx_;
+  const TensorMap& inputs_;
+  const std::vector<std::vector<RunResult>>& results_;
+  std::map<std::pair<size_t, size_t>, std::string> changed_;
+};
+
+// The reference evaluated without roundings below f64, per graph, made when a reference check
+// first needs it: whether a mismatch is explained by a backend skipping intermediate roundings.
+class WideReference {
+ public:
+  WideReference(const std::vector<CompareGraph>& graphs, const TensorMap& inputs,
+                const ToleranceTable& tolerances)
+      : graphs_(graphs), inputs_(inputs), tolerances_(tolerances) {}
+
+  // True when every mismatched output of c lies in the band between the reference's value and
+  // the wide evaluation's.
+  bool explains(size_t g, const RunResult& actual, const RunResult& reference,
+                const RunComparison& c) {
+    const TensorMap* wide = values(g);
+    if (!wide) return false;
+    for (const auto& d : c.outputs) {
+      if (d.verdict == Verdict::pass) continue;
+      if (d.verdict != Verdict::mismatch) return false;
+      auto a = actual.outputs.find(d.actual_name);
+      auto r = reference.outputs.find(d.expected_name);
+      auto w = wide->find(d.expected_name);
+      if (a == actual.outputs.end() || r == reference.outputs.end() || w == wide->end() ||
+          !within_precision_band(a->second, r->second, w->second, tolerances_))
+        return false;
+    }
+    return true;
+  }
+
+ private:
+  const TensorMap* values(size_t g) {
+    auto it = values_.find(g);
+    if (it == values_.end()) {
+      std::optional<TensorMap> v;
+      if (std::optional<Graph> wide = widened_graph(*graphs_[g].graph)) {
+        try {
+          v = evaluate(*wide, widen_inputs(*wide, inputs_));
+        } catch (const Error&) {
+          v.reset();  // the wide graph fails where the narrow one did not: no band
+        }
+      }
+      it = values_.emplace(g, std::move(v)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+  const std::vector<CompareGraph>& graphs_;
+  const TensorMap& inputs_;
+  const ToleranceTable& tolerances_;
+  std::map<size_t, std::optional<TensorMap>> values_;
+};
 
 }  // namespace
 
@@ -151,6 +254,8 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       }
     }
 
+    Reruns reruns{backends, graphs, onnx, inputs, results};
+    WideReference wide{graphs, inputs, options.tolerances};
     for (const Check& check : checks) {
       const Graph& ga = *graphs[check.graph_a].graph;
       const Graph& gb = *graphs[check.graph_b].graph;
@@ -168,9 +273,27 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       for (size_t g : {check.graph_a, check.graph_b})
         if (undefined.empty() && expected[g].undefined)
           undefined = fmt::format("{}: {}", graphs[g].name, expected[g].undefined->str());
-      if (!undefined.empty() &&
+      if (!undefined.empty() && !options.keep_undefined &&
           (c.verdict == Verdict::mismatch || c.verdict == Verdict::nan_inf_mismatch))
         c.verdict = Verdict::undefined;
+      if (check.oracle == Oracle::reference && c.verdict == Verdict::mismatch &&
+          !options.count_precision &&
+          wide.explains(check.graph_a, results[check.backend_a][check.graph_a],
+                        expected[check.graph_a].result, c)) {
+        c.verdict = Verdict::precision;
+        c.message =
+            "within the band between the reference and an evaluation without "
+            "intermediate roundings (a wider type inside the backend)";
+      }
+      if (is_value_difference(c.verdict)) {
+        std::string changed = reruns.changed(check.backend_a, check.graph_a);
+        if (changed.empty() && check.backend_b != kReferenceSide)
+          changed = reruns.changed(check.backend_b, check.graph_b);
+        if (!changed.empty()) {
+          c.verdict = Verdict::nondeterministic;
+          c.message = changed;
+        }
+      }
       if (check.oracle == Oracle::reference) {
         CompareCell& cell = report.cell(check.backend_a, check.graph_a);
         if (c.verdict > cell.verdict) cell.message = first_failure(c);

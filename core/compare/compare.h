@@ -68,6 +68,12 @@ struct CompareOptions {
   uint64_t seed = 1;
   size_t runs = 1;  // seeds seed, seed+1, ...
   ToleranceTable tolerances;
+  // Keep the verdict of a difference where the inputs make an op undefined (normally turned
+  // into `undefined`), so that it can be looked at and exported.
+  bool keep_undefined = false;
+  // Report reference differences that skipped intermediate roundings explain as mismatches
+  // instead of `precision` (core/compare/precision.h).
+  bool count_precision = false;
 };
 
 // graphs[0] is the original; every graph must have the original's inputs (names and types).

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace retort {
@@ -59,18 +63,26 @@ std::string compare_report_text(const CompareReport& r) {
   for (size_t b = 0; b < r.backends.size(); ++b)
     for (size_t g = 0; g < r.graphs.size(); ++g)
       if (r.cell(b, g).verdict == Verdict::unsupported)
-        out +=
-            fmt::format("note: {} on {}: {}\n", r.backends[b], r.graphs[g], r.cell(b, g).message);
+        out += fmt::format("note: {} on {}: unsupported: {}\n", r.backends[b], r.graphs[g],
+                           r.cell(b, g).message);
   std::vector<std::string> counts;
   for (std::string_view oracle : {"equivalence", "optimization", "reference"}) {
     size_t checks = r.checks.count(std::string(oracle)) ? r.checks.at(std::string(oracle)) : 0;
-    size_t bugs = 0, filtered = 0;
+    size_t bugs = 0;
+    std::map<Verdict, size_t> not_bugs;  // undefined, precision, nondeterministic
     for (const auto& f : r.findings) {
       if (oracle_name(f.oracle) != oracle) continue;
-      (is_bug(f.verdict) ? bugs : filtered)++;
+      if (is_bug(f.verdict))
+        ++bugs;
+      else
+        ++not_bugs[f.verdict];
     }
-    out += fmt::format("{}: {} checks, {} failed{}\n", oracle, checks, bugs,
-                       filtered ? fmt::format(", {} undefined (not bugs)", filtered) : "");
+    std::vector<std::string> filtered;
+    for (const auto& [verdict, n] : not_bugs)
+      filtered.push_back(fmt::format("{} {}", n, verdict_name(verdict)));
+    out += fmt::format(
+        "{}: {} checks, {} failed{}\n", oracle, checks, bugs,
+        filtered.empty() ? "" : fmt::format(", {} (not bugs)", fmt::join(filtered, ", ")));
   }
   size_t number = 0;
   for (const auto& f : r.findings)

@@ -12,6 +12,7 @@
 #include "core/base/error.h"
 #include "core/exec/inputs.h"
 #include "core/io/graph_files.h"
+#include "core/io/json_graph.h"
 #include "core/io/npy.h"
 #include "core/io/onnx_io.h"
 #include "core/io/rtg.h"
@@ -76,16 +77,13 @@ class BundleWriter {
     if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) fail("{} is not a directory", dir_);
     if (fs::exists(dir_, ec) && !fs::is_empty(dir_, ec) && !force)
       fail("{} is not empty (use --force to write into it)", dir_);
-    fs::create_directories(fs::path(dir_) / "inputs", ec);
-    fs::create_directories(fs::path(dir_) / "expected", ec);
+    fs::create_directories(dir_, ec);
     if (ec) fail("cannot create {}: {}", dir_, ec.message());
   }
+  // Never through a symbolic link inside the bundle (DIR/inputs -> elsewhere): nothing is
+  // written outside DIR.
   void write(const std::string& name, const std::string& data) {
-    const fs::path path = fs::path(dir_) / name;
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);  // a copied package keeps its folder
-    if (ec) fail("cannot create {}: {}", path.parent_path().string(), ec.message());
-    write_file(path.string(), data, true);
+    write_file_in(dir_, name, data, true);
     files_.push_back(name);
   }
   void copy(const std::string& from, const std::string& name) { write(name, read_file(from)); }
@@ -95,6 +93,15 @@ class BundleWriter {
   std::string dir_;
   std::vector<std::string> files_;
 };
+
+// The graph as .rtg text, or as lossless JSON when a name cannot be written in .rtg (a model's
+// names may hold line breaks or anything else).
+void write_graph_text(BundleWriter& out, const std::string& stem, const Graph& g) {
+  if (rtg_can_print(g))
+    out.write(stem + ".rtg", print_rtg(g));
+  else
+    out.write(stem + ".json", graph_to_json(g).dump(2) + "\n");
+}
 
 std::string readme(const CompareReport& report, const Finding& f, const ReproBackend& a,
                    const std::string& run, const nlohmann::json& cfg) {
@@ -143,7 +150,8 @@ std::string readme(const CompareReport& report, const Finding& f, const ReproBac
         shell_line(a.argv));
   text +=
       "\n## Files\n\n"
-      "- model_a.onnx, graph_a.rtg: the graph of side a (ONNX opset 17; .rtg is Retort's text)\n"
+      "- model_a.onnx, graph_a.rtg: the graph of side a (ONNX opset 17; .rtg is Retort's text, "
+      "graph_a.json instead when a name cannot be written in .rtg)\n"
       "- model_b.onnx, graph_b.rtg: the graph of side b, when it is another graph\n"
       "- inputs/*.npy, expected/*.npy: the inputs and the reference outputs of side a's graph\n"
       "- repro.json: what the script runs and compares\n";
@@ -192,10 +200,10 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
     expected_files.push_back(file);
   }
   out.write("model_a.onnx", export_onnx(ga));
-  out.write("graph_a.rtg", print_rtg(ga));
+  write_graph_text(out, "graph_a", ga);
   if (two_graphs) {
     out.write("model_b.onnx", export_onnx(gb));
-    out.write("graph_b.rtg", print_rtg(gb));
+    write_graph_text(out, "graph_b", gb);
   }
 
   std::map<std::string, std::string> copies = backend_a.copy_files;

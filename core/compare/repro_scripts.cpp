@@ -108,7 +108,12 @@ function compare(name, a, e) {
   }
   console.log(`not reproduced: ${cfg.a.label} agrees with ${cfg.b.label}`);
   process.exit(0);
-})();
+})().catch(e => {
+  // Anything else that stops the script (a missing file, a broken install) says nothing about
+  // the finding: exit 2, never the 1 of "reproduced".
+  console.log(`could not run the reproducer: ${e && e.message ? e.message : e}`);
+  process.exit(2);
+});
 )JS";
 
 const char* const kReproPythonScript = R"PY(#!/usr/bin/env python3
@@ -224,7 +229,11 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Exception as e:  # a missing worker or file says nothing about the finding: exit 2
+        print(f"could not run the reproducer: {type(e).__name__}: {e}")
+        sys.exit(2)
 )PY";
 
 }  // namespace retort

@@ -97,8 +97,9 @@ RunComparison compare_runs(const RunResult& actual, const RunResult& expected,
     bool actual_worse = va >= ve;
     const RunResult& failed = actual_worse ? actual : expected;
     c.verdict = actual_worse ? va : ve;
-    c.message = fmt::format("{}{}: {}", actual_worse ? "" : "the run compared against: ",
-                            run_status_name(failed.status), failed.message);
+    // The verdict already names the status (crash, error...): the message says it once.
+    c.message = actual_worse ? failed.message
+                             : fmt::format("in the run compared against: {}", failed.message);
     return c;
   }
   for (const auto& [a_name, e_name] : pairs) {

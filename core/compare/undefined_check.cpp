@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/ops/kernel_util.h"
 #include "core/ops/registry.h"
 #include "core/ops/value_domain.h"
 
@@ -11,6 +12,33 @@ std::string UndefinedUse::str() const {
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
                      input_index, value, domain.str(), element, element_value);
 }
+
+namespace {
+
+// The first element where pow's base and exponent make the power undefined (pow_defined), as the
+// use of input 0; integer powers are defined everywhere (they wrap, docs/ops/elementwise.md).
+std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
+                                          const Tensor& exponent, const InputDomain& domain) {
+  if (!is_float(base.dtype())) return std::nullopt;
+  Shape out = broadcast_shapes(base.shape(), exponent.shape());
+  std::optional<UndefinedUse> use;
+  for_each_broadcast(out, {&base.shape(), &exponent.shape()},
+                     [&](int64_t, const int64_t* offsets) {
+                       if (use) return;
+                       double a = base.get(offsets[0]), b = exponent.get(offsets[1]);
+                       if (pow_defined(a, b)) return;
+                       use = UndefinedUse{.node = node.name,
+                                          .op = node.op,
+                                          .value = node.inputs[0],
+                                          .input_index = 0,
+                                          .domain = domain,
+                                          .element = offsets[0],
+                                          .element_value = a};
+                     });
+  return use;
+}
+
+}  // namespace
 
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
   const OpRegistry& reg = OpRegistry::instance();
@@ -24,6 +52,12 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
       if (it == values.end()) continue;
       InputDomain domain = op->domain_of_input(i, input_types(g, node), node.attrs);
       const Tensor& t = it->second;
+      if (domain.kind == ValueDomain::PowBase) {
+        auto exponent = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
+        if (exponent == values.end()) continue;
+        if (auto use = undefined_pow(node, t, exponent->second, domain)) return use;
+        continue;
+      }
       if (t.dtype() == DType::boolean) continue;
       for (int64_t k = 0; k < t.numel(); ++k) {
         double v = t.get(k);

@@ -8,6 +8,10 @@ std::string_view verdict_name(Verdict v) {
       return "pass";
     case Verdict::undefined:
       return "undefined";
+    case Verdict::precision:
+      return "precision";
+    case Verdict::nondeterministic:
+      return "nondeterministic";
     case Verdict::unsupported:
       return "unsupported";
     case Verdict::mismatch:
@@ -27,7 +31,8 @@ std::string_view verdict_name(Verdict v) {
 }
 
 bool is_bug(Verdict v) {
-  return v != Verdict::pass && v != Verdict::undefined && v != Verdict::unsupported;
+  return v != Verdict::pass && v != Verdict::undefined && v != Verdict::precision &&
+         v != Verdict::nondeterministic && v != Verdict::unsupported;
 }
 
 Verdict verdict_of_status(RunStatus status) {

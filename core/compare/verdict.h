@@ -11,6 +11,8 @@ namespace retort {
 enum class Verdict {
   pass,
   undefined,             // values differ, but the inputs make an op undefined there: not a bug
+  precision,             // values differ within what skipped intermediate roundings explain
+  nondeterministic,      // the backend gave other outputs when the same run was repeated
   unsupported,           // a backend cannot express the model: not a bug
   mismatch,              // some elements differ beyond the tolerance
   nan_inf_mismatch,      // NaN or Inf on one side where the other has a different value

@@ -8,6 +8,7 @@
 
 #include "core/base/error.h"
 #include "core/ops/registry.h"
+#include "core/tensor/value_budget.h"
 
 namespace retort {
 
@@ -47,6 +48,15 @@ bool Graph::defines(const std::string& value) const {
 }
 
 namespace {
+
+// Checked at inference so the error names the value before anything is allocated for it.
+void within_budget(const TensorType& type, std::string_view kind, const std::string& name) {
+  try {
+    check_value_budget(type.dtype, type.shape);
+  } catch (const Error& e) {
+    fail("{} '{}': {}", kind, name, e.message());
+  }
+}
 
 // Orders nodes so that each comes after the producers of its inputs; reports a cycle by naming
 // the nodes on it.
@@ -153,6 +163,7 @@ void infer_node(Graph& g, Node& node) {
     if (out_types[i].shape.size() > kMaxRank)
       fail("output '{}' would have rank {}, above the maximum {}", node.outputs[i],
            out_types[i].shape.size(), kMaxRank);
+    within_budget(out_types[i], "output", node.outputs[i]);
     g.types[node.outputs[i]] = out_types[i];
   }
 }
@@ -175,6 +186,7 @@ void infer_graph(Graph& g) {
   for (const auto& i : g.inputs) {
     if (i.type.shape.size() > kMaxRank)
       fail("input '{}' has rank {}, above the maximum {}", i.name, i.type.shape.size(), kMaxRank);
+    within_budget(i.type, "input", i.name);
     g.types[i.name] = i.type;
     sources.insert(i.name);
   }

@@ -18,28 +18,50 @@ std::string type_name(const json& j) {
   return j.type_name();
 }
 
+// The DOM parser, also remembering where an error was found: nlohmann's out_of_range errors (a
+// number like 1e400 that overflows a double) carry no position of their own.
+class LocatingDomParser : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  using json_sax_dom_parser::json_sax_dom_parser;
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
+    error_start = position >= token.size() ? position - token.size() : 0;
+    return json_sax_dom_parser::parse_error(position, token, ex);
+  }
+  size_t error_start = 0;  // the byte where the offending token starts
+};
+
+SourceLoc location_of(std::string_view text, size_t byte, const std::string& file) {
+  SourceLoc loc{file, 1, 1};
+  size_t end = std::min(byte, text.size());
+  for (size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.col = 1;
+    } else {
+      ++loc.col;
+    }
+  }
+  return loc;
+}
+
 }  // namespace
 
 json parse_json_text(std::string_view text, const std::string& file) {
+  json result;
+  LocatingDomParser parser(result);
   try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    // Turn the byte offset into line:col so the message points like the other formats do.
-    SourceLoc loc{file, 1, 1};
-    size_t end = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++loc.line;
-        loc.col = 1;
-      } else {
-        ++loc.col;
-      }
-    }
+    json::sax_parse(text, &parser);
+    return result;
+  } catch (const json::exception& e) {
     std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    size_t colon = what.find(": ");
-    throw Error("invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)),
-                loc);
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: " or
+    // "[json.exception.out_of_range.406] ".
+    const auto* syntax = dynamic_cast<const json::parse_error*>(&e);
+    size_t cut = what.find(syntax ? ": " : "] ");
+    size_t at = syntax ? (syntax->byte > 0 ? syntax->byte - 1 : 0) : parser.error_start;
+    throw Error("invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)),
+                location_of(text, at, file));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "core/base/child_call.h"
 #include "core/io/graph_files.h"
 #include "core/io/onnx_fold.h"
 #include "core/io/onnx_io.h"
@@ -497,23 +498,39 @@ class Importer {
       std::string inferred_problem;
       if (auto t = static_type(i->second, what, &inferred_problem)) return *t;
     }
-    unsupported(fmt::format(
-        "Retort cannot type op '{}' ({}, and ONNX shape inference does not know it either)", n.op,
-        problem));
+    unsupported(fmt::format("Retort cannot type op '{}' ({}, and {})", n.op, problem,
+                            inference_problem_.empty()
+                                ? "ONNX shape inference does not know it either"
+                                : "ONNX shape inference failed: " + inference_problem_));
   }
 
-  // ONNX's own shape inference over the model, run once and only when an opaque op needs it.
+  // ONNX's own shape inference over the model, run once and only when an opaque op needs it. It
+  // runs in a child process: libonnx's inference trusts the model (1.12's Conv inference reads
+  // out of bounds on a rank-3 input with a rank-4 weight), and a file must not crash Retort.
   const std::map<std::string, onnx::TypeProto>& inferred_types() {
     if (inferred_) return *inferred_;
     inferred_.emplace();
-    onnx::ModelProto copy = model_;
+    onnx::GraphProto typed;
     try {
-      onnx::shape_inference::InferShapes(copy);
-    } catch (const std::exception&) {
-      return *inferred_;  // partial results stay in copy; what is typed is still usable
+      std::string bytes = call_in_child("ONNX shape inference", [this] {
+        onnx::ModelProto copy = model_;
+        try {
+          onnx::shape_inference::InferShapes(copy);
+        } catch (const std::exception&) {
+          // Partial results stay in copy; what is typed is still usable.
+        }
+        onnx::GraphProto types;
+        *types.mutable_value_info() = copy.graph().value_info();
+        *types.mutable_output() = copy.graph().output();
+        return types.SerializeAsString();
+      });
+      if (!typed.ParseFromString(bytes)) fail("ONNX shape inference answered garbage");
+    } catch (const Error& e) {
+      inference_problem_ = e.message();
+      return *inferred_;
     }
-    for (const auto& v : copy.graph().value_info()) (*inferred_)[v.name()] = v.type();
-    for (const auto& v : copy.graph().output()) (*inferred_)[v.name()] = v.type();
+    for (const auto& v : typed.value_info()) (*inferred_)[v.name()] = v.type();
+    for (const auto& v : typed.output()) (*inferred_)[v.name()] = v.type();
     return *inferred_;
   }
 
@@ -550,6 +567,7 @@ class Importer {
   std::set<std::string> feeds_folding_;      // values read only to compute folded attributes
   std::map<std::string, Tensor> folded_;     // values computed at import
   std::optional<std::map<std::string, onnx::TypeProto>> inferred_;
+  std::string inference_problem_;  // why ONNX shape inference gave nothing, when it failed
   OnnxImport out_;
   ImportFolder folder_;
 };

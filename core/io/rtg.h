@@ -20,6 +20,8 @@ struct RtgPrintOptions {
   bool show_types = true;              // a `# f32[2,3]` comment after each node
   int64_t max_literal_elements = -1;   // elide longer constant literals (display only; -1: never)
 };
+// Whether print_rtg can write every name of g (a model's names may hold line breaks).
+bool rtg_can_print(const Graph& g);
 // Text that parse_rtg reads back to the same graph (unless literals were elided).
 std::string print_rtg(const Graph& g, const RtgPrintOptions& options = {});
 

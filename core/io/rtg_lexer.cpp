@@ -279,12 +279,15 @@ bool rtg_plain_name(std::string_view name) {
   return true;
 }
 
+bool rtg_writable_name(std::string_view name) {
+  return !name.empty() && name.find_first_of("`\n\r") == std::string_view::npos;
+}
+
 std::string rtg_name(std::string_view name) {
   if (rtg_plain_name(name)) return std::string(name);
-  for (char c : name)
-    if (c == '`' || c == '\n' || c == '\r')
-      fail("value name '{}' cannot be written in .rtg (it holds a ` or a line break)", name);
   if (name.empty()) fail("an empty value name cannot be written in .rtg");
+  if (!rtg_writable_name(name))
+    fail("value name '{}' cannot be written in .rtg (it holds a ` or a line break)", name);
   return fmt::format("`{}`", name);
 }
 

@@ -45,6 +45,8 @@ std::string describe_token(const Token& t);
 
 // True when name can be written bare (an identifier that is not the `_` placeholder).
 bool rtg_plain_name(std::string_view name);
+// Whether .rtg can write the name at all (bare or back-quoted): not empty, no ` or line break.
+bool rtg_writable_name(std::string_view name);
 // The name as .rtg source: bare when plain, else back-quoted.
 std::string rtg_name(std::string_view name);
 

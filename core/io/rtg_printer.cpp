@@ -95,6 +95,22 @@ std::string types_comment(const Graph& g, const Node& n) {
 
 }  // namespace
 
+bool rtg_can_print(const Graph& g) {
+  auto ok = [](const std::string& name) { return name.empty() || rtg_writable_name(name); };
+  if (!ok(g.name)) return false;
+  for (const auto& in : g.inputs)
+    if (!ok(in.name)) return false;
+  for (const auto& c : g.constants)
+    if (!ok(c.name)) return false;
+  for (const auto& n : g.nodes) {
+    for (const auto& v : n.inputs)
+      if (!ok(v)) return false;
+    for (const auto& v : n.outputs)
+      if (!ok(v)) return false;
+  }
+  return true;
+}
+
 std::string print_rtg(const Graph& g, const RtgPrintOptions& options) {
   std::string out;
   if (!g.name.empty() && g.name != Graph{}.name) out += fmt::format("graph {}\n", rtg_name(g.name));

@@ -51,7 +51,7 @@ void add_arithmetic(OpRegistry& r) {
   pow.dtypes_b = DTypeSet::Numeric;
   pow.f = [](double a, double b) { return std::pow(a, b); };
   pow.fi = wrapping_pow;
-  pow.domain_a = ValueDomain::Positive;
+  pow.domain_a = ValueDomain::PowBase;
   r.add(make_binary(std::move(pow)));
 }
 

@@ -24,6 +24,8 @@ std::string_view domain_name(ValueDomain d) {
       return "[0, 1]";
     case ValueDomain::AxisIndex:
       return "an index along input 0's 'axis'";
+    case ValueDomain::PowBase:
+      return "positive (or any, for an integral exponent)";
   }
   return "?";
 }
@@ -38,6 +40,7 @@ bool in_domain(double v, const InputDomain& domain) {
     case ValueDomain::Any:
       return true;
     case ValueDomain::Positive:
+    case ValueDomain::PowBase:
       return v > 0;
     case ValueDomain::NonNegative:
       return v >= 0;
@@ -54,6 +57,12 @@ bool in_domain(double v, const InputDomain& domain) {
              v <= static_cast<double>(domain.axis_size - 1);
   }
   return true;
+}
+
+bool pow_defined(double base, double exponent) {
+  if (std::isnan(base) || std::isnan(exponent) || base > 0) return true;
+  if (std::trunc(exponent) != exponent) return false;
+  return base != 0 || exponent >= 0;
 }
 
 }  // namespace retort

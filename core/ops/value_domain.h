@@ -20,6 +20,10 @@ enum class ValueDomain {
   // An index along the axis that the node's attribute 'axis' picks in input 0: [-d, d-1] for
   // that axis's size d (gather's indices). Unlike the others it depends on the node.
   AxisIndex,
+  // pow's base: any value where the exponent (input 1) is integral and the power is finite (a
+  // negative base squared is defined: LayerNorm's Pow(x - mean, 2)), else positive. Alone, with no
+  // exponent to look at, it is Positive; find_undefined (core/compare) checks each pair.
+  PowBase,
 };
 
 std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
@@ -40,5 +44,9 @@ struct InputDomain {
 
 // Whether v lies in the domain (NaN lies only in Any).
 bool in_domain(double v, const InputDomain& domain);
+// Whether base^exponent is defined for a float base (ValueDomain::PowBase): a positive base, or
+// an integral exponent with a power that is not a pole (0 to a negative power). NaN operands are
+// defined (IEEE propagates them).
+bool pow_defined(double base, double exponent);
 
 }  // namespace retort

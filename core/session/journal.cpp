@@ -26,7 +26,7 @@ std::unique_ptr<JournalFile> JournalFile::create(const std::string& path, uint64
   std::unique_ptr<JournalFile> file(new JournalFile(path, fd));
   json header = {{"format", "retort-journal"}, {"version", kJournalVersion}, {"seed", seed}};
   if (!file->write_line(header.dump()))
-    fail("cannot write the journal {}: {}", path, std::strerror(errno));
+    fail("cannot write the journal {}: {}", path, file->error());
   return file;
 }
 
@@ -35,20 +35,20 @@ JournalFile::~JournalFile() {
 }
 
 bool JournalFile::write_line(const std::string& line) {
-  if (failed_) return false;
+  if (!error_.empty()) return false;
   std::string text = line + "\n";
   size_t done = 0;
   while (done < text.size()) {
     ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      failed_ = true;
+      error_ = n == 0 ? "nothing was written" : std::strerror(errno);
       return false;
     }
     done += static_cast<size_t>(n);
   }
-  if (::fsync(fd_) != 0) failed_ = true;
-  return !failed_;
+  if (::fsync(fd_) != 0) error_ = std::strerror(errno);
+  return error_.empty();
 }
 
 bool JournalFile::append(const JournalEntry& entry) {

@@ -30,9 +30,12 @@ class JournalFile {
   JournalFile(const JournalFile&) = delete;
   JournalFile& operator=(const JournalFile&) = delete;
 
-  // Appends one line and syncs it to disk. Write errors are ignored after the first one is
-  // reported through the return value (the session goes on without a journal).
+  // Appends one line and syncs it to disk; false when it could not be written. After the first
+  // failure nothing more is written (a restore must not replay a sequence with a hole), every
+  // later append returns false, and error() says why.
   bool append(const JournalEntry& entry);
+  // Why the journal stopped being written (empty while it is fine).
+  const std::string& error() const { return error_; }
   // Marks the journal finished: no restore will be offered for it.
   void finish();
   const std::string& path() const { return path_; }
@@ -43,7 +46,7 @@ class JournalFile {
 
   std::string path_;
   int fd_ = -1;
-  bool failed_ = false;
+  std::string error_;
 };
 
 // A journal left by a session that did not end cleanly.

@@ -25,6 +25,21 @@ void Session::set_variant(const std::string& name, Graph g) {
   variants_.insert_or_assign(name, std::move(v));
 }
 
+void Session::start_graph(std::optional<Graph> g) {
+  graph_ = std::move(g);
+  variants_.clear();
+  work_.reset();
+  undo_.clear();
+  redo_.clear();
+  compare_report_.reset();
+  last_eval_.reset();
+}
+
+void Session::drop_variant(const std::string& name) {
+  variant_info(name);  // the error names the variants there are
+  variants_.erase(name);
+}
+
 const Graph* Session::find_variant(const std::string& name) const {
   auto it = variants_.find(name);
   return it == variants_.end() ? nullptr : &it->second.graph;
@@ -40,9 +55,9 @@ const Variant& Session::variant_info(const std::string& name) const {
   fail("unknown variant '{}' (variants: {})", name, fmt::join(variant_names(), ", "));
 }
 
-void Session::record(std::string command, bool ok, bool restorable) {
+bool Session::record(std::string command, bool ok, bool restorable) {
   journal_.push_back({std::move(command), ok, restorable});
-  if (journal_file_) journal_file_->append(journal_.back());
+  return !journal_file_ || journal_file_->append(journal_.back());
 }
 
 void Session::adopt(Session&& other) {

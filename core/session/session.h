@@ -81,6 +81,10 @@ class Session {
   // The current graph; throws Error telling how to get one when there is none.
   const Graph& graph() const;
   void set_graph(Graph g) { graph_ = std::move(g); }
+  // Makes g the current graph of a fresh graph state: no e-graph, variants, undo history or
+  // comparison from the previous graph (their inputs need not match g's). Seed, rules,
+  // tolerances and backends stay. `load` uses it; an empty g clears the graph (`new`).
+  void start_graph(std::optional<Graph> g);
 
   uint64_t seed() const { return seed_; }
   void set_seed(uint64_t seed) { seed_ = seed; }
@@ -95,6 +99,8 @@ class Session {
   const std::map<std::string, Variant>& variants() const { return variants_; }
   // Throws Error listing the variants when the name is unknown.
   const Variant& variant_info(const std::string& name) const;
+  // Removes a variant; throws Error listing the variants when the name is unknown.
+  void drop_variant(const std::string& name);
 
   // --- e-graph work (session_egraph.cpp) --------------------------------------------------------
   // Every command that changes the e-graph or the variants (egraph, apply, step, saturate,
@@ -158,8 +164,10 @@ class Session {
   const BackendSet& backends() const { return backends_; }
 
   // Records a command that ran; `restorable` is false for commands that only write files or
-  // read the session (their effects are not part of the session's state).
-  void record(std::string command, bool ok, bool restorable = true);
+  // read the session (their effects are not part of the session's state). False when a journal
+  // file is attached and the command could not be written to it (journal_file()->error() says
+  // why): the caller warns, since a crash would lose the command.
+  bool record(std::string command, bool ok, bool restorable = true);
   const std::vector<JournalEntry>& journal() const { return journal_; }
   // Every recorded command is also appended (and synced) to this file, so that a killed
   // session can be restored; the file is closed as finished when the Session ends cleanly.

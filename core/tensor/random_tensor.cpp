@@ -18,7 +18,8 @@ Range index_range(const InputDomain& d) {
 
 Range float_range(const InputDomain& d) {
   switch (d.kind) {
-    case ValueDomain::Positive: return {0.125, 2.0};
+    case ValueDomain::Positive:
+    case ValueDomain::PowBase: return {0.125, 2.0};
     case ValueDomain::NonNegative: return {0.0, 2.0};
     case ValueDomain::UnitClosed: return {-1.0, 1.0};
     case ValueDomain::AtLeastOne: return {1.0, 3.0};
@@ -35,6 +36,7 @@ Range int_range(DType t, const InputDomain& d) {
   bool is_unsigned = t == DType::u8;
   switch (d.kind) {
     case ValueDomain::Positive:
+    case ValueDomain::PowBase:
     case ValueDomain::AtLeastOne: return {1, 8};
     case ValueDomain::NonNegative: return {0, 8};
     case ValueDomain::UnitClosed: return {is_unsigned ? 0.0 : -1.0, 1};

@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "core/base/half.h"
+#include "core/tensor/value_budget.h"
 
 namespace retort {
 
@@ -18,12 +19,13 @@ std::string TensorType::str() const {
   return std::string(dtype_name(dtype)) + shape_str(shape);
 }
 
-Tensor::Tensor(DType dtype, Shape shape)
-    : dtype_(dtype), shape_(std::move(shape)), numel_(retort::numel(shape_)) {
+Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
   if (shape_.size() > kMaxRank)
     fail("rank {} exceeds the maximum rank {}", shape_.size(), kMaxRank);
   for (auto d : shape_)
     if (d < 0) fail("negative dimension in shape {}", shape_str(shape_));
+  check_value_budget(dtype_, shape_);  // before the element count, which could overflow
+  numel_ = retort::numel(shape_);
   data_.assign(static_cast<size_t>(numel_) * dtype_size(dtype), 0);
 }
 

@@ -23,14 +23,12 @@ TEST_F(BackendCommands, ListShowsTheBuiltIns) {
 }
 
 TEST_F(BackendCommands, AttachSplitsTheCommandLineAndDetachRemoves) {
-  std::string text = run_ok(
-      R"(backend attach mine --cmd "/opt/my worker/run 'a b' c\ d" --timeout 2.5 --option k=v,x=1)");
-  EXPECT_EQ(text,
-            "attached mine: /opt/my worker/run a b c d (timeout 2.5 s; it starts on its "
-            "first run)\n");
+  std::string text =
+      run_ok(R"(backend attach mine --cmd "/bin/sh 'a b' c\ d" --timeout 2.5 --option k=v,x=1)");
+  EXPECT_EQ(text, "attached mine: /bin/sh a b c d (timeout 2.5 s; it starts on its first run)\n");
   ASSERT_EQ(session.backends().attached().size(), 1u);
   BackendSpec spec = session.backends().attached()[0];
-  EXPECT_EQ(spec.argv, (std::vector<std::string>{"/opt/my", "worker/run", "a b", "c d"}));
+  EXPECT_EQ(spec.argv, (std::vector<std::string>{"/bin/sh", "a b", "c d"}));
   EXPECT_EQ(spec.timeout_s, 2.5);
   EXPECT_EQ(spec.options, (std::map<std::string, std::string>{{"k", "v"}, {"x", "1"}}));
   EXPECT_NE(run_ok("backend list").find("\nmine "), std::string::npos);
@@ -46,7 +44,11 @@ TEST_F(BackendCommands, MistakesAreErrors) {
             std::string::npos);
   EXPECT_NE(run_failing("backend attach x --cmd w --option k").find("K=V pairs"),
             std::string::npos);
-  EXPECT_NE(run_failing("backend attach ref --cmd w").find("built-in"), std::string::npos);
+  EXPECT_NE(run_failing("backend attach ref --cmd sh").find("built-in"), std::string::npos);
+  EXPECT_NE(run_failing("backend attach x --cmd ./no-such-worker").find("not an executable file"),
+            std::string::npos);
+  EXPECT_NE(run_failing("backend attach x --cmd no-such-worker").find("cannot find the program"),
+            std::string::npos);
   EXPECT_NE(run_failing("backend detach ort:O3").find("built-in"), std::string::npos);
   EXPECT_NE(run_failing("backend detach ort:03").find("did you mean ort:O3"), std::string::npos);
   EXPECT_NE(run_failing("backend frobnicate").find("unknown backend action"), std::string::npos);

@@ -128,5 +128,107 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;
 }
 
+// ONNX Runtime computes f16 Exp and Sin in f32 and skips the rounding back to f16 before a Cast to
+// f64: the difference from the reference is `precision`, not a finding, unless counted.
+TEST_F(CompareCommands, OrtFloat16WithoutIntermediateRoundingIsPrecision) {
+  for (const char* statement :
+       {"input x : f16[64]", "e = exp(x)", "s = sin(e)", "y = cast(s, to=f64)", "output y"})
+    run_ok(fmt::format("def {}", statement));
+  std::string text = run_ok("compare --backends ref,ort:O3");
+  EXPECT_NE(text.find("ort:O3   precision"), std::string::npos) << text;
+  EXPECT_NE(text.find("reference: 2 checks, 0 failed, 1 precision (not bugs)"), std::string::npos)
+      << text;
+  EXPECT_EQ(session.compare_report()->bug_count(), 0u);
+  text = run_ok("compare --backends ref,ort:O3 --count-precision");
+  EXPECT_EQ(session.compare_report()->bug_count(), 1u) << text;
+}
+
+// A worker attached with a relative command is found later from anywhere: attach resolves it, so
+// the bundle's script (run from the bundle's folder) starts the same program; a script that cannot
+// run at all exits 2, never the 1 of "reproduced".
+TEST_F(CompareCommands, RelativeWorkerCommandsAreResolvedAtAttach) {
+  fs::create_directories(dir / "bin");
+  fs::copy_file(RETORT_FAULT_WORKER, dir / "bin" / "worker");
+  fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  run_ok("backend attach bad --cmd \"./bin/worker --fault perturb --perturb-op mul\"");
+  fs::current_path(cwd);
+  run_ok("load " RETORT_SOURCE_DIR "/samples/polyjuice/fig7_uint8_mul_order.rtg");
+  run_ok("compare --backends ref,bad");
+  fs::path parent = dir;
+  dir = parent / "bundle";
+  run_ok(fmt::format("export repro {}", dir.string()));
+  std::string log;
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
+  fs::remove(parent / "bin" / "worker");
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 2) << log;
+  EXPECT_NE(log.find("could not run the reproducer"), std::string::npos) << log;
+  dir = parent;
+}
+
+// A model's names are data: JSON graphs whose node and value names hold Python or JavaScript
+// code run on every worker and through every bundle kind without any of it executing. Each
+// payload gets a graph of its own, so that one payload's syntax error cannot hide another's.
+TEST_F(CompareCommands, HostileNamesNeverRunAsCode) {
+  fs::create_directories(dir);
+  fs::path marker = dir / "pwned";
+  std::string py = fmt::format("__import__('os').system('touch {}')", marker.string());
+  std::string js = fmt::format("require('fs').writeFileSync('{}', '')", marker.string());
+  // forward()'s body in the generated torch program is indented by 8 spaces: the first payload
+  // is valid Python there if it escapes its comment.
+  std::vector<std::string> payloads = {fmt::format("z\n        {}\n        #", py),
+                                       fmt::format("z\r{}\r#", py), fmt::format("'''\n{}\n'''", py),
+                                       fmt::format("`${{{}}}`; {}", js, js)};
+  attach_bad_mul();
+  for (size_t p = 0; p < payloads.size(); ++p) {
+    SCOPED_TRACE(payloads[p]);
+    const std::string& name = payloads[p];
+    nlohmann::json g = {{"format", "retort-graph"}, {"version", 1}, {"name", name}};
+    g["inputs"] = {{{"name", name + "x"}, {"dtype", "f32"}, {"shape", {64}}}};
+    g["nodes"] = nlohmann::json::array();
+    std::string prev = name + "x";
+    for (std::string op : {"exp", "tanh", "sigmoid", "mul"}) {
+      nlohmann::json inputs = {prev};
+      if (op == "mul") inputs.push_back(prev);
+      g["nodes"].push_back(
+          {{"name", name + op}, {"op", op}, {"inputs", inputs}, {"outputs", {name + op + "out"}}});
+      prev = name + op + "out";
+    }
+    g["outputs"] = {prev};
+    fs::path graph_file = dir / fmt::format("hostile_{}.json", p);
+    {
+      std::string text = g.dump();
+      std::FILE* f = std::fopen(graph_file.c_str(), "w");
+      ASSERT_NE(f, nullptr);
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
+    run_ok(fmt::format("load {}", graph_file.string()));
+    std::string text =
+        run_ok("compare --backends ref,torch:eager,torch:script,ort:O3,bad --atol 0 --rtol 0");
+    EXPECT_FALSE(fs::exists(marker)) << "a name ran as code in a worker";
+    const CompareReport* report = session.compare_report();
+    ASSERT_NE(report, nullptr);
+    // One bundle per kind: a torch bundle (repro.py starting the worker), an ONNX Runtime
+    // bundle (repro.js) and an attached worker's bundle; each reproduces, running no name.
+    for (std::string backend : {"torch:eager", "ort:O3", "bad"}) {
+      size_t n = 0;
+      for (size_t k = 1; k <= report->bug_count() && n == 0; ++k)
+        if (report->bug(k)->backend_a == backend && report->bug(k)->oracle == Oracle::reference)
+          n = k;
+      ASSERT_NE(n, 0u) << backend << " has no reference finding:\n" << text;
+      fs::path parent = dir;
+      dir = parent / fmt::format("bundle_{}_{}", p, n);
+      run_ok(fmt::format("export repro {} --finding {}", dir.string(), n));
+      std::string log;
+      int status =
+          run_in_bundle(backend == "ort:O3" ? "node repro.js" : "/usr/bin/python3 repro.py", log);
+      dir = parent;
+      EXPECT_EQ(status, 1) << backend << ": " << log;
+      EXPECT_FALSE(fs::exists(marker)) << "a name ran as code in the " << backend << " bundle";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace retort

@@ -1,5 +1,10 @@
 #include "app/commands.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "app/completion.h"
@@ -11,12 +16,13 @@ namespace {
 
 TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
   const CommandRegistry& r = app_commands();
-  EXPECT_EQ(r.names(), (std::vector<std::string>{
-                           "load",    "def",         "show",      "info",     "export",  "eval",
-                           "seed",    "conformance", "egraph",    "rules",    "match",   "apply",
-                           "step",    "saturate",    "extract",   "variants", "explain", "undo",
-                           "redo",    "render",      "save",      "open",     "history", "replay",
-                           "backend", "compare",     "tolerance", "inspect",  "help",    "quit"}));
+  EXPECT_EQ(r.names(),
+            (std::vector<std::string>{
+                "load",     "new",         "def",      "show",    "info",    "export",  "eval",
+                "seed",     "conformance", "egraph",   "rules",   "match",   "apply",   "step",
+                "saturate", "extract",     "variants", "explain", "undo",    "redo",    "render",
+                "save",     "open",        "history",  "replay",  "backend", "compare", "tolerance",
+                "inspect",  "help",        "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;
@@ -62,6 +68,23 @@ TEST_F(BuiltinShell, FailedDefLeavesTheGraphUnchanged) {
   EXPECT_EQ(session.graph().nodes.size(), 0u);
   EXPECT_EQ(session.graph().inputs.size(), 1u);
   EXPECT_EQ(err.text().rfind("error: ", 0), 0u) << err.text();
+}
+
+// Graphviz crashing (dot 2.43 aborts on some large e-graphs) fails the command, not the session.
+TEST_F(BuiltinShell, AGraphvizCrashInRenderLeavesTheSessionAlive) {
+  run_ok("def input x : f32[3]");
+  run_ok("def y = abs(x)");
+  run_ok("def output y");
+  std::string path = (std::filesystem::temp_directory_path() /
+                      fmt::format("retort_render_crash_{}.svg", ::getpid()))
+                         .string();
+  ::setenv("RETORT_TEST_CHILD_CRASH", "1", 1);
+  std::string error = run_failing("render graph -o " + path);
+  ::unsetenv("RETORT_TEST_CHILD_CRASH");
+  EXPECT_NE(error.find("crashed (Aborted)"), std::string::npos) << error;
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_EQ(run_ok("render graph -o " + path), "wrote " + path + "\n");
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -1,5 +1,12 @@
 #include "app/shell.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -69,6 +76,67 @@ TEST_F(ShellTest, ErrorsAreCaughtPrintedAndTheSessionGoesOn) {
   ASSERT_EQ(session.journal().size(), 5u);
   EXPECT_FALSE(session.journal()[0].ok);
   EXPECT_TRUE(session.journal()[4].ok);
+}
+
+// An Output that, the moment a command's result appears, reads what the journal file holds:
+// a kill -9 right then must not lose the command.
+class JournalPeek : public Output {
+ public:
+  explicit JournalPeek(std::string path) : path_(std::move(path)) {}
+  void write(std::string_view text) override {
+    if (text.empty()) return;
+    std::ifstream in(path_);
+    journal_at_output += std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string journal_at_output;
+
+ private:
+  std::string path_;
+};
+
+class ShellJournalTest : public ShellTest {
+ protected:
+  void SetUp() override {
+    path = (std::filesystem::temp_directory_path() /
+            fmt::format("retort_shell_journal_{}.jsonl", ::getpid()))
+               .string();
+    session.attach_journal(JournalFile::create(path, 1));
+  }
+  void TearDown() override { std::filesystem::remove(path); }
+  std::string path;
+};
+
+TEST_F(ShellJournalTest, TheCommandIsJournaledBeforeItsResultIsShown) {
+  JournalPeek peek(path);
+  Shell peeking(session, commands, peek, err);
+  EXPECT_EQ(peeking.run("echo acknowledged"), LineStatus::Ok);
+  EXPECT_NE(peek.journal_at_output.find("echo acknowledged"), std::string::npos)
+      << peek.journal_at_output;
+}
+
+// A full disk (the file-size limit makes write() fail as ENOSPC would): a warning at once, and
+// again after every later command.
+TEST_F(ShellJournalTest, AnUnwritableJournalIsAWarningAfterEveryCommand) {
+  EXPECT_EQ(shell.run("echo first"), LineStatus::Ok);
+  EXPECT_EQ(err.text(), "");
+  struct rlimit old {};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  auto previous = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit tiny = old;
+  tiny.rlim_cur = std::filesystem::file_size(path);
+  ::setrlimit(RLIMIT_FSIZE, &tiny);
+  EXPECT_EQ(shell.run("echo second"), LineStatus::Ok);
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, previous);
+  EXPECT_NE(err.text().find("warning: not journaled: cannot write the journal " + path),
+            std::string::npos)
+      << err.text();
+  err.clear();
+  EXPECT_EQ(shell.run("echo third"), LineStatus::Ok);
+  EXPECT_NE(err.text().find("warning: not journaled"), std::string::npos) << err.text();
+  err.clear();
+  EXPECT_EQ(shell.run("boom"), LineStatus::Failed);
+  EXPECT_NE(err.text().find("warning: not journaled"), std::string::npos) << err.text();
 }
 
 TEST_F(ShellTest, EndingCommandReportsQuit) {

@@ -14,6 +14,9 @@ def payloads(canary):
     run = f"__import__('os').system('touch {canary}')"
     return [
         f"n\n{run}\n",
+        # indented as the body of a generated method, so that it is valid code if it escapes
+        f"n\n        {run}\n        #",
+        f"n\n    {run}\n    #",
         f"n'); {run} #",
         f'n"""); {run} #',
         f"n\u2028{run}",

@@ -1,7 +1,9 @@
 // A backend worker for tests: it speaks docs/backend-protocol.md and runs models on the reference
 // interpreter, and can misbehave on purpose.
-//   --fault none|crash|hang|garbage|perturb   what to do on a run (default none)
+//   --fault none|crash|hang|garbage|hostile|perturb   what to do on a run (default none)
 //     crash: SIGKILL itself; hang: sleep forever; garbage: answer with bytes that are no frame;
+//     hostile: answer with an error whose message (and stderr) holds terminal escape sequences
+//     and 100 kB of text;
 //     perturb: add 1.0 to element 0 of every value produced by nodes of --perturb-op OP (a
 //     Retort op name such as exp), like a miscompiled kernel.
 //   --once PATH   misbehave only while PATH does not exist (the first fault creates it), so that
@@ -135,6 +137,17 @@ void misbehave(const Options& o) {
   if (o.fault == "garbage") write_stdout("this is not a frame\n");
 }
 
+// An error answer meant to take over the terminal: set its title, clear it, and flood it.
+Frame hostile_answer(const Frame& request) {
+  std::string text = "\x1b]0;pwned\x07\x1b[2J\r\xc2\x9b" + std::string(100000, 'A') + "END";
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
+  Frame reply;
+  reply.header = {
+      {"type", "error"}, {"id", request.header.at("id")}, {"kind", "error"}, {"message", text}};
+  return reply;
+}
+
 int serve(const Options& o) {
   for (;;) {
     Frame request;
@@ -153,6 +166,10 @@ int serve(const Options& o) {
                       {"options", request.header.value("options", nlohmann::json::object())}};
     } else if (type == "run") {
       bool faulty = fault_now(o);
+      if (faulty && o.fault == "hostile") {
+        write_stdout(encode_frame(hostile_answer(request)));
+        continue;
+      }
       if (faulty && o.fault != "perturb") {
         misbehave(o);
         continue;
@@ -187,7 +204,7 @@ int main(int argc, char** argv) {
     }
     ++i;
   }
-  const char* faults[] = {"none", "crash", "hang", "garbage", "perturb"};
+  const char* faults[] = {"none", "crash", "hang", "garbage", "hostile", "perturb"};
   if (std::find(std::begin(faults), std::end(faults), o.fault) == std::end(faults) ||
       (o.fault == "perturb" && o.perturb_op.empty())) {
     std::fprintf(stderr, "retort_fault_worker: bad --fault %s (or perturb without --perturb-op)\n",

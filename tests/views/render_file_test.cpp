@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -115,6 +119,52 @@ TEST_F(RenderFile, NeverOverwritesWithoutForce) {
   EXPECT_EQ(fs::file_size(p), size);
   render_dot_file("digraph { a -> b -> c }", p, true);
   EXPECT_NE(fs::file_size(p), size);
+}
+
+TEST_F(RenderFile, NeverFollowsALink) {
+  fs::create_directories(dir_ / "elsewhere");
+  fs::path target = dir_ / "elsewhere" / "target.svg";
+  fs::create_symlink(target, path("dangling.svg"));
+  EXPECT_THROW(render_dot_file("digraph { a -> b }", path("dangling.svg"), false), Error);
+  EXPECT_FALSE(fs::exists(target));
+  std::ofstream(target) << "precious";
+  fs::create_symlink(target, path("link.svg"));
+  render_dot_file("digraph { a -> b }", path("link.svg"), true);
+  EXPECT_EQ(read_all(target), "precious");
+  EXPECT_FALSE(fs::is_symlink(path("link.svg")));
+  EXPECT_NE(read_all(path("link.svg")).find("<svg"), std::string::npos);
+}
+
+// A full disk (the file-size limit makes write() fail as ENOSPC would): an Error, not the end of
+// the process (Graphviz calls exit() on write errors) and not a half-written file.
+TEST_F(RenderFile, AFailedWriteIsAnError) {
+  struct rlimit old {};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  auto previous = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit tiny = old;
+  tiny.rlim_cur = 16;
+  ::setrlimit(RLIMIT_FSIZE, &tiny);
+  EXPECT_THROW(render_dot_file("digraph { a -> b }", path("full.svg"), false), Error);
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, previous);
+  EXPECT_FALSE(fs::exists(path("full.svg")));
+}
+
+// Graphviz crashing (dot 2.43 aborts on some large e-graphs) ends only its child process.
+TEST_F(RenderFile, AGraphvizCrashIsAnErrorAndTheProcessGoesOn) {
+  ::setenv("RETORT_TEST_CHILD_CRASH", "1", 1);
+  try {
+    render_dot_file("digraph { a -> b }", path("crash.svg"), false);
+    ::unsetenv("RETORT_TEST_CHILD_CRASH");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    ::unsetenv("RETORT_TEST_CHILD_CRASH");
+    EXPECT_NE(std::string(e.what()).find("graphviz (rendering"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("crashed (Aborted)"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(path("crash.svg")));
+  render_dot_file("digraph { a -> b }", path("after.svg"), false);
+  EXPECT_TRUE(fs::exists(path("after.svg")));
 }
 
 TEST_F(RenderFile, BadExtensionAndBadDotAreClearErrors) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/base/error.h"
 
 namespace retort {
@@ -60,6 +63,30 @@ TEST(Frame, GarbageAndTruncationAreErrors) {
             std::string::npos);
   EXPECT_NE(error_of(std::string("\x02\0\0\0{}x", 7)).find("follow"), std::string::npos);
   EXPECT_NE(error_of("ab").find("truncated"), std::string::npos);
+}
+
+// A 70-byte header may declare gigabytes of blobs: nothing is allocated before bytes arrive.
+TEST(Frame, DeclaredBlobsAreReadAsTheyArriveAndBounded) {
+  std::string header = R"({"blobs":[2147483648,2147483648],"type":"result"})";
+  std::string bytes = std::string(1, static_cast<char>(header.size())) + std::string(3, '\0') +
+                      header + "only a few bytes";
+  size_t pos = 0, largest_read = 0;
+  auto reader = [&](char* dst, size_t n) {
+    largest_read = std::max(largest_read, n);
+    if (bytes.size() - pos < n) fail("end of input");
+    std::memcpy(dst, bytes.data() + pos, n);
+    pos += n;
+  };
+  EXPECT_THROW(read_frame(reader), Error);
+  EXPECT_LE(largest_read, size_t{1} << 20);
+
+  auto declared = [](const std::string& blobs) {
+    std::string h = R"({"blobs":)" + blobs + "}";
+    return std::string(1, static_cast<char>(h.size())) + std::string(3, '\0') + h;
+  };
+  EXPECT_NE(error_of(declared("[3221225472]")).find("memory budget"), std::string::npos);
+  EXPECT_NE(error_of(declared("[2147483648,2147483648,1]")).find("more than the limit"),
+            std::string::npos);
 }
 
 TEST(Frame, BadTensorEntriesAreErrors) {

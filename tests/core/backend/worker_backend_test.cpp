@@ -97,6 +97,22 @@ TEST_F(WorkerBackendTest, ACrashIsAResultAndTheNextRunRestarts) {
   expect_reference_result(w.run(request_));
 }
 
+TEST_F(WorkerBackendTest, AHostileMessageAndStderrAreMadeSafeToPrint) {
+  WorkerBackend w(faulty("hostile"));
+  RunResult r = w.run(request_);
+  EXPECT_EQ(r.status, RunStatus::error);
+  for (const std::string& text : {r.message, r.stderr_tail, w.info().last_error}) {
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text.substr(0, 80);
+    EXPECT_EQ(text.find('\r'), std::string::npos);
+    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos);  // the one-character CSI
+    EXPECT_LE(text.size(), 10000u);
+  }
+  EXPECT_NE(r.message.find("\\x1b]0;pwned\\x07"), std::string::npos) << r.message.substr(0, 80);
+  EXPECT_NE(r.message.find("bytes left out"), std::string::npos);
+  EXPECT_NE(r.message.find("AEND"), std::string::npos);
+  expect_reference_result(w.run(request_));
+}
+
 TEST_F(WorkerBackendTest, AHangIsATimeoutAndTheNextRunRestarts) {
   WorkerBackend w(faulty("hang", 0.5));
   RunResult r = w.run(request_);

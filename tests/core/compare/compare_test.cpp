@@ -122,6 +122,76 @@ output e
   EXPECT_NE(r.findings[0].undefined.find("node 'd' (div)"), std::string::npos);
 }
 
+// --keep-undefined keeps the difference as a finding a person can look at and export.
+TEST(Compare, KeepUndefinedKeepsTheVerdict) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[4]
+z = sub(x, x)
+d = div(x, z)
+e = tanh(d)
+output e
+)");
+  WrongBackend wrong("w", {"e"});
+  CompareOptions keep_undefined;
+  keep_undefined.keep_undefined = true;
+  CompareReport r = run_compare({{"original", &g}}, {&wrong}, keep_undefined);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::mismatch);
+  EXPECT_EQ(r.bug_count(), 1u);
+  EXPECT_NE(r.bug(1)->str().find("(undefined: original: node 'd' (div)"), std::string::npos)
+      << r.bug(1)->str();
+}
+
+// A difference is run again before it is reported: a backend that answers differently the
+// second time is nondeterministic, not a miscompilation; one that repeats itself is a mismatch.
+TEST(Compare, ADifferenceThatDoesNotRepeatIsNondeterministic) {
+  Fixture f;
+  FlakyBackend flaky("flaky", "out");
+  CompareReport r = run_compare({{"original", &f.original}}, {&flaky}, {});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::nondeterministic);
+  EXPECT_EQ(r.bug_count(), 0u);
+  EXPECT_NE(r.findings[0].message.find("a repeated run of flaky on original gave other values for "
+                                       "output 'out'"),
+            std::string::npos)
+      << r.findings[0].message;
+  EXPECT_EQ(flaky.runs(), 2u);
+
+  WrongBackend wrong("w", {"out"});
+  r = run_compare({{"original", &f.original}}, {&wrong}, {});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::mismatch);
+}
+
+// A backend that computes f16 ops in f64 and skips the rounding before a cast to f64 (what ONNX
+// Runtime does for f16 Exp): its result lies between the reference and the wide evaluation, so
+// the difference is `precision`, not a bug, unless asked. A wrong kernel stays a mismatch.
+TEST(Compare, SkippedRoundingsArePrecisionNotMismatch) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[64]
+e = exp(x)
+s = sin(e)
+y = cast(s, to=f64)
+output y
+)");
+  WideBackend wide("wide");
+  CompareReport r = run_compare({{"original", &g}}, {&wide}, {});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.bug_count(), 0u);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::precision);
+
+  CompareOptions count_precision;
+  count_precision.count_precision = true;
+  r = run_compare({{"original", &g}}, {&wide}, count_precision);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+
+  WrongBackend wrong("w", {"y"});
+  r = run_compare({{"original", &g}}, {&wrong}, {});
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+}
+
 // The reference cannot evaluate a gather at an index outside the axis; the note says why.
 TEST(Compare, AReferenceFailureOnUndefinedInputsNamesThem) {
   Graph g = parse_rtg(R"(graph g

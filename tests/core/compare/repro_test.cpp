@@ -61,5 +61,27 @@ TEST(CompareRepro, WritesTheBundleOfAReferenceFinding) {
   EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), options), Error);
 }
 
+TEST(CompareRepro, NeverWritesThroughALinkOutOfTheBundle) {
+  Graph g = parse_rtg("graph g\ninput x : f32[2,3]\ny = mul(x, x)\noutput y\n");
+  WrongBackend wrong("bad", {"y"});
+  CompareReport report =
+      run_compare({{"original", &g}}, {&wrong}, {.seed = 4, .runs = 1, .tolerances = {}});
+  ASSERT_NE(report.bug(1), nullptr);
+  ReproOptions options;
+  options.backends["bad"] = {.kind = ReproBackend::Kind::worker,
+                             .version = "test",
+                             .ort_level = {},
+                             .argv = {"/bin/worker"},
+                             .options = {},
+                             .copy_files = {}};
+  options.force = true;
+  TempDir dir;
+  fs::create_directories(dir.path / "bundle");
+  fs::create_directories(dir.path / "elsewhere");
+  fs::create_directory_symlink(dir.path / "elsewhere", dir.path / "bundle" / "inputs");
+  EXPECT_THROW(write_repro((dir.path / "bundle").string(), report, *report.bug(1), options), Error);
+  EXPECT_TRUE(fs::is_empty(dir.path / "elsewhere"));
+}
+
 }  // namespace
 }  // namespace retort

@@ -41,6 +41,56 @@ output y
   EXPECT_DOUBLE_EQ(use->element_value, -1.0);
 }
 
+// LayerNorm below opset 17 squares x - mean with Pow(d, 2): a negative base with an integral
+// exponent is defined, a fractional exponent or a pole (0 to a negative power) is not.
+TEST(CompareUndefined, PowOfANegativeBaseIsDefinedForIntegralExponents) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[4]
+input e : f32[4]
+m = reduce_mean(x, axes=[0], keepdims=1)
+d = sub(x, m)
+y = pow(d, e)
+output y
+)");
+  TensorMap values = {{"x", Tensor::from_doubles(DType::f32, {4}, {1, 2, 3, 6})},
+                      {"e", Tensor::from_doubles(DType::f32, {4}, {2, 2, 3, -1})}};
+  values = evaluate(g, values, {.keep_intermediates = true});
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["e"].set(1, 0.5);  // (-1)^0.5
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "y");
+  EXPECT_EQ(use->element, 1);
+  EXPECT_DOUBLE_EQ(use->element_value, -1.0);
+  values["e"].set(1, 2.0);
+  values["d"].set(3, 0.0);  // 0^-1 is a pole
+  use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->element, 3);
+}
+
+// A broadcast exponent is paired with every base element; integer powers are always defined.
+TEST(CompareUndefined, PowPairsBroadcastExponentsAndSkipsIntegers) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2,2]
+input e : f32[]
+input i : i32[2]
+input k : i32[]
+y = pow(x, e)
+z = pow(i, k)
+output y, z
+)");
+  TensorMap values = {{"x", Tensor::from_doubles(DType::f32, {2, 2}, {1, -2, 3, -4})},
+                      {"e", Tensor::from_doubles(DType::f32, {}, {3})},
+                      {"i", Tensor::from_ints(DType::i32, {2}, {-3, 5})},
+                      {"k", Tensor::from_ints(DType::i32, {}, {2})}};
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["e"].set(0, 1.5);
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->element, 1);
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 TEST(CompareUndefined, GatherIndexOutsideTheAxisIsUndefined) {
   Graph g = parse_rtg(R"(graph g

@@ -2,10 +2,12 @@
 // element 0 of the listed values (a miscompiled kernel and everything computed from it).
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 
 #include "core/backend/ref_backend.h"
+#include "core/compare/precision.h"
 
 namespace retort {
 
@@ -29,6 +31,59 @@ class WrongBackend : public Backend {
  private:
   std::string name_;
   std::set<std::string> wrong_;
+  RefBackend ref_;
+};
+
+// A backend whose first run adds 1.0 to element 0 of one output and whose later runs are right:
+// the same run giving other values when repeated.
+class FlakyBackend : public Backend {
+ public:
+  FlakyBackend(std::string name, std::string output)
+      : name_(std::move(name)), output_(std::move(output)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    RunResult r = ref_.run(request);
+    if (runs_++ == 0)
+      for (auto& [name, t] : r.outputs)
+        if (name == output_) t.set(0, t.get(0) + 1.0);
+    return r;
+  }
+  size_t runs() const { return runs_; }
+
+ private:
+  std::string name_, output_;
+  size_t runs_ = 0;
+  RefBackend ref_;
+};
+
+// A backend that evaluates every f16 and f32 op in f64 and rounds only the outputs to their
+// declared dtypes: a compiler that skips intermediate roundings.
+class WideBackend : public Backend {
+ public:
+  explicit WideBackend(std::string name) : name_(std::move(name)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    std::optional<Graph> wide = widened_graph(*request.graph);
+    if (!wide) return ref_.run(request);
+    RunResult r;
+    TensorMap values = evaluate(*wide, widen_inputs(*wide, request.inputs));
+    for (const auto& o : request.graph->outputs)
+      r.outputs.emplace(o, values.at(o).cast(request.graph->types.at(o).dtype));
+    return r;
+  }
+
+ private:
+  std::string name_;
   RefBackend ref_;
 };
 

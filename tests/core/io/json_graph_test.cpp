@@ -241,5 +241,10 @@ TEST(JsonGraph, InvalidJsonGivesLineAndColumn) {
             "unexpected number literal; expected ':'");
 }
 
+TEST(JsonGraph, ANumberOutOfRangeIsALocatedError) {
+  EXPECT_EQ(json_error("{\n  \"format\": \"retort-graph\",\n  \"version\": 1e400\n}"),
+            "g.json:3:14: invalid JSON: number overflow parsing '1e400'");
+}
+
 }  // namespace
 }  // namespace retort

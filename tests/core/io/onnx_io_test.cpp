@@ -246,6 +246,58 @@ TEST(OnnxIo, TruncatedAndCorruptedModelsNeverCrash) {
   EXPECT_GT(rejected, 0);
 }
 
+// A float tensor ValueInfoProto; a dimension below 0 is written as the symbolic dimension "n".
+std::string value_info(const std::string& name, const std::vector<int64_t>& dims) {
+  ProtoWriter shape;
+  for (int64_t d : dims) {
+    ProtoWriter dim;
+    if (d < 0)
+      dim.bytes(2, "n");
+    else
+      dim.varint(1, static_cast<uint64_t>(d));
+    shape.bytes(1, dim.str());
+  }
+  ProtoWriter tensor;
+  tensor.varint(1, 1);  // FLOAT
+  if (!dims.empty()) tensor.bytes(2, shape.str());
+  ProtoWriter type;
+  type.bytes(1, tensor.str());
+  return ProtoWriter().bytes(1, name).bytes(2, type.str()).str();
+}
+
+std::string node(const std::string& op, const std::vector<std::string>& inputs,
+                 const std::string& output) {
+  ProtoWriter n;
+  for (const auto& in : inputs) n.bytes(1, in);
+  return n.bytes(2, output).bytes(4, op).str();
+}
+
+// libonnx 1.12's Conv shape inference reads out of bounds when its input has rank 3 and its
+// weight rank 4; Retort asks libonnx to type the unknown op before it, whose output has a
+// symbolic dimension. This model crashed `load` with a segmentation fault.
+TEST(OnnxIo, AModelThatCrashesOnnxShapeInferenceIsAnError) {
+  ProtoWriter graph;
+  graph.bytes(1, node("Mystery", {"x"}, "u"))
+      .bytes(1, node("Conv", {"u", "w"}, "y"))
+      .bytes(2, "g")
+      .bytes(11, value_info("x", {1, 3, 8}))
+      .bytes(11, value_info("w", {4, 3, 3, 3}))
+      .bytes(12, value_info("y", {}))
+      .bytes(13, value_info("u", {1, 3, -1}));
+  std::string model = ProtoWriter()
+                          .varint(1, 7)
+                          .bytes(7, graph.str())
+                          .bytes(8, ProtoWriter().bytes(1, "").varint(2, 13).str())
+                          .str();
+  try {
+    import_onnx(model, "crash.onnx");
+    FAIL() << "the model was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("crash.onnx"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Mystery"), std::string::npos) << e.what();
+  }
+}
+
 TEST(OnnxIo, SymbolicDimensionsAreNamed) {
   const std::string path =
       "/usr/share/libonnx-testdata/data/simple/test_sequence_model8/model.onnx";

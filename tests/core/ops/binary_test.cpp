@@ -170,7 +170,7 @@ TEST(BinaryOps, DomainsAndOnnxMapping) {
   const OpRegistry& reg = OpRegistry::instance();
   EXPECT_EQ(reg.get("div").domain_of_input(1), ValueDomain::NonZero);
   EXPECT_EQ(reg.get("mod").domain_of_input(1), ValueDomain::NonZero);
-  EXPECT_EQ(reg.get("pow").domain_of_input(0), ValueDomain::Positive);
+  EXPECT_EQ(reg.get("pow").domain_of_input(0), ValueDomain::PowBase);
   EXPECT_EQ(reg.get("add").domain_of_input(1), ValueDomain::Any);
   EXPECT_EQ(reg.find_onnx("LessOrEqual")->name, "less_equal");
   EXPECT_EQ(reg.find_onnx("PRelu")->name, "prelu");

@@ -161,6 +161,22 @@ TEST(SessionFile, TruncatedFileIsALocatedError) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(SessionFile, ANumberOutOfRangeIsALocatedError) {
+  auto dir = std::filesystem::temp_directory_path() / "retort_session_file_test_range";
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / "big.json").string();
+  std::ofstream(path, std::ios::trunc) << "{\"format\": \"retort-session\",\n \"seed\": -1e400}";
+  Session fresh;
+  try {
+    load_session_file(fresh, path);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ":2:10: invalid JSON: number overflow parsing '-1e400'");
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(SessionFile, BadStepNamesTheStep) {
   Session s;
   fig6_session(s);

@@ -1,0 +1,28 @@
+// Whole-file reads and writes. Every file Retort writes (graphs, sessions, pictures, reproducer
+// bundles, saved logs) goes through write_file or write_file_in, so every writer keeps the same
+// rules (docs/architecture.md, "Writing files"):
+// - the data goes to a temporary file beside the target, is synced, and is then moved into place,
+//   so a failed write (a full disk, a read-only folder) never leaves a half-written file and is
+//   always an Error;
+// - a symbolic link at the target is never written through: it counts as an existing file, and
+//   replacing it (when asked) replaces the link itself;
+// - an existing file is replaced only when `overwrite` is set (--force), and a file that appears
+//   between the check and the write is still kept.
+#pragma once
+
+#include <string>
+
+namespace retort {
+
+std::string read_file(const std::string& path);  // throws Error
+
+// Writes `data` to `path`. The folders leading to `path` are the caller's (they must exist).
+void write_file(const std::string& path, const std::string& data, bool overwrite);
+
+// Writes `data` to `relative` inside the folder `dir` (which must exist), creating the folders of
+// `relative` as needed. No part of `relative` may be a symbolic link, so nothing lands outside
+// `dir`.
+void write_file_in(const std::string& dir, const std::string& relative, const std::string& data,
+                   bool overwrite);
+
+}  // namespace retort
