@@ -157,7 +157,8 @@ def fig7_models(tmp):
     return models
 
 
-@unittest.skipUnless(RETORT and FAMILY == "inductor", "needs --retort BIN; inductor only")
+@unittest.skipUnless(RETORT and FAMILY == "inductor" and OPTIONS.get("mode") == "default",
+                     "needs --retort BIN; Inductor's default mode only")
 class Fig7Test(unittest.TestCase):
     """POLYJUICE's Bug Study 1: mul(a, s) and mul(s, a) agree on the environment's torch (the
     default), and differ on torch 2.1.0 when its environment exists (ENVS/inductor@2.1.0)."""

@@ -50,7 +50,8 @@ def random_inputs(model, seed):
 def variant_text(binary, sample, how):
     """A rewritten variant of the sample as .rtg text (`show` lists its constants elided, so
     only constant-free samples qualify)."""
-    shown = retort(binary, "-c", f"load {sample}; egraph; saturate --iters 3; extract {how}; show v")
+    script = f"load {sample}; egraph; saturate --iters 3; extract {how}; show v"
+    shown = retort(binary, "-c", script)
     return shown[shown.index("graph "):]
 
 

@@ -233,7 +233,8 @@ def conv_average_pool(c):
     total = reduce_window(c.x(0), typed(0, dt), "lax.add", kernel, strides, dilations, pads)
     ones = f"jnp.ones({lit(list(c.shape(0)))}, {jdt(dt)})"
     if c.attr("count_include_pad", 0):  # the explicit pads count, ceil_mode's extra does not
-        ones = f"jnp.pad({ones}, {lit([[0, 0], [0, 0]] + [[b, e] for b, e in zip(begins, ends)])}, constant_values=1)"
+        widths = [[0, 0], [0, 0]] + [[b, e] for b, e in zip(begins, ends)]
+        ones = f"jnp.pad({ones}, {lit(widths)}, constant_values=1)"
         pads = [[0, x] for x in extra]
     count = reduce_window(ones, typed(0, dt), "lax.add", kernel, strides, dilations, pads)
     return f"jnp.divide({total}, {count})"
@@ -349,7 +350,8 @@ def conv_transpose(c):
 
 
 def conv_concat(c):
-    return f"jnp.concatenate([{', '.join(c.inputs())}], axis={norm_axis(c.attr('axis'), c.rank(0))})"
+    axis = norm_axis(c.attr("axis"), c.rank(0))
+    return f"jnp.concatenate([{', '.join(c.inputs())}], axis={axis})"
 
 
 def conv_split(c):
@@ -463,7 +465,8 @@ CONVERTERS = {
     "Div": conv_div,
     "Mod": conv_mod,
     "Pow": conv_pow,
-    "LeakyRelu": lambda c: f"jax.nn.leaky_relu({c.x(0)}, {typed(c.attr('alpha', 0.01), c.dtype(0))})",
+    "LeakyRelu": lambda c: (f"jax.nn.leaky_relu({c.x(0)}, "
+                            f"{typed(c.attr('alpha', 0.01), c.dtype(0))})"),
     "Elu": lambda c: f"jax.nn.elu({c.x(0)}, {typed(c.attr('alpha', 1.0), c.dtype(0))})",
     "Selu": conv_selu,
     "HardSigmoid": conv_hard_sigmoid,
