@@ -51,7 +51,10 @@ TEST_P(TorchBackendTest, GivesTheReferenceOutputsAndIntermediates) {
     for (int64_t i = 0; i < got.numel(); ++i)
       EXPECT_EQ(got.get(i), want.get(i)) << name << "[" << i << "]";
   }
-  EXPECT_EQ(torch.info().version.substr(0, 6), "torch ");
+  // torch:eager runs in the Inductor worker of the same torch release, the TorchScript modes in
+  // the TorchScript worker: each names itself, then the release.
+  std::string version = torch.info().version;
+  EXPECT_TRUE(version.starts_with("torch ") || version.starts_with("inductor ")) << version;
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, TorchBackendTest,
