@@ -58,7 +58,7 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
     else
       names.push_back(word);
   }
-  if (names.empty() && args.positional.empty()) names = s.variant_names();
+  if (names.empty()) names = s.variant_names();
   std::vector<CompareGraph> graphs{{"original", &s.graph()}};
   for (const auto& n : names) {
     if (n == "original") continue;
