@@ -10,6 +10,7 @@
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
 #include "core/compare/repro.h"
+#include "core/compare/signature.h"
 #include "core/exec/inputs.h"
 #include "core/io/number_text.h"
 
@@ -72,7 +73,9 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
       .seed = seed_for(s, args), .runs = 1, .tolerances = tolerances_for(s, args)};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
   CompareReport report = run_compare(graphs, backends, options);
-  out.write(args.has("--json") ? compare_report_json(report) + "\n" : compare_report_text(report));
+  sign_findings(report, backends, {}, s.has_egraph() ? &s.egraph().eg : nullptr);
+  out.write(args.has("--json") ? compare_report_json(report) + "\n"
+                               : compare_report_text(report, args.has("--all")));
   s.set_compare_report(std::move(report));
 }
 
@@ -201,7 +204,8 @@ void register_compare_commands(CommandRegistry& r) {
                      {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
                      atol,
                      rtol,
-                     {"--json", "", "print the report as JSON"}},
+                     {"--all", "", "list every finding instead of one line per failure"},
+                     {"--json", "", "print the report as JSON (every finding, and the groups)"}},
          .summary = "Run the original and variants on backends and check the oracles.",
          .help =
              "Runs the original graph and the VARIANTS (default: every variant) on each backend\n"
@@ -209,10 +213,13 @@ void register_compare_commands(CommandRegistry& r) {
              "the same outputs for the original and each variant, POLYJUICE), optimization (the\n"
              "backends of one family agree with its first one: ort:O3 with ort:O0, HirFuzz) and\n"
              "reference (every backend agrees with the reference interpreter). Prints a verdict\n"
-             "per backend and graph (against the reference), then the findings. Where the inputs\n"
-             "make an op undefined (division by zero, log of a negative), differences are\n"
-             "flagged as undefined, naming the node, and not counted. The results stay in the\n"
-             "session for `inspect` and `export repro`. See docs/compare.md.",
+             "per backend and graph (against the reference), then the findings: one failure\n"
+             "seen on several graphs or seeds (the same signature: backend family, oracle,\n"
+             "verdict, and the op and dtype of the first diverging value) prints once, with a\n"
+             "count; --all lists each. Where the inputs make an op undefined (division by zero,\n"
+             "log of a negative), differences are flagged as undefined, naming the node, and\n"
+             "not counted. The results stay in the session for `inspect`, `export repro`,\n"
+             "`bisect` and `reduce`. See docs/compare.md.",
          .run = run_compare_command});
   r.add({.name = "tolerance",
          .args = {{"DTYPE", Completion::None, true},

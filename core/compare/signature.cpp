@@ -192,4 +192,10 @@ FailureSignature SignatureFinder::of(const Finding& f) {
   return s;
 }
 
+void sign_findings(CompareReport& report, const std::vector<Backend*>& backends,
+                   SignatureFinder::InputsFor inputs, const EGraph* egraph) {
+  SignatureFinder finder(report, backends, std::move(inputs), egraph);
+  for (Finding& f : report.findings) f.signature = finder.of(f).key();
+}
+
 }  // namespace retort

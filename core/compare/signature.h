@@ -83,4 +83,8 @@ class SignatureFinder {
   std::map<std::tuple<std::string, std::string, uint64_t>, std::optional<Culprit>> searched_;
 };
 
+// Fills Finding::signature of every finding of the report (backends: parallel to its rows).
+void sign_findings(CompareReport& report, const std::vector<Backend*>& backends,
+                   SignatureFinder::InputsFor inputs = {}, const EGraph* egraph = nullptr);
+
 }  // namespace retort

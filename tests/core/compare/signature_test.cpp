@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/backend/worker_backend.h"
+#include "core/compare/report_format.h"
 #include "core/io/rtg.h"
 #include "tests/core/compare/wrong_backend.h"
 
@@ -156,6 +157,38 @@ TEST(FailureSignature, FailedRunsHaveAnOpOnlyWhenTheMessageNamesANode) {
   r = run_compare({{"original", &g}}, {&ref, &failing}, {.seed = 1, .runs = 1, .tolerances = {}});
   SignatureFinder again(r, {&ref, &failing});
   EXPECT_EQ(again.of(r.findings[0]), (FailureSignature{"w", "reference", "error", "", "", ""}));
+}
+
+// One wrong kernel seen on two graphs over four seeds: eight reference findings and the
+// equivalence ones are two failures, which the text prints as two numbered lines with counts.
+TEST(FailureSignature, ReportGroupsOneFailureAcrossSeedsAndGraphs) {
+  Graph g = parse_rtg(kChain), copy = parse_rtg(kChain);
+  RefBackend ref;
+  WrongBackend wrong("bad", {"m", "n", "out"});
+  CompareReport r = run_compare({{"original", &g}, {"v1", &copy}}, {&ref, &wrong},
+                                {.seed = 1, .runs = 4, .tolerances = {}});
+  ASSERT_EQ(r.bug_count(), 8u);  // equivalence agrees: both graphs are equally wrong
+  sign_findings(r, {&ref, &wrong});
+  std::vector<FindingGroup> groups = group_findings(r);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].members.size(), 8u);
+  EXPECT_EQ(r.findings[0].signature, "bad|reference|mismatch|mul|f32|");
+  std::string text = compare_report_text(r);
+  EXPECT_NE(text.find("#1 [reference] bad on original vs ref (seed 1)"), std::string::npos);
+  EXPECT_NE(text.find("   and 7 more like it (bad reference mismatch at mul (f32)): graphs "
+                      "original, v1; seeds 1-4\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("8 findings (1 distinct; `compare --all` lists each) over 4 runs"),
+            std::string::npos);
+  EXPECT_EQ(text.find("#2 "), std::string::npos);
+  std::string all = compare_report_text(r, true);
+  EXPECT_NE(all.find("#8 [reference] bad on v1 vs ref (seed 4)"), std::string::npos) << all;
+  EXPECT_EQ(all.find("more like it"), std::string::npos);
+
+  // A finding without a signature stays alone.
+  r.findings[3].signature.clear();
+  EXPECT_EQ(group_findings(r).size(), 2u);
 }
 
 }  // namespace
