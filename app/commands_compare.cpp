@@ -44,6 +44,8 @@ const Graph& graph_named(const Session& s, const std::string& name) {
   return name == "original" ? s.graph() : s.variant(name);
 }
 
+}  // namespace
+
 ToleranceTable tolerances_for(const Session& s, const Args& args) {
   ToleranceTable t = s.tolerances();
   std::optional<double> atol, rtol;
@@ -57,6 +59,8 @@ uint64_t seed_for(const Session& s, const Args& args) {
   auto text = args.option("--seed");
   return text ? parse_u64(*text, "--seed") : s.seed();
 }
+
+namespace {
 
 void run_compare_command(Session& s, const Args& args, Output& out) {
   std::vector<std::string> names = args.positional;
