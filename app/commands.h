@@ -26,5 +26,7 @@ void run_export_repro(Session& s, const Args& args, Output& out);
 // session's) of a command that runs graphs (commands_compare.cpp).
 ToleranceTable tolerances_for(const Session& s, const Args& args);
 uint64_t seed_for(const Session& s, const Args& args);
+// A positive number of seconds (--time); an Error naming the option otherwise.
+double parse_seconds(const std::string& text, std::string_view option);
 
 }  // namespace retort

@@ -55,6 +55,16 @@ ToleranceTable tolerances_for(const Session& s, const Args& args) {
   return t;
 }
 
+double parse_seconds(const std::string& text, std::string_view option) {
+  try {
+    size_t used = 0;
+    double seconds = std::stod(text, &used);
+    if (used == text.size() && seconds > 0) return seconds;
+  } catch (const std::exception&) {
+  }
+  fail("{} wants a positive number of seconds, not '{}'", option, text);
+}
+
 uint64_t seed_for(const Session& s, const Args& args) {
   auto text = args.option("--seed");
   return text ? parse_u64(*text, "--seed") : s.seed();
