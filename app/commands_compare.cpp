@@ -40,11 +40,11 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+}  // namespace
+
 const Graph& graph_named(const Session& s, const std::string& name) {
   return name == "original" ? s.graph() : s.variant(name);
 }
-
-}  // namespace
 
 ToleranceTable tolerances_for(const Session& s, const Args& args) {
   ToleranceTable t = s.tolerances();
