@@ -15,10 +15,21 @@ void register_render_commands(CommandRegistry& r);   // render
 void register_session_commands(CommandRegistry& r);  // save open history replay
 void register_backend_commands(CommandRegistry& r);  // backend
 void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
+void register_reduce_commands(CommandRegistry& r);   // bisect reduce
+void register_variant_commands(CommandRegistry& r);  // variant equiv
 void register_help_commands(CommandRegistry& r);     // help quit
 
 // `export repro DIR [--finding N]`: the bundle for a finding of the last compare
 // (commands_compare.cpp).
 void run_export_repro(Session& s, const Args& args, Output& out);
+
+// The tolerances (--atol, --rtol over the session's) and the input seed (--seed, else the
+// session's) of a command that runs graphs (commands_compare.cpp).
+ToleranceTable tolerances_for(const Session& s, const Args& args);
+uint64_t seed_for(const Session& s, const Args& args);
+// "original" (the current graph) or a variant's graph; an Error listing the variants otherwise.
+const Graph& graph_named(const Session& s, const std::string& name);
+// A positive number of seconds (--time); an Error naming the option otherwise.
+double parse_seconds(const std::string& text, std::string_view option);
 
 }  // namespace retort

@@ -11,6 +11,7 @@
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
 #include "core/compare/repro.h"
+#include "core/compare/signature.h"
 #include "core/exec/inputs.h"
 #include "core/io/number_text.h"
 
@@ -27,6 +28,8 @@ double parse_tolerance(const std::string& text, std::string_view what) {
   return v;
 }
 
+}  // namespace
+
 const Graph& graph_named(const Session& s, const std::string& name) {
   return name == "original" ? s.graph() : s.variant(name);
 }
@@ -40,10 +43,22 @@ ToleranceTable tolerances_for(const Session& s, const Args& args) {
   return t;
 }
 
+double parse_seconds(const std::string& text, std::string_view option) {
+  try {
+    size_t used = 0;
+    double seconds = std::stod(text, &used);
+    if (used == text.size() && seconds > 0) return seconds;
+  } catch (const std::exception&) {
+  }
+  fail("{} wants a positive number of seconds, not '{}'", option, text);
+}
+
 uint64_t seed_for(const Session& s, const Args& args) {
   auto text = args.option("--seed");
   return text ? parse_u64(*text, "--seed") : s.seed();
 }
+
+namespace {
 
 void run_compare_command(Session& s, const Args& args, Output& out) {
   // `--backends ref ort:O0` leaves ort:O0 among the positional words: a word that is no variant
@@ -74,7 +89,9 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
                      .count_precision = args.has("--count-precision")};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
   CompareReport report = run_compare(graphs, backends, options);
-  out.write(args.has("--json") ? compare_report_json(report) + "\n" : compare_report_text(report));
+  sign_findings(report, backends, {}, s.has_egraph() ? &s.egraph().eg : nullptr);
+  out.write(args.has("--json") ? compare_report_json(report) + "\n"
+                               : compare_report_text(report, args.has("--all")));
   s.set_compare_report(std::move(report));
 }
 
@@ -224,7 +241,8 @@ void register_compare_commands(CommandRegistry& r) {
                       "keep differences where the inputs make an op undefined as findings"},
                      {"--count-precision", "",
                       "count differences that skipped roundings explain as mismatches"},
-                     {"--json", "", "print the report as JSON"}},
+                     {"--all", "", "list every finding instead of one line per failure"},
+                     {"--json", "", "print the report as JSON (every finding, and the groups)"}},
          .summary = "Run the original and variants on backends and check the oracles.",
          .help =
              "Runs the original graph and the VARIANTS (default: every variant) on each backend\n"

@@ -134,15 +134,8 @@ void run_saturate(Session& s, const Args& args, Output& out) {
   RunnerOptions options;
   options.iter_limit = parse_count(args, "--iters", options.iter_limit);
   options.node_limit = parse_count(args, "--nodes", options.node_limit);
-  if (auto text = args.option("--time")) {
-    try {
-      size_t used = 0;
-      options.time_limit_seconds = std::stod(*text, &used);
-      if (used != text->size() || options.time_limit_seconds <= 0) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      fail("--time wants a positive number of seconds, not '{}'", *text);
-    }
-  }
+  if (auto text = args.option("--time"))
+    options.time_limit_seconds = parse_seconds(*text, "--time");
   if (auto text = args.option("--scheduler")) {
     auto kind = parse_scheduler(*text);
     if (!kind) fail("unknown scheduler '{}' (simple or backoff)", *text);

@@ -315,7 +315,8 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
           .seed = seed,
           .outputs = std::move(c.outputs),
           .message = std::move(c.message),
-          .undefined = std::move(undefined)};
+          .undefined = std::move(undefined),
+          .signature = {}};
       report.findings.push_back(std::move(f));
     }
   }

@@ -39,6 +39,9 @@ struct Finding {
   // Non-empty when the inputs make an op undefined in graph_a or graph_b ("node 'd' (div) ...");
   // a value difference there has verdict undefined and is not a bug.
   std::string undefined;
+  // FailureSignature::key() once sign_findings (core/compare/signature.h) has run; findings with
+  // the same signature are one failure, which the report prints once with a count.
+  std::string signature;
 
   std::string str() const;  // one line: "[reference] ort:O3 on v1 vs ref (seed 1): mismatch ..."
 };

@@ -5,10 +5,13 @@
 #include <map>
 #include <string>
 #include <vector>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include "core/compare/signature.h"
 
 namespace retort {
 
@@ -37,9 +40,56 @@ nlohmann::json diff_json(const OutputDiff& d) {
           {"first_expected", number(d.first_expected)}};
 }
 
+// "1-5", "1, 3, 7-9".
+std::string seed_ranges(const std::set<uint64_t>& seeds) {
+  std::string out;
+  for (auto it = seeds.begin(); it != seeds.end();) {
+    uint64_t first = *it, last = *it;
+    while (++it != seeds.end() && *it == last + 1) last = *it;
+    if (!out.empty()) out += ", ";
+    out += first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last);
+  }
+  return out;
+}
+
+// The line under a group's first finding that counts the rest.
+std::string group_tail(const CompareReport& r, const FindingGroup& g) {
+  std::vector<std::string> graphs;
+  std::set<uint64_t> seeds;
+  for (size_t i : g.members) {
+    const Finding& f = r.findings[i];
+    if (std::find(graphs.begin(), graphs.end(), f.graph_a) == graphs.end())
+      graphs.push_back(f.graph_a);
+    seeds.insert(f.seed);
+  }
+  const Finding& first = r.findings[g.members[0]];
+  auto signature = FailureSignature::parse(first.signature);
+  return fmt::format("   and {} more like it ({}): {} {}; {} {}\n", g.members.size() - 1,
+                     signature ? signature->str() : first.signature,
+                     graphs.size() == 1 ? "graph" : "graphs", fmt::join(graphs, ", "),
+                     seeds.size() == 1 ? "seed" : "seeds", seed_ranges(seeds));
+}
+
 }  // namespace
 
-std::string compare_report_text(const CompareReport& r) {
+std::vector<FindingGroup> group_findings(const CompareReport& r) {
+  std::vector<FindingGroup> groups;
+  std::map<std::pair<bool, std::string>, size_t> by_key;
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    const Finding& f = r.findings[i];
+    if (f.signature.empty()) {
+      groups.push_back({{i}});
+      continue;
+    }
+    auto [it, added] =
+        by_key.emplace(std::make_pair(is_bug(f.verdict), f.signature), groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].members.push_back(i);
+  }
+  return groups;
+}
+
+std::string compare_report_text(const CompareReport& r, bool every_finding) {
   std::string out;
   size_t w0 = 7;
   for (const auto& b : r.backends) w0 = std::max(w0, b.size());
@@ -84,15 +134,32 @@ std::string compare_report_text(const CompareReport& r) {
         "{}: {} checks, {} failed{}\n", oracle, checks, bugs,
         filtered.empty() ? "" : fmt::format(", {} (not bugs)", fmt::join(filtered, ", ")));
   }
-  size_t number = 0;
-  for (const auto& f : r.findings)
-    if (is_bug(f.verdict)) out += fmt::format("#{} {}\n", ++number, f.str());
-  for (const auto& f : r.findings)
-    if (!is_bug(f.verdict)) out += f.str() + "\n";
+  // A bug's number in the whole list, as CompareReport::bug counts.
+  std::vector<size_t> number(r.findings.size(), 0);
+  for (size_t i = 0, n = 0; i < r.findings.size(); ++i)
+    if (is_bug(r.findings[i].verdict)) number[i] = ++n;
+  std::vector<FindingGroup> groups;
+  if (every_finding) {
+    for (size_t i = 0; i < r.findings.size(); ++i) groups.push_back({{i}});
+  } else {
+    groups = group_findings(r);
+  }
+  size_t distinct = 0;
+  for (bool bugs : {true, false})
+    for (const FindingGroup& g : groups) {
+      const Finding& first = r.findings[g.members[0]];
+      if (is_bug(first.verdict) != bugs) continue;
+      distinct += bugs;
+      out += bugs ? fmt::format("#{} {}\n", number[g.members[0]], first.str()) : first.str() + "\n";
+      if (g.members.size() > 1) out += group_tail(r, g);
+    }
   for (const auto& n : r.notes) out += fmt::format("note: {}\n", n);
-  out +=
-      fmt::format("{} {} over {} {}\n", r.bug_count(), r.bug_count() == 1 ? "finding" : "findings",
-                  r.seeds.size(), r.seeds.size() == 1 ? "run" : "runs");
+  std::string kinds;
+  if (!every_finding && distinct < r.bug_count())
+    kinds = fmt::format(" ({} distinct; `compare --all` lists each)", distinct);
+  out += fmt::format("{} {}{} over {} {}\n", r.bug_count(),
+                     r.bug_count() == 1 ? "finding" : "findings", kinds, r.seeds.size(),
+                     r.seeds.size() == 1 ? "run" : "runs");
   return out;
 }
 
@@ -135,8 +202,14 @@ std::string compare_report_json(const CompareReport& r) {
                              {"seed", f.seed},
                              {"outputs", outputs},
                              {"message", f.message},
-                             {"undefined", f.undefined}});
+                             {"undefined", f.undefined},
+                             {"signature", f.signature}});
   }
+  j["groups"] = nlohmann::json::array();
+  for (const FindingGroup& g : group_findings(r))
+    j["groups"].push_back({{"signature", r.findings[g.members[0]].signature},
+                           {"count", g.members.size()},
+                           {"findings", g.members}});
   j["notes"] = r.notes;
   j["bugs"] = r.bug_count();
   return j.dump(2);

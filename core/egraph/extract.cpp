@@ -101,6 +101,48 @@ Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
   return sel;
 }
 
+// The fixed point of select_min over lexicographic costs (e-nodes outside the preferred set,
+// minus preferred e-nodes): as few foreign e-nodes as possible, then as many preferred ones, so
+// a class takes a preferred e-node even where a foreign subterm below it costs as much as the
+// class's cheapest term. Along a chosen edge the first component never rises, so a cycle of
+// choices could only run through preferred e-nodes, which the caller's acyclic, one-per-class
+// preferred set rules out; the round limit turns a broken promise into an Error.
+Selection select_preferring(const EGraph& eg, EClassId root,
+                            const std::function<bool(const ENode&)>& preferred) {
+  using Cost = std::pair<double, double>;
+  std::vector<EClassId> ids = eg.class_ids();
+  std::vector<Cost> best(eg.term_count(), Cost{kInf, 0});
+  std::vector<const ENode*> choice(eg.term_count(), nullptr);
+  std::unordered_map<const ENode*, Cost> own;
+  for (EClassId c : ids)
+    for (const ENode& n : eg.eclass(c).nodes)
+      own[&n] = is_leaf_op(n.op) || n.op == special_ops::kGraphOut ? Cost{0, 0}
+                : preferred(n)                                     ? Cost{0, -1}
+                                                                   : Cost{1, 0};
+  size_t rounds = 0;
+  for (bool changed = true; changed;) {
+    if (++rounds > 4 * ids.size() + 8) fail("the preferred e-nodes form a cycle");
+    changed = false;
+    for (EClassId c : ids)
+      for (const ENode& n : eg.eclass(c).nodes) {
+        Cost cost = own.at(&n);
+        for (EClassId ch : n.children) {
+          const Cost& b = best[eg.find(ch).value];
+          cost.first += b.first;
+          cost.second += b.second;
+        }
+        if (cost.first < kInf && cost < best[c.value]) {
+          best[c.value] = cost;
+          choice[c.value] = &n;
+          changed = true;
+        }
+      }
+  }
+  Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
+  sel.cost = best[sel.root.value].first;
+  return sel;
+}
+
 // The graph's own structure with equal values shared: every class takes the e-node of its
 // earliest term. A term's children were added before it, so along every chosen edge the earliest
 // term id strictly decreases and the choice is acyclic. Where the root is the graph as it was
@@ -350,12 +392,23 @@ size_t graph_depth(const Graph& g) {
 }
 
 Extraction extract(const EGraph& eg, const GraphMeta& meta, const ExtractOptions& options) {
+  return restore_selection(eg, meta, select(eg, meta.root, options), options.collect_steps);
+}
+
+Extraction extract_preferring(const EGraph& eg, const GraphMeta& meta,
+                              const std::function<bool(const ENode&)>& preferred) {
+  if (!eg.clean()) fail("the e-graph has pending merges: rebuild it before extracting");
+  return restore_selection(eg, meta, select_preferring(eg, meta.root, preferred), true);
+}
+
+Extraction restore_selection(const EGraph& eg, const GraphMeta& meta, Selection selection,
+                             bool collect_steps) {
   Extraction ex;
-  ex.selection = select(eg, meta.root, options);
+  ex.selection = std::move(selection);
   ex.graph = restore_graph(eg, meta, ex.selection);
   ex.op_count = ex.graph.op_count();
   ex.depth = graph_depth(ex.graph);
-  if (options.collect_steps) ex.steps = selection_steps(eg, ex.selection, meta.root);
+  if (collect_steps) ex.steps = selection_steps(eg, ex.selection, meta.root);
   return ex;
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -59,5 +60,15 @@ size_t graph_depth(const Graph& g);
 
 // Selects, restores the graph (restore_graph) and measures it.
 Extraction extract(const EGraph& eg, const GraphMeta& meta, const ExtractOptions& options);
+
+// The term with the fewest e-nodes outside `preferred` (ties: fewest e-nodes): it follows a
+// given choice wherever the e-graph holds that choice's e-nodes, and takes the smallest term
+// elsewhere. `bisect` uses it to walk from a graph toward one of its variants along the trace.
+Extraction extract_preferring(const EGraph& eg, const GraphMeta& meta,
+                              const std::function<bool(const ENode&)>& preferred);
+
+// Restores a selection to a graph and measures it (extract's second half).
+Extraction restore_selection(const EGraph& eg, const GraphMeta& meta, Selection selection,
+                             bool collect_steps);
 
 }  // namespace retort

@@ -94,6 +94,39 @@ TEST_F(CompareCommands, EquivalenceOracleAcrossVariantsAndJson) {
   EXPECT_NE(text.find("no divergence"), std::string::npos) << text;
 }
 
+// One wrong mul kernel seen on three graphs over five seeds prints as one line with a count.
+TEST_F(CompareCommands, CompareGroupsOneFailureAcrossSeedsAndVariants) {
+  run_ok("load " RETORT_SOURCE_DIR "/samples/polyjuice/fig4.rtg");
+  run_ok("egraph");
+  run_ok("saturate --iters 2");
+  run_ok("extract min");
+  run_ok("extract max");
+  attach_bad_mul();
+  std::string text = run_ok("compare --backends ref,bad --runs 5");
+  size_t lines = 0, numbered = 0;
+  for (size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+    ++lines;
+    numbered += text[at] == '#';
+  }
+  EXPECT_EQ(numbered, 1u) << text;
+  EXPECT_LT(lines, 12u) << text;
+  EXPECT_NE(text.find("more like it (bad reference mismatch at mul (f32)): graphs original, max, "
+                      "min; seeds 1-5"),
+            std::string::npos)
+      << text;
+  size_t bugs = session.compare_report()->bug_count();
+  EXPECT_GE(bugs, 15u);
+  EXPECT_NE(text.find(fmt::format("{} findings (1 distinct", bugs)), std::string::npos) << text;
+  // --all lists each; --json has every finding and the groups.
+  text = run_ok("compare --backends ref,bad --runs 5 --all");
+  EXPECT_NE(text.find(fmt::format("#{} ", bugs)), std::string::npos) << text;
+  auto j = nlohmann::json::parse(run_ok("compare --backends ref,bad --runs 5 --json"));
+  EXPECT_EQ(j["findings"].size(), bugs);
+  ASSERT_EQ(j["groups"].size(), 1u);
+  EXPECT_EQ(j["groups"][0]["count"], bugs);
+  EXPECT_EQ(j["groups"][0]["signature"], "bad|reference|mismatch|mul|f32|");
+}
+
 TEST_F(CompareCommands, ToleranceCommand) {
   EXPECT_NE(run_ok("tolerance").find("f32 atol=0.001 rtol=0.001"), std::string::npos);
   EXPECT_NE(run_ok("tolerance f32 0.5 0.25").find("f32 atol=0.5 rtol=0.25"), std::string::npos);

@@ -1,0 +1,52 @@
+// `equiv A B`: are two graphs equal? Both go into one e-graph, the enabled rules run under limits,
+// and when every output class of A meets B's the e-graph's explanation is the proof. Otherwise
+// seeded inputs on the reference interpreter look for a counterexample. Also the interface check
+// that makes a hand-written graph a variant (`variant add`).
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/compare/tensor_diff.h"
+#include "core/compare/tolerance.h"
+#include "core/egraph/explanation.h"
+#include "core/graph/graph.h"
+#include "core/rules/runner.h"
+
+namespace retort {
+
+// Throws Error unless `variant` has the inputs of `original` (names and types, in order) and as
+// many outputs, of the same types.
+void check_variant_interface(const Graph& original, const Graph& variant,
+                             const std::string& variant_name);
+
+struct EquivOptions {
+  size_t iter_limit = 30;
+  size_t node_limit = 10000;
+  double time_limit_s = 5;
+  const std::atomic<bool>* cancel = nullptr;
+  uint64_t seed = 1;  // counterexample search: seeds seed .. seed + tries - 1
+  size_t tries = 20;
+  ToleranceTable tolerances;
+};
+
+struct EquivResult {
+  bool proven = false;
+  std::vector<Explanation> proofs;  // per output, when proven
+  size_t iterations = 0, nodes = 0;
+  std::string stopped;  // why the rules stopped without a proof: "saturated", "node limit", ...
+  // Without a proof: the first seed whose inputs make an output differ on the reference, and
+  // how (empty when none of the tries did); seeds skipped for undefined behaviour are counted.
+  std::optional<uint64_t> counterexample_seed;
+  std::string counterexample;
+  size_t tried = 0, undefined = 0;
+};
+
+// A and B must have the same interface (check_variant_interface). Throws Error when they do not,
+// or when a constant name means different values in the two.
+EquivResult prove_equivalent(const Graph& a, const Graph& b, const RuleSet& rules,
+                             const EquivOptions& options);
+
+}  // namespace retort
