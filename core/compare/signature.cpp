@@ -1,0 +1,195 @@
+#include "core/compare/signature.h"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "core/base/error.h"
+#include "core/compare/inspect.h"
+#include "core/exec/inputs.h"
+
+namespace retort {
+
+namespace {
+
+std::string escape_field(const std::string& field) {
+  std::string out;
+  for (char c : field) {
+    if (c == '|' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// A finding whose runs finished with outputs that differ, as opposed to a failed run.
+bool is_value_verdict(Verdict v) {
+  return v == Verdict::mismatch || v == Verdict::nan_inf_mismatch ||
+         v == Verdict::shape_dtype_mismatch || v == Verdict::undefined;
+}
+
+// The name quoted right after `prefix` at `pos` in text ('x' or "x"), or empty.
+std::string quoted_after(const std::string& text, size_t pos) {
+  if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"')) return {};
+  size_t end = text.find(text[pos], pos + 1);
+  if (end == std::string::npos) return {};
+  return text.substr(pos + 1, end - pos - 1);
+}
+
+}  // namespace
+
+std::string FailureSignature::key() const {
+  return fmt::format("{}|{}|{}|{}|{}|{}", escape_field(family), escape_field(oracle),
+                     escape_field(verdict), escape_field(op), escape_field(dtype),
+                     escape_field(rule));
+}
+
+std::optional<FailureSignature> FailureSignature::parse(std::string_view key) {
+  std::array<std::string, 6> fields;
+  size_t field = 0;
+  for (size_t i = 0; i < key.size(); ++i) {
+    char c = key[i];
+    if (c == '\\') {
+      if (i + 1 == key.size() || (key[i + 1] != '|' && key[i + 1] != '\\')) return std::nullopt;
+      fields[field] += key[++i];
+    } else if (c == '|') {
+      if (++field == fields.size()) return std::nullopt;
+    } else {
+      fields[field] += c;
+    }
+  }
+  if (field != fields.size() - 1) return std::nullopt;
+  return FailureSignature{fields[0], fields[1], fields[2], fields[3], fields[4], fields[5]};
+}
+
+std::string FailureSignature::str() const {
+  std::string out = fmt::format("{} {} {}", family, oracle, verdict);
+  if (!op.empty()) out += fmt::format(" at {}", op);
+  if (!dtype.empty()) out += fmt::format(" ({})", dtype);
+  if (!rule.empty()) out += fmt::format(" via rule {}", rule);
+  return out;
+}
+
+std::string signature_family(const std::string& backend) {
+  return backend.substr(0, backend.find_first_of(":@"));
+}
+
+const Node* node_named_in(const std::string& message, const Graph& g) {
+  for (std::string_view prefix : {"node ", "Node ", "Name:", "name:", "node: "}) {
+    for (size_t pos = message.find(prefix); pos != std::string::npos;
+         pos = message.find(prefix, pos + 1)) {
+      std::string name = quoted_after(message, pos + prefix.size());
+      if (const Node* n = name.empty() ? nullptr : g.find_node(name)) return n;
+    }
+  }
+  return nullptr;
+}
+
+SignatureFinder::SignatureFinder(const CompareReport& report, std::vector<Backend*> backends,
+                                 InputsFor inputs, const EGraph* egraph)
+    : report_(report),
+      backends_(std::move(backends)),
+      inputs_for_(std::move(inputs)),
+      egraph_(egraph) {
+  if (backends_.size() != report_.backends.size())
+    fail("the signature needs one backend per compare row ({} given for {})", backends_.size(),
+         report_.backends.size());
+  if (report_.graph_defs.empty()) fail("the compare report holds no graphs");
+  if (!inputs_for_) {
+    const Graph& original = report_.graph_defs[0];
+    inputs_for_ = [&original](uint64_t seed) { return generate_inputs(original, seed, nullptr); };
+  }
+}
+
+const Graph& SignatureFinder::graph(const std::string& name) const {
+  for (size_t g = 0; g < report_.graphs.size(); ++g)
+    if (report_.graphs[g] == name) return report_.graph_defs[g];
+  fail("the compare report has no graph '{}'", name);
+}
+
+Backend* SignatureFinder::backend(const std::string& name) const {
+  for (size_t b = 0; b < report_.backends.size(); ++b)
+    if (report_.backends[b] == name) return backends_[b];
+  return nullptr;
+}
+
+const TensorMap& SignatureFinder::inputs(uint64_t seed) {
+  auto it = inputs_.find(seed);
+  if (it == inputs_.end()) it = inputs_.emplace(seed, inputs_for_(seed)).first;
+  return it->second;
+}
+
+std::optional<SignatureFinder::Culprit> SignatureFinder::against_reference(const std::string& b,
+                                                                           const std::string& g,
+                                                                           uint64_t seed) {
+  auto key = std::make_tuple(b, g, seed);
+  if (auto it = searched_.find(key); it != searched_.end()) return it->second;
+  std::optional<Culprit> found;
+  Backend* under_test = backend(b);
+  if (under_test && b != "ref") {
+    const Graph& graph_def = graph(g);
+    InspectResult r =
+        run_inspect({fmt::format("{} on {}", g, b), &graph_def, under_test},
+                    {fmt::format("{} on ref", g), &graph_def, &ref_},
+                    pair_by_names(graph_def, graph_def), inputs(seed), report_.tolerances);
+    if (r.diverged)
+      found = Culprit{r.op_a, std::string(dtype_name(graph_def.type_of(r.value_a).dtype))};
+  }
+  searched_.emplace(key, found);
+  return found;
+}
+
+std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& f) {
+  if (!is_value_verdict(f.verdict)) {
+    for (const std::string* g : {&f.graph_a, &f.graph_b}) {
+      const Graph& graph_def = graph(*g);
+      if (const Node* n = node_named_in(f.message, graph_def)) {
+        std::string dtype = n->outputs.empty()
+                                ? ""
+                                : std::string(dtype_name(graph_def.type_of(n->outputs[0]).dtype));
+        return Culprit{n->op, dtype};
+      }
+    }
+    return std::nullopt;
+  }
+  // The side under test first; the side it had to agree with may be the wrong one (ort:O0 in
+  // an optimization check, the original in an equivalence check).
+  if (auto c = against_reference(f.backend_a, f.graph_a, f.seed)) return c;
+  if (auto c = against_reference(f.backend_b, f.graph_b, f.seed)) return c;
+  // Each side agrees with the reference within tolerance, but not with the other: compare the
+  // two sides directly.
+  Backend* a = backend(f.backend_a);
+  Backend* b = f.backend_b == "ref" ? &ref_ : backend(f.backend_b);
+  const Graph& ga = graph(f.graph_a);
+  const Graph& gb = graph(f.graph_b);
+  if (a && b) {
+    std::vector<ValuePair> pairs = f.graph_a == f.graph_b ? pair_by_names(ga, gb)
+                                   : egraph_              ? pair_by_classes(*egraph_, ga, gb)
+                                                          : pair_by_names(ga, gb);
+    InspectResult r = run_inspect({f.graph_a, &ga, a}, {f.graph_b, &gb, b}, pairs, inputs(f.seed),
+                                  report_.tolerances);
+    if (r.diverged) return Culprit{r.op_a, std::string(dtype_name(ga.type_of(r.value_a).dtype))};
+  }
+  // No intermediate value differs: the first diverging output.
+  for (const OutputDiff& d : f.outputs) {
+    if (d.verdict == Verdict::pass) continue;
+    if (const Node* n = ga.producer(d.actual_name))
+      return Culprit{n->op, std::string(dtype_name(ga.type_of(d.actual_name).dtype))};
+  }
+  return std::nullopt;
+}
+
+FailureSignature SignatureFinder::of(const Finding& f) {
+  FailureSignature s{.family = signature_family(f.backend_a),
+                     .oracle = std::string(oracle_name(f.oracle)),
+                     .verdict = std::string(verdict_name(f.verdict)),
+                     .op = {},
+                     .dtype = {},
+                     .rule = {}};
+  if (auto c = culprit(f)) {
+    s.op = c->op;
+    s.dtype = c->dtype;
+  }
+  return s;
+}
+
+}  // namespace retort

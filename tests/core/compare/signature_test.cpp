@@ -1,0 +1,162 @@
+#include "core/compare/signature.h"
+
+#include <gtest/gtest.h>
+
+#include "core/backend/worker_backend.h"
+#include "core/io/rtg.h"
+#include "tests/core/compare/wrong_backend.h"
+
+namespace retort {
+namespace {
+
+// mul is the first node computed from the inputs, so a wrong mul kernel shows first at m; the
+// output itself comes from add.
+const char* kChain = R"(graph g
+input x : f32[2,3]
+input y : f32[2,3]
+m = mul(x, y)
+n = neg(m)
+out = add(n, x)
+output out
+)";
+// -2x written without a mul, and with one: a graph and an equivalent variant.
+const char* kNoMul = R"(graph g
+input x : f32[2,3]
+input y : f32[2,3]
+d = add(x, x)
+out = neg(d)
+output out
+)";
+const char* kDoubled = R"(graph g
+input x : f32[2,3]
+input y : f32[2,3]
+const two : f32[2,3] = fill(2)
+m = mul(x, two)
+out = neg(m)
+output out
+)";
+
+TEST(FailureSignature, KeyIsOneCanonicalLineThatParsesBack) {
+  FailureSignature s{"ort", "reference", "mismatch", "mul", "f32", ""};
+  EXPECT_EQ(s.key(), "ort|reference|mismatch|mul|f32|");
+  EXPECT_EQ(FailureSignature::parse(s.key()), s);
+  FailureSignature odd{"a|b", "reference", "shape/dtype mismatch", "we\\ird", "", "add-comm"};
+  EXPECT_EQ(odd.key(), "a\\|b|reference|shape/dtype mismatch|we\\\\ird||add-comm");
+  EXPECT_EQ(FailureSignature::parse(odd.key()), odd);
+  EXPECT_NE(odd.key(), s.key());
+  EXPECT_FALSE(FailureSignature::parse("ort|reference"));
+  EXPECT_FALSE(FailureSignature::parse("a|b|c|d|e|f|g"));
+  EXPECT_FALSE(FailureSignature::parse("a|b|c|d|e|f\\"));
+  EXPECT_EQ(s.str(), "ort reference mismatch at mul (f32)");
+  EXPECT_EQ((FailureSignature{"tvm", "reference", "crash", "", "", ""}.str()),
+            "tvm reference crash");
+}
+
+TEST(FailureSignature, FamilyIsTheNameBeforeColonOrAt) {
+  EXPECT_EQ(signature_family("ort:O3"), "ort");
+  EXPECT_EQ(signature_family("tvm@0.14:O2"), "tvm");
+  EXPECT_EQ(signature_family("ref"), "ref");
+}
+
+TEST(FailureSignature, MessagesNamingANode) {
+  Graph g = parse_rtg(kChain);
+  const Node* n =
+      node_named_in("Non-zero status code returned while running Neg node. Name:'n'", g);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "neg");
+  n = node_named_in("node \"m\": kernel failed", g);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "mul");
+  EXPECT_EQ(node_named_in("node 'zz' is unknown", g), nullptr);
+  EXPECT_EQ(node_named_in("the worker was killed by signal 9", g), nullptr);
+}
+
+TEST(FailureSignature, ReferenceFindingNamesTheFirstWrongKernelNotTheOutput) {
+  Graph g = parse_rtg(kChain);
+  RefBackend ref;
+  WrongBackend wrong("bad:O1", {"m", "n", "out"});
+  CompareReport r =
+      run_compare({{"original", &g}}, {&ref, &wrong}, {.seed = 3, .runs = 2, .tolerances = {}});
+  ASSERT_EQ(r.bug_count(), 2u);
+  SignatureFinder finder(r, {&ref, &wrong});
+  for (const Finding& f : r.findings) {
+    FailureSignature s = finder.of(f);
+    EXPECT_EQ(s, (FailureSignature{"bad", "reference", "mismatch", "mul", "f32", ""})) << s.key();
+  }
+}
+
+TEST(FailureSignature, OptimizationFindingBlamesTheWrongSideEvenWhenItIsTheBaseline) {
+  Graph g = parse_rtg(kChain);
+  RefBackend ref;
+  // fam:a is the family's baseline and the wrong one; fam:b is right.
+  WrongBackend a("fam:a", {"n", "out"}), b("fam:b", {});
+  CompareReport r =
+      run_compare({{"original", &g}}, {&ref, &a, &b}, {.seed = 1, .runs = 1, .tolerances = {}});
+  SignatureFinder finder(r, {&ref, &a, &b});
+  bool saw_optimization = false;
+  for (const Finding& f : r.findings) {
+    if (f.oracle != Oracle::optimization) continue;
+    saw_optimization = true;
+    EXPECT_EQ(f.backend_a, "fam:b");
+    EXPECT_EQ(finder.of(f).op, "neg");
+  }
+  EXPECT_TRUE(saw_optimization);
+}
+
+// A real worker process: the fault worker adds 1 to every mul's output. The original has no
+// mul, so only the variant fails, in the equivalence and the reference oracle alike.
+TEST(FailureSignature, EquivalenceFindingOnTheFaultWorker) {
+  Graph original = parse_rtg(kNoMul), variant = parse_rtg(kDoubled);
+  RefBackend ref;
+  WorkerBackend bad({.name = "bad",
+                     .argv = {RETORT_FAULT_WORKER, "--fault", "perturb", "--perturb-op", "mul"},
+                     .timeout_s = 30,
+                     .options = {}});
+  CompareReport r = run_compare({{"original", &original}, {"v1", &variant}}, {&ref, &bad},
+                                {.seed = 1, .runs = 1, .tolerances = {}});
+  SignatureFinder finder(r, {&ref, &bad});
+  std::set<std::string> oracles;
+  for (const Finding& f : r.findings) {
+    ASSERT_EQ(f.graph_a, "v1") << f.str();
+    FailureSignature s = finder.of(f);
+    oracles.insert(s.oracle);
+    EXPECT_EQ(s.family, "bad");
+    EXPECT_EQ(s.op, "mul") << f.str();
+    EXPECT_EQ(s.dtype, "f32");
+  }
+  EXPECT_EQ(oracles, (std::set<std::string>{"equivalence", "reference"}));
+}
+
+TEST(FailureSignature, FailedRunsHaveAnOpOnlyWhenTheMessageNamesANode) {
+  Graph g = parse_rtg(kChain);
+  RefBackend ref;
+  struct NamingFailure : Backend {
+    std::string text;
+    BackendInfo info() const override {
+      BackendInfo i;
+      i.name = "w";
+      return i;
+    }
+    RunResult run(const RunRequest&) override {
+      RunResult r;
+      r.status = RunStatus::error;
+      r.message = text;
+      return r;
+    }
+  } failing;
+  failing.text = "node 'n': bad kernel";
+  CompareReport r =
+      run_compare({{"original", &g}}, {&ref, &failing}, {.seed = 1, .runs = 1, .tolerances = {}});
+  ASSERT_EQ(r.bug_count(), 1u);
+  SignatureFinder finder(r, {&ref, &failing});
+  EXPECT_EQ(finder.of(r.findings[0]),
+            (FailureSignature{"w", "reference", "error", "neg", "f32", ""}));
+
+  failing.text = "the worker was killed by signal 9";
+  r = run_compare({{"original", &g}}, {&ref, &failing}, {.seed = 1, .runs = 1, .tolerances = {}});
+  SignatureFinder again(r, {&ref, &failing});
+  EXPECT_EQ(again.of(r.findings[0]), (FailureSignature{"w", "reference", "error", "", "", ""}));
+}
+
+}  // namespace
+}  // namespace retort
