@@ -12,6 +12,7 @@ const CommandRegistry& app_commands() {
     register_session_commands(r);
     register_backend_commands(r);
     register_compare_commands(r);
+    register_fuzz_commands(r);
     register_help_commands(r);
     return r;
   }();

@@ -15,6 +15,7 @@ void register_render_commands(CommandRegistry& r);   // render
 void register_session_commands(CommandRegistry& r);  // save open history replay
 void register_backend_commands(CommandRegistry& r);  // backend
 void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
+void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
 void register_help_commands(CommandRegistry& r);     // help quit
 
 // `export repro DIR [--finding N]`: the bundle for a finding of the last compare

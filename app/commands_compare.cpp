@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "app/commands.h"
+#include "app/words.h"
 #include "core/backend/backend_set.h"
 #include "core/base/error.h"
 #include "core/compare/inspect.h"
@@ -24,19 +25,6 @@ double parse_tolerance(const std::string& text, std::string_view what) {
   double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0') fail("{} must be a number, not '{}'", what, text);
   return v;
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (!item.empty()) items.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return items;
 }
 
 const Graph& graph_named(const Session& s, const std::string& name) {

@@ -1,42 +1,16 @@
 // Commands on the session's e-graph: build it, list and toggle rules, match, apply, run the
 // rules, extract variants, explain them, undo and redo. The work is done by Session.
-#include <csignal>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "app/commands.h"
+#include "app/sigint.h"
 #include "core/base/error.h"
 #include "core/rules/ematch.h"
 
 namespace retort {
 
 namespace {
-
-// Lets Ctrl-C stop a saturation through the runner's cancellation flag instead of ending the
-// program; the previous handler comes back when the run ends.
-std::atomic<bool>* g_cancel = nullptr;
-
-extern "C" void cancel_on_sigint(int) {
-  if (g_cancel) g_cancel->store(true);
-}
-
-class SigintCancels {
- public:
-  explicit SigintCancels(std::atomic<bool>& flag) {
-    g_cancel = &flag;
-    previous_ = std::signal(SIGINT, cancel_on_sigint);
-  }
-  ~SigintCancels() {
-    std::signal(SIGINT, previous_);
-    g_cancel = nullptr;
-  }
-  SigintCancels(const SigintCancels&) = delete;
-  SigintCancels& operator=(const SigintCancels&) = delete;
-
- private:
-  void (*previous_)(int) = SIG_DFL;
-};
 
 // "apply RULE #2" as typed, for undo's messages.
 std::string label_of(std::string_view command, const Args& args) {

@@ -46,6 +46,7 @@ CREATE TABLE cases (
   extract_ms REAL NOT NULL,
   compare_ms REAL NOT NULL,
   findings INTEGER NOT NULL,
+  error TEXT NOT NULL,
   PRIMARY KEY (campaign, idx)
 );
 CREATE TABLE findings (
@@ -313,6 +314,12 @@ int64_t FindingsDb::add_campaign(CampaignRecord c) {
   return sqlite3_last_insert_rowid(db_);
 }
 
+void FindingsDb::set_campaign_backends(int64_t id, const std::string& backends) {
+  Statement s(db_, "UPDATE campaigns SET backends = ? WHERE id = ?", path_);
+  s.bind(1, backends).bind(2, id);
+  s.step();
+}
+
 std::optional<CampaignRecord> FindingsDb::campaign(int64_t id) const {
   Statement s(db_, fmt::format("SELECT {} FROM campaigns WHERE id = ?", kCampaignColumns), path_);
   s.bind(1, id);
@@ -339,14 +346,14 @@ std::set<uint64_t> FindingsDb::done_cases(int64_t campaign) const {
 std::vector<CaseRecord> FindingsDb::cases(int64_t campaign) const {
   Statement s(db_,
               "SELECT campaign, idx, seed, nodes, graphs, gen_ms, saturate_ms, extract_ms, "
-              "compare_ms, findings FROM cases WHERE campaign = ? ORDER BY idx",
+              "compare_ms, findings, error FROM cases WHERE campaign = ? ORDER BY idx",
               path_);
   s.bind(1, campaign);
   std::vector<CaseRecord> out;
   while (s.step())
     out.push_back({s.i64(0), from_db(s.i64(1)), from_db(s.i64(2)), static_cast<size_t>(s.i64(3)),
                    static_cast<size_t>(s.i64(4)), s.real(5), s.real(6), s.real(7), s.real(8),
-                   static_cast<size_t>(s.i64(9))});
+                   static_cast<size_t>(s.i64(9)), s.text(10)});
   return out;
 }
 
@@ -374,12 +381,12 @@ void FindingsDb::upsert_finding(const FindingRecord& f) {
 void FindingsDb::insert_case(const CaseRecord& c) {
   Statement s(db_,
               "INSERT INTO cases (campaign, idx, seed, nodes, graphs, gen_ms, saturate_ms, "
-              "extract_ms, compare_ms, findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              "extract_ms, compare_ms, findings, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
               path_);
   s.bind(1, c.campaign).bind(2, to_db(c.index)).bind(3, to_db(c.seed));
   s.bind(4, static_cast<int64_t>(c.nodes)).bind(5, static_cast<int64_t>(c.graphs));
   s.bind(6, c.gen_ms).bind(7, c.saturate_ms).bind(8, c.extract_ms).bind(9, c.compare_ms);
-  s.bind(10, static_cast<int64_t>(c.findings));
+  s.bind(10, static_cast<int64_t>(c.findings)).bind(11, c.error);
   s.step();
 }
 

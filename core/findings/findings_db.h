@@ -36,6 +36,7 @@ struct CaseRecord {
   size_t nodes = 0, graphs = 0;  // the generated graph's op nodes; graphs compared
   double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;
   size_t findings = 0;  // failures seen in this case (before deduplication)
+  std::string error;    // why Retort itself could not finish the case (empty when it did)
 };
 
 struct FindingRecord {
@@ -70,6 +71,8 @@ class FindingsDb {
   const std::string& path() const { return path_; }
 
   int64_t add_campaign(CampaignRecord c);  // returns its id
+  // The backends' versions are known once their workers have started (after the first case).
+  void set_campaign_backends(int64_t id, const std::string& backends);
   std::optional<CampaignRecord> campaign(int64_t id) const;
   std::optional<CampaignRecord> last_campaign() const;
   std::set<uint64_t> done_cases(int64_t campaign) const;

@@ -44,7 +44,7 @@ class FindingsDbTest : public ::testing::Test {
     return f;
   }
   static CaseRecord a_case(int64_t campaign, uint64_t index) {
-    return {campaign, index, index * 7, 10, 4, 1, 2, 3, 4, 1};
+    return {campaign, index, index * 7, 10, 4, 1, 2, 3, 4, 1, ""};
   }
   static std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
