@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -38,6 +39,24 @@ double parse_seconds(const std::string& text, std::string_view what) {
   if (text.empty() || *end != '\0' || !(v > 0))
     fail("{} wants a positive number of seconds, not '{}'", what, text);
   return v;
+}
+
+// The campaign's backends from the session; attached ones the session lacks (a new process
+// resuming the campaign) are attached as the campaign recorded them.
+std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o) {
+  for (const BackendSpec& b : o.attached)
+    if (!s.backends().has(b.name)) s.backends().attach(b.name, b.argv, b.timeout_s, b.options);
+  std::vector<Backend*> backends;
+  for (const auto& name : o.backends) backends.push_back(&s.backends().get(name));
+  return backends;
+}
+
+// The specs of the attached backends a new campaign uses, to be recorded with it.
+std::vector<BackendSpec> attached_specs(const Session& s, const std::vector<std::string>& names) {
+  std::vector<BackendSpec> specs;
+  for (const BackendSpec& b : s.backends().attached())
+    if (std::find(names.begin(), names.end(), b.name) != names.end()) specs.push_back(b);
+  return specs;
 }
 
 // The generation, saturation and variant options of a new campaign.
@@ -74,6 +93,7 @@ CampaignOptions options_from(const Session& s, const Args& args) {
   if (args.has("--no-intermediate")) o.intermediate = false;
   if (auto v = args.option("--shard")) std::tie(o.shard, o.shards) = parse_shard(*v);
   campaign_rules(o.rules);  // a bad rule set name is an error now, not in every case
+  o.attached = attached_specs(s, o.backends);
   return o;
 }
 
@@ -83,12 +103,6 @@ void check_resume_args(const Args& args) {
     if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
         name != "--jobs" && name != "--quiet" && name != "--job")
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
-}
-
-std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o) {
-  std::vector<Backend*> backends;
-  for (const auto& name : o.backends) backends.push_back(&s.backends().get(name));
-  return backends;
 }
 
 // A progress line redrawn in place on a terminal, else printed every few seconds.

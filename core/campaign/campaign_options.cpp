@@ -16,7 +16,12 @@ GenOptions CampaignOptions::default_gen() {
 nlohmann::json CampaignOptions::to_json() const {
   nlohmann::json dtypes = nlohmann::json::array();
   for (DType t : gen.dtypes) dtypes.push_back(std::string(dtype_name(t)));
+  nlohmann::json specs = nlohmann::json::array();
+  for (const BackendSpec& b : attached)
+    specs.push_back(
+        {{"name", b.name}, {"argv", b.argv}, {"timeout", b.timeout_s}, {"options", b.options}});
   return {{"nodes", {gen.min_nodes, gen.max_nodes}},
+          {"attached", specs},
           {"dtypes", dtypes},
           {"ops", gen.ops},
           {"rank", gen.max_rank},
@@ -50,6 +55,11 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.gen.max_rank = j.at("rank").get<int>();
     o.gen.max_dim = j.at("max_dim").get<int64_t>();
     o.backends = j.at("backends").get<std::vector<std::string>>();
+    for (const auto& b : j.at("attached"))
+      o.attached.push_back({b.at("name").get<std::string>(),
+                            b.at("argv").get<std::vector<std::string>>(),
+                            b.at("timeout").get<double>(),
+                            b.at("options").get<std::map<std::string, std::string>>()});
     o.rules = j.at("rules").get<std::vector<std::string>>();
     o.iter_limit = j.at("iterations").get<size_t>();
     o.node_limit = j.at("enodes").get<size_t>();

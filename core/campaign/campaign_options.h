@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend/worker_backend.h"
 #include "core/gen/graph_gen.h"
 
 namespace retort {
@@ -15,6 +16,9 @@ namespace retort {
 struct CampaignOptions {
   GenOptions gen = default_gen();
   std::vector<std::string> backends{"ref", "ort:O0", "ort:O3"};
+  // How the attached (not built-in) backends among them were attached, so that --resume and
+  // the processes of --jobs attach them again.
+  std::vector<BackendSpec> attached;
   std::vector<std::string> rules{"polyjuice"};  // built-in set names or .rules files
   // Saturation limits per case: POLYJUICE's defaults.
   size_t iter_limit = 2, node_limit = 100;

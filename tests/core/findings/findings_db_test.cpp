@@ -89,9 +89,7 @@ TEST_F(FindingsDbTest, ARepeatedSignatureCountsInsteadOfAddingARow) {
   EXPECT_EQ(counts["mul"], 3);
   EXPECT_EQ(counts["add"], 1);
   // The first case that showed it stays the finding's example.
-  for (const auto& f : all) {
-    if (f.signature.op == "mul") EXPECT_EQ(f.case_index, 0u);
-  }
+  for (const auto& f : all) EXPECT_EQ(f.case_index, f.signature.op == "mul" ? 0u : 1u);
 }
 
 TEST_F(FindingsDbTest, AFailedCaseWritesNothing) {
