@@ -147,12 +147,21 @@ std::vector<std::string> CommandRegistry::names() const {
   return out;
 }
 
+std::string CommandSpec::brief_synopsis() const {
+  constexpr size_t kMaxWidth = 48;
+  std::string full = synopsis();
+  if (full.size() <= kMaxWidth) return full;
+  std::string out = name;
+  for (const auto& a : args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
+  return out + " [OPTIONS]";
+}
+
 std::string CommandRegistry::overview() const {
   size_t width = 0;
-  for (const auto& c : commands_) width = std::max(width, c.synopsis().size());
+  for (const auto& c : commands_) width = std::max(width, c.brief_synopsis().size());
   std::string out = "commands:\n";
   for (const auto& c : commands_)
-    out += fmt::format("  {:<{}}  {}\n", c.synopsis(), width, c.summary);
+    out += fmt::format("  {:<{}}  {}\n", c.brief_synopsis(), width, c.summary);
   out +=
       "`help COMMAND` describes a command, `help ops` lists the ops, `help op NAME` describes "
       "one.\n";

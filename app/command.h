@@ -64,7 +64,9 @@ struct CommandSpec {
   // ran are journaled themselves).
   bool restorable = true;
 
-  std::string synopsis() const;   // "eval [NAME] [--seed S]"
+  std::string synopsis() const;  // "eval [NAME] [--seed S]"
+  // The synopsis for `help`'s overview: "fuzz [OPTIONS]" when the full one is too long.
+  std::string brief_synopsis() const;
   std::string help_text() const;  // synopsis, summary, help and options, for `help NAME`
   std::string markdown() const;   // the section of docs/commands.md
   // Parses the text after the name (split into words unless raw_text); throws Error with the

@@ -185,8 +185,23 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::string path = db_path(args);
   bool resume = args.has("--resume");
   if (resume) check_resume_args(args);
-  FindingsDb db = FindingsDb::open(path, !resume);
+  std::optional<double> seconds;
+  std::optional<uint64_t> cases;
+  if (auto v = args.option("--time")) seconds = parse_seconds(*v, "--time");
+  if (auto v = args.option("--cases")) cases = parse_u64(*v, "--cases");
+  uint64_t jobs = 1, job = 0;
+  if (auto v = args.option("--jobs")) jobs = parse_u64(*v, "--jobs");
+  if (jobs == 0) fail("--jobs: at least 1");
+  if (auto v = args.option("--job")) {
+    std::tie(job, jobs) = parse_shard(*v);
+    if (!resume) fail("--job J/N runs one job of an existing campaign: it goes with --resume");
+  }
+  // A new campaign's options and backends are checked before the database is made.
   CampaignOptions o;
+  if (!resume) o = options_from(s, args);
+  std::vector<Backend*> backends;
+  if (!resume) backends = campaign_backends(s, o);
+  FindingsDb db = FindingsDb::open(path, !resume);
   int64_t campaign = 0;
   if (resume) {
     auto last = db.last_campaign();
@@ -198,19 +213,10 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
       fail("{}: campaign {} has unreadable options: {}", path, campaign, e.what());
     }
     o.seconds = 0;
-  } else {
-    o = options_from(s, args);
+    backends = campaign_backends(s, o);
   }
-  if (auto v = args.option("--time")) o.seconds = parse_seconds(*v, "--time");
-  if (auto v = args.option("--cases")) o.cases = parse_u64(*v, "--cases");
-  uint64_t jobs = 1, job = 0;
-  if (auto v = args.option("--jobs")) jobs = parse_u64(*v, "--jobs");
-  if (jobs == 0) fail("--jobs: at least 1");
-  if (auto v = args.option("--job")) {
-    std::tie(job, jobs) = parse_shard(*v);
-    if (!resume) fail("--job J/N runs one job of an existing campaign: it goes with --resume");
-  }
-  std::vector<Backend*> backends = campaign_backends(s, o);
+  if (seconds) o.seconds = *seconds;
+  if (cases) o.cases = *cases;
   if (!resume) {
     campaign = db.add_campaign({0, utc_now(), o.to_json().dump(), std::string(kRetortVersion), "{}",
                                 o.seed, o.shard, o.shards});

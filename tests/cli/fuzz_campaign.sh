@@ -5,7 +5,8 @@
 #     continues the same seed stream: killed + resumed ends with the same findings and counts as
 #     one uninterrupted run over the same cases;
 #  2. two shards run under GNU parallel, merged with `findings merge`, equal one run too;
-#  3. --jobs 2 (two worker processes on one database) equals one run as well.
+#  3. --jobs 2 (two worker processes on one database) equals one run as well;
+# and `findings open` / `findings export` reproduce a recorded finding.
 #   fuzz_campaign.sh RETORT FAULT_WORKER
 set -eu
 retort=$(realpath "$1")
@@ -31,6 +32,15 @@ total() { "$retort" findings --db "$1" | sed -n 's/.*(\([0-9]*\) in all).*/\1/p'
 fuzz $gen --cases $cases --db one.db --quiet
 counts one.db >one.txt
 [ -s one.txt ] || { echo "the uninterrupted run found nothing"; exit 1; }
+
+# A finding opens into the workbench (its compare re-run fails again) and exports a bundle.
+opened=$("$retort" -c "$attach; findings open 1 --db one.db; compare --backends ref,fault")
+case $opened in
+  *"opened finding #1"*"mismatch"*) ;;
+  *) echo "findings open did not reproduce finding 1:"; echo "$opened"; exit 1 ;;
+esac
+"$retort" -c "$attach; findings export 1 bundle --db one.db" >/dev/null
+[ -s bundle/README.md ] || { echo "findings export wrote no bundle"; ls -R bundle; exit 1; }
 
 # 1. kill -9 midway, then resume.
 "$retort" -c "$attach; fuzz $gen --time 120 --db killed.db --quiet" >/dev/null 2>&1 &
