@@ -64,7 +64,7 @@ struct CommandSpec {
   // ran are journaled themselves).
   bool restorable = true;
 
-  std::string synopsis() const;   // "eval [NAME] [--seed S]"
+  std::string synopsis() const;  // "eval [NAME] [--seed S]"
   std::string help_text() const;  // synopsis, summary, help and options, for `help NAME`
   std::string markdown() const;   // the section of docs/commands.md
   // Parses the text after the name (split into words unless raw_text); throws Error with the

@@ -14,6 +14,7 @@ const CommandRegistry& app_commands() {
     register_compare_commands(r);
     register_reduce_commands(r);
     register_variant_commands(r);
+    register_fuzz_commands(r);
     register_help_commands(r);
     return r;
   }();

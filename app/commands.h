@@ -17,6 +17,7 @@ void register_backend_commands(CommandRegistry& r);  // backend
 void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
 void register_reduce_commands(CommandRegistry& r);   // bisect reduce
 void register_variant_commands(CommandRegistry& r);  // variant equiv
+void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
 void register_help_commands(CommandRegistry& r);     // help quit
 
 // `export repro DIR [--finding N]`: the bundle for a finding of the last compare

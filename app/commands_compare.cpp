@@ -6,6 +6,7 @@
 
 #include "app/backend_names.h"
 #include "app/commands.h"
+#include "app/words.h"
 #include "core/backend/backend_set.h"
 #include "core/base/error.h"
 #include "core/compare/inspect.h"

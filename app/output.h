@@ -1,6 +1,8 @@
 // Where commands write: a terminal stream, a string (tests, the journal), later a curses pane.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -13,6 +15,9 @@ class Output {
  public:
   virtual ~Output() = default;
   virtual void write(std::string_view text) = 0;
+  // True when a progress line can be redrawn in place with '\r' (a terminal); else a long
+  // command prints its progress as separate lines.
+  virtual bool in_place() const { return false; }
 
   void line(std::string_view text) {
     write(text);
@@ -33,6 +38,7 @@ class StreamOutput : public Output {
     std::fwrite(text.data(), 1, text.size(), stream_);
     std::fflush(stream_);
   }
+  bool in_place() const override { return isatty(fileno(stream_)); }
 
  private:
   std::FILE* stream_;

@@ -1,5 +1,7 @@
 #include "app/words.h"
 
+#include <algorithm>
+
 #include "core/base/error.h"
 
 namespace retort {
@@ -43,6 +45,17 @@ HeadAndRest split_head(std::string_view line) {
   size_t end = 0;
   while (end < trimmed.size() && !is_blank(trimmed[end])) ++end;
   return {trimmed.substr(0, end), trim_blanks(std::string_view(trimmed).substr(end))};
+}
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
 }
 
 }  // namespace retort

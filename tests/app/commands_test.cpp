@@ -22,7 +22,8 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
                 "seed",     "conformance", "egraph",   "rules",   "match",   "apply",   "step",
                 "saturate", "extract",     "variants", "explain", "undo",    "redo",    "render",
                 "save",     "open",        "history",  "replay",  "backend", "compare", "tolerance",
-                "inspect",  "bisect",      "reduce",   "variant", "equiv",   "help",    "quit"}));
+                "inspect",  "bisect",      "reduce",   "variant", "equiv",   "fuzz",    "findings",
+                "help",     "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;

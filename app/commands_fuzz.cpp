@@ -1,0 +1,438 @@
+// `fuzz` runs a campaign (core/campaign) into the findings database (core/findings); `findings`
+// lists, shows, opens, exports and merges what campaigns found. docs/campaigns.md.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/commands.h"
+#include "app/sigint_cancels.h"
+#include "app/words.h"
+#include "core/base/error.h"
+#include "core/base/version.h"
+#include "core/campaign/campaign.h"
+#include "core/io/rtg.h"
+#include "core/ops/registry.h"
+
+extern char** environ;
+
+namespace retort {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string db_path(const Args& args) {
+  return args.option("--db").value_or(FindingsDb::default_path());
+}
+
+double parse_seconds(const std::string& text, std::string_view what) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v > 0))
+    fail("{} wants a positive number of seconds, not '{}'", what, text);
+  return v;
+}
+
+// The campaign's backends from the session; attached ones the session lacks (a new process
+// resuming the campaign) are attached as the campaign recorded them.
+std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o) {
+  for (const BackendSpec& b : o.attached)
+    if (!s.backends().has(b.name)) s.backends().attach(b.name, b.argv, b.timeout_s, b.options);
+  std::vector<Backend*> backends;
+  for (const auto& name : o.backends) backends.push_back(&s.backends().get(name));
+  return backends;
+}
+
+// The specs of the attached backends a new campaign uses, to be recorded with it.
+std::vector<BackendSpec> attached_specs(const Session& s, const std::vector<std::string>& names) {
+  std::vector<BackendSpec> specs;
+  for (const BackendSpec& b : s.backends().attached())
+    if (std::find(names.begin(), names.end(), b.name) != names.end()) specs.push_back(b);
+  return specs;
+}
+
+// The generation, saturation and variant options of a new campaign.
+CampaignOptions options_from(const Session& s, const Args& args) {
+  CampaignOptions o;
+  o.seed = s.seed();
+  if (auto v = args.option("--seed")) o.seed = parse_u64(*v, "--seed");
+  if (auto v = args.option("--backends")) o.backends = split_list(*v);
+  if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
+  if (auto v = args.option("--nodes")) {
+    auto [lo, hi] = parse_int_range(*v, "--nodes");
+    if (lo < 1) fail("--nodes: a graph needs at least 1 node");
+    o.gen.min_nodes = lo;
+    o.gen.max_nodes = hi;
+  }
+  if (auto v = args.option("--dtypes")) {
+    o.gen.dtypes.clear();
+    for (const auto& name : split_list(*v)) {
+      auto t = parse_dtype(name);
+      if (!t) fail("--dtypes: unknown dtype '{}'", name);
+      o.gen.dtypes.push_back(*t);
+    }
+    if (o.gen.dtypes.empty()) fail("--dtypes: name at least one dtype");
+  }
+  if (auto v = args.option("--ops")) {
+    o.gen.ops = split_list(*v);
+    for (const auto& op : o.gen.ops) OpRegistry::instance().get(op);
+  }
+  if (auto v = args.option("--rank")) o.gen.max_rank = static_cast<int>(parse_u64(*v, "--rank"));
+  if (auto v = args.option("--rules")) o.rules = split_list(*v);
+  if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
+  if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");
+  if (auto v = args.option("--random")) o.random_variants = parse_u64(*v, "--random");
+  if (args.has("--no-intermediate")) o.intermediate = false;
+  if (auto v = args.option("--shard")) std::tie(o.shard, o.shards) = parse_shard(*v);
+  campaign_rules(o.rules);  // a bad rule set name is an error now, not in every case
+  o.attached = attached_specs(s, o.backends);
+  return o;
+}
+
+// What may accompany --resume: the campaign keeps its own options.
+void check_resume_args(const Args& args) {
+  for (const auto& [name, value] : args.options)
+    if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
+        name != "--jobs" && name != "--quiet" && name != "--job")
+      fail("--resume continues the campaign with its own options; {} cannot change them", name);
+}
+
+// A progress line redrawn in place on a terminal, else printed every few seconds.
+class ProgressDisplay {
+ public:
+  ProgressDisplay(Output& out, bool quiet) : out_(out), quiet_(quiet), in_place_(out.in_place()) {}
+  void show(const CampaignStats& stats) {
+    if (quiet_) return;
+    auto now = Clock::now();
+    double since = std::chrono::duration<double>(now - last_).count();
+    if (in_place_ && since >= 0.2) {
+      out_.write(fmt::format("\rfuzz: {}\x1b[K", stats.line()));
+      shown_ = true;
+      last_ = now;
+    } else if (!in_place_ && since >= 5) {
+      out_.line("fuzz: " + stats.line());
+      last_ = now;
+    }
+  }
+  void finish() {
+    if (shown_) out_.write("\n");
+  }
+
+ private:
+  Output& out_;
+  bool quiet_, in_place_, shown_ = false;
+  Clock::time_point last_ = Clock::now();
+};
+
+// --jobs N: N processes of this program run the campaign's cases (each `fuzz --resume --job
+// J/N`, writing to the same database); this one shows their progress from the database.
+CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& o, uint64_t jobs,
+                       std::atomic<bool>& cancel, ProgressDisplay& progress) {
+  std::vector<pid_t> children;
+  for (uint64_t j = 0; j < jobs; ++j) {
+    std::vector<std::string> words{"retort", "fuzz",    "--resume", "--quiet",
+                                   "--db",   db.path(), "--job",    fmt::format("{}/{}", j, jobs)};
+    if (o.seconds > 0) words.insert(words.end(), {"--time", fmt::format("{}", o.seconds)});
+    if (o.cases > 0) words.insert(words.end(), {"--cases", fmt::format("{}", o.cases)});
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0) {
+      for (pid_t c : children) kill(c, SIGINT);
+      fail("--jobs: cannot start job {}", j);
+    }
+    children.push_back(pid);
+  }
+  auto start = Clock::now();
+  bool told = false;
+  size_t running = children.size();
+  std::vector<std::string> failed;
+  while (running > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (cancel && !told) {
+      for (pid_t c : children) kill(c, SIGINT);  // each ends after its case in flight
+      told = true;
+    }
+    for (size_t j = 0; j < children.size(); ++j) {
+      if (children[j] <= 0) continue;
+      int status = 0;
+      if (waitpid(children[j], &status, WNOHANG) != children[j]) continue;
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        failed.push_back(fmt::format("job {} ended with status {}", j, status));
+      children[j] = -1;
+      --running;
+    }
+    CampaignStats stats = campaign_stats(db, campaign);
+    stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    progress.show(stats);
+  }
+  if (!failed.empty()) fail("fuzz: {}", fmt::join(failed, "; "));
+  CampaignStats stats = campaign_stats(db, campaign);
+  stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return stats;
+}
+
+void run_fuzz(Session& s, const Args& args, Output& out) {
+  std::string path = db_path(args);
+  bool resume = args.has("--resume");
+  if (resume) check_resume_args(args);
+  std::optional<double> seconds;
+  std::optional<uint64_t> cases;
+  if (auto v = args.option("--time")) seconds = parse_seconds(*v, "--time");
+  if (auto v = args.option("--cases")) cases = parse_u64(*v, "--cases");
+  uint64_t jobs = 1, job = 0;
+  if (auto v = args.option("--jobs")) jobs = parse_u64(*v, "--jobs");
+  if (jobs == 0) fail("--jobs: at least 1");
+  if (auto v = args.option("--job")) {
+    std::tie(job, jobs) = parse_shard(*v);
+    if (!resume) fail("--job J/N runs one job of an existing campaign: it goes with --resume");
+  }
+  // A new campaign's options and backends are checked before the database is made.
+  CampaignOptions o;
+  if (!resume) o = options_from(s, args);
+  std::vector<Backend*> backends;
+  if (!resume) backends = campaign_backends(s, o);
+  FindingsDb db = FindingsDb::open(path, !resume);
+  int64_t campaign = 0;
+  if (resume) {
+    auto last = db.last_campaign();
+    if (!last) fail("{}: no campaign to resume", path);
+    campaign = last->id;
+    try {
+      o = CampaignOptions::from_json(nlohmann::json::parse(last->options));
+    } catch (const nlohmann::json::exception& e) {
+      fail("{}: campaign {} has unreadable options: {}", path, campaign, e.what());
+    }
+    o.seconds = 0;
+    backends = campaign_backends(s, o);
+  }
+  if (seconds) o.seconds = *seconds;
+  if (cases) o.cases = *cases;
+  if (!resume) {
+    campaign = db.add_campaign({0, utc_now(), o.to_json().dump(), std::string(kRetortVersion), "{}",
+                                o.seed, o.shard, o.shards});
+  }
+  bool quiet = args.has("--quiet");
+  bool child = args.has("--job");
+  std::atomic<bool>& cancel = s.cancel_flag();
+  cancel = false;
+  SigintCancels guard(cancel);
+  ProgressDisplay progress(out, quiet || child);
+  CampaignStats stats;
+  if (jobs > 1 && !child) {
+    stats = run_jobs(db, campaign, o, jobs, cancel, progress);
+  } else {
+    CampaignRun run{campaign, o,       job,
+                    jobs,     &cancel, [&](const CampaignStats& st) { progress.show(st); }};
+    stats = run_campaign(db, run, backends);
+  }
+  progress.finish();
+  if (child) return;
+  std::string stopped = cancel ? " (stopped; `fuzz --resume` continues)" : "";
+  if (quiet) {
+    out.print("fuzz: campaign {} in {}: {} cases, {} distinct findings ({} failures){}", campaign,
+              path, stats.cases, stats.signatures.size(), stats.failures, stopped);
+    return;
+  }
+  out.print(
+      "fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {} distinct findings "
+      "({} failures){}",
+      campaign, path, stats.cases, stats.seconds, stats.cases_per_second(), stats.signatures.size(),
+      stats.failures, stopped);
+  out.print("per case: {}", stats.stages());
+  for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
+}
+
+// --- findings ------------------------------------------------------------------------------
+
+int64_t finding_id(const Args& args, size_t i, std::string_view usage) {
+  const std::string* text = args.arg(i);
+  if (!text) fail("usage: {}", usage);
+  return static_cast<int64_t>(parse_u64(*text, "a finding number"));
+}
+
+void list_findings(const FindingsDb& db, Output& out) {
+  auto all = db.findings();
+  if (all.empty()) {
+    out.print("no findings in {}", db.path());
+    return;
+  }
+  int64_t total = 0;
+  for (const auto& f : all) total += f.count;
+  out.print("{} distinct findings in {} ({} in all), newest first:", all.size(), db.path(), total);
+  for (const auto& f : all)
+    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f.id, f.count, f.signature.str(),
+              f.backend_a, f.graph_a, f.case_index);
+}
+
+void show_finding(const FindingRecord& f, Output& out) {
+  out.print("finding #{}: {}", f.id, f.signature.str());
+  out.print("  signature   {}", f.signature.key());
+  out.print("  seen        {} times, first {}, last {}", f.count, f.first_seen, f.last_seen);
+  out.print("  example     campaign {}, case {} (case seed {}, inputs seed {})", f.campaign,
+            f.case_index, f.case_seed, f.inputs_seed);
+  out.print("  check       {}", f.diverging);
+  out.print("  backends    {}", f.backends);
+  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
+  std::vector<std::string> names;
+  if (variants.is_object())
+    for (const auto& [name, text] : variants.items()) names.push_back(name);
+  out.print("  variants    {}", names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", ")));
+  auto cells = nlohmann::json::parse(f.verdicts, nullptr, false);
+  if (cells.is_array())
+    for (const auto& c : cells)
+      out.print("  failing     {} on {}: {}{}", c.value("backend", ""), c.value("graph", ""),
+                c.value("verdict", ""),
+                c.value("message", "").empty() ? "" : " (" + c.value("message", "") + ")");
+  out.print("original:");
+  out.write(f.original);
+}
+
+// Loads a finding into the session: the original as the current graph, its variants, the seed
+// of its inputs, and the compare report re-run on its backends.
+void open_finding(Session& s, const FindingRecord& f, Output& out) {
+  std::vector<Backend*> backends;
+  for (const auto& name : split_list(f.backends)) {
+    if (!s.backends().has(name))
+      fail(
+          "finding #{} ran on {}, which is not attached here: attach it with `backend attach {} "
+          "--cmd ...` first",
+          f.id, name, name);
+    backends.push_back(&s.backends().get(name));
+  }
+  Session loaded(f.inputs_seed);
+  loaded.set_graph(parse_rtg(f.original, fmt::format("finding #{}", f.id)));
+  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
+  if (!variants.is_object()) fail("finding #{}: its variants are not readable", f.id);
+  for (const auto& [name, text] : variants.items())
+    loaded.set_variant(
+        name, parse_rtg(text.get<std::string>(), fmt::format("finding #{} {}", f.id, name)));
+  std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
+  for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
+  CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
+  CompareReport report = run_compare(graphs, backends, options);
+  size_t bugs = report.bug_count();
+  s.set_graph(loaded.graph());
+  for (const auto& name : loaded.variant_names()) s.set_variant(name, loaded.variant(name));
+  s.set_seed(f.inputs_seed);
+  s.set_compare_report(std::move(report));
+  out.print("opened finding #{}: {} (seed {}); compare again: {} of its checks fail{}", f.id,
+            f.signature.str(), f.inputs_seed, bugs, bugs ? "" : " (it does not reproduce here)");
+}
+
+// The number (as `export repro --finding` counts) of the re-run report's failure that is the
+// recorded one: same sides, else the first.
+size_t matching_bug(const CompareReport& report, const FindingRecord& f) {
+  for (size_t n = 1; n <= report.bug_count(); ++n) {
+    const Finding* b = report.bug(n);
+    if (b->backend_a == f.backend_a && b->graph_a == f.graph_a && b->backend_b == f.backend_b &&
+        b->graph_b == f.graph_b)
+      return n;
+  }
+  return 1;
+}
+
+void run_findings(Session& s, const Args& args, Output& out) {
+  std::string action = args.arg(0) ? *args.arg(0) : "list";
+  std::string path = db_path(args);
+  if (action == "merge") {
+    if (args.positional.size() < 2) fail("usage: findings merge DB... [--db INTO]");
+    FindingsDb db = FindingsDb::open(path);
+    for (size_t i = 1; i < args.positional.size(); ++i) {
+      size_t n = db.merge(args.positional[i]);
+      out.print("merged {} findings from {} into {}", n, args.positional[i], path);
+    }
+    return;
+  }
+  FindingsDb db = FindingsDb::open(path, false);
+  if (action == "list") {
+    list_findings(db, out);
+  } else if (action == "show") {
+    show_finding(db.finding(finding_id(args, 1, "findings show N")), out);
+  } else if (action == "open") {
+    open_finding(s, db.finding(finding_id(args, 1, "findings open N")), out);
+  } else if (action == "export") {
+    FindingRecord f = db.finding(finding_id(args, 1, "findings export N DIR"));
+    const std::string* dir = args.arg(2);
+    if (!dir) fail("usage: findings export N DIR");
+    open_finding(s, f, out);
+    if (s.compare_report()->bug_count() == 0)
+      fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
+    Args repro;
+    repro.positional = {"repro", *dir};
+    repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
+    run_export_repro(s, repro, out);
+  } else {
+    fail("unknown findings action '{}' (list, show, open, export, merge)", action);
+  }
+}
+
+}  // namespace
+
+void register_fuzz_commands(CommandRegistry& r) {
+  OptionSpec db{
+      "--db", "FILE",
+      "the findings database (default ${XDG_DATA_HOME:-~/.local/share}/retort/findings.db)",
+      Completion::FilePath};
+  r.add(
+      {.name = "fuzz",
+       .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)"},
+                   {"--time", "S", "stop after S seconds"},
+                   {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
+                   {"--seed", "S", "the campaign's seed (default: the session seed)"},
+                   {"--nodes", "N|LO..HI", "op nodes per generated graph (default 10)"},
+                   {"--dtypes", "T,T,...", "element types to draw (default: all)"},
+                   {"--ops", "OP,OP,...", "ops to draw (default: all)"},
+                   {"--rank", "N", "highest rank of a value (default 4)"},
+                   {"--rules", "SET,...", "built-in rule sets or .rules files (default polyjuice)"},
+                   {"--iters", "N", "saturation iterations per case (default 2)"},
+                   {"--enodes", "N", "e-node limit per case (default 100)"},
+                   {"--random", "K", "random variants per case (default 2)"},
+                   {"--no-intermediate", "", "skip the maximal graph after each iteration"},
+                   {"--jobs", "N", "run N worker processes in parallel"},
+                   db,
+                   {"--resume", "", "continue the database's last campaign where it stopped"},
+                   {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
+                   {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
+                   {"--quiet", "", "no progress; a summary without timings"}},
+       .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
+       .help =
+           "POLYJUICE's loop, once per case: generate a random graph, build its e-graph,\n"
+           "saturate under the limits, extract min, max, K random variants and the maximal\n"
+           "graph after each iteration but the last, compare them on the backends and record\n"
+           "every failure in the findings database, one row per signature with a count.\n"
+           "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
+           "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
+           "finding; its worker is restarted. Ctrl-C ends after the case in flight; every\n"
+           "finished case is in the database (one transaction each). Without --time or\n"
+           "--cases it runs until Ctrl-C. See docs/campaigns.md.",
+       .run = run_fuzz,
+       .restorable = false});
+  r.add(
+      {.name = "findings",
+       .args = {{"ACTION", Completion::None, true}, {"ARGS...", Completion::FilePath, true, true}},
+       .options = {db},
+       .summary = "List, show, open, export or merge the findings of campaigns.",
+       .help = "`findings` lists the distinct findings, newest first, with their counts.\n"
+               "`findings show N` prints one: signature, counts, first and last seen, the\n"
+               "failing checks and the original graph.\n"
+               "`findings open N` makes it the session's work: its original as the current\n"
+               "graph, its variants, its inputs seed, and its compare re-run on its backends,\n"
+               "ready for `inspect`, `export repro` and the rest.\n"
+               "`findings export N DIR` writes its reproducer bundle (as `export repro`).\n"
+               "`findings merge DB...` adds other databases (shards) to --db: findings with\n"
+               "the same signature add their counts; a database is merged at most once.",
+       .run = run_findings,
+       .restorable = false});
+}
+
+}  // namespace retort

@@ -1,0 +1,71 @@
+// A fuzz campaign: cases one after another (core/campaign/case_runner.h), each recorded in the
+// findings database in its own transaction, until the budget is spent or it is cancelled.
+// Cancelling ends after the case in flight; nothing recorded is lost.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/campaign/campaign_options.h"
+#include "core/campaign/case_runner.h"
+#include "core/findings/findings_db.h"
+
+namespace retort {
+
+// What a campaign has done so far, for progress displays and the final summary.
+struct CampaignStats {
+  uint64_t cases = 0;                // run by this invocation
+  uint64_t errors = 0;               // cases Retort itself could not finish (record.error)
+  uint64_t failures = 0;             // failing checks, before deduplication
+  std::set<std::string> signatures;  // distinct signatures seen
+  double seconds = 0;                // wall time so far
+  double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;  // summed over cases
+  std::map<std::string, uint64_t> by_kind;  // "mismatch ort:O3" -> findings (one per case)
+  std::string last_finding;                 // the signature, for people
+
+  void add(const CaseOutcome& c);
+  double cases_per_second() const;
+  // "312 cases  41.0/s  findings 3 distinct (57)  last: ort reference mismatch at mul (f32)"
+  std::string line() const;
+  // Milliseconds per case by stage and their shares: "gen 0.4 ms (2%)  saturate ..."
+  std::string stages() const;
+};
+
+struct CampaignRun {
+  int64_t campaign = 0;  // its row in the database
+  CampaignOptions options;
+  // This process runs the cases of its shard whose position in the shard is job mod jobs.
+  uint64_t job = 0, jobs = 1;
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const CampaignStats&)> progress;  // after every case
+};
+
+// The indices a run takes, in order, skipping those in `done`; stops at options.cases.
+class CaseIndices {
+ public:
+  CaseIndices(const CampaignRun& run, std::set<uint64_t> done);
+  // False when the budget of cases is spent.
+  bool next(uint64_t& index);
+
+ private:
+  uint64_t start_, stride_, limit_;
+  uint64_t next_;
+  std::set<uint64_t> done_;
+};
+
+// The totals of a campaign as recorded in the database (what several jobs did together);
+// signatures: those of the findings this campaign recorded or saw again. seconds is left 0.
+CampaignStats campaign_stats(const FindingsDb& db, int64_t campaign);
+
+// Runs cases until options.seconds, options.cases or cancel; cases already in the database for
+// this campaign are skipped (that is --resume). backends: parallel to options.backends.
+CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
+                           const std::vector<Backend*>& backends);
+
+}  // namespace retort

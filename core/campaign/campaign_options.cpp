@@ -1,0 +1,114 @@
+#include "core/campaign/campaign_options.h"
+
+#include <charconv>
+
+#include "core/base/error.h"
+#include "core/base/rng.h"
+
+namespace retort {
+
+GenOptions CampaignOptions::default_gen() {
+  GenOptions g;
+  g.min_nodes = g.max_nodes = 10;
+  return g;
+}
+
+nlohmann::json CampaignOptions::to_json() const {
+  nlohmann::json dtypes = nlohmann::json::array();
+  for (DType t : gen.dtypes) dtypes.push_back(std::string(dtype_name(t)));
+  nlohmann::json specs = nlohmann::json::array();
+  for (const BackendSpec& b : attached)
+    specs.push_back(
+        {{"name", b.name}, {"argv", b.argv}, {"timeout", b.timeout_s}, {"options", b.options}});
+  return {{"nodes", {gen.min_nodes, gen.max_nodes}},
+          {"attached", specs},
+          {"dtypes", dtypes},
+          {"ops", gen.ops},
+          {"rank", gen.max_rank},
+          {"max_dim", gen.max_dim},
+          {"backends", backends},
+          {"rules", rules},
+          {"iterations", iter_limit},
+          {"enodes", node_limit},
+          {"saturate_seconds", saturate_seconds},
+          {"random_variants", random_variants},
+          {"intermediate", intermediate},
+          {"seconds", seconds},
+          {"cases", cases},
+          {"seed", seed},
+          {"shard", shard},
+          {"shards", shards}};
+}
+
+CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
+  CampaignOptions o;
+  try {
+    o.gen.min_nodes = j.at("nodes").at(0).get<int>();
+    o.gen.max_nodes = j.at("nodes").at(1).get<int>();
+    o.gen.dtypes.clear();
+    for (const auto& d : j.at("dtypes")) {
+      auto t = parse_dtype(d.get<std::string>());
+      if (!t) fail("campaign options: unknown dtype '{}'", d.get<std::string>());
+      o.gen.dtypes.push_back(*t);
+    }
+    o.gen.ops = j.at("ops").get<std::vector<std::string>>();
+    o.gen.max_rank = j.at("rank").get<int>();
+    o.gen.max_dim = j.at("max_dim").get<int64_t>();
+    o.backends = j.at("backends").get<std::vector<std::string>>();
+    for (const auto& b : j.at("attached"))
+      o.attached.push_back({b.at("name").get<std::string>(),
+                            b.at("argv").get<std::vector<std::string>>(),
+                            b.at("timeout").get<double>(),
+                            b.at("options").get<std::map<std::string, std::string>>()});
+    o.rules = j.at("rules").get<std::vector<std::string>>();
+    o.iter_limit = j.at("iterations").get<size_t>();
+    o.node_limit = j.at("enodes").get<size_t>();
+    o.saturate_seconds = j.at("saturate_seconds").get<double>();
+    o.random_variants = j.at("random_variants").get<size_t>();
+    o.intermediate = j.at("intermediate").get<bool>();
+    o.seconds = j.at("seconds").get<double>();
+    o.cases = j.at("cases").get<uint64_t>();
+    o.seed = j.at("seed").get<uint64_t>();
+    o.shard = j.at("shard").get<uint64_t>();
+    o.shards = j.at("shards").get<uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    fail("campaign options: {}", e.what());
+  }
+  return o;
+}
+
+uint64_t case_seed(uint64_t campaign_seed, uint64_t index) {
+  return mix_seed(campaign_seed, index);
+}
+
+namespace {
+
+bool parse_number(std::string_view text, uint64_t& v) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+}  // namespace
+
+std::pair<int, int> parse_int_range(const std::string& text, const std::string& what) {
+  size_t dots = text.find("..");
+  uint64_t lo = 0, hi = 0;
+  bool ok = dots == std::string::npos
+                ? parse_number(text, lo) && (hi = lo, true)
+                : parse_number(std::string_view(text).substr(0, dots), lo) &&
+                      parse_number(std::string_view(text).substr(dots + 2), hi);
+  if (!ok || lo > hi || hi > 100000)
+    fail("{}: expected N or LO..HI (numbers, LO <= HI), got '{}'", what, text);
+  return {static_cast<int>(lo), static_cast<int>(hi)};
+}
+
+std::pair<uint64_t, uint64_t> parse_shard(const std::string& text) {
+  size_t slash = text.find('/');
+  uint64_t k = 0, n = 0;
+  if (slash == std::string::npos || !parse_number(std::string_view(text).substr(0, slash), k) ||
+      !parse_number(std::string_view(text).substr(slash + 1), n) || n == 0 || k >= n)
+    fail("--shard: expected K/N with 0 <= K < N (e.g. 0/4), got '{}'", text);
+  return {k, n};
+}
+
+}  // namespace retort

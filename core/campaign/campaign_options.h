@@ -1,0 +1,52 @@
+// What a fuzz campaign does per case and how long it runs (docs/campaigns.md). The options are
+// stored with the campaign as JSON, so `--resume` continues with exactly the same ones.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/backend/worker_backend.h"
+#include "core/gen/graph_gen.h"
+
+namespace retort {
+
+struct CampaignOptions {
+  GenOptions gen = default_gen();
+  std::vector<std::string> backends{"ref", "ort:O0", "ort:O3"};
+  // How the attached (not built-in) backends among them were attached, so that --resume and
+  // the processes of --jobs attach them again.
+  std::vector<BackendSpec> attached;
+  std::vector<std::string> rules{"polyjuice"};  // built-in set names or .rules files
+  // Saturation limits per case: POLYJUICE's defaults.
+  size_t iter_limit = 2, node_limit = 100;
+  double saturate_seconds = 5;
+  // Variants per case: min and max always; K random ones; the maximal graph after every
+  // iteration but the last (a state between the original and max can fail alone, pytorch#190765).
+  size_t random_variants = 2;
+  bool intermediate = true;
+  // Budget: stop after `seconds` (0: no limit) or once case indices reach `cases` (0: no limit).
+  double seconds = 0;
+  uint64_t cases = 0;
+  uint64_t seed = 1;
+  uint64_t shard = 0, shards = 1;  // cases i with i % shards == shard
+
+  static GenOptions default_gen();  // 10 nodes, every op and dtype
+
+  nlohmann::json to_json() const;
+  // Throws Error naming the field when the JSON is not a campaign's options.
+  static CampaignOptions from_json(const nlohmann::json& j);
+};
+
+// The seed of case `index` of a campaign: depends only on (campaign seed, index), so any shard
+// or job can run any case and a resumed campaign draws the same graphs.
+uint64_t case_seed(uint64_t campaign_seed, uint64_t index);
+
+// "5..30" or "10" -> {lo, hi}; throws Error naming `what` otherwise.
+std::pair<int, int> parse_int_range(const std::string& text, const std::string& what);
+// "2/4" -> {2, 4} with 0 <= K < N; throws Error otherwise.
+std::pair<uint64_t, uint64_t> parse_shard(const std::string& text);
+
+}  // namespace retort

@@ -1,0 +1,183 @@
+#include "core/campaign/case_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/error.h"
+#include "core/base/rng.h"
+#include "core/compare/compare.h"
+#include "core/compare/signature.h"
+#include "core/egraph/convert.h"
+#include "core/egraph/extract.h"
+#include "core/io/rtg.h"
+#include "core/io/trace_json.h"
+#include "core/rules/runner.h"
+
+namespace retort {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Seeds of a case's sub-tasks, each from the case seed and a fixed salt.
+enum Salt : uint64_t { kRewriteSalt = 1, kInputsSalt = 2, kRandomSalt = 3 };
+
+struct NamedGraph {
+  std::string name;
+  Graph graph;
+};
+
+std::string failing_cells_json(const CompareReport& report) {
+  nlohmann::json cells = nlohmann::json::array();
+  for (size_t b = 0; b < report.backends.size(); ++b)
+    for (size_t g = 0; g < report.graphs.size(); ++g) {
+      const CompareCell& c = report.cell(b, g);
+      if (c.verdict == Verdict::pass) continue;
+      cells.push_back({{"backend", report.backends[b]},
+                       {"graph", report.graphs[g]},
+                       {"verdict", std::string(verdict_name(c.verdict))},
+                       {"message", c.message}});
+    }
+  return cells.dump();
+}
+
+}  // namespace
+
+RuleSet campaign_rules(const std::vector<std::string>& names) {
+  if (names.empty()) fail("a campaign needs at least one rule set (--rules)");
+  std::vector<std::string> builtin = builtin_rule_set_names();
+  RuleSet all;
+  for (const std::string& n : names)
+    all.append(std::find(builtin.begin(), builtin.end(), n) != builtin.end() ? builtin_rules(n)
+                                                                             : load_rules_file(n));
+  return all;
+}
+
+CaseRunner::CaseRunner(const CampaignOptions& options, std::vector<Backend*> backends)
+    : options_(options), backends_(std::move(backends)), rules_(campaign_rules(options.rules)) {
+  if (backends_.size() != options_.backends.size() || backends_.empty())
+    fail("a campaign needs its backends (--backends)");
+}
+
+CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
+  CaseOutcome out;
+  CaseRecord& rec = out.record;
+  rec.campaign = campaign;
+  rec.index = index;
+  rec.seed = case_seed(options_.seed, index);
+
+  auto t = Clock::now();
+  Graph original = generate_graph(options_.gen, rec.seed);
+  rec.nodes = original.op_count();
+  rec.gen_ms = ms_since(t);
+
+  try {
+    t = Clock::now();
+    EGraph eg;
+    GraphMeta meta = add_graph(eg, original);
+    eg.rebuild();
+    RewriteTrace trace;
+    RunnerOptions ro;
+    ro.iter_limit = 1;  // one iteration per run(), so the states between iterations can be seen
+    ro.node_limit = options_.node_limit;
+    ro.time_limit_seconds = options_.saturate_seconds;
+    ro.seed = mix_seed(rec.seed, kRewriteSalt);
+    Runner runner(eg, rules_, ro);
+    std::vector<NamedGraph> graphs{{"original", original}};
+    ExtractOptions max_options;
+    max_options.mode = ExtractMode::Max;
+    max_options.collect_steps = false;
+    double extract_ms = 0;
+    for (size_t it = 1; it <= options_.iter_limit; ++it) {
+      RunReport r = runner.run(trace);
+      bool more = r.stop == StopReason::IterationLimit && it < options_.iter_limit;
+      if (!more) break;
+      if (options_.intermediate) {
+        auto te = Clock::now();
+        graphs.push_back({fmt::format("max_it{}", it), extract(eg, meta, max_options).graph});
+        extract_ms += ms_since(te);
+      }
+    }
+    if (!eg.clean()) eg.rebuild();
+    rec.saturate_ms = ms_since(t) - extract_ms;
+
+    t = Clock::now();
+    ExtractOptions eo;
+    eo.collect_steps = false;
+    eo.mode = ExtractMode::Min;
+    graphs.push_back({"min", extract(eg, meta, eo).graph});
+    graphs.push_back({"max", extract(eg, meta, max_options).graph});
+    Rng rng(mix_seed(rec.seed, kRandomSalt));
+    eo.mode = ExtractMode::Random;
+    for (size_t k = 1; k <= options_.random_variants; ++k) {
+      eo.seed = rng.next_u64();
+      graphs.push_back({fmt::format("random_{}", k), extract(eg, meta, eo).graph});
+    }
+    // A variant equal to an earlier graph would only repeat its runs.
+    std::set<std::string> seen;
+    std::vector<std::string> texts;
+    std::vector<CompareGraph> compared;
+    nlohmann::json variants = nlohmann::json::object();
+    for (const NamedGraph& g : graphs) {
+      std::string text = print_rtg(g.graph);
+      if (!seen.insert(text).second) continue;
+      compared.push_back({g.name, &g.graph});
+      if (g.name != "original") variants[g.name] = text;
+      texts.push_back(std::move(text));
+    }
+    rec.graphs = compared.size();
+    rec.extract_ms = extract_ms + ms_since(t);
+
+    t = Clock::now();
+    CompareOptions co;
+    co.seed = mix_seed(rec.seed, kInputsSalt);
+    CompareReport report = run_compare(compared, backends_, co);
+    std::map<std::string, size_t> by_key;
+    if (report.bug_count() > 0) {
+      SignatureFinder finder(report, backends_, {}, &eg);
+      std::string now = utc_now(), cells = failing_cells_json(report);
+      std::string backends_list;
+      for (const auto& b : options_.backends)
+        backends_list += (backends_list.empty() ? "" : ",") + b;
+      for (const Finding& f : report.findings) {
+        if (!is_bug(f.verdict)) continue;
+        ++rec.findings;
+        FailureSignature sig = finder.of(f);
+        if (by_key.count(sig.key())) continue;
+        by_key[sig.key()] = out.findings.size();
+        FindingRecord fr;
+        fr.signature = sig;
+        fr.backend_a = f.backend_a;
+        fr.graph_a = f.graph_a;
+        fr.backend_b = f.backend_b;
+        fr.graph_b = f.graph_b;
+        fr.backends = backends_list;
+        fr.original = texts.front();
+        fr.variants = variants.dump();
+        fr.trace = trace_to_json(trace).dump();
+        fr.case_seed = rec.seed;
+        fr.inputs_seed = f.seed;
+        fr.verdicts = cells;
+        fr.diverging = f.str();
+        fr.first_seen = fr.last_seen = now;
+        fr.campaign = campaign;
+        fr.case_index = index;
+        out.findings.push_back(std::move(fr));
+      }
+    }
+    rec.compare_ms = ms_since(t);
+  } catch (const Error& e) {
+    rec.error = e.what();
+  }
+  return out;
+}
+
+}  // namespace retort

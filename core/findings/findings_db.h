@@ -1,0 +1,108 @@
+// The findings database: one SQLite file (WAL journal, one transaction per case) holding the
+// campaigns, every case they ran and the distinct failures they found, keyed by signature
+// (core/compare/signature.h). A repeat of a signature adds to the existing finding's count.
+// Schema and file rules: docs/campaigns.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/compare/signature.h"
+
+struct sqlite3;
+
+namespace retort {
+
+inline constexpr int kFindingsSchemaVersion = 1;
+
+struct CampaignRecord {
+  int64_t id = 0;
+  std::string started;         // UTC, "2026-11-23T22:50:01Z"
+  std::string options;         // the campaign's options as JSON (core/campaign/campaign.h)
+  std::string retort_version;  // kRetortVersion
+  std::string backends;        // JSON object: backend name -> version
+  uint64_t seed = 0;
+  uint64_t shard = 0, shards = 1;  // this campaign runs cases i with i % shards == shard
+};
+
+// One case a campaign ran: its seed and where its time went.
+struct CaseRecord {
+  int64_t campaign = 0;
+  uint64_t index = 0, seed = 0;
+  size_t nodes = 0, graphs = 0;  // the generated graph's op nodes; graphs compared
+  double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;
+  size_t findings = 0;  // failures seen in this case (before deduplication)
+  std::string error;    // why Retort itself could not finish the case (empty when it did)
+};
+
+struct FindingRecord {
+  int64_t id = 0;
+  FailureSignature signature;
+  std::string backend_a, graph_a, backend_b, graph_b;  // as the compare Finding names them
+  std::string backends;  // the backends compared, comma-separated ("ref,ort:O0,ort:O3")
+  std::string original;  // the original graph as .rtg text
+  std::string variants;  // JSON object: variant name -> .rtg text (graph_a among them)
+  std::string trace;     // the rewrite trace as JSON (core/io/trace_json.h)
+  uint64_t case_seed = 0, inputs_seed = 0;
+  std::string verdicts;   // JSON: [{backend, graph, verdict, message}] of the failing cells
+  std::string diverging;  // the compare Finding's line (which output, how far off)
+  int64_t count = 1;
+  std::string first_seen, last_seen;  // UTC
+  int64_t campaign = 0;
+  uint64_t case_index = 0;
+};
+
+class FindingsDb {
+ public:
+  // Opens (and with create, makes) the database. Throws Error, leaving the file untouched, when
+  // it is not a SQLite file, is another application's database or has a newer schema.
+  static FindingsDb open(const std::string& path, bool create = true);
+  // ${XDG_DATA_HOME:-~/.local/share}/retort/findings.db
+  static std::string default_path();
+
+  FindingsDb(FindingsDb&&) noexcept;
+  FindingsDb& operator=(FindingsDb&&) noexcept;
+  ~FindingsDb();
+
+  const std::string& path() const { return path_; }
+
+  int64_t add_campaign(CampaignRecord c);  // returns its id
+  // The backends' versions are known once their workers have started (after the first case).
+  void set_campaign_backends(int64_t id, const std::string& backends);
+  std::optional<CampaignRecord> campaign(int64_t id) const;
+  std::optional<CampaignRecord> last_campaign() const;
+  std::set<uint64_t> done_cases(int64_t campaign) const;
+  std::vector<CaseRecord> cases(int64_t campaign) const;
+
+  // One transaction: the case and its findings; a finding whose signature is known adds its
+  // count to the existing one and moves its last-seen time. Nothing is written on an Error.
+  void record_case(const CaseRecord& c, const std::vector<FindingRecord>& findings);
+
+  std::vector<FindingRecord> findings() const;  // newest (last seen) first
+  // Throws Error naming the ids there are when there is no finding `id`.
+  FindingRecord finding(int64_t id) const;
+
+  // Copies the campaigns, cases and findings of another findings database into this one (one
+  // transaction); known signatures add their counts. Refuses a database merged before (by its
+  // id, so a copy counts too). Returns the number of findings merged.
+  size_t merge(const std::string& other_path);
+
+ private:
+  FindingsDb(std::string path, sqlite3* db);
+  void exec(const std::string& sql) const;
+  void upsert_finding(const FindingRecord& f);
+  void insert_case(const CaseRecord& c);
+  std::string db_id() const;  // random at creation: recognises a database merged before
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+// The current time as the database stores it.
+std::string utc_now();
+
+}  // namespace retort

@@ -1,0 +1,194 @@
+#include "core/findings/findings_db.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FindingsDbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("retort_findings_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+
+  static FindingRecord finding(const std::string& op, int64_t campaign, uint64_t index) {
+    FindingRecord f;
+    f.signature = {"ort", "reference", "mismatch", op, "f32", ""};
+    f.backend_a = "ort:O3";
+    f.graph_a = "max";
+    f.backend_b = "ref";
+    f.graph_b = "max";
+    f.original = "graph g(x: f32[2]) { y = neg(x) } -> (y)\n";
+    f.variants = "{}";
+    f.trace = "{}";
+    f.first_seen = f.last_seen = utc_now();
+    f.campaign = campaign;
+    f.case_index = index;
+    f.case_seed = 0xfedcba9876543210ull;  // above INT64_MAX: seeds keep all 64 bits
+    return f;
+  }
+  static CaseRecord a_case(int64_t campaign, uint64_t index) {
+    return {campaign, index, index * 7, 10, 4, 1, 2, 3, 4, 1, ""};
+  }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(FindingsDbTest, RecordsCasesAndFindingsAndKeepsThemAcrossReopening) {
+  std::string path = file("sub/dir/f.db");
+  {
+    FindingsDb db = FindingsDb::open(path);
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 5, 0, 1});
+    db.record_case(a_case(c, 0), {finding("mul", c, 0)});
+    db.record_case(a_case(c, 1), {});
+  }
+  FindingsDb db = FindingsDb::open(path, false);
+  ASSERT_TRUE(db.last_campaign());
+  EXPECT_EQ(db.last_campaign()->seed, 5u);
+  EXPECT_EQ(db.done_cases(db.last_campaign()->id), (std::set<uint64_t>{0, 1}));
+  auto all = db.findings();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].signature.op, "mul");
+  EXPECT_EQ(all[0].case_seed, 0xfedcba9876543210ull);
+  EXPECT_EQ(db.finding(all[0].id).backend_a, "ort:O3");
+  EXPECT_EQ(db.cases(db.last_campaign()->id)[1].seed, 7u);
+}
+
+TEST_F(FindingsDbTest, ARepeatedSignatureCountsInsteadOfAddingARow) {
+  FindingsDb db = FindingsDb::open(file("f.db"));
+  int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+  db.record_case(a_case(c, 0), {finding("mul", c, 0)});
+  db.record_case(a_case(c, 1), {finding("mul", c, 1), finding("add", c, 1)});
+  db.record_case(a_case(c, 2), {finding("mul", c, 2)});
+  auto all = db.findings();
+  ASSERT_EQ(all.size(), 2u);
+  std::map<std::string, int64_t> counts;
+  for (const auto& f : all) counts[f.signature.op] = f.count;
+  EXPECT_EQ(counts["mul"], 3);
+  EXPECT_EQ(counts["add"], 1);
+  // The first case that showed it stays the finding's example.
+  for (const auto& f : all) EXPECT_EQ(f.case_index, f.signature.op == "mul" ? 0u : 1u);
+}
+
+TEST_F(FindingsDbTest, AFailedCaseWritesNothing) {
+  FindingsDb db = FindingsDb::open(file("f.db"));
+  int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+  db.record_case(a_case(c, 0), {});
+  // The same case index again breaks the cases key: its finding must not stay either.
+  EXPECT_THROW(db.record_case(a_case(c, 0), {finding("mul", c, 0)}), Error);
+  EXPECT_TRUE(db.findings().empty());
+  EXPECT_EQ(db.done_cases(c).size(), 1u);
+}
+
+TEST_F(FindingsDbTest, UnknownFindingNamesTheIdsThereAre) {
+  FindingsDb db = FindingsDb::open(file("f.db"));
+  int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+  db.record_case(a_case(c, 0), {finding("mul", c, 0)});
+  try {
+    db.finding(9);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ids 1..1"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(FindingsDbTest, ATextFileIsRefusedAndLeftAsItWas) {
+  std::string path = file("notes.db");
+  std::ofstream(path) << "my notes, not a database\n";
+  EXPECT_THROW(FindingsDb::open(path), Error);
+  EXPECT_EQ(slurp(path), "my notes, not a database\n");
+}
+
+TEST_F(FindingsDbTest, AnotherApplicationsDatabaseIsRefusedAndLeftAsItWas) {
+  std::string path = file("other.db");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(raw, "CREATE TABLE t (x); INSERT INTO t VALUES (1);", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(raw);
+  std::string before = slurp(path);
+  try {
+    FindingsDb::open(path);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another application"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slurp(path), before);
+}
+
+TEST_F(FindingsDbTest, ANewerSchemaIsRefused) {
+  std::string path = file("new.db");
+  { FindingsDb::open(path); }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE retort_schema SET version = 99", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  try {
+    FindingsDb::open(path);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(FindingsDbTest, ADamagedFileGivesAnErrorNotACrash) {
+  std::string path = file("damaged.db");
+  { FindingsDb::open(path); }
+  std::string bytes = slurp(path);
+  // Keep the header, scribble over the schema page.
+  for (size_t i = 100; i < bytes.size() && i < 4096; ++i) bytes[i] = '\x5a';
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_THROW(FindingsDb::open(path), Error);
+  EXPECT_EQ(slurp(path), bytes);
+}
+
+TEST_F(FindingsDbTest, MissingFileWithoutCreateIsAnError) {
+  EXPECT_THROW(FindingsDb::open(file("none.db"), false), Error);
+  EXPECT_FALSE(fs::exists(file("none.db")));
+}
+
+TEST_F(FindingsDbTest, MergeUnionsFindingsAndAddsCountsOnce) {
+  FindingsDb a = FindingsDb::open(file("a.db"));
+  FindingsDb b = FindingsDb::open(file("b.db"));
+  int64_t ca = a.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 2});
+  int64_t cb = b.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 1, 2});
+  a.record_case(a_case(ca, 0), {finding("mul", ca, 0)});
+  b.record_case(a_case(cb, 1), {finding("mul", cb, 1), finding("add", cb, 1)});
+  b.record_case(a_case(cb, 3), {finding("add", cb, 3)});
+  EXPECT_EQ(a.merge(file("b.db")), 2u);
+  std::map<std::string, int64_t> counts;
+  for (const auto& f : a.findings()) counts[f.signature.op] = f.count;
+  EXPECT_EQ(counts, (std::map<std::string, int64_t>{{"add", 2}, {"mul", 2}}));
+  EXPECT_THROW(a.merge(file("b.db")), Error);
+  EXPECT_THROW(a.merge(file("a.db")), Error);
+  ASSERT_TRUE(a.last_campaign());
+  EXPECT_EQ(a.last_campaign()->shard, 1u);
+  EXPECT_EQ(a.done_cases(a.last_campaign()->id), (std::set<uint64_t>{1, 3}));
+}
+
+}  // namespace
+}  // namespace retort
