@@ -1,6 +1,8 @@
 // Graph -> ONNX ModelProto. Registry nodes are written from their OnnxMapping: attributes that
 // ONNX passes as inputs become fresh initializers in the form the mapping names.
 #include <set>
+#include <type_traits>
+#include <variant>
 
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
@@ -160,6 +162,9 @@ class Exporter {
     for (const auto& [name, value] : n.attrs) {
       const AttrSpec* spec = op.find_attr(name);
       if (!spec || !spec->onnx || is_attr_input(op, name)) continue;
+      // ONNX cannot carry an empty list attribute (the checker wants its field filled); the
+      // absent attribute means the same for every op here (transpose of a scalar: perm = []).
+      if (empty_list(value)) continue;
       auto* a = np->add_attribute();
       if (spec->kind == AttrKind::DType) {
         a->set_name(name);
@@ -169,6 +174,18 @@ class Exporter {
         set_plain_attr(name, attr_coerce(value, spec->kind), *a);
       }
     }
+  }
+
+  static bool empty_list(const AttrValue& v) {
+    return std::visit(
+        [](const auto& x) {
+          if constexpr (requires { x.empty(); } &&
+                        !std::is_same_v<std::decay_t<decltype(x)>, std::string>)
+            return x.empty();
+          else
+            return false;
+        },
+        v);
   }
 
   static bool is_attr_input(const OpDef& op, const std::string& attr) {

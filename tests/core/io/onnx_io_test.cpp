@@ -1,4 +1,5 @@
 #include "core/io/onnx_io.h"
+#include "core/io/rtg.h"
 
 #include <cstring>
 #include <filesystem>
@@ -187,6 +188,15 @@ void expect_same_graph(const Graph& a, const Graph& b) {
   }
   EXPECT_EQ(a.outputs, b.outputs);
   EXPECT_EQ(a.types, b.types);
+}
+
+// ONNX cannot carry an empty list attribute: the transpose of a scalar (perm = []) is written
+// without its perm, which means the same, and passes the checker (campaigns generate it).
+TEST(OnnxIo, AnEmptyListAttributeIsLeftOut) {
+  Graph g = parse_rtg("input x : f32[]\ny = transpose(x, perm=[])\noutput y\n");
+  Graph back = import_onnx(export_onnx(g));
+  EXPECT_EQ(back.nodes.at(0).op, "transpose");
+  EXPECT_EQ(back.types.at("y").str(), "f32[]");
 }
 
 TEST(OnnxIo, OpaqueNodesSurviveARoundTrip) {
