@@ -3,6 +3,7 @@
 // deadline; nothing here waits forever on the child.
 #pragma once
 
+#include <spawn.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -75,5 +76,10 @@ class WorkerProcess {
   bool reaped_ = false;
   std::string exit_text_;
 };
+
+// Spawn attributes for a child program (a worker, an installer): SIGPIPE and SIGINT at their
+// defaults, nothing blocked, and a process group of its own, so that the terminal's Ctrl-C
+// reaches Retort, which decides what to stop. The caller destroys them.
+void init_child_spawn_attrs(posix_spawnattr_t& attr);
 
 }  // namespace retort
