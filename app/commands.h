@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/command.h"
+#include "core/backend/support.h"
 
 namespace retort {
 
@@ -32,5 +33,8 @@ uint64_t seed_for(const Session& s, const Args& args);
 const Graph& graph_named(const Session& s, const std::string& name);
 // A positive number of seconds (--time); an Error naming the option otherwise.
 double parse_seconds(const std::string& text, std::string_view option);
+// The op x dtype support of a backend (core/backend/support.h), probed with a progress line
+// when it is not cached (commands_backend.cpp).
+SupportTable support_for(Session& s, const std::string& name, Output& out);
 
 }  // namespace retort

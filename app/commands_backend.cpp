@@ -224,10 +224,13 @@ void run_backend(Session& s, const Args& args, Output& out) {
     bisect_backend(s, args, out);
     return;
   }
-  const std::vector<std::string> actions = {"attach", "detach", "install", "versions", "remove"};
+  const std::vector<std::string> actions = {"attach",   "detach", "install",
+                                            "versions", "remove", "support"};
   if (std::find(actions.begin(), actions.end(), *action) == actions.end())
-    fail("unknown backend action '{}' (list, attach, detach, install, versions, remove, bisect)",
-         *action);
+    fail(
+        "unknown backend action '{}' (list, attach, detach, support, install, versions, remove, "
+        "bisect)",
+        *action);
   if (!name) fail("`backend {}` needs a NAME", *action);
   if (args.positional.size() > 2) fail("`backend {}` takes one NAME", *action);
   if (*action == "attach") {
@@ -238,6 +241,8 @@ void run_backend(Session& s, const Args& args, Output& out) {
     remove_backend(s, *name, out);
   } else if (*action == "versions") {
     list_versions(s, *name, out);
+  } else if (*action == "support") {
+    out.write(support_for(s, *name, out).str());
   } else {
     s.backends().detach(*name);
     out.print("detached {}", *name);
@@ -257,6 +262,15 @@ std::string family_help() {
 }
 
 }  // namespace
+
+SupportTable support_for(Session& s, const std::string& name, Output& out) {
+  bool in_place = out.in_place();
+  SupportTable table = backend_support(s.backends().get(name), name, [&](size_t done, size_t all) {
+    if (in_place) out.write(fmt::format("\rprobing {}: op {} of {}\x1b[K", name, done, all));
+  });
+  if (in_place) out.write("\r\x1b[K");
+  return table;
+}
 
 void register_backend_commands(CommandRegistry& r) {
   r.add(
@@ -288,7 +302,11 @@ void register_backend_commands(CommandRegistry& r) {
                "words as a shell would (quotes respected) and run directly, never through a\n"
                "shell. A worker starts on its first run, is restarted after it dies, and is\n"
                "killed when a request takes longer than its timeout.\n"
-               "`backend detach NAME` stops and removes an attached backend.",
+               "`backend detach NAME` stops and removes an attached backend.\n"
+               "`backend support NAME` prints which op x dtype pairs the backend runs: learnt\n"
+               "once per backend and version by running a one-node graph of each op with each\n"
+               "dtype, then cached in ${XDG_CACHE_HOME:-~/.cache}/retort/support/. `gen --for`\n"
+               "and `fuzz --for` draw from it.",
        .run = run_backend});
 }
 

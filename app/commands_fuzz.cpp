@@ -18,6 +18,7 @@
 #include "core/base/error.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
+#include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
 
@@ -59,33 +60,40 @@ std::vector<BackendSpec> attached_specs(const Session& s, const std::vector<std:
   return specs;
 }
 
+// --nodes, --dtypes, --ops, --rank and --for (only what that backend runs), shared by gen and fuzz.
+GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& out) {
+  if (auto v = args.option("--nodes")) {
+    auto [lo, hi] = parse_int_range(*v, "--nodes");
+    if (lo < 1) fail("--nodes: a graph needs at least 1 node");
+    g.min_nodes = lo;
+    g.max_nodes = hi;
+  }
+  if (auto v = args.option("--dtypes")) {
+    g.dtypes.clear();
+    for (const auto& name : split_list(*v)) {
+      auto t = parse_dtype(name);
+      if (!t) fail("--dtypes: unknown dtype '{}'", name);
+      g.dtypes.push_back(*t);
+    }
+    if (g.dtypes.empty()) fail("--dtypes: name at least one dtype");
+  }
+  if (auto v = args.option("--ops")) {
+    g.ops = split_list(*v);
+    for (const auto& op : g.ops) OpRegistry::instance().get(op);
+  }
+  if (auto v = args.option("--rank")) g.max_rank = static_cast<int>(parse_u64(*v, "--rank"));
+  if (auto v = args.option("--for")) g.op_dtypes = support_for(s, *v, out).supported();
+  return g;
+}
+
 // The generation, saturation and variant options of a new campaign.
-CampaignOptions options_from(const Session& s, const Args& args) {
+CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
   o.seed = s.seed();
   if (auto v = args.option("--seed")) o.seed = parse_u64(*v, "--seed");
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
-  if (auto v = args.option("--nodes")) {
-    auto [lo, hi] = parse_int_range(*v, "--nodes");
-    if (lo < 1) fail("--nodes: a graph needs at least 1 node");
-    o.gen.min_nodes = lo;
-    o.gen.max_nodes = hi;
-  }
-  if (auto v = args.option("--dtypes")) {
-    o.gen.dtypes.clear();
-    for (const auto& name : split_list(*v)) {
-      auto t = parse_dtype(name);
-      if (!t) fail("--dtypes: unknown dtype '{}'", name);
-      o.gen.dtypes.push_back(*t);
-    }
-    if (o.gen.dtypes.empty()) fail("--dtypes: name at least one dtype");
-  }
-  if (auto v = args.option("--ops")) {
-    o.gen.ops = split_list(*v);
-    for (const auto& op : o.gen.ops) OpRegistry::instance().get(op);
-  }
-  if (auto v = args.option("--rank")) o.gen.max_rank = static_cast<int>(parse_u64(*v, "--rank"));
+  o.gen = gen_options_from(s, args, o.gen, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
   if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
   if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");
@@ -198,7 +206,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   }
   // A new campaign's options and backends are checked before the database is made.
   CampaignOptions o;
-  if (!resume) o = options_from(s, args);
+  if (!resume) o = options_from(s, args, out);
   std::vector<Backend*> backends;
   if (!resume) backends = campaign_backends(s, o);
   FindingsDb db = FindingsDb::open(path, !resume);
@@ -250,6 +258,16 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
       stats.failures, stopped);
   out.print("per case: {}", stats.stages());
   for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
+}
+
+void run_gen(Session& s, const Args& args, Output& out) {
+  GenOptions g = gen_options_from(s, args, CampaignOptions::default_gen(), out);
+  uint64_t seed = s.seed();
+  if (auto v = args.option("--seed")) seed = parse_u64(*v, "--seed");
+  s.set_graph(generate_graph(g, seed));
+  const Graph& graph = s.graph();
+  out.print("generated {} ({} nodes, {} inputs, {} outputs) with seed {}", graph.name,
+            graph.op_count(), graph.inputs.size(), graph.outputs.size(), seed);
 }
 
 // --- findings ------------------------------------------------------------------------------
@@ -383,16 +401,36 @@ void register_fuzz_commands(CommandRegistry& r) {
       "--db", "FILE",
       "the findings database (default ${XDG_DATA_HOME:-~/.local/share}/retort/findings.db)",
       Completion::FilePath};
+  std::vector<OptionSpec> gen_options{
+      {"--nodes", "N|LO..HI", "op nodes per generated graph (default 10)"},
+      {"--dtypes", "T,T,...", "element types to draw (default: all)"},
+      {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
+      {"--rank", "N", "highest rank of a value (default 4)"},
+      {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)"}};
+  OptionSpec seed{"--seed", "S", "the seed (default: the session seed)"};
+  std::vector<OptionSpec> gen_with_seed = gen_options;
+  gen_with_seed.push_back(seed);
+  r.add({.name = "gen",
+         .options = gen_with_seed,
+         .summary = "Generate a random well-typed graph as the current graph.",
+         .help = "Draws a graph from the seed (the same seed and options give the same graph):\n"
+                 "ops and attributes from the registry, every node typed by its inference rule,\n"
+                 "inputs with the value domains their readers need, so no input makes an op\n"
+                 "undefined. With --for BACKEND only the op x dtype pairs that backend runs are\n"
+                 "drawn (probed once per backend version, see `backend support`). See\n"
+                 "docs/generator.md.",
+         .run = run_gen});
   r.add(
       {.name = "fuzz",
        .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)"},
+                   gen_options[0],
+                   gen_options[1],
+                   gen_options[2],
+                   gen_options[3],
+                   gen_options[4],
+                   seed,
                    {"--time", "S", "stop after S seconds"},
                    {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
-                   {"--seed", "S", "the campaign's seed (default: the session seed)"},
-                   {"--nodes", "N|LO..HI", "op nodes per generated graph (default 10)"},
-                   {"--dtypes", "T,T,...", "element types to draw (default: all)"},
-                   {"--ops", "OP,OP,...", "ops to draw (default: all)"},
-                   {"--rank", "N", "highest rank of a value (default 4)"},
                    {"--rules", "SET,...", "built-in rule sets or .rules files (default polyjuice)"},
                    {"--iters", "N", "saturation iterations per case (default 2)"},
                    {"--enodes", "N", "e-node limit per case (default 100)"},

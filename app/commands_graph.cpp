@@ -97,15 +97,16 @@ void run_export(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_graph_commands(CommandRegistry& r) {
-  r.add({.name = "load",
-         .args = {{"FILE", Completion::FilePath}},
-         .summary = "Load a graph from a .rtg, .json or .onnx file.",
-         .help =
-             "The graph becomes the current graph, in a fresh state: the previous graph's e-graph,\n"
-             "variants, undo history and compare results are dropped (seed, rules, tolerances\n"
-             "and backends stay). The format is chosen by the file's extension. Ops that Retort\n"
-             "does not know are kept as opaque nodes when they come from ONNX.",
-         .run = run_load});
+  r.add(
+      {.name = "load",
+       .args = {{"FILE", Completion::FilePath}},
+       .summary = "Load a graph from a .rtg, .json or .onnx file.",
+       .help =
+           "The graph becomes the current graph, in a fresh state: the previous graph's e-graph,\n"
+           "variants, undo history and compare results are dropped (seed, rules, tolerances\n"
+           "and backends stay). The format is chosen by the file's extension. Ops that Retort\n"
+           "does not know are kept as opaque nodes when they come from ONNX.",
+       .run = run_load});
   r.add({.name = "new",
          .summary = "Start over with no graph.",
          .help = "Drops the current graph with its e-graph, variants, undo history and compare\n"
@@ -113,7 +114,7 @@ void register_graph_commands(CommandRegistry& r) {
                  "stay. `def` then builds a graph from nothing.",
          .run = [](Session& s, const Args&, Output& out) {
            s.start_graph(std::nullopt);
-           out.line("no graph: `load FILE` or `def` one");
+           out.line("no graph: `load FILE`, `def` or `gen` one");
          }});
   r.add({.name = "def",
          .args = {{"STATEMENT", Completion::NodeName}},

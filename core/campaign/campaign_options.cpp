@@ -20,7 +20,13 @@ nlohmann::json CampaignOptions::to_json() const {
   for (const BackendSpec& b : attached)
     specs.push_back(
         {{"name", b.name}, {"argv", b.argv}, {"timeout", b.timeout_s}, {"options", b.options}});
+  nlohmann::json op_dtypes = nlohmann::json::object();
+  for (const auto& [op, set] : gen.op_dtypes) {
+    op_dtypes[op] = nlohmann::json::array();
+    for (DType t : set) op_dtypes[op].push_back(std::string(dtype_name(t)));
+  }
   return {{"nodes", {gen.min_nodes, gen.max_nodes}},
+          {"op_dtypes", op_dtypes},
           {"attached", specs},
           {"dtypes", dtypes},
           {"ops", gen.ops},
@@ -50,6 +56,14 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
       auto t = parse_dtype(d.get<std::string>());
       if (!t) fail("campaign options: unknown dtype '{}'", d.get<std::string>());
       o.gen.dtypes.push_back(*t);
+    }
+    for (const auto& [op, names] : j.at("op_dtypes").items()) {
+      std::set<DType>& set = o.gen.op_dtypes[op];
+      for (const auto& d : names) {
+        auto t = parse_dtype(d.get<std::string>());
+        if (!t) fail("campaign options: unknown dtype '{}'", d.get<std::string>());
+        set.insert(*t);
+      }
     }
     o.gen.ops = j.at("ops").get<std::vector<std::string>>();
     o.gen.max_rank = j.at("rank").get<int>();

@@ -41,6 +41,11 @@ class Generator {
       ops_ = reg.all();
     else
       for (const auto& name : opt_.ops) ops_.push_back(&reg.get(name));
+    std::erase_if(ops_, [&](const OpDef* op) {
+      auto it = opt_.op_dtypes.find(op->name);
+      return it != opt_.op_dtypes.end() && it->second.empty();
+    });
+    if (ops_.empty()) fail("the generator has no op to draw (none is supported with these dtypes)");
   }
 
   Graph run() {
@@ -79,6 +84,11 @@ class Generator {
 
   bool dtype_allowed(DType t) const {
     return std::find(opt_.dtypes.begin(), opt_.dtypes.end(), t) != opt_.dtypes.end();
+  }
+
+  bool first_operand_allowed(const OpDef& op, const std::vector<TensorType>& types) const {
+    auto it = opt_.op_dtypes.find(op.name);
+    return it == opt_.op_dtypes.end() || types.empty() || it->second.count(types[0].dtype) > 0;
   }
 
   int64_t max_numel() const {
@@ -222,7 +232,7 @@ class Generator {
       }
     }
 
-    if (leaf_too_big) return;
+    if (leaf_too_big || !first_operand_allowed(op, types)) return;
     NodeContext ctx{op, types, n_out, opt_};
     Attrs attrs = choose_attrs(ctx, rng_);
     std::vector<TensorType> outs;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ struct GenOptions {
   int max_inputs = 3;            // graph inputs; further leaves become constants
   double const_prob = 0.3;       // chance that a new leaf is a constant rather than a graph input
   std::vector<std::string> ops;  // registry op names to draw from; empty: every registry op
+  // Per op: the dtypes its first operand may have (what a backend supports, from
+  // core/backend/support.h). Ops not listed are unrestricted; an op listed with none is not drawn.
+  std::map<std::string, std::set<DType>> op_dtypes;
 };
 
 // A graph that has passed infer_graph, with between min_nodes and max_nodes op nodes; every value

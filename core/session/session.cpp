@@ -8,7 +8,8 @@
 namespace retort {
 
 const Graph& Session::graph() const {
-  if (!graph_) fail("no graph yet: load one with `load FILE` or build one with `def`");
+  if (!graph_)
+    fail("no graph yet: load one with `load FILE`, build one with `def` or draw one with `gen`");
   return *graph_;
 }
 

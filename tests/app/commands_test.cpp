@@ -22,7 +22,7 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
                 "seed",     "conformance", "egraph",   "rules",   "match",   "apply",   "step",
                 "saturate", "extract",     "variants", "explain", "undo",    "redo",    "render",
                 "save",     "open",        "history",  "replay",  "backend", "compare", "tolerance",
-                "inspect",  "bisect",      "reduce",   "variant", "equiv",   "fuzz",    "findings",
+                "inspect",  "bisect",      "reduce",   "variant", "equiv",   "gen",     "fuzz",    "findings",
                 "help",     "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;

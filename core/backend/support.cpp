@@ -1,0 +1,158 @@
+#include "core/backend/support.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/backend/family_env.h"
+#include "core/base/error.h"
+#include "core/exec/inputs.h"
+#include "core/gen/graph_gen.h"
+#include "core/io/file_io.h"
+#include "core/io/onnx_io.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+namespace {
+
+std::string safe_name(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  return out.empty() ? "_" : out;
+}
+
+constexpr uint64_t kProbeSeed = 1;
+
+// A one-node graph of `op` whose first operand has dtype t; results may take a second dtype
+// (comparisons give bool, shape ops i64). Null when the op cannot be typed so.
+std::optional<Graph> probe_graph(const std::string& op, DType t) {
+  for (DType other : {t, DType::boolean, DType::i64}) {
+    GenOptions g;
+    g.min_nodes = g.max_nodes = 1;
+    g.ops = {op};
+    g.dtypes = {t};
+    if (other != t) g.dtypes.push_back(other);
+    g.max_rank = 3;
+    g.max_dim = 3;
+    g.op_dtypes[op] = {t};
+    try {
+      return generate_graph(g, kProbeSeed);
+    } catch (const Error&) {
+    }
+  }
+  return std::nullopt;
+}
+
+Support probe(Backend& b, const std::string& op, DType t) {
+  std::optional<Graph> g = probe_graph(op, t);
+  if (!g) return Support::untyped;
+  RunRequest request;
+  request.graph = &*g;
+  try {
+    request.onnx = export_onnx(*g);
+    request.inputs = generate_inputs(*g, kProbeSeed, nullptr);
+  } catch (const Error&) {
+    return Support::no;
+  }
+  return b.run(request).status == RunStatus::ok ? Support::yes : Support::no;
+}
+
+const char* support_word(Support s) {
+  return s == Support::yes ? "yes" : s == Support::no ? "no" : "n/a";
+}
+
+nlohmann::json to_json(const SupportTable& t) {
+  nlohmann::json cells = nlohmann::json::object();
+  for (const auto& [op, row] : t.cells)
+    for (const auto& [dtype, s] : row) cells[op][std::string(dtype_name(dtype))] = support_word(s);
+  return {{"backend", t.backend}, {"version", t.version}, {"cells", cells}};
+}
+
+std::optional<SupportTable> from_json(const nlohmann::json& j) {
+  try {
+    SupportTable t{j.at("backend").get<std::string>(), j.at("version").get<std::string>(), {}};
+    for (const auto& [op, row] : j.at("cells").items())
+      for (const auto& [name, word] : row.items()) {
+        auto dtype = parse_dtype(name);
+        if (!dtype) return std::nullopt;
+        std::string w = word.get<std::string>();
+        t.cells[op][*dtype] = w == "yes"  ? Support::yes
+                              : w == "no" ? Support::no
+                                          : Support::untyped;
+      }
+    return t;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::map<std::string, std::set<DType>> SupportTable::supported() const {
+  std::map<std::string, std::set<DType>> out;
+  for (const auto& [op, row] : cells) {
+    std::set<DType>& ok = out[op];
+    for (const auto& [dtype, s] : row)
+      if (s == Support::yes) ok.insert(dtype);
+  }
+  return out;
+}
+
+std::string SupportTable::str() const {
+  std::string out = fmt::format("{} ({}): + runs, - fails, . the op does not take the dtype\n",
+                                backend, version.empty() ? "version unknown" : version);
+  size_t width = 2;
+  for (const auto& [op, row] : cells) width = std::max(width, op.size());
+  out += fmt::format("{:<{}}", "", width);
+  for (DType t : kAllDTypes) out += fmt::format(" {:>4}", dtype_name(t));
+  out += "\n";
+  for (const auto& [op, row] : cells) {
+    out += fmt::format("{:<{}}", op, width);
+    for (DType t : kAllDTypes) {
+      auto it = row.find(t);
+      Support s = it == row.end() ? Support::untyped : it->second;
+      out += fmt::format(" {:>4}", s == Support::yes ? "+" : s == Support::no ? "-" : ".");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string support_cache_path(const std::string& backend, const std::string& version) {
+  return fmt::format("{}/support/{}@{}.json", retort_cache_dir(), safe_name(backend),
+                     safe_name(version));
+}
+
+SupportTable backend_support(Backend& backend, const std::string& name,
+                             const std::function<void(size_t, size_t)>& progress) {
+  std::vector<std::string> ops = OpRegistry::instance().names();
+  // The version is known once the worker has answered hello: probe the first op first.
+  SupportTable table{name, "", {}};
+  for (DType t : kAllDTypes) table.cells[ops.front()][t] = probe(backend, ops.front(), t);
+  table.version = backend.info().version;
+  std::string path = support_cache_path(name, table.version);
+  if (std::ifstream in(path); in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    auto cached = from_json(nlohmann::json::parse(text.str(), nullptr, false));
+    if (cached && cached->version == table.version) return *cached;
+  }
+  for (size_t i = 1; i < ops.size(); ++i) {
+    for (DType t : kAllDTypes) table.cells[ops[i]][t] = probe(backend, ops[i], t);
+    if (progress) progress(i + 1, ops.size());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (ec) fail("{}: cannot make the support cache directory: {}", path, ec.message());
+  write_file(path, to_json(table).dump(1) + "\n", /*overwrite=*/true);
+  return table;
+}
+
+}  // namespace retort

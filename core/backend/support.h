@@ -1,0 +1,39 @@
+// Which op x dtype pairs a backend runs, learnt by probing (like NNSmith's dtype test): for each
+// registry op and element type, a one-node graph of that op with operands of that type runs on
+// the backend. Learnt once per backend and version and cached on disk, so that `gen --for` and
+// `fuzz --for` draw only what the backend supports and campaigns are not flooded with
+// "not implemented" errors.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "core/backend/backend.h"
+#include "core/base/dtype.h"
+
+namespace retort {
+
+enum class Support { yes, no, untyped };  // untyped: the op cannot take that dtype at all
+
+struct SupportTable {
+  std::string backend, version;
+  std::map<std::string, std::map<DType, Support>> cells;  // op -> dtype -> support
+
+  // For GenOptions::op_dtypes: per op, the operand dtypes the backend runs.
+  std::map<std::string, std::set<DType>> supported() const;
+  // A table for people: one row per op, one column per dtype ("+" runs, "-" fails, "." n/a).
+  std::string str() const;
+};
+
+// ${XDG_CACHE_HOME:-~/.cache}/retort/support/<backend>@<version>.json, with every character of
+// the name and version outside [A-Za-z0-9._-] replaced by '_'.
+std::string support_cache_path(const std::string& backend, const std::string& version);
+
+// The cached table for the backend's version, else a fresh probe (then cached). progress is
+// called after each op with (ops done, ops in all).
+SupportTable backend_support(Backend& backend, const std::string& name,
+                             const std::function<void(size_t, size_t)>& progress = {});
+
+}  // namespace retort

@@ -1,0 +1,96 @@
+// Op x dtype support probing (core/backend/support.h) against real backends: the reference and
+// ONNX Runtime, with the cache in a fresh XDG cache directory.
+#include "core/backend/support.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/backend/backend_set.h"
+#include "core/backend/family_env.h"
+#include "core/base/error.h"
+#include "core/gen/graph_gen.h"
+#include "core/io/file_io.h"
+
+namespace retort {
+namespace {
+
+class SupportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("retort_support_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    const char* old = std::getenv("XDG_CACHE_HOME");
+    if (old) old_ = old;
+    ::setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    if (old_)
+      ::setenv("XDG_CACHE_HOME", old_->c_str(), 1);
+    else
+      ::unsetenv("XDG_CACHE_HOME");
+    std::filesystem::remove_all(dir_);
+  }
+  std::filesystem::path dir_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(SupportTest, TheReferenceRunsWhatItsOpsTakeAndTheTableIsCached) {
+  BackendSet set;
+  SupportTable t = backend_support(set.get("ref"), "ref");
+  EXPECT_EQ(t.cells.at("add").at(DType::f32), Support::yes);
+  EXPECT_EQ(t.cells.at("and").at(DType::boolean), Support::yes);
+  EXPECT_EQ(t.cells.at("and").at(DType::f32), Support::untyped);
+  EXPECT_EQ(t.cells.at("exp").at(DType::i32), Support::untyped);
+  std::string path = support_cache_path("ref", t.version);
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
+  EXPECT_EQ(path.rfind(dir_.string() + "/retort/support/", 0), 0u) << path;
+
+  // A second call reads the cache: plant a change in it and see it come back.
+  std::string text = read_file(path);
+  auto at = text.find("\"f32\": \"yes\"", text.find("\"add\""));
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "\"f32\": \"no\"");
+  write_file(path, text, /*overwrite=*/true);
+  EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::no);
+}
+
+TEST_F(SupportTest, ACorruptCacheIsProbedAgain) {
+  BackendSet set;
+  std::string version = backend_support(set.get("ref"), "ref").version;
+  write_file(support_cache_path("ref", version), "{not json", /*overwrite=*/true);
+  EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::yes);
+}
+
+TEST_F(SupportTest, CacheNamesNeverLeaveTheCacheDirectory) {
+  std::string path = support_cache_path("../../etc/x:y", "1/../2");
+  EXPECT_EQ(std::filesystem::path(path).parent_path(), dir_ / "retort" / "support");
+}
+
+TEST_F(SupportTest, GeneratedGraphsForOrtUseOnlyPairsItRuns) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  BackendSet set;
+  SupportTable t = backend_support(set.get("ort:O3"), "ort:O3");
+  // ONNX Runtime has no integer Gemm kernel: the probe must find that out by running it.
+  EXPECT_EQ(t.cells.at("gemm").at(DType::i32), Support::no);
+  EXPECT_EQ(t.cells.at("gemm").at(DType::f32), Support::yes);
+  GenOptions g;
+  g.min_nodes = g.max_nodes = 12;
+  g.op_dtypes = t.supported();
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    Graph graph = generate_graph(g, seed);
+    for (const Node& n : graph.nodes) {
+      if (n.inputs.empty() || n.inputs[0].empty() || !g.op_dtypes.count(n.op)) continue;
+      DType first = graph.type_of(n.inputs[0]).dtype;
+      EXPECT_TRUE(g.op_dtypes.at(n.op).count(first)) << n.op << " seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace retort
