@@ -87,9 +87,9 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
                          .runs = 1,
                          .tolerances = tolerances_for(s, args),
                          .keep_undefined = args.has("--keep-undefined"),
-                     .count_precision = args.has("--count-precision")};
+                         .count_precision = args.has("--count-precision")};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
-  CompareReport report = run_compare(graphs, backends, options);
+  CompareReport report = run_compare(graphs, backends, options, s.input_plan());
   sign_findings(report, backends, {}, s.has_egraph() ? &s.egraph().eg : nullptr);
   out.write(args.has("--json") ? compare_report_json(report) + "\n"
                                : compare_report_text(report, args.has("--all")));
@@ -129,7 +129,7 @@ void print_inspect(const InspectResult& r, const InspectSide& a, const InspectSi
 void run_inspect_command(Session& s, const Args& args, Output& out) {
   const std::string& name_a = *args.arg(0);
   const Graph& ga = graph_named(s, name_a);
-  TensorMap inputs = generate_inputs(s.graph(), seed_for(s, args), nullptr);
+  TensorMap inputs = generate_inputs(s.graph(), seed_for(s, args), nullptr, s.input_plan());
   ToleranceTable tol = tolerances_for(s, args);
   if (!args.arg(1)) {
     auto backend = args.option("--backend");

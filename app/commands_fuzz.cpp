@@ -317,7 +317,16 @@ void show_finding(const FindingRecord& f, Output& out) {
 
 // Loads a finding into the session: the original as the current graph, its variants, the seed
 // of its inputs, and the compare report re-run on its backends.
-void open_finding(Session& s, const FindingRecord& f, Output& out) {
+// The input plan the finding's case drew with (campaigns before per-case plans: the standard).
+InputPlan finding_input_plan(const FindingsDb& db, const FindingRecord& f) {
+  std::optional<CampaignRecord> c = db.campaign(f.campaign);
+  if (!c) return {};
+  auto options = nlohmann::json::parse(c->options, nullptr, false);
+  if (options.is_discarded()) return {};
+  return case_input_plan(CampaignOptions::from_json(options), f.case_seed);
+}
+
+void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Output& out) {
   std::vector<Backend*> backends;
   for (const auto& name : split_list(f.backends)) {
     if (!s.backends().has(name))
@@ -337,14 +346,17 @@ void open_finding(Session& s, const FindingRecord& f, Output& out) {
   std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
   for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
   CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
-  CompareReport report = run_compare(graphs, backends, options);
+  InputPlan plan = finding_input_plan(db, f);
+  CompareReport report = run_compare(graphs, backends, options, plan);
   size_t bugs = report.bug_count();
   s.set_graph(loaded.graph());
   for (const auto& name : loaded.variant_names()) s.set_variant(name, loaded.variant(name));
   s.set_seed(f.inputs_seed);
+  s.input_plan() = plan;
   s.set_compare_report(std::move(report));
-  out.print("opened finding #{}: {} (seed {}); compare again: {} of its checks fail{}", f.id,
-            f.signature.str(), f.inputs_seed, bugs, bugs ? "" : " (it does not reproduce here)");
+  out.print("opened finding #{}: {} (seed {}, inputs {}); compare again: {} of its checks fail{}",
+            f.id, f.signature.str(), f.inputs_seed, plan.str(), bugs,
+            bugs ? "" : " (it does not reproduce here)");
 }
 
 // The number (as `export repro --finding` counts) of the re-run report's failure that is the
@@ -377,12 +389,12 @@ void run_findings(Session& s, const Args& args, Output& out) {
   } else if (action == "show") {
     show_finding(db.finding(finding_id(args, 1, "findings show N")), out);
   } else if (action == "open") {
-    open_finding(s, db.finding(finding_id(args, 1, "findings open N")), out);
+    open_finding(s, db, db.finding(finding_id(args, 1, "findings open N")), out);
   } else if (action == "export") {
     FindingRecord f = db.finding(finding_id(args, 1, "findings export N DIR"));
     const std::string* dir = args.arg(2);
     if (!dir) fail("usage: findings export N DIR");
-    open_finding(s, f, out);
+    open_finding(s, db, f, out);
     if (s.compare_report()->bug_count() == 0)
       fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
     Args repro;

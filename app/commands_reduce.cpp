@@ -27,7 +27,8 @@ void run_bisect(Session& s, const Args& args, Output& out) {
                         .backend = *backend,
                         .seed = seed_for(s, args),
                         .runs = 1,
-                        .tolerances = tolerances_for(s, args)};
+                        .tolerances = tolerances_for(s, args),
+                        .inputs = s.input_plan()};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
   if (options.runs == 0) fail("--runs must be at least 1");
   VariantBisection b = bisect_variant(s, options);
@@ -94,8 +95,9 @@ size_t install_reduced(Session& s, const ReduceResult& r, const ReduceTarget& ta
   names.push_back(target.backend_a);
   std::vector<Backend*> backends;
   for (const auto& n : names) backends.push_back(&s.backends().get(n));
-  CompareReport report = run_compare(
-      graphs, backends, {.seed = target.seed, .runs = 1, .tolerances = target.tolerances});
+  CompareReport report =
+      run_compare(graphs, backends,
+                  {.seed = target.seed, .runs = 1, .tolerances = target.tolerances}, target.inputs);
   sign_findings(report, backends);
   size_t number = 0;
   for (size_t i = 1; i <= report.bug_count(); ++i) {
@@ -142,7 +144,8 @@ void run_reduce(Session& s, const Args& args, Output& out) {
                       .backend_b = f.backend_b,
                       .signature = *signature,
                       .seed = f.seed,
-                      .tolerances = report->tolerances};
+                      .tolerances = report->tolerances,
+                      .inputs = report->inputs};
   options.cancel = &s.cancel_flag();
   options.progress = [&](const ReduceProgress& p) {
     out.print("  {} {} after {} checks ({:.1f} s): {}", p.nodes, p.nodes == 1 ? "node" : "nodes",

@@ -59,6 +59,7 @@ void run_equiv(Session& s, const Args& args, Output& out) {
   o.seed = seed_for(s, args);
   o.tolerances = tolerances_for(s, args);
   o.cancel = &s.cancel_flag();
+  o.inputs = s.input_plan();
   RuleSet rules = s.rules().enabled_rules();
   if (rules.rules.empty()) fail("no rules are enabled (see `rules list`)");
   const Graph& a = graph_named(s, name_a);

@@ -39,6 +39,7 @@ nlohmann::json CampaignOptions::to_json() const {
           {"saturate_seconds", saturate_seconds},
           {"random_variants", random_variants},
           {"intermediate", intermediate},
+          {"input_ranges", input_ranges},
           {"seconds", seconds},
           {"cases", cases},
           {"seed", seed},
@@ -80,6 +81,7 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.saturate_seconds = j.at("saturate_seconds").get<double>();
     o.random_variants = j.at("random_variants").get<size_t>();
     o.intermediate = j.at("intermediate").get<bool>();
+    o.input_ranges = j.contains("input_ranges") && j.at("input_ranges").get<bool>();
     o.seconds = j.at("seconds").get<double>();
     o.cases = j.at("cases").get<uint64_t>();
     o.seed = j.at("seed").get<uint64_t>();
@@ -123,6 +125,10 @@ std::pair<uint64_t, uint64_t> parse_shard(const std::string& text) {
       !parse_number(std::string_view(text).substr(slash + 1), n) || n == 0 || k >= n)
     fail("--shard: expected K/N with 0 <= K < N (e.g. 0/4), got '{}'", text);
   return {k, n};
+}
+
+InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed) {
+  return o.input_ranges ? campaign_input_plan(case_seed) : InputPlan{};
 }
 
 }  // namespace retort

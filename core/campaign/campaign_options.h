@@ -11,6 +11,8 @@
 #include "core/backend/worker_backend.h"
 #include "core/gen/graph_gen.h"
 
+#include "core/exec/inputs.h"
+
 namespace retort {
 
 struct CampaignOptions {
@@ -27,6 +29,10 @@ struct CampaignOptions {
   // iteration but the last (a state between the original and max can fail alone, pytorch#190765).
   size_t random_variants = 2;
   bool intermediate = true;
+  // Each case draws its inputs with a plan of its own (core/exec/inputs.h campaign_input_plan,
+  // from the case seed): standard, full range, special values or a wide interval. Campaigns
+  // stored before this existed read as false and keep the standard draw.
+  bool input_ranges = true;
   // Budget: stop after `seconds` (0: no limit) or once case indices reach `cases` (0: no limit).
   double seconds = 0;
   uint64_t cases = 0;
@@ -39,6 +45,9 @@ struct CampaignOptions {
   // Throws Error naming the field when the JSON is not a campaign's options.
   static CampaignOptions from_json(const nlohmann::json& j);
 };
+
+// How case `case_seed` of a campaign with these options draws its inputs.
+InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed);
 
 // The seed of case `index` of a campaign: depends only on (campaign seed, index), so any shard
 // or job can run any case and a resumed campaign draws the same graphs.

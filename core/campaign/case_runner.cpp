@@ -139,7 +139,8 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
     t = Clock::now();
     CompareOptions co;
     co.seed = mix_seed(rec.seed, kInputsSalt);
-    CompareReport report = run_compare(compared, backends_, co);
+    CompareReport report =
+        run_compare(compared, backends_, co, case_input_plan(options_, rec.seed));
     std::map<std::string, size_t> by_key;
     if (report.bug_count() > 0) {
       SignatureFinder finder(report, backends_, {}, &eg);

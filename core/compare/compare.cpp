@@ -197,7 +197,8 @@ const Finding* CompareReport::bug(size_t n) const {
 }
 
 CompareReport run_compare(const std::vector<CompareGraph>& graphs,
-                          const std::vector<Backend*>& backends, const CompareOptions& options) {
+                          const std::vector<Backend*>& backends, const CompareOptions& options,
+                          const InputPlan& input_plan) {
   if (graphs.empty()) fail("compare needs a graph");
   if (backends.empty()) fail("compare needs at least one backend");
   if (options.runs == 0) fail("--runs must be at least 1");
@@ -211,6 +212,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     report.graph_defs.push_back(*g.graph);
   }
   report.tolerances = options.tolerances;
+  report.inputs = input_plan;
   report.cells.resize(backends.size() * graphs.size());
   const std::vector<Check> checks = plan_checks(report.backends, graphs.size());
 
@@ -228,7 +230,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     uint64_t seed = options.seed + run;
     report.seeds.push_back(seed);
     std::vector<std::string> input_notes;
-    TensorMap inputs = generate_inputs(original, seed, &input_notes);
+    TensorMap inputs = generate_inputs(original, seed, &input_notes, input_plan);
     if (run == 0)
       for (auto& n : input_notes) report.notes.push_back("input " + n);
 

@@ -13,6 +13,7 @@
 #include "core/compare/oracles.h"
 #include "core/compare/tensor_diff.h"
 #include "core/compare/tolerance.h"
+#include "core/exec/inputs.h"
 #include "core/graph/graph.h"
 
 namespace retort {
@@ -33,7 +34,7 @@ struct Finding {
   Verdict verdict = Verdict::mismatch;
   std::string backend_a, graph_a;   // the side under test
   std::string backend_b, graph_b;   // what it had to agree with; backend_b "ref" = interpreter
-  uint64_t seed = 0;                // the inputs: generate_inputs(original, seed)
+  uint64_t seed = 0;                // the inputs: generate_inputs(original, seed, -, inputs)
   std::vector<OutputDiff> outputs;  // per output pair (empty when a run failed)
   std::string message;              // a failed run's status and text
   // Non-empty when the inputs make an op undefined in graph_a or graph_b ("node 'd' (div) ...");
@@ -51,6 +52,7 @@ struct CompareReport {
   std::vector<std::string> graphs;    // columns: "original", then the variants
   std::vector<Graph> graph_defs;      // the graphs as compared, parallel to `graphs`
   std::vector<uint64_t> seeds;        // one run per seed
+  InputPlan inputs;                   // how the inputs of each seed were drawn, or fixed
   ToleranceTable tolerances;
   std::vector<CompareCell> cells;  // backends.size() * graphs.size(), row by row (per backend)
   std::vector<Finding> findings;   // in run order: per seed, the checks of plan_checks
@@ -85,8 +87,10 @@ struct CompareOptions {
 
 // graphs[0] is the original; every graph must have the original's inputs (names and types).
 // Backends are run in order and must not throw (Backend::run's contract). Throws Error when the
-// graphs do not share inputs or a list is empty.
+// graphs do not share inputs or a list is empty. `inputs`: the range inputs are drawn from and the
+// inputs fixed by hand (`inputs`, `input`).
 CompareReport run_compare(const std::vector<CompareGraph>& graphs,
-                          const std::vector<Backend*>& backends, const CompareOptions& options);
+                          const std::vector<Backend*>& backends, const CompareOptions& options,
+                          const InputPlan& inputs = {});
 
 }  // namespace retort

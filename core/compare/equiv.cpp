@@ -26,7 +26,7 @@ void search_counterexample(const Graph& a, const Graph& b, const EquivOptions& o
   for (size_t t = 0; t < o.tries; ++t) {
     uint64_t seed = o.seed + t;
     ++r.tried;
-    TensorMap inputs = generate_inputs(a, seed, nullptr);
+    TensorMap inputs = generate_inputs(a, seed, nullptr, o.inputs);
     TensorMap va, vb;
     try {
       va = evaluate(a, inputs, {.keep_intermediates = true});

@@ -12,6 +12,7 @@
 #include "core/compare/tensor_diff.h"
 #include "core/compare/tolerance.h"
 #include "core/egraph/explanation.h"
+#include "core/exec/inputs.h"
 #include "core/graph/graph.h"
 #include "core/rules/runner.h"
 
@@ -30,6 +31,7 @@ struct EquivOptions {
   uint64_t seed = 1;  // counterexample search: seeds seed .. seed + tries - 1
   size_t tries = 20;
   ToleranceTable tolerances;
+  InputPlan inputs;
 };
 
 struct EquivResult {

@@ -272,9 +272,9 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   std::vector<CompareGraph> graphs{{"original", pair ? &*c.b : &c.a}};
   if (pair) graphs.push_back({"variant", &c.a});
   // Undefined behaviour on the reference makes any difference meaningless: not the same failure.
-  TensorMap inputs = generate_inputs(*graphs[0].graph, target.seed, nullptr);
   for (const auto& g : graphs) {
     try {
+      TensorMap inputs = generate_inputs(*graphs[0].graph, target.seed, nullptr, target.inputs);
       if (find_undefined(*g.graph, evaluate(*g.graph, inputs, {.keep_intermediates = true})))
         return CheckOutcome::other;
     } catch (const Error&) {
@@ -288,8 +288,9 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   names.push_back(target.backend_a);
   std::vector<Backend*> run_on;
   for (const auto& n : names) run_on.push_back(&backends(n));
-  CompareReport report = run_compare(
-      graphs, run_on, {.seed = target.seed, .runs = 1, .tolerances = target.tolerances});
+  CompareReport report =
+      run_compare(graphs, run_on, {.seed = target.seed, .runs = 1, .tolerances = target.tolerances},
+                  target.inputs);
   if (report.bug_count() == 0) return CheckOutcome::passes;
   SignatureFinder finder(report, run_on);
   const std::string under_test = pair ? "variant" : "original";

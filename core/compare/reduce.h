@@ -40,6 +40,7 @@ struct ReduceTarget {
   FailureSignature signature;
   uint64_t seed = 1;
   ToleranceTable tolerances;
+  InputPlan inputs;  // inputs fixed by hand stay fixed while their type does
 };
 
 enum class CheckOutcome {

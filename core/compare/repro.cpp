@@ -174,7 +174,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   bool two_graphs = f.graph_a != f.graph_b;
 
   BundleWriter out(dir, options.force);
-  TensorMap inputs = generate_inputs(report.graph_defs.at(0), f.seed, nullptr);
+  TensorMap inputs = generate_inputs(report.graph_defs.at(0), f.seed, nullptr, report.inputs);
   TensorMap expected = evaluate(ga, inputs);
 
   nlohmann::json cfg;

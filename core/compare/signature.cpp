@@ -95,8 +95,10 @@ SignatureFinder::SignatureFinder(const CompareReport& report, std::vector<Backen
          report_.backends.size());
   if (report_.graph_defs.empty()) fail("the compare report holds no graphs");
   if (!inputs_for_) {
-    const Graph& original = report_.graph_defs[0];
-    inputs_for_ = [&original](uint64_t seed) { return generate_inputs(original, seed, nullptr); };
+    const CompareReport& r = report_;
+    inputs_for_ = [&r](uint64_t seed) {
+      return generate_inputs(r.graph_defs[0], seed, nullptr, r.inputs);
+    };
   }
 }
 

@@ -52,7 +52,8 @@ const Node* node_named_in(const std::string& message, const Graph& g);
 // cell and run.
 class SignatureFinder {
  public:
-  // The inputs compare used for a seed (default: generate_inputs of the original).
+  // The inputs compare used for a seed (default: generate_inputs of the original with the
+  // report's input plan).
   using InputsFor = std::function<TensorMap(uint64_t seed)>;
 
   // backends: parallel to report.backends. egraph (optional): pairs the values of two different

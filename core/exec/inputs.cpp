@@ -1,11 +1,15 @@
 #include "core/exec/inputs.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/base/error.h"
 #include "core/base/rng.h"
+#include "core/io/number_text.h"
 #include "core/ops/registry.h"
 #include "core/tensor/random_tensor.h"
 
@@ -96,16 +100,155 @@ InputDomain choose_domain(const std::string& input, const std::vector<Requiremen
   return chosen;
 }
 
+// The smallest and largest value of an integer dtype, within what a double holds exactly.
+std::pair<double, double> integer_limits(DType t) {
+  int bits = std::min(integer_bits(t), 53);
+  if (!is_signed(t)) return {0, std::ldexp(1.0, bits) - 1};
+  return {-std::ldexp(1.0, bits - 1), std::ldexp(1.0, bits - 1) - 1};
+}
+
+std::vector<double> special_values(DType t) {
+  if (is_float(t)) {
+    double max = t == DType::f16   ? 65504.0
+                 : t == DType::f32 ? static_cast<double>(std::numeric_limits<float>::max())
+                                   : std::numeric_limits<double>::max();
+    double inf = std::numeric_limits<double>::infinity();
+    return {0.0, -0.0, 1.0, -1.0, max, -max, inf, -inf, std::numeric_limits<double>::quiet_NaN()};
+  }
+  auto [lo, hi] = integer_limits(t);
+  std::vector<double> v{0, 1, lo, hi};
+  if (is_signed(t)) v.push_back(-1);
+  return v;
+}
+
+Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) {
+  if (type.dtype == DType::boolean || plan.range == InputRange::standard)
+    return random_tensor(type, rng);
+  if (plan.range == InputRange::interval) {
+    double lo = plan.lo, hi = plan.hi;
+    if (is_integer(type.dtype)) {
+      auto [min, max] = integer_limits(type.dtype);
+      lo = std::clamp(lo, min, max);
+      hi = std::clamp(hi, min, max);
+    }
+    return random_tensor_in(type, rng, lo, hi);
+  }
+  Tensor t(type);
+  std::vector<double> special = special_values(type.dtype);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v;
+    if (plan.range == InputRange::special) {
+      if (rng.coin()) {
+        v = special[static_cast<size_t>(
+            rng.uniform_int(0, static_cast<int64_t>(special.size()) - 1))];
+      } else {
+        v = is_float(type.dtype) ? rng.uniform(-1, 1) : static_cast<double>(rng.uniform_int(-8, 8));
+        if (!is_signed(type.dtype)) v = std::fabs(v);
+      }
+    } else if (is_float(type.dtype)) {
+      v = std::ldexp(rng.uniform(1, 2), static_cast<int>(rng.uniform_int(-8, 13)));
+      if (rng.coin()) v = -v;
+    } else {
+      auto [lo, hi] = integer_limits(type.dtype);
+      v = static_cast<double>(rng.uniform_int(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+    }
+    if (is_float(type.dtype))
+      t.set(i, v);
+    else
+      t.set_int(i, static_cast<int64_t>(v));
+  }
+  return t;
+}
+
 }  // namespace
 
-TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string>* notes) {
+std::string InputPlan::str() const {
+  std::string out;
+  switch (range) {
+    case InputRange::standard:
+      out = "standard";
+      break;
+    case InputRange::full:
+      out = "full";
+      break;
+    case InputRange::special:
+      out = "special";
+      break;
+    case InputRange::interval:
+      out = fmt::format("{}..{}", float_literal(lo), float_literal(hi));
+      break;
+  }
+  if (!fixed.empty()) {
+    std::vector<std::string> names;
+    for (const auto& [name, t] : fixed) names.push_back(name);
+    out += fmt::format(" (fixed: {})", fmt::join(names, ", "));
+  }
+  return out;
+}
+
+std::optional<InputPlan> parse_input_range(const std::string& text) {
+  InputPlan plan;
+  if (text == "standard") return plan;
+  if (text == "full" || text == "special") {
+    plan.range = text == "full" ? InputRange::full : InputRange::special;
+    return plan;
+  }
+  // The separator is the first ".." that is not part of a number ("-1.5..2" has one).
+  for (size_t dots = text.find(".."); dots != std::string::npos; dots = text.find("..", dots + 1)) {
+    auto lo = parse_float_text(text.substr(0, dots));
+    auto hi = parse_float_text(text.substr(dots + 2));
+    if (!lo || !hi || !std::isfinite(*lo) || !std::isfinite(*hi) || *lo > *hi) continue;
+    plan.range = InputRange::interval;
+    plan.lo = *lo;
+    plan.hi = *hi;
+    return plan;
+  }
+  return std::nullopt;
+}
+
+InputPlan campaign_input_plan(uint64_t case_seed) {
+  Rng rng(mix_seed(case_seed, stable_hash("inputs")));
+  InputPlan plan;
+  if (rng.coin()) return plan;
+  switch (rng.uniform_int(0, 2)) {
+    case 0:
+      plan.range = InputRange::full;
+      break;
+    case 1:
+      plan.range = InputRange::special;
+      break;
+    default:
+      plan.range = InputRange::interval;
+      plan.lo = -1000;
+      plan.hi = 1000;
+  }
+  return plan;
+}
+
+TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string>* notes,
+                          const InputPlan& plan) {
   TensorMap inputs;
   for (const ValueInfo& in : g.inputs) {
+    if (auto it = plan.fixed.find(in.name); it != plan.fixed.end()) {
+      if (it->second.type() != in.type)
+        fail("input '{}' is fixed to a {} but the graph's is {}", in.name, it->second.type().str(),
+             in.type.str());
+      inputs[in.name] = it->second;
+      if (notes) notes->push_back(fmt::format("{}: fixed values", in.name));
+      continue;
+    }
     InputDomain domain;
     std::vector<Requirement> reqs = requirements_of(g, in.name);
     if (!reqs.empty() && in.type.dtype != DType::boolean)
       domain = choose_domain(in.name, reqs, notes);
     Rng rng(mix_seed(seed, stable_hash(in.name)));
+    if (domain.kind == ValueDomain::Any) {
+      inputs[in.name] = draw_with_range(in.type, rng, plan);
+      continue;
+    }
+    if (plan.range != InputRange::standard && notes)
+      notes->push_back(fmt::format("{}: kept to its domain, not the {} range", in.name,
+                                   InputPlan{plan.range, plan.lo, plan.hi, {}}.str()));
     inputs[in.name] = random_tensor(in.type, rng, domain);
   }
   return inputs;

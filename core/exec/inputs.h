@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,10 +13,40 @@
 
 namespace retort {
 
+// How inputs are drawn, and the inputs a person fixed (`input`, `inputs --range`).
+//   standard  floats in [-1, 1), integers in [-8, 8] (the default: products stay far from
+//             overflow)
+//   full      integers over their dtype's whole range (wrap-around), floats with magnitudes
+//             2^-8 .. 2^14 of either sign (a sigmoid near 1, an exp that overflows f16)
+//   interval  uniform in [lo, hi] (integers rounded, clipped to the dtype)
+//   special   each element, with probability 1/2, one of 0, -0, 1, -1, the dtype's min and max,
+//             inf, -inf and nan where the dtype has them; otherwise a standard draw
+// An input that an op needs in a domain (log: positive) keeps its domain draw whatever the range;
+// a note says so. Fixed values win over any draw.
+enum class InputRange { standard, full, interval, special };
+
+struct InputPlan {
+  InputRange range = InputRange::standard;
+  double lo = 0, hi = 0;                // interval
+  std::map<std::string, Tensor> fixed;  // input name -> its values
+
+  // "standard", "full", "-100..100", "special", then " (fixed: x, y)" when any.
+  std::string str() const;
+};
+
+// "full", "special", "standard", "LO..HI" (LO <= HI, numbers); nullopt otherwise.
+std::optional<InputPlan> parse_input_range(const std::string& text);
+
+// A plan drawn per fuzzing case from its seed, so that a campaign covers every range: standard
+// half the time, full, special and a wide interval ([-1000, 1000]) otherwise.
+InputPlan campaign_input_plan(uint64_t case_seed);
+
 // One tensor per graph input. Each input draws from its own Rng seeded by the session seed and
 // the input's name, so adding or removing an input leaves the values of the others unchanged.
 // When an input's values are restricted to a domain, a line saying so is appended to notes
-// ("x: positive values (log needs them)"); notes may be null.
-TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string>* notes);
+// ("x: positive values (log needs them)"); notes may be null. A fixed input whose type is not the
+// graph's is an Error.
+TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string>* notes,
+                          const InputPlan& plan = {});
 
 }  // namespace retort

@@ -15,8 +15,8 @@ std::vector<FailureSignature> failures_of(Session& s, const Graph& g, const std:
   std::vector<Backend*> backends{&s.backends().get("ref"), &s.backends().get(o.backend)};
   std::vector<CompareGraph> graphs{{"original", &start}};
   if (name != "original") graphs.push_back({name, &g});
-  CompareReport report =
-      run_compare(graphs, backends, {.seed = o.seed, .runs = o.runs, .tolerances = o.tolerances});
+  CompareReport report = run_compare(
+      graphs, backends, {.seed = o.seed, .runs = o.runs, .tolerances = o.tolerances}, o.inputs);
   SignatureFinder finder(report, backends, {}, &s.egraph().eg);
   std::vector<FailureSignature> out;
   for (const Finding& f : report.findings)

@@ -31,6 +31,7 @@ struct BisectOptions {
   uint64_t seed = 1;
   size_t runs = 1;
   ToleranceTable tolerances;
+  InputPlan inputs;
 };
 
 struct VariantBisection {

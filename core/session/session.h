@@ -151,6 +151,10 @@ class Session {
     return compare_report_ ? &*compare_report_ : nullptr;
   }
   void set_compare_report(CompareReport report) { compare_report_ = std::move(report); }
+  // How `eval`, `compare`, `inspect`, `bisect`, `reduce` and `equiv` draw inputs, and the
+  // inputs fixed by hand (the `input` and `inputs` commands).
+  InputPlan& input_plan() { return input_plan_; }
+  const InputPlan& input_plan() const { return input_plan_; }
   void set_last_eval(EvalRecord record) { last_eval_ = std::move(record); }
   const std::optional<EvalRecord>& last_eval() const { return last_eval_; }
 
@@ -200,6 +204,7 @@ class Session {
   std::vector<EGraphCheckpoint> undo_, redo_;
   std::atomic<bool> cancel_{false};
   ToleranceTable tolerances_;
+  InputPlan input_plan_;
   std::optional<CompareReport> compare_report_;
   std::atomic<size_t> progress_nodes_{0};
   BackendSet backends_;

@@ -36,7 +36,8 @@ ReduceTarget mul_target(Oracle oracle) {
           .backend_b = oracle == Oracle::reference ? "ref" : "bad",
           .signature = {"bad", std::string(oracle_name(oracle)), "mismatch", "mul", "f32", ""},
           .seed = 1,
-          .tolerances = {}};
+          .tolerances = {},
+          .inputs = {}};
 }
 
 const char* kChain = R"(graph g

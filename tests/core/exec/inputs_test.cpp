@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/base/error.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
 #include "core/ops/value_domain.h"
@@ -127,6 +128,79 @@ output p, q
   for (int64_t k = 0; k < idx.numel(); ++k)
     ASSERT_TRUE(idx.get_int(k) >= -3 && idx.get_int(k) <= 2);
   EXPECT_NO_THROW(evaluate(g, inputs));
+}
+
+// The ranges a person (or a campaign) picks: seeded, within the dtype, and the domains still win.
+TEST(InputPlan, RangesParseAndDrawWithinTheirBounds) {
+  EXPECT_EQ(parse_input_range("full")->range, InputRange::full);
+  EXPECT_EQ(parse_input_range("special")->range, InputRange::special);
+  EXPECT_EQ(parse_input_range("standard")->range, InputRange::standard);
+  auto interval = parse_input_range("-1.5..200");
+  ASSERT_TRUE(interval);
+  EXPECT_EQ(interval->lo, -1.5);
+  EXPECT_EQ(interval->hi, 200);
+  EXPECT_EQ(interval->str(), "-1.5..200.0");
+  EXPECT_FALSE(parse_input_range("3..1"));
+  EXPECT_FALSE(parse_input_range("wide"));
+  EXPECT_FALSE(parse_input_range("1..inf"));
+
+  Graph g = graph_with_inputs({"a"}, {DType::i8, {256}});
+  InputPlan full = *parse_input_range("full");
+  TensorMap x = generate_inputs(g, 3, nullptr, full);
+  EXPECT_EQ(x.at("a").get_int(0), generate_inputs(g, 3, nullptr, full).at("a").get_int(0));
+  int64_t lo = 0, hi = 0;
+  for (int64_t i = 0; i < 256; ++i) {
+    lo = std::min(lo, x.at("a").get_int(i));
+    hi = std::max(hi, x.at("a").get_int(i));
+  }
+  EXPECT_LT(lo, -64);  // the standard range stops at -8 and 8
+  EXPECT_GT(hi, 64);
+
+  Graph f = graph_with_inputs({"a"}, {DType::f32, {400}});
+  TensorMap sp = generate_inputs(f, 1, nullptr, *parse_input_range("special"));
+  bool nan = false, inf = false, neg_zero = false;
+  for (int64_t i = 0; i < 400; ++i) {
+    double v = sp.at("a").get(i);
+    nan |= std::isnan(v);
+    inf |= std::isinf(v);
+    neg_zero |= v == 0 && std::signbit(v);
+  }
+  EXPECT_TRUE(nan && inf && neg_zero);
+  TensorMap in = generate_inputs(f, 1, nullptr, *interval);
+  for (int64_t i = 0; i < 400; ++i) {
+    EXPECT_GE(in.at("a").get(i), -1.5);
+    EXPECT_LE(in.at("a").get(i), 200);
+  }
+
+  // log needs positive values: its input keeps them under any range, and a note says so.
+  Graph l = parse_rtg("graph l\ninput x : f32[64]\ny = log(x)\noutput y\n");
+  std::vector<std::string> notes;
+  TensorMap pos = generate_inputs(l, 1, &notes, *parse_input_range("special"));
+  for (int64_t i = 0; i < 64; ++i) EXPECT_GT(pos.at("x").get(i), 0);
+  EXPECT_NE(notes.back().find("kept to its domain, not the special range"), std::string::npos);
+}
+
+TEST(InputPlan, FixedInputsWinAndMustHaveTheInputsType) {
+  Graph g = graph_with_inputs({"a", "b"}, {DType::f32, {2}});
+  InputPlan plan;
+  plan.fixed["a"] = Tensor::from_doubles(DType::f32, {2}, {7, 8});
+  TensorMap x = generate_inputs(g, 1, nullptr, plan);
+  EXPECT_EQ(x.at("a").get(1), 8);
+  EXPECT_EQ(x.at("b").get(0), generate_inputs(g, 1, nullptr).at("b").get(0));
+  EXPECT_EQ(plan.str(), "standard (fixed: a)");
+  plan.fixed["a"] = Tensor::from_doubles(DType::f32, {3}, {1, 2, 3});
+  EXPECT_THROW(generate_inputs(g, 1, nullptr, plan), Error);
+}
+
+TEST(InputPlan, CampaignsDrawEveryRangeFromTheCaseSeed) {
+  std::set<InputRange> seen;
+  for (uint64_t seed = 0; seed < 64; ++seed) {
+    InputPlan p = campaign_input_plan(seed);
+    EXPECT_EQ(p.str(), campaign_input_plan(seed).str());
+    EXPECT_TRUE(p.fixed.empty());
+    seen.insert(p.range);
+  }
+  EXPECT_EQ(seen.size(), 4u);
 }
 
 }  // namespace
