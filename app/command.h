@@ -16,13 +16,26 @@
 namespace retort {
 
 // What tab completion offers for an argument.
-enum class Completion { None, Command, FilePath, NodeName, OpName, VariantName };
+enum class Completion {
+  None,
+  Command,
+  FilePath,
+  NodeName,
+  OpName,
+  VariantName,
+  RuleName,
+  BackendName
+};
 
 struct ArgSpec {
   std::string name;  // shown in the synopsis: FILE, NAME
   Completion completion = Completion::None;
   bool optional = false;
-  bool repeated = false;  // the last argument only: takes every remaining word
+  bool repeated = false;             // the last argument only: takes every remaining word
+  std::vector<std::string> words{};  // fixed words offered too (actions, modes, keywords)
+  // The completion when the command's first argument is this word (`rules load` takes a file,
+  // `rules disable` a rule name).
+  std::map<std::string, Completion> after{};
 };
 
 struct OptionSpec {
@@ -64,7 +77,7 @@ struct CommandSpec {
   // ran are journaled themselves).
   bool restorable = true;
 
-  std::string synopsis() const;  // "eval [NAME] [--seed S]"
+  std::string synopsis() const;   // "eval [NAME] [--seed S]"
   std::string help_text() const;  // synopsis, summary, help and options, for `help NAME`
   std::string markdown() const;   // the section of docs/commands.md
   // Parses the text after the name (split into words unless raw_text); throws Error with the

@@ -275,7 +275,13 @@ SupportTable support_for(Session& s, const std::string& name, Output& out) {
 void register_backend_commands(CommandRegistry& r) {
   r.add(
       {.name = "backend",
-       .args = {{"ACTION", Completion::None, true}, {"NAME...", Completion::None, true, true}},
+       .args = {{"ACTION",
+                 Completion::None,
+                 true,
+                 false,
+                 {"list", "attach", "detach", "support", "install", "versions", "remove",
+                  "bisect"}},
+                {"NAME...", Completion::BackendName, true, true}},
        .options = {{"--cmd", "C", "the worker's command line (attach)"},
                    {"--timeout", "S", "seconds a worker may take per request (attach; default 30)"},
                    {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"},

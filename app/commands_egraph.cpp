@@ -232,15 +232,17 @@ void register_egraph_commands(CommandRegistry& r) {
          .help = "Starts a fresh e-graph and rewrite trace from the current graph and prints its\n"
                  "size: e-classes, e-nodes and roots (the graph's outputs).",
          .run = run_egraph});
-  r.add({.name = "rules",
-         .args = {{"ACTION", Completion::None, true}, {"NAME", Completion::FilePath, true}},
-         .summary = "List, load, enable or disable rewrite rules.",
-         .help = "`rules` or `rules list` lists every loaded rule, [x] when enabled.\n"
-                 "`rules load FILE` loads a rule file as a set named after the file.\n"
-                 "`rules enable NAME` and `rules disable NAME` take a set or a rule name.\n"
-                 "The built-in polyjuice set is loaded at start; rule files are described in\n"
-                 "docs/rules.md.",
-         .run = run_rules});
+  r.add(
+      {.name = "rules",
+       .args = {{"ACTION", Completion::None, true, false, {"list", "load", "enable", "disable"}},
+                {"NAME", Completion::RuleName, true, false, {}, {{"load", Completion::FilePath}}}},
+       .summary = "List, load, enable or disable rewrite rules.",
+       .help = "`rules` or `rules list` lists every loaded rule, [x] when enabled.\n"
+               "`rules load FILE` loads a rule file as a set named after the file.\n"
+               "`rules enable NAME` and `rules disable NAME` take a set or a rule name.\n"
+               "The built-in polyjuice set is loaded at start; rule files are described in\n"
+               "docs/rules.md.",
+       .run = run_rules});
   r.add({.name = "match",
          .args = {{"RULE", Completion::None, true}},
          .summary = "List the matches of a rule (or of every enabled rule).",
@@ -268,8 +270,8 @@ void register_egraph_commands(CommandRegistry& r) {
                  "early; what was done until then is kept.",
          .run = run_saturate});
   r.add({.name = "extract",
-         .args = {{"MODE", Completion::None},
-                  {"as", Completion::None, true},
+         .args = {{"MODE", Completion::None, false, false, {"min", "max", "random", "cost"}},
+                  {"as", Completion::None, true, false, {"as"}},
                   {"NAME", Completion::VariantName, true}},
          .options = {{"--seed", "S", "seed of random extraction (default: the session seed)"},
                      {"--cost", "OP=N,...", "op costs for cost extraction (others cost 1)"}},

@@ -29,8 +29,7 @@ std::filesystem::path session_dir() {
 // letters, digits, '_' and '-' pass; anything else (a '/', "..", a control character) becomes '_'.
 std::string file_stem(std::string_view name) {
   std::string stem;
-  for (char c : name)
-    stem += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  for (char c : name) stem += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
   return stem.substr(0, 64);
 }
 
@@ -104,26 +103,27 @@ void run_render(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_render_commands(CommandRegistry& r) {
-  r.add({.name = "render",
-         .args = {{"WHAT", Completion::VariantName, true},
-                  {"A", Completion::VariantName, true},
-                  {"B", Completion::VariantName, true}},
-         .options = {{"-o", "FILE", "write to FILE (.svg, .png or .dot)", Completion::FilePath},
-                     {"--force", "", "replace FILE if it exists"}},
-         .summary = "Draw the graph, a variant, the e-graph or a diff with Graphviz.",
-         .help =
-             "`render` or `render graph` (also `render original`) draws the current graph;\n"
-             "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
-             "e-class, with the e-nodes each extracted variant chose filled in its colour (min\n"
-             "green, max salmon; a legend names them); `render diff A B` draws A and B side by\n"
-             "side (A and B are variant names or `original`) with removed, added and rewritten\n"
-             "nodes coloured. The format follows the extension of -o FILE: .svg, .png or .dot.\n"
-             "Without -o the picture goes to $RETORT_SESSION_DIR (default ./retort-session/)\n"
-             "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"
-             "that is set (run directly, without a shell). An existing file is never replaced\n"
-             "unless --force is given.",
-         .run = run_render,
-         .restorable = false});
+  r.add(
+      {.name = "render",
+       .args =
+           {{"WHAT", Completion::VariantName, true, false, {"graph", "original", "egraph", "diff"}},
+            {"A", Completion::VariantName, true},
+            {"B", Completion::VariantName, true}},
+       .options = {{"-o", "FILE", "write to FILE (.svg, .png or .dot)", Completion::FilePath},
+                   {"--force", "", "replace FILE if it exists"}},
+       .summary = "Draw the graph, a variant, the e-graph or a diff with Graphviz.",
+       .help = "`render` or `render graph` (also `render original`) draws the current graph;\n"
+               "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
+               "e-class, with the e-nodes each extracted variant chose filled in its colour (min\n"
+               "green, max salmon; a legend names them); `render diff A B` draws A and B side by\n"
+               "side (A and B are variant names or `original`) with removed, added and rewritten\n"
+               "nodes coloured. The format follows the extension of -o FILE: .svg, .png or .dot.\n"
+               "Without -o the picture goes to $RETORT_SESSION_DIR (default ./retort-session/)\n"
+               "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"
+               "that is set (run directly, without a shell). An existing file is never replaced\n"
+               "unless --force is given.",
+       .run = run_render,
+       .restorable = false});
 }
 
 }  // namespace retort

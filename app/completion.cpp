@@ -19,6 +19,14 @@ std::vector<std::string> names_of_kind(Completion kind, const CommandRegistry& c
       return OpRegistry::instance().names();
     case Completion::VariantName:
       return session.variant_names();
+    case Completion::RuleName: {
+      std::vector<std::string> names;
+      for (const auto& set : session.rules().sets()) names.push_back(set.name);
+      for (const auto& rule : session.rules().all().rules) names.push_back(rule.name);
+      return names;
+    }
+    case Completion::BackendName:
+      return session.backends().names();
     case Completion::NodeName: {
       if (!session.has_graph()) return {};
       const Graph& g = session.graph();
@@ -34,23 +42,32 @@ std::vector<std::string> names_of_kind(Completion kind, const CommandRegistry& c
   return {};
 }
 
-// The completion kind of the word at position `index` (index 0 is the command name).
-Completion kind_at(const CommandSpec& command, const std::vector<std::string>& words,
-                   size_t index) {
+struct WordKind {
+  Completion kind = Completion::None;
+  const std::vector<std::string>* words = nullptr;  // fixed words of the argument, if any
+};
+
+// The completion of the word at position `index` (index 0 is the command name).
+WordKind kind_at(const CommandSpec& command, const std::vector<std::string>& words, size_t index) {
   if (command.raw_text)
-    return command.args.empty() ? Completion::None : command.args.front().completion;
+    return {command.args.empty() ? Completion::None : command.args.front().completion};
   size_t positional = 0;
+  const std::string* first = nullptr;
   for (size_t i = 1; i < index; ++i) {
     const OptionSpec* option = command.find_option(words[i]);
     if (!option) {
-      ++positional;
+      if (positional++ == 0) first = &words[i];
       continue;
     }
     if (option->value_name.empty()) continue;
-    if (i + 1 == index) return option->completion;
+    if (i + 1 == index) return {option->completion};
     ++i;  // skip the option's value
   }
-  return positional < command.args.size() ? command.args[positional].completion : Completion::None;
+  if (positional >= command.args.size()) return {};
+  const ArgSpec& arg = command.args[positional];
+  if (first)
+    if (auto it = arg.after.find(*first); it != arg.after.end()) return {it->second};
+  return {arg.completion, &arg.words};
 }
 
 }  // namespace
@@ -69,9 +86,10 @@ CompletionResult complete_word(const CommandRegistry& commands, const Session& s
     if (!command->raw_text && word.starts_with("--")) {
       for (const auto& o : command->options) pool.push_back(o.name);
     } else {
-      Completion kind = kind_at(*command, parts.words, index);
-      result.file_path = kind == Completion::FilePath;
-      pool = names_of_kind(kind, commands, session);
+      WordKind at = kind_at(*command, parts.words, index);
+      result.file_path = at.kind == Completion::FilePath;
+      pool = names_of_kind(at.kind, commands, session);
+      if (at.words) pool.insert(pool.end(), at.words->begin(), at.words->end());
     }
   }
   for (auto& name : pool)

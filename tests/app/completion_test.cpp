@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "app/commands.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -74,6 +75,27 @@ TEST_F(CompletionTest, NodeNamesForRawStatements) {
 
 TEST_F(CompletionTest, OpNamesComeFromTheRegistry) {
   EXPECT_EQ(complete("help op ", "").candidates, OpRegistry::instance().names());
+}
+
+// The workbench's own commands: actions, modes, keywords, rule and backend names complete.
+TEST(AppCompletion, RulesModesBackendsAndKeywords) {
+  Session session;
+  auto complete = [&](std::string_view before, std::string_view word) {
+    return complete_word(app_commands(), session, before, word);
+  };
+  EXPECT_EQ(complete("rules ", "d").candidates, (Names{"disable"}));
+  CompletionResult rule = complete("rules disable ", "poly");
+  EXPECT_FALSE(rule.file_path);
+  ASSERT_FALSE(rule.candidates.empty());
+  EXPECT_EQ(rule.candidates.front(), "polyjuice");
+  std::string one = builtin_rules("polyjuice").rules.front().name;
+  EXPECT_EQ(complete("rules enable ", one).candidates.front(), one);
+  EXPECT_TRUE(complete("rules load ", "").file_path);
+  EXPECT_EQ(complete("extract ", "m").candidates, (Names{"max", "min"}));
+  EXPECT_EQ(complete("render ", "e").candidates, (Names{"egraph"}));
+  EXPECT_EQ(complete("backend ", "s").candidates, (Names{"support"}));
+  EXPECT_EQ(complete("backend support ", "ort:O").candidates,
+            (Names{"ort:O0", "ort:O1", "ort:O2", "ort:O3"}));
 }
 
 }  // namespace
