@@ -58,14 +58,16 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
       if (!t) fail("campaign options: unknown dtype '{}'", d.get<std::string>());
       o.gen.dtypes.push_back(*t);
     }
-    for (const auto& [op, names] : j.at("op_dtypes").items()) {
-      std::set<DType>& set = o.gen.op_dtypes[op];
-      for (const auto& d : names) {
-        auto t = parse_dtype(d.get<std::string>());
-        if (!t) fail("campaign options: unknown dtype '{}'", d.get<std::string>());
-        set.insert(*t);
+    // Campaigns stored before `--for` have no op_dtypes: every op takes every dtype.
+    if (j.contains("op_dtypes"))
+      for (const auto& [op, names] : j.at("op_dtypes").items()) {
+        std::set<DType>& set = o.gen.op_dtypes[op];
+        for (const auto& d : names) {
+          auto t = parse_dtype(d.get<std::string>());
+          if (!t) fail("campaign options: unknown dtype '{}'", d.get<std::string>());
+          set.insert(*t);
+        }
       }
-    }
     o.gen.ops = j.at("ops").get<std::vector<std::string>>();
     o.gen.max_rank = j.at("rank").get<int>();
     o.gen.max_dim = j.at("max_dim").get<int64_t>();

@@ -23,10 +23,20 @@ TEST(CampaignOptions, CasesDrawAcrossInputRangesAndTheChoiceSurvivesStorage) {
   EXPECT_EQ(case_input_plan(back, 17).str(), case_input_plan(o, 17).str());
 }
 
-TEST(CampaignOptions, CampaignsStoredBeforeInputRangesKeepTheStandardDraw) {
+TEST(CampaignOptions, SupportTablesSurviveStorage) {
+  CampaignOptions o;
+  o.gen.op_dtypes["gemm"] = {DType::f32, DType::f16};
+  o.gen.op_dtypes["where"] = {};
+  EXPECT_EQ(CampaignOptions::from_json(o.to_json()).gen.op_dtypes, o.gen.op_dtypes);
+}
+
+// Findings databases written before `--for` and per-case input plans still resume and open.
+TEST(CampaignOptions, CampaignsStoredBeforeForAndInputRangesStillRead) {
   nlohmann::json j = CampaignOptions{}.to_json();
   j.erase("input_ranges");
+  j.erase("op_dtypes");
   CampaignOptions old = CampaignOptions::from_json(j);
+  EXPECT_TRUE(old.gen.op_dtypes.empty());
   EXPECT_FALSE(old.input_ranges);
   for (uint64_t seed = 1; seed <= 16; ++seed)
     EXPECT_EQ(case_input_plan(old, seed).str(), "standard");
