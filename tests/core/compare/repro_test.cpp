@@ -33,6 +33,7 @@ TEST(CompareRepro, WritesTheBundleOfAReferenceFinding) {
   options.backends["bad"] = {.kind = ReproBackend::Kind::worker,
                              .version = "test",
                              .ort_level = {},
+                             .node_modules = {},
                              .argv = {"/bin/worker", "--flag"},
                              .options = {{"k", "v"}},
                              .copy_files = {}};
@@ -71,6 +72,7 @@ TEST(CompareRepro, NeverWritesThroughALinkOutOfTheBundle) {
   options.backends["bad"] = {.kind = ReproBackend::Kind::worker,
                              .version = "test",
                              .ort_level = {},
+                             .node_modules = {},
                              .argv = {"/bin/worker"},
                              .options = {},
                              .copy_files = {}};
