@@ -12,6 +12,7 @@
 
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/io/file_io.h"
 #include "views/pictures.h"
 #include "views/render_file.h"
 
@@ -25,19 +26,11 @@ std::filesystem::path session_dir() {
   return "retort-session";
 }
 
-// A file name part from a graph or variant name: names may come from a loaded model, so only
-// letters, digits, '_' and '-' pass; anything else (a '/', "..", a control character) becomes '_'.
-std::string file_stem(std::string_view name) {
-  std::string stem;
-  for (char c : name) stem += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
-  return stem.substr(0, 64);
-}
-
 // "egraph-1.svg", "egraph-2.svg", ...: the first name not taken in the session folder.
 std::string fresh_path(const std::string& stem) {
   std::filesystem::path dir = session_dir();
   for (size_t k = 1;; ++k) {
-    std::filesystem::path p = dir / fmt::format("{}-{}.svg", file_stem(stem), k);
+    std::filesystem::path p = dir / fmt::format("{}-{}.svg", file_name_part(stem), k);
     if (!std::filesystem::exists(p)) return p.string();
   }
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.h"
+#include "app/words.h"
 #include "core/base/error.h"
 #include "core/compare/undefined_check.h"
 #include "core/exec/conformance.h"
@@ -36,11 +37,6 @@ void run_eval(Session& s, const Args& args, Output& out) {
   s.set_last_eval({name ? *name : "", std::move(values)});
 }
 
-std::string trimmed(std::string_view text) {
-  size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
-  return b == std::string_view::npos ? "" : std::string(text.substr(b, e - b + 1));
-}
-
 // The values `input NAME = VALUE` gives an input of this type: a .npy file, a number (every
 // element), an .rtg initialiser (fill(...), random(seed=...)) or an .rtg literal ([[1, 2], ...]).
 Tensor input_values(const std::string& name, const TensorType& type, const std::string& value) {
@@ -70,7 +66,7 @@ Tensor input_values(const std::string& name, const TensorType& type, const std::
 
 void run_input(Session& s, const Args& args, Output& out) {
   InputPlan& plan = s.input_plan();
-  std::string text = trimmed(args.raw);
+  std::string text = trim_blanks(args.raw);
   if (text.empty()) {
     if (plan.fixed.empty()) out.line("no input is fixed: every input is drawn (see `inputs`)");
     for (const auto& [name, t] : plan.fixed) out.print("{} = {}", name, summarize_tensor(t));
@@ -78,14 +74,13 @@ void run_input(Session& s, const Args& args, Output& out) {
   }
   size_t eq = text.find('=');
   if (eq == std::string::npos) fail("input wants NAME = VALUE, not '{}'", text);
-  std::string name = trimmed(std::string_view(text).substr(0, eq));
-  std::string value = trimmed(std::string_view(text).substr(eq + 1));
+  std::string name = trim_blanks(std::string_view(text).substr(0, eq));
+  std::string value = trim_blanks(std::string_view(text).substr(eq + 1));
   const ValueInfo* in = s.graph().find_input(name);
   if (!in) fail("the current graph has no input '{}'", name);
   if (value == "random") {
     plan.fixed.erase(name);
-    out.print("{}: drawn again ({} range)", name,
-              InputPlan{plan.range, plan.lo, plan.hi, {}}.str());
+    out.print("{}: drawn again ({} range)", name, plan.range_str());
     return;
   }
   Tensor t = input_values(name, in->type, value);

@@ -21,13 +21,6 @@ namespace retort {
 
 namespace {
 
-std::string safe_name(const std::string& text) {
-  std::string out = text;
-  for (char& c : out)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
-  return out.empty() ? "_" : out;
-}
-
 constexpr uint64_t kProbeSeed = 1;
 
 // A one-node graph of `op` whose first operand has dtype t; results may take a second dtype
@@ -126,8 +119,8 @@ std::string SupportTable::str() const {
 }
 
 std::string support_cache_path(const std::string& backend, const std::string& version) {
-  return fmt::format("{}/support/{}@{}.json", retort_cache_dir(), safe_name(backend),
-                     safe_name(version));
+  return fmt::format("{}/support/{}@{}.json", retort_cache_dir(), file_name_part(backend),
+                     file_name_part(version));
 }
 
 SupportTable backend_support(Backend& backend, const std::string& name,

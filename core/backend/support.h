@@ -27,8 +27,8 @@ struct SupportTable {
   std::string str() const;
 };
 
-// ${XDG_CACHE_HOME:-~/.cache}/retort/support/<backend>@<version>.json, with every character of
-// the name and version outside [A-Za-z0-9._-] replaced by '_'.
+// ${XDG_CACHE_HOME:-~/.cache}/retort/support/<backend>@<version>.json, with the name and version
+// made safe by file_name_part (core/io/file_io.h).
 std::string support_cache_path(const std::string& backend, const std::string& version);
 
 // The cached table for the backend's version, else a fresh probe (then cached). progress is

@@ -162,22 +162,22 @@ Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) 
 
 }  // namespace
 
-std::string InputPlan::str() const {
-  std::string out;
+std::string InputPlan::range_str() const {
   switch (range) {
     case InputRange::standard:
-      out = "standard";
-      break;
+      return "standard";
     case InputRange::full:
-      out = "full";
-      break;
+      return "full";
     case InputRange::special:
-      out = "special";
-      break;
+      return "special";
     case InputRange::interval:
-      out = fmt::format("{}..{}", float_literal(lo), float_literal(hi));
-      break;
+      return fmt::format("{}..{}", float_literal(lo), float_literal(hi));
   }
+  return "";
+}
+
+std::string InputPlan::str() const {
+  std::string out = range_str();
   if (!fixed.empty()) {
     std::vector<std::string> names;
     for (const auto& [name, t] : fixed) names.push_back(name);
@@ -247,8 +247,8 @@ TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string
       continue;
     }
     if (plan.range != InputRange::standard && notes)
-      notes->push_back(fmt::format("{}: kept to its domain, not the {} range", in.name,
-                                   InputPlan{plan.range, plan.lo, plan.hi, {}}.str()));
+      notes->push_back(
+          fmt::format("{}: kept to its domain, not the {} range", in.name, plan.range_str()));
     inputs[in.name] = random_tensor(in.type, rng, domain);
   }
   return inputs;

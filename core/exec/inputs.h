@@ -30,7 +30,9 @@ struct InputPlan {
   double lo = 0, hi = 0;                // interval
   std::map<std::string, Tensor> fixed;  // input name -> its values
 
-  // "standard", "full", "-100..100", "special", then " (fixed: x, y)" when any.
+  // "standard", "full", "-100..100" or "special".
+  std::string range_str() const;
+  // range_str(), then " (fixed: x, y)" when any input is fixed.
   std::string str() const;
 };
 

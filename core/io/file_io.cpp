@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -159,6 +160,13 @@ void write_file_in(const std::string& dir, const std::string& relative, const st
     folder = open_subfolder(folder, part.string(), walked.string());
   }
   write_leaf(folder, rel.filename().string(), data, overwrite, shown);
+}
+
+std::string file_name_part(std::string_view text) {
+  std::string part;
+  for (char c : text.substr(0, 64))
+    part += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return part;
 }
 
 }  // namespace retort

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace retort {
 
@@ -24,5 +25,10 @@ void write_file(const std::string& path, const std::string& data, bool overwrite
 // `dir`.
 void write_file_in(const std::string& dir, const std::string& relative, const std::string& data,
                    bool overwrite);
+
+// A file name part made from untrusted text (a graph or variant name from a loaded model, a
+// backend name or version): only letters, digits, '_' and '-' pass, anything else (a '/', "..",
+// a control character) becomes '_', and at most 64 characters are kept.
+std::string file_name_part(std::string_view text);
 
 }  // namespace retort
