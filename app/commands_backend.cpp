@@ -265,11 +265,24 @@ std::string family_help() {
 
 SupportTable support_for(Session& s, const std::string& name, Output& out) {
   bool in_place = out.in_place();
-  SupportTable table = backend_support(s.backends().get(name), name, [&](size_t done, size_t all) {
-    if (in_place) out.write(fmt::format("\rprobing {}: op {} of {}\x1b[K", name, done, all));
-  });
-  if (in_place) out.write("\r\x1b[K");
-  return table;
+  s.cancel_flag().store(false);
+  SigintCancels guard(s.cancel_flag());
+  auto clear_line = [&] {
+    if (in_place) out.write("\r\x1b[K");
+  };
+  try {
+    SupportTable table = backend_support(
+        s.backends().get(name), name,
+        [&](size_t done, size_t all) {
+          if (in_place) out.write(fmt::format("\rprobing {}: op {} of {}\x1b[K", name, done, all));
+        },
+        &s.cancel_flag());
+    clear_line();
+    return table;
+  } catch (...) {
+    clear_line();
+    throw;
+  }
 }
 
 void register_backend_commands(CommandRegistry& r) {

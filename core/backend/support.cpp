@@ -124,7 +124,8 @@ std::string support_cache_path(const std::string& backend, const std::string& ve
 }
 
 SupportTable backend_support(Backend& backend, const std::string& name,
-                             const std::function<void(size_t, size_t)>& progress) {
+                             const std::function<void(size_t, size_t)>& progress,
+                             const std::atomic<bool>* cancel) {
   std::vector<std::string> ops = OpRegistry::instance().names();
   // The version is known once the worker has answered hello: probe the first op first.
   SupportTable table{name, "", {}};
@@ -138,6 +139,8 @@ SupportTable backend_support(Backend& backend, const std::string& name,
     if (cached && cached->version == table.version) return *cached;
   }
   for (size_t i = 1; i < ops.size(); ++i) {
+    if (cancel && cancel->load())
+      fail("{}: interrupted after probing {} of {} ops; nothing was cached", name, i, ops.size());
     for (DType t : kAllDTypes) table.cells[ops[i]][t] = probe(backend, ops[i], t);
     if (progress) progress(i + 1, ops.size());
   }

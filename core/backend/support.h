@@ -5,6 +5,7 @@
 // "not implemented" errors.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <set>
@@ -32,8 +33,10 @@ struct SupportTable {
 std::string support_cache_path(const std::string& backend, const std::string& version);
 
 // The cached table for the backend's version, else a fresh probe (then cached). progress is
-// called after each op with (ops done, ops in all).
+// called after each op with (ops done, ops in all). When *cancel turns true (Ctrl-C) the probe
+// stops between ops with an Error and caches nothing, so a partial table is never taken as whole.
 SupportTable backend_support(Backend& backend, const std::string& name,
-                             const std::function<void(size_t, size_t)>& progress = {});
+                             const std::function<void(size_t, size_t)>& progress = {},
+                             const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace retort

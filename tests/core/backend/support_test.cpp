@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 
@@ -64,6 +65,25 @@ TEST_F(SupportTest, ACorruptCacheIsProbedAgain) {
   std::string version = backend_support(set.get("ref"), "ref").version;
   write_file(support_cache_path("ref", version), "{not json", /*overwrite=*/true);
   EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::yes);
+}
+
+TEST_F(SupportTest, CtrlCStopsTheProbeAndCachesNothing) {
+  BackendSet set;
+  std::atomic<bool> cancel{false};
+  size_t calls = 0;
+  auto stop_at_ten = [&](size_t done, size_t) {
+    ++calls;
+    if (done == 10) cancel.store(true);
+  };
+  try {
+    backend_support(set.get("ref"), "ref", stop_at_ten, &cancel);
+    FAIL() << "the probe went on after Ctrl-C";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("interrupted after probing 10 of"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(calls, 9u);  // ops 2..10: the first op is probed before progress starts
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "retort" / "support"));
 }
 
 TEST_F(SupportTest, CacheNamesNeverLeaveTheCacheDirectory) {
