@@ -69,6 +69,7 @@ void Session::adopt(Session&& other) {
   work_ = std::move(other.work_);
   undo_ = std::move(other.undo_);
   redo_ = std::move(other.redo_);
+  input_plan_ = std::move(other.input_plan_);
   // A BackendSet owns worker processes and does not move: the attached backends are replaced
   // by other's (workers start on first use).
   for (const BackendSpec& b : backends_.attached()) backends_.detach(b.name);

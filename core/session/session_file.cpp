@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "core/base/error.h"
+#include "core/io/base64.h"
 #include "core/io/graph_files.h"
 #include "core/io/json_graph.h"
 #include "core/io/json_reader.h"
+#include "core/io/npy.h"
 #include "core/io/trace_json.h"
 
 namespace retort {
@@ -26,6 +28,16 @@ json extraction_to_json(const Variant& v) {
           {"trace_length", v.trace_length}};
 }
 
+// Fixed inputs travel as base64 .npy bytes, the same encoding graph constants use.
+json input_plan_to_json(const InputPlan& plan) {
+  json fixed = json::object();
+  for (const auto& [name, t] : plan.fixed) {
+    std::string npy = write_npy(t);
+    fixed[name] = base64_encode(reinterpret_cast<const uint8_t*>(npy.data()), npy.size());
+  }
+  return {{"range", plan.range_str()}, {"fixed", fixed}};
+}
+
 class SessionReader : public JsonReader {
  public:
   using JsonReader::JsonReader;
@@ -33,7 +45,7 @@ class SessionReader : public JsonReader {
   std::vector<std::string> read(Session& s, const json& j) {
     check_fields(j, "(top)",
                  {"format", "version", "seed", "graph", "rule_sets", "disabled_rules", "egraph",
-                  "variants", "backends"});
+                  "variants", "backends", "inputs"});
     std::string format = string(field(j, "format", "(top)"), "format");
     if (format != kFormatName)
       bad("format", fmt::format("expected \"{}\", found \"{}\"", kFormatName, format));
@@ -56,6 +68,7 @@ class SessionReader : public JsonReader {
       }
     }
     if (j.contains("backends")) backends(s, j["backends"]);
+    if (j.contains("inputs")) s.input_plan() = input_plan(j["inputs"]);
     std::vector<Session::Extracted> extracted;
     std::map<std::string, json> saved_graphs;
     if (j.contains("variants")) {
@@ -89,6 +102,25 @@ class SessionReader : public JsonReader {
   }
 
  private:
+  InputPlan input_plan(const json& in) {
+    check_fields(in, "inputs", {"range", "fixed"});
+    std::string range = string(field(in, "range", "inputs"), "inputs.range");
+    auto plan = parse_input_range(range);
+    if (!plan) bad("inputs.range", fmt::format("unknown input range '{}'", range));
+    const json& fixed = field(in, "fixed", "inputs");
+    if (!fixed.is_object()) bad("inputs.fixed", "expected an object");
+    for (const auto& [name, value] : fixed.items()) {
+      std::string path = "inputs.fixed." + name;
+      try {
+        std::vector<uint8_t> bytes = base64_decode(string(value, path));
+        plan->fixed[name] = read_npy(std::string(bytes.begin(), bytes.end()));
+      } catch (const Error& e) {
+        bad(path, e.message());
+      }
+    }
+    return *plan;
+  }
+
   // Attached worker backends (they start on first use, so attaching here runs nothing).
   void backends(Session& s, const json& list) {
     size_t i = 0;
@@ -197,6 +229,9 @@ json session_to_json(const Session& s) {
     backends.push_back(
         {{"name", b.name}, {"argv", b.argv}, {"timeout_s", b.timeout_s}, {"options", b.options}});
   j["backends"] = backends;
+  const InputPlan& plan = s.input_plan();
+  if (plan.range != InputRange::standard || !plan.fixed.empty())
+    j["inputs"] = input_plan_to_json(plan);
   return j;
 }
 

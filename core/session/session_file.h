@@ -1,8 +1,8 @@
 // Session files (docs/formats.md, "retort-session" version 1): a session's graph, rule sets,
-// e-graph start graph and rewrite trace, seed, variants and attached backends in one JSON
-// document. Opening one
-// replays the trace in this process (the trace is saved by content, not by in-process ids) and
-// extracts the variants again at the trace lengths they were made at.
+// e-graph start graph and rewrite trace, seed, variants, attached backends and the input plan
+// (`input`, `inputs`) in one JSON document. Opening one replays the trace in this process (the
+// trace is saved by content, not by in-process ids) and extracts the variants again at the trace
+// lengths they were made at.
 #pragma once
 
 #include <string>

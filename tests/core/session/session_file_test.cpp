@@ -126,6 +126,51 @@ TEST(SessionFile, AttachedBackendsComeBack) {
   EXPECT_EQ(other.backends().attached()[0].timeout_s, 7.5);
 }
 
+TEST(SessionFile, FixedInputsAndTheInputRangeComeBack) {
+  Session s;
+  fig6_session(s);
+  s.input_plan() = *parse_input_range("-5..7");
+  Tensor x = Tensor::from_doubles(DType::f32, {2}, {1.5, -0.25});
+  s.input_plan().fixed["x"] = x;
+  Session back;
+  session_from_json(back, session_to_json(s), "s.json");
+  Session opened;
+  opened.adopt(std::move(back));
+  EXPECT_EQ(opened.input_plan().str(), s.input_plan().str());
+  ASSERT_EQ(opened.input_plan().fixed.count("x"), 1u);
+  EXPECT_EQ(opened.input_plan().fixed.at("x").get(1), -0.25);
+  EXPECT_EQ(opened.input_plan().fixed.at("x").type(), x.type());
+
+  // The default plan writes nothing, so files stay as they were before `input` existed.
+  Session plain;
+  fig6_session(plain);
+  EXPECT_FALSE(session_to_json(plain).contains("inputs"));
+}
+
+TEST(SessionFile, BadFixedInputsNameTheirPath) {
+  Session s;
+  fig6_session(s);
+  s.input_plan().fixed["x"] = Tensor::from_doubles(DType::f32, {1}, {1});
+  nlohmann::json j = session_to_json(s);
+  j["inputs"]["fixed"]["x"] = "not*base64";
+  Session back;
+  try {
+    session_from_json(back, j, "s.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("s.json: inputs.fixed.x: "), std::string::npos)
+        << e.what();
+  }
+  j["inputs"]["fixed"] = nlohmann::json::object();
+  j["inputs"]["range"] = "widest";
+  try {
+    session_from_json(back, j, "s.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "s.json: inputs.range: unknown input range 'widest'");
+  }
+}
+
 TEST(SessionFile, ChangedVariantGraphIsAWarning) {
   Session s;
   fig6_session(s);
