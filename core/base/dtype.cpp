@@ -1,5 +1,7 @@
 #include "core/base/dtype.h"
 
+#include <limits>
+
 namespace retort {
 
 namespace {
@@ -34,6 +36,24 @@ bool is_integer(DType t) { return !is_float(t) && t != DType::boolean; }
 bool is_signed(DType t) { return is_float(t) || t == DType::i8 || t == DType::i16 || t == DType::i32 || t == DType::i64; }
 
 int integer_bits(DType t) { return is_integer(t) ? static_cast<int>(dtype_size(t)) * 8 : 0; }
+
+double float_max(DType t) {
+  switch (t) {
+    case DType::f16:
+      return 65504.0;
+    case DType::f32:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
+  }
+}
+
+std::pair<int64_t, int64_t> integer_range(DType t) {
+  int bits = integer_bits(t);
+  if (bits == 64) return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  if (!is_signed(t)) return {0, (int64_t{1} << bits) - 1};
+  return {-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1};
+}
 
 int onnx_dtype_code(DType t) { return info(t).onnx_code; }
 

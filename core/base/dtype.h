@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace retort {
 
@@ -21,6 +22,11 @@ bool is_float(DType t);
 bool is_integer(DType t);                         // signed or unsigned, not bool
 bool is_signed(DType t);                          // floats and signed integers
 int integer_bits(DType t);                        // 8..64 for integers, 0 otherwise
+
+// The largest finite value of a float dtype (65504 for f16).
+double float_max(DType t);
+// An integer dtype's lowest and highest values.
+std::pair<int64_t, int64_t> integer_range(DType t);
 
 // ONNX TensorProto.DataType numbers, kept here so that core/io and dtype attributes agree.
 int onnx_dtype_code(DType t);

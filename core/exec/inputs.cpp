@@ -109,9 +109,7 @@ std::pair<double, double> integer_limits(DType t) {
 
 std::vector<double> special_values(DType t) {
   if (is_float(t)) {
-    double max = t == DType::f16   ? 65504.0
-                 : t == DType::f32 ? static_cast<double>(std::numeric_limits<float>::max())
-                                   : std::numeric_limits<double>::max();
+    double max = float_max(t);
     double inf = std::numeric_limits<double>::infinity();
     return {0.0, -0.0, 1.0, -1.0, max, -max, inf, -inf, std::numeric_limits<double>::quiet_NaN()};
   }

@@ -144,16 +144,18 @@ class Exporter {
         inputs.push_back(next < n.inputs.size() ? n.inputs[next++] : "");
         continue;
       }
-      auto value = n.attrs.find(ai->second->attr);
-      if (value == n.attrs.end()) {
+      const OnnxAttrInput& spec = *ai->second;
+      auto value = n.attrs.find(spec.attr);
+      if (value == n.attrs.end() && !spec.to_onnx) {
         inputs.push_back("");
         continue;
       }
       DType input0 =
           n.inputs.empty() || n.inputs[0].empty() ? DType::f32 : g_.type_of(n.inputs[0]).dtype;
-      std::string name = fresh_name(fmt::format("{}_{}", n.name, ai->second->attr));
-      tensor_to_proto(attr_input_tensor(value->second, ai->second->form, input0), name,
-                      *gp.add_initializer());
+      std::string name = fresh_name(fmt::format("{}_{}", n.name, spec.attr));
+      tensor_to_proto(spec.to_onnx ? spec.to_onnx(n.attrs, input0)
+                                   : attr_input_tensor(value->second, spec.form, input0),
+                      name, *gp.add_initializer());
       inputs.push_back(name);
     }
     while (!inputs.empty() && inputs.back().empty()) inputs.pop_back();

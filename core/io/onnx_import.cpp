@@ -206,6 +206,7 @@ class Importer {
     complete_outputs();
     type_opaque_outputs();
     infer_graph(out_.graph);
+    give_absent_inputs_their_onnx_meaning();
     check_declared_outputs();
     return std::move(out_);
   }
@@ -291,6 +292,17 @@ class Importer {
       to_opaque_node(p, node);
     }
     out_.graph.nodes.push_back(std::move(node));
+  }
+
+  // An input ONNX leaves out can mean more than "not applied" (Clip's bounds are the dtype's
+  // limits, so +inf clips to the largest float): once types are known, such attributes are set.
+  void give_absent_inputs_their_onnx_meaning() {
+    for (Node& n : out_.graph.nodes) {
+      if (n.is_opaque() || n.inputs.empty() || n.inputs[0].empty()) continue;
+      for (const auto& ai : registry_.get(n.op).onnx.attr_inputs)
+        if (ai.onnx_absent && !n.attrs.count(ai.attr))
+          if (auto v = ai.onnx_absent(out_.graph.type_of(n.inputs[0]).dtype)) n.attrs[ai.attr] = *v;
+    }
   }
 
   void read_constant_node(const onnx::NodeProto& p) {

@@ -32,6 +32,12 @@ struct OnnxAttrInput {
   std::string attr;
   int index = 1;  // ONNX input position
   Form form = Form::I64List;
+  // Set when the input is computed rather than copied (clip's bounds): the tensor export writes
+  // from the node's attributes and its first input's dtype, also when the attribute is absent.
+  std::function<Tensor(const Attrs&, DType input0)> to_onnx = nullptr;
+  // Set when ONNX gives an absent input a meaning of its own (clip: the dtype's lowest and
+  // largest values): the attribute import sets then, if any, given the first input's dtype.
+  std::function<std::optional<AttrValue>(DType input0)> onnx_absent = nullptr;
 };
 
 struct OnnxMapping {

@@ -174,7 +174,7 @@ OpDef reduce_op(const ReduceInfo& info) {
     return std::vector<Tensor>{tensor_from(out[0], reduce_values<int64_t>(kind, *in[0], mask))};
   };
   op.onnx = {info.onnx, 13, {}};
-  if (sum) op.onnx.attr_inputs = {{"axes", 1, OnnxAttrInput::Form::I64List}};
+  if (sum) op.onnx.attr_inputs = {{.attr = "axes", .index = 1}};
   op.tags = {"reduce"};
   return op;
 }

@@ -15,7 +15,7 @@ OpDef shape_family_op(std::string name, std::string doc, std::string onnx_type,
 }
 
 void add_ints_input_attr(OpDef& op, std::string name, int index, bool required, std::string doc) {
-  op.onnx.attr_inputs.push_back({name, index, OnnxAttrInput::Form::I64List});
+  op.onnx.attr_inputs.push_back({.attr = name, .index = index});
   AttrSpec spec;
   spec.name = std::move(name);
   spec.kind = AttrKind::Ints;

@@ -125,7 +125,8 @@ OpDef pad_op() {
                       "\"constant\", \"reflect\" or \"edge\""});
   op.attrs.push_back({"constant_value", AttrKind::Float, AttrValue{0.0}, false,
                       "the fill value in constant mode, converted to the input's dtype", false});
-  op.onnx.attr_inputs.push_back({"constant_value", 2, OnnxAttrInput::Form::ScalarOfInput0});
+  op.onnx.attr_inputs.push_back(
+      {.attr = "constant_value", .index = 2, .form = OnnxAttrInput::Form::ScalarOfInput0});
   op.infer = infer_same_dtype([](const Shape& s, const Attrs& a) {
     Shape out;
     for (const AxisPad& p : plan_pad(s, a)) out.push_back(p.out);

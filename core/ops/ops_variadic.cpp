@@ -86,6 +86,31 @@ double bound(const Attrs& a, const char* name, double absent) {
   return has_attr(a, name) ? attr_float(a, name) : absent;
 }
 
+// ONNX's Clip takes its bounds as tensors of x's dtype and reads an absent one as the dtype's
+// limit, so +inf would clip to the largest float. The export writes both bounds as the kernel
+// uses them: an absent one as an infinity, and for integers ceil(min) and floor(max) held inside
+// the dtype's range (a plain conversion would truncate -1.625 to -1 and wrap -1000 in i8).
+std::function<Tensor(const Attrs&, DType)> clip_bound_to_onnx(bool is_min) {
+  return [is_min](const Attrs& a, DType t) {
+    double v = bound(a, is_min ? "min" : "max", is_min ? -kInf : kInf);
+    if (!is_integer(t)) return Tensor::scalar(t, v);
+    v = is_min ? std::ceil(v) : std::floor(v);
+    auto [lo, hi] = integer_range(t);
+    int64_t held = v <= static_cast<double>(lo)   ? lo
+                   : v >= static_cast<double>(hi) ? hi
+                                                  : static_cast<int64_t>(v);
+    return Tensor::from_ints(t, {}, {held});
+  };
+}
+
+// The other way: an ONNX Clip without a bound clips at the dtype's limit.
+std::function<std::optional<AttrValue>(DType)> clip_bound_from_onnx(bool is_min) {
+  return [is_min](DType t) -> std::optional<AttrValue> {
+    if (!is_float(t)) return std::nullopt;  // an integer never passes its dtype's limits
+    return is_min ? -float_max(t) : float_max(t);
+  };
+}
+
 void add_clip(OpRegistry& r) {
   UnarySpec s;
   s.name = "clip";
@@ -110,7 +135,9 @@ void add_clip(OpRegistry& r) {
   };
   OpDef op = make_unary(std::move(s));
   using Form = OnnxAttrInput::Form;
-  op.onnx.attr_inputs = {{"min", 1, Form::ScalarOfInput0}, {"max", 2, Form::ScalarOfInput0}};
+  op.onnx.attr_inputs = {
+      {"min", 1, Form::ScalarOfInput0, clip_bound_to_onnx(true), clip_bound_from_onnx(true)},
+      {"max", 2, Form::ScalarOfInput0, clip_bound_to_onnx(false), clip_bound_from_onnx(false)}};
   r.add(std::move(op));
 }
 

@@ -31,7 +31,7 @@ OpDef sample_op() {
   op.attrs[2].onnx = false;
   op.onnx.op_type = "Frob";
   op.onnx.since_opset = 14;
-  op.onnx.attr_inputs.push_back({"pads", 3, OnnxAttrInput::Form::I64List});
+  op.onnx.attr_inputs.push_back({.attr = "pads", .index = 3});
   op.input_domains = {ValueDomain::Any, ValueDomain::Positive};
   op.tags = {"elementwise", "binary"};
   return op;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 
 #include "core/backend/backend_set.h"
 #include "core/backend/family_env.h"
@@ -69,6 +70,41 @@ TEST_P(OrtBackendTest, GivesTheReferenceOutputs) {
 
 INSTANTIATE_TEST_SUITE_P(Levels, OrtBackendTest, ::testing::Values("ort:O0", "ort:O3"),
                          [](const auto& info) { return std::string(info.param).substr(4); });
+
+// Clip's bounds as ONNX Runtime receives them: an absent bound must not clip infinities to the
+// largest float (ONNX's default), and integer bounds are ceil(min), floor(max) held in the dtype,
+// not truncated (-1.625 -> -1) or wrapped (-1000 in i8 -> 24). Both were campaign findings.
+TEST(OrtBackend, ClipBoundsMeanWhatTheReferenceSays) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  Graph g = parse_rtg(
+      "input h : f16[4]\ninput f : f32[4]\ninput i : i64[4]\ninput b : i8[4]\n"
+      "y1 = clip(h, min=0.75)\ny2 = clip(f, max=-0.5)\n"
+      "y3 = clip(i, min=-1.25, max=-1.625)\ny4 = clip(b, min=-1000, max=2.5)\n"
+      "output y1, y2, y3, y4\n",
+      "clip.rtg");
+  infer_graph(g);
+  double inf = std::numeric_limits<double>::infinity();
+  RunRequest req{.graph = &g,
+                 .onnx = {},
+                 .inputs = {{"h", Tensor::from_doubles(DType::f16, {4}, {inf, -inf, 1, 0})},
+                            {"f", Tensor::from_doubles(DType::f32, {4}, {-inf, inf, -1, 0})},
+                            {"i", Tensor::from_ints(DType::i64, {4}, {-5, -1, 0, 7})},
+                            {"b", Tensor::from_ints(DType::i8, {4}, {-128, -1, 3, 127})}},
+                 .outputs = {}};
+  RunResult ref = RefBackend().run(req);
+  ASSERT_EQ(ref.status, RunStatus::ok) << ref.message;
+  EXPECT_EQ(ref.outputs.at("y1").get(0), inf);
+  EXPECT_EQ(ref.outputs.at("y3").get(0), -2);
+  EXPECT_EQ(ref.outputs.at("y4").get(0), -128);
+  BackendSet set;
+  for (const char* level : {"ort:O0", "ort:O3"}) {
+    RunResult r = set.get(level).run(req);
+    ASSERT_EQ(r.status, RunStatus::ok) << level << ": " << r.message;
+    for (const char* y : {"y1", "y2", "y3", "y4"})
+      EXPECT_EQ(r.outputs.at(y), ref.outputs.at(y)) << level << " " << y;
+  }
+}
 
 TEST(OrtBackend, ABadOptionIsAnErrorResult) {
   if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -199,6 +200,23 @@ TEST(OnnxIo, AnEmptyListAttributeIsLeftOut) {
   EXPECT_EQ(back.types.at("y").str(), "f32[]");
 }
 
+// ONNX reads an absent Clip bound as the dtype's limit; import writes it out so that the
+// reference clips +inf to the largest float as ONNX does, and a round trip keeps that meaning.
+TEST(OnnxIo, AnAbsentClipBoundIsTheDtypesLimit) {
+  Graph g = parse_rtg(
+      "input x : f16[2]\ninput n : i32[2]\ny = clip(x, min=0.5)\n"
+      "z = clip(n, max=3)\noutput y, z\n",
+      "t.rtg");
+  infer_graph(g);
+  Graph back = import_onnx(export_onnx(g));
+  const Node& y = back.nodes[0];
+  EXPECT_EQ(attr_float(y.attrs, "min"), 0.5);
+  // Export wrote +inf for the absent max, so nothing is clipped at 65504.
+  EXPECT_EQ(attr_float(y.attrs, "max"), std::numeric_limits<double>::infinity());
+  // An integer bound is exported as the dtype's limit, which clips nothing.
+  EXPECT_EQ(attr_float(back.nodes[1].attrs, "min"), -2147483648.0);
+}
+
 TEST(OnnxIo, OpaqueNodesSurviveARoundTrip) {
   Graph g = opaque_graph();
   OnnxImport back = import_onnx_model(export_onnx(g), "opaque.onnx");
@@ -308,6 +326,24 @@ TEST(OnnxIo, AModelThatCrashesOnnxShapeInferenceIsAnError) {
     EXPECT_NE(std::string(e.what()).find("crash.onnx"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("Mystery"), std::string::npos) << e.what();
   }
+}
+
+TEST(OnnxIo, AClipWithoutBoundsClipsAtTheLargestFloat) {
+  ProtoWriter graph;
+  graph.bytes(1, node("Clip", {"x"}, "y"))
+      .bytes(2, "g")
+      .bytes(11, value_info("x", {2}))
+      .bytes(12, value_info("y", {2}));
+  std::string model = ProtoWriter()
+                          .varint(1, 7)
+                          .bytes(7, graph.str())
+                          .bytes(8, ProtoWriter().bytes(1, "").varint(2, 13).str())
+                          .str();
+  Graph g = import_onnx(model, "clip.onnx");
+  ASSERT_EQ(g.nodes.size(), 1u);
+  double big = std::numeric_limits<float>::max();
+  EXPECT_EQ(attr_float(g.nodes[0].attrs, "min"), -big);
+  EXPECT_EQ(attr_float(g.nodes[0].attrs, "max"), big);
 }
 
 TEST(OnnxIo, SymbolicDimensionsAreNamed) {
