@@ -1,5 +1,7 @@
 #include "core/compare/undefined_check.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/ops/kernel_util.h"
@@ -15,26 +17,36 @@ std::string UndefinedUse::str() const {
 
 namespace {
 
-// The first element where pow's base and exponent make the power undefined (pow_defined), as the
-// use of input 0; integer powers are defined everywhere (they wrap, docs/ops/elementwise.md).
+// Whether an integer power fits the base's dtype. The reference wraps one that does not
+// (docs/ops/elementwise.md), but ONNX leaves integer overflow open and runtimes compute the power
+// in double and convert it (ONNX Runtime gives INT64_MIN for 7^40), so such a power is undefined.
+bool int_pow_fits(double base, double exponent, DType dtype) {
+  double power = std::pow(base, exponent);
+  auto [lo, hi] = integer_range(dtype);
+  return std::isfinite(power) && power >= static_cast<double>(lo) &&
+         power < static_cast<double>(hi) + 1.0;
+}
+
+// The first element where pow's base and exponent make the power undefined (pow_defined, or an
+// integer power too large for its dtype), as the use of input 0.
 std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
                                           const Tensor& exponent, const InputDomain& domain) {
-  if (!is_float(base.dtype())) return std::nullopt;
+  if (base.dtype() == DType::boolean) return std::nullopt;
+  bool integer = is_integer(base.dtype());
   Shape out = broadcast_shapes(base.shape(), exponent.shape());
   std::optional<UndefinedUse> use;
-  for_each_broadcast(out, {&base.shape(), &exponent.shape()},
-                     [&](int64_t, const int64_t* offsets) {
-                       if (use) return;
-                       double a = base.get(offsets[0]), b = exponent.get(offsets[1]);
-                       if (pow_defined(a, b)) return;
-                       use = UndefinedUse{.node = node.name,
-                                          .op = node.op,
-                                          .value = node.inputs[0],
-                                          .input_index = 0,
-                                          .domain = domain,
-                                          .element = offsets[0],
-                                          .element_value = a};
-                     });
+  for_each_broadcast(out, {&base.shape(), &exponent.shape()}, [&](int64_t, const int64_t* offsets) {
+    if (use) return;
+    double a = base.get(offsets[0]), b = exponent.get(offsets[1]);
+    if (integer ? int_pow_fits(a, b, base.dtype()) : pow_defined(a, b)) return;
+    use = UndefinedUse{.node = node.name,
+                       .op = node.op,
+                       .value = node.inputs[0],
+                       .input_index = 0,
+                       .domain = domain,
+                       .element = offsets[0],
+                       .element_value = a};
+  });
   return use;
 }
 

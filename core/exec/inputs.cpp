@@ -26,6 +26,7 @@ struct Requirement {
 bool domain_within(const InputDomain& inner, const InputDomain& outer) {
   using D = ValueDomain;
   if (inner == outer || outer.kind == D::Any) return true;
+  if (outer.kind == D::NotNaN) return inner.kind != D::Any;  // every other domain excludes NaN
   switch (inner.kind) {
     case D::Positive:
       return outer.kind == D::NonNegative || outer.kind == D::NonZero;

@@ -53,13 +53,14 @@ std::vector<ReduceInfo> reductions() {
   };
 }
 
-// Which axes of x the node reduces. Absent axes mean all of them; an empty list means all of them
-// too, except for reduce_sum with noop_with_empty_axes=1, where it means none.
+// Which axes of x the node reduces. Absent or empty axes mean all of them, except for reduce_sum
+// with noop_with_empty_axes=1, where they mean none: ONNX's ReduceSum takes axes as an optional
+// input, and an absent input is empty (ONNX Runtime returns x unchanged).
 std::vector<bool> reduced_axes(const TensorType& x, const Attrs& attrs, const std::string& op) {
   int64_t rank = static_cast<int64_t>(x.shape.size());
   bool noop = has_attr(attrs, "noop_with_empty_axes") && attr_int(attrs, "noop_with_empty_axes");
   if (!has_attr(attrs, "axes") || attr_ints(attrs, "axes").empty())
-    return std::vector<bool>(x.shape.size(), !(noop && has_attr(attrs, "axes")));
+    return std::vector<bool>(x.shape.size(), !noop);
   std::vector<bool> mask(x.shape.size(), false);
   for (int64_t a : normalize_axes(attr_ints(attrs, "axes"), rank, op + " attribute 'axes'"))
     mask[a] = true;
@@ -219,9 +220,12 @@ std::vector<int64_t> arg_values(const Tensor& xt, int64_t axis, bool max, bool l
 OpDef arg_op(bool max) {
   OpDef op;
   op.name = max ? "argmax" : "argmin";
-  op.doc = max ? "Index (i64) of the largest element along an axis; NaN counts as largest."
-               : "Index (i64) of the smallest element along an axis; NaN counts as smallest.";
+  op.doc = max ? "Index (i64) of the largest element along an axis; NaN counts as largest "
+                 "(ONNX does not say, so compare reports a NaN input as undefined)."
+               : "Index (i64) of the smallest element along an axis; NaN counts as smallest "
+                 "(ONNX does not say, so compare reports a NaN input as undefined).";
   op.input_names = {"x"};
+  op.input_domains = {ValueDomain::NotNaN};
   op.attrs = {
       {"axis", AttrKind::Int, AttrValue{int64_t{0}}, false, "the axis to search"},
       {"keepdims", AttrKind::Int, AttrValue{int64_t{1}}, false, "1: keep the axis as extent 1"},

@@ -146,10 +146,12 @@ void add_cast(OpRegistry& r) {
   op.name = "cast";
   op.doc =
       "Converts x to dtype `to`: floats to integers truncate toward zero and wrap, "
-      "NaN becomes 0, nonzero becomes true.";
+      "NaN becomes 0, nonzero becomes true. A float outside the integer target's range "
+      "(NaN, infinities) is undefined in ONNX, so compare reports it as undefined.";
   op.input_names = {"x"};
   op.attrs = {AttrSpec{"to", AttrKind::DType, std::nullopt, true, "target dtype"}};
   op.onnx = {"Cast", 13, {}};
+  op.input_domains = {ValueDomain::IntegerTarget};
   op.tags = {"elementwise", "unary"};
   op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
     return std::vector<TensorType>{{attr_dtype(a, "to"), in[0].shape}};

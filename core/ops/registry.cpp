@@ -28,6 +28,12 @@ ValueDomain OpDef::domain_of_input(size_t i) const {
 InputDomain OpDef::domain_of_input(size_t i, const std::vector<TensorType>& inputs,
                                    const Attrs& attrs) const {
   ValueDomain kind = domain_of_input(i);
+  if (kind == ValueDomain::IntegerTarget) {
+    DType to = attr_dtype(attrs, "to");
+    if (inputs.empty() || !is_float(inputs[0].dtype) || !is_integer(to)) return ValueDomain::Any;
+    auto [lo, hi] = integer_range(to);
+    return InputDomain::integer_target(lo, hi);
+  }
   if (kind != ValueDomain::AxisIndex) return kind;
   if (inputs.empty()) fail("op '{}' has no input 0 to index", name);
   const Shape& indexed = inputs[0].shape;

@@ -25,13 +25,25 @@ std::string_view domain_name(ValueDomain d) {
     case ValueDomain::AxisIndex:
       return "an index along input 0's 'axis'";
     case ValueDomain::PowBase:
-      return "positive (or any, for an integral exponent)";
+      return "positive (or any, for an integral exponent; for integers, a power the dtype holds)";
+    case ValueDomain::IntegerTarget:
+      return "truncated into the target integer dtype's range";
+    case ValueDomain::NotNaN:
+      return "non-NaN";
   }
   return "?";
 }
 
+InputDomain InputDomain::integer_target(int64_t lo, int64_t hi) {
+  InputDomain d(ValueDomain::IntegerTarget);
+  d.lo = lo;
+  d.hi = hi;
+  return d;
+}
+
 std::string InputDomain::str() const {
   if (kind == ValueDomain::AxisIndex) return fmt::format("[{}, {}]", -axis_size, axis_size - 1);
+  if (kind == ValueDomain::IntegerTarget) return fmt::format("[{}, {}]", lo, hi);
   return std::string(domain_name(kind));
 }
 
@@ -55,6 +67,11 @@ bool in_domain(double v, const InputDomain& domain) {
     case ValueDomain::AxisIndex:
       return v >= static_cast<double>(-domain.axis_size) &&
              v <= static_cast<double>(domain.axis_size - 1);
+    case ValueDomain::NotNaN:
+      return !std::isnan(v);
+    case ValueDomain::IntegerTarget:  // NaN fails both comparisons
+      return std::trunc(v) >= static_cast<double>(domain.lo) &&
+             std::trunc(v) <= static_cast<double>(domain.hi);
   }
   return true;
 }

@@ -24,6 +24,14 @@ enum class ValueDomain {
   // negative base squared is defined: LayerNorm's Pow(x - mean, 2)), else positive. Alone, with no
   // exponent to look at, it is Positive; find_undefined (core/compare) checks each pair.
   PowBase,
+  // cast's input when a float becomes an integer: values whose truncation the target dtype holds.
+  // ONNX leaves NaN, infinities and out-of-range values undefined and runtimes disagree on them
+  // (ONNX Runtime gives INT_MIN, TensorRT saturates). Like AxisIndex it depends on the node (its
+  // 'to'); for any other cast it is Any.
+  IntegerTarget,
+  // Any number but NaN: where ONNX does not say how NaN compares (argmax's index of a NaN), and
+  // runtimes disagree.
+  NotNaN,
 };
 
 std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
@@ -34,9 +42,12 @@ std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
 struct InputDomain {
   InputDomain(ValueDomain kind = ValueDomain::Any, int64_t axis_size = 0)
       : kind(kind), axis_size(axis_size) {}
+  // IntegerTarget for a target dtype holding [lo, hi].
+  static InputDomain integer_target(int64_t lo, int64_t hi);
 
   ValueDomain kind;
-  int64_t axis_size;  // AxisIndex only
+  int64_t axis_size;       // AxisIndex only
+  int64_t lo = 0, hi = 0;  // IntegerTarget only
 
   bool operator==(const InputDomain&) const = default;
   std::string str() const;  // domain_name, or the index range ("[-3, 2]") of an AxisIndex

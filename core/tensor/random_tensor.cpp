@@ -1,5 +1,6 @@
 #include "core/tensor/random_tensor.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace retort {
@@ -25,9 +26,12 @@ Range float_range(const InputDomain& d) {
     case ValueDomain::AtLeastOne: return {1.0, 3.0};
     case ValueDomain::Probability: return {0.0, 1.0};
     case ValueDomain::NonZero:
+    case ValueDomain::NotNaN:
     case ValueDomain::Any: return {-1.0, 1.0};
     case ValueDomain::AxisIndex:
       return index_range(d);
+    case ValueDomain::IntegerTarget:
+      return {std::max(static_cast<double>(d.lo), -8.0), std::min(static_cast<double>(d.hi), 8.0)};
   }
   return {-1.0, 1.0};
 }
@@ -42,6 +46,8 @@ Range int_range(DType t, const InputDomain& d) {
     case ValueDomain::UnitClosed: return {is_unsigned ? 0.0 : -1.0, 1};
     case ValueDomain::Probability: return {0, 1};
     case ValueDomain::NonZero:
+    case ValueDomain::IntegerTarget:  // an integer input casts without truncation: any value
+    case ValueDomain::NotNaN:
     case ValueDomain::Any: return {is_unsigned ? 0.0 : -8.0, 8};
     case ValueDomain::AxisIndex:
       return index_range(d);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/exec/inputs.h"
 #include "core/io/rtg.h"
 
@@ -69,8 +71,9 @@ output y
   EXPECT_EQ(use->element, 3);
 }
 
-// A broadcast exponent is paired with every base element; integer powers are always defined.
-TEST(CompareUndefined, PowPairsBroadcastExponentsAndSkipsIntegers) {
+// A broadcast exponent is paired with every base element; integer powers are defined while they
+// fit their dtype.
+TEST(CompareUndefined, PowPairsBroadcastExponentsAndChecksIntegerOverflow) {
   Graph g = parse_rtg(R"(graph g
 input x : f32[2,2]
 input e : f32[]
@@ -89,6 +92,57 @@ output y, z
   auto use = find_undefined(g, values);
   ASSERT_TRUE(use.has_value());
   EXPECT_EQ(use->element, 1);
+
+  values["e"].set(0, 3);
+  values["k"].set(0, 19);  // (-3)^19 fits in i32, 5^19 does not: runtimes and the wrap disagree
+  use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "z");
+  EXPECT_EQ(use->element, 1);
+  EXPECT_EQ(use->element_value, 5);
+  values["k"].set(0, -3);  // negative exponents truncate to 0, +-1: defined
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+}
+
+// A float cast to an integer is defined while its truncation fits the target (ONNX Runtime gives
+// INT_MIN for NaN, the reference 0); casts to floats and from integers are always defined.
+TEST(CompareUndefined, CastOutsideTheIntegerTargetIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[3]
+input n : i64[2]
+a = cast(x, to=f16)
+b = cast(n, to=i8)
+c = cast(x, to=u8)
+output a, b, c
+)");
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  TensorMap values = {{"x", Tensor::from_doubles(DType::f32, {3}, {255.9, -0.9, 3})},
+                      {"n", Tensor::from_ints(DType::i64, {2}, {1000, -1000})}};
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  for (double bad : {nan, 256.0, -1.0, std::numeric_limits<double>::infinity()}) {
+    values["x"].set(1, bad);
+    auto use = find_undefined(g, values);
+    ASSERT_TRUE(use.has_value()) << bad;
+    EXPECT_EQ(use->node, "c");
+    EXPECT_EQ(use->element, 1);
+    EXPECT_EQ(use->domain.str(), "[0, 255]");
+  }
+}
+
+// Which index argmax gives a NaN is not in ONNX: ONNX Runtime and the reference disagree.
+TEST(CompareUndefined, ANaNIntoArgmaxIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[3]
+y = argmax(x)
+output y
+)");
+  TensorMap values = {{"x", Tensor::from_doubles(DType::f32, {3}, {1, 2, 3})}};
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["x"].set(2, std::numeric_limits<double>::quiet_NaN());
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->element, 2);
+  EXPECT_EQ(use->domain.str(), "non-NaN");
 }
 
 // Computed indices are checked like given ones: against the size of the gathered axis.
