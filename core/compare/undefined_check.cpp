@@ -11,6 +11,9 @@
 namespace retort {
 
 std::string UndefinedUse::str() const {
+  if (!overflows.empty())
+    return fmt::format("node '{}' ({}) overflows {}: its exact result [{}] is {:.17g}", node, op,
+                       overflows, element, element_value);
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
                      input_index, value, domain.str(), element, element_value);
 }
@@ -50,6 +53,31 @@ std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
   return use;
 }
 
+// For ops tagged "overflow-undefined" (integer reductions): the first element of the node's
+// result that, computed exactly (in f64), leaves the dtype. The reference wraps, but ONNX leaves
+// overflow undefined and runtimes accumulate otherwise (ONNX Runtime's i32 reduce_sum gave
+// INT32_MAX where the wrapped sum was INT32_MIN).
+std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op, const Tensor& x) {
+  if (!op.has_tag("overflow-undefined") || !is_integer(x.dtype())) return std::nullopt;
+  Tensor wide = x.cast(DType::f64);
+  std::vector<TensorType> types = op.infer({wide.type()}, node.attrs, node.outputs.size());
+  Tensor exact = op.kernel({&wide}, node.attrs, types).at(0);
+  auto [lo, hi] = integer_range(x.dtype());
+  for (int64_t k = 0; k < exact.numel(); ++k) {
+    double v = exact.get(k);
+    if (v >= static_cast<double>(lo) && v < static_cast<double>(hi) + 1.0) continue;
+    return UndefinedUse{.node = node.name,
+                        .op = node.op,
+                        .value = node.inputs[0],
+                        .input_index = 0,
+                        .domain = {},
+                        .element = k,
+                        .element_value = v,
+                        .overflows = std::string(dtype_name(x.dtype()))};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
@@ -83,6 +111,9 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
                             .element_value = v};
       }
     }
+    auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
+    if (x != values.end())
+      if (auto use = undefined_overflow(node, *op, x->second)) return use;
   }
   return std::nullopt;
 }

@@ -19,6 +19,9 @@ struct UndefinedUse {
   InputDomain domain;
   int64_t element = 0;  // flat index of the first element outside the domain
   double element_value = 0;
+  // Set when the node's result, not an input, is undefined (an integer reduction that overflows):
+  // the dtype it overflows, with element and element_value naming the exact result.
+  std::string overflows{};
 
   std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
 };

@@ -177,6 +177,8 @@ OpDef reduce_op(const ReduceInfo& info) {
   op.onnx = {info.onnx, 13, {}};
   if (sum) op.onnx.attr_inputs = {{.attr = "axes", .index = 1}};
   op.tags = {"reduce"};
+  // An integer sum or product that leaves its dtype is undefined (core/compare/undefined_check).
+  if (sum || kind == Reduce::Prod) op.tags.push_back("overflow-undefined");
   return op;
 }
 

@@ -145,6 +145,29 @@ output y
   EXPECT_EQ(use->domain.str(), "non-NaN");
 }
 
+// An integer reduction is defined while its exact result fits the dtype.
+TEST(CompareUndefined, AnIntegerReductionThatOverflowsIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : i32[2,2]
+s = reduce_sum(x, axes=[0])
+p = reduce_prod(x)
+m = reduce_max(x)
+output s, p, m
+)");
+  TensorMap values = {{"x", Tensor::from_ints(DType::i32, {2, 2}, {3, -4, 5, 6})}};
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["x"] = Tensor::from_ints(DType::i32, {2, 2}, {1, 2147483647, 1, 1});
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->str(), "node 's' (reduce_sum) overflows i32: its exact result [1] is 2147483648");
+  values["x"] = Tensor::from_ints(DType::i32, {2, 2}, {65536, 65536, 0, 0});
+  EXPECT_FALSE(find_undefined(g, values).has_value());  // the product is 0
+  values["x"] = Tensor::from_ints(DType::i32, {2, 2}, {65536, 65536, 1, -1});
+  use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "p");
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 TEST(CompareUndefined, GatherIndexOutsideTheAxisIsUndefined) {
   Graph g = parse_rtg(R"(graph g
