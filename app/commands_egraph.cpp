@@ -244,13 +244,14 @@ void register_egraph_commands(CommandRegistry& r) {
                "docs/rules.md.",
        .run = run_rules});
   r.add({.name = "match",
-         .args = {{"RULE", Completion::None, true}},
+         .args = {{"RULE", Completion::RuleName, true}},
          .summary = "List the matches of a rule (or of every enabled rule).",
-         .help = "Each match is numbered and shows the sub-term it would rewrite; `apply RULE #K`\n"
-                 "applies match K.",
+         .help = "Each match is numbered and shows the matched e-class, the rule's variables\n"
+                 "bound to e-class ids (`render egraph --around eN` draws one), and the sub-term\n"
+                 "it would rewrite, cut to a line; `apply RULE #K` applies match K.",
          .run = run_match});
   r.add({.name = "apply",
-         .args = {{"RULE", Completion::None}, {"#K", Completion::None, true}},
+         .args = {{"RULE", Completion::RuleName}, {"#K", Completion::None, true}},
          .summary = "Apply one match of a rule (the first unless #K is given).",
          .help = "Prints the outcome, the rewrite added to the trace and the e-graph's new size.",
          .run = run_apply});

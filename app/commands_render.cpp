@@ -56,6 +56,24 @@ void open_in_viewer(const std::string& viewer, const std::string& path) {
   waitpid(child, &status, 0);
 }
 
+// --around eN (or N), --depth D, --variants.
+EGraphPictureOptions egraph_options(const Args& args) {
+  EGraphPictureOptions o;
+  o.variants_only = args.has("--variants");
+  if (auto around = args.option("--around")) {
+    std::string_view id = *around;
+    if (id.starts_with('e')) id.remove_prefix(1);
+    uint64_t n = parse_u64(id, "--around (an e-class such as e12)");
+    if (n >= EClassId::kInvalid) fail("e{} is not an e-class of the e-graph", n);
+    o.around = EClassId{static_cast<uint32_t>(n)};
+  }
+  if (auto depth = args.option("--depth")) {
+    if (!o.around) fail("--depth goes with --around eN");
+    o.depth = parse_u64(*depth, "--depth");
+  }
+  return o;
+}
+
 struct Picture {
   std::string dot;
   std::string stem;  // for a fresh file name
@@ -63,13 +81,16 @@ struct Picture {
 
 Picture picture(const Session& s, const Args& args) {
   const std::string* what = args.arg(0);
+  if ((!what || *what != "egraph") &&
+      (args.option("--around") || args.option("--depth") || args.has("--variants")))
+    fail("--around, --depth and --variants are for `render egraph`");
   if (!what || *what == "graph" || *what == "original") {
     if (args.arg(1)) fail("`render {}` takes no further argument", what ? *what : "graph");
     return {graph_picture(s.graph()), "graph"};
   }
   if (*what == "egraph") {
     if (args.arg(1)) fail("`render egraph` takes no further argument");
-    return {egraph_picture(s), "egraph"};
+    return {egraph_picture(s, egraph_options(args)), "egraph"};
   }
   if (*what == "diff") {
     if (!args.arg(1) || !args.arg(2) || args.arg(3))
@@ -103,12 +124,18 @@ void register_render_commands(CommandRegistry& r) {
             {"A", Completion::VariantName, true},
             {"B", Completion::VariantName, true}},
        .options = {{"-o", "FILE", "write to FILE (.svg, .png or .dot)", Completion::FilePath},
-                   {"--force", "", "replace FILE if it exists"}},
+                   {"--force", "", "replace FILE if it exists"},
+                   {"--around", "eN", "egraph: only the e-classes near class eN"},
+                   {"--depth", "D", "egraph: with --around, classes up to D edges away (2)"},
+                   {"--variants", "", "egraph: only the classes the extracted variants use"}},
        .summary = "Draw the graph, a variant, the e-graph or a diff with Graphviz.",
        .help = "`render` or `render graph` (also `render original`) draws the current graph;\n"
                "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
                "e-class, with the e-nodes each extracted variant chose filled in its colour (min\n"
-               "green, max salmon; a legend names them); `render diff A B` draws A and B side by\n"
+               "green, max salmon; a legend names them); `--around eN [--depth D]` draws only\n"
+               "the classes within D edges of eN (operands and users) and `--variants` only the\n"
+               "classes the variants chose, each left-out operand as a dashed eN stub: a large\n"
+               "e-graph is cut at 500 classes otherwise; `render diff A B` draws A and B side by\n"
                "side (A and B are variant names or `original`) with removed, added and rewritten\n"
                "nodes coloured. The format follows the extension of -o FILE: .svg, .png or .dot.\n"
                "Without -o the picture goes to $RETORT_SESSION_DIR (default ./retort-session/)\n"

@@ -1,5 +1,6 @@
 #include "views/pictures.h"
 
+#include "core/base/error.h"
 #include "core/egraph/render.h"
 #include "core/egraph/value_classes.h"
 #include "core/graph/graph_diff.h"
@@ -39,13 +40,24 @@ std::string graph_picture(const Graph& g) {
   return graph_dot(g);
 }
 
-std::string egraph_picture(const Session& s) {
+std::string egraph_picture(const Session& s, const EGraphPictureOptions& o) {
   const EGraphWork& w = s.egraph();
   DotOptions options;
   size_t next_other = 0;
   for (const auto& [name, v] : s.variants())
     if (v.selection)
       options.highlights.push_back({&*v.selection, variant_color(name, next_other), name});
+  if (o.variants_only) {
+    options.only = classes_chosen(w.eg, options.highlights);
+    if (options.only.empty()) fail("no variant is extracted from this e-graph: `extract` first");
+  }
+  if (o.around) {
+    std::set<EClassId> near = classes_around(w.eg, *o.around, o.depth);
+    if (o.variants_only)
+      std::erase_if(options.only, [&](EClassId c) { return !near.count(c); });
+    else
+      options.only = std::move(near);
+  }
   return egraph_dot(w.eg, options);
 }
 

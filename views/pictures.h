@@ -2,6 +2,7 @@
 // with the extracted variants' choices marked (POLYJUICE Fig. 6), or the diff of two graphs.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/session/session.h"
@@ -14,7 +15,14 @@ const Graph& named_graph(const Session& s, const std::string& name);
 std::string graph_picture(const Graph& g);
 // Every variant extracted from the current e-graph is marked in its own colour: min in
 // palegreen, max in lightsalmon, the others from a fixed palette in name order.
-std::string egraph_picture(const Session& s);
+// `around` (with `depth`) draws only the classes near one class; `variants_only` only the
+// classes the extracted variants chose e-nodes in.
+struct EGraphPictureOptions {
+  std::optional<EClassId> around;
+  size_t depth = 2;
+  bool variants_only = false;
+};
+std::string egraph_picture(const Session& s, const EGraphPictureOptions& o = {});
 // Nodes matched by e-class when both graphs come from the current e-graph (extracted variants,
 // or the original when it is the e-graph's start graph), else by structural signature.
 std::string diff_picture(const Session& s, const std::string& a, const std::string& b);

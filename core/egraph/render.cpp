@@ -1,6 +1,7 @@
 #include "core/egraph/render.h"
 
 #include "core/base/dot_text.h"
+#include "core/base/error.h"
 
 #include <functional>
 #include <map>
@@ -110,11 +111,48 @@ std::string legend(const std::vector<DotHighlight>& highlights) {
 
 }  // namespace
 
+std::set<EClassId> classes_around(const EGraph& eg, EClassId center, size_t depth) {
+  if (center.value >= eg.term_count())
+    fail("e{} is not an e-class of the e-graph (its ids run from e0 to e{})", center.value,
+         eg.term_count() == 0 ? 0 : eg.term_count() - 1);
+  std::vector<EClassId> all = eg.class_ids();
+  center = eg.find(center);
+  std::map<EClassId, std::set<EClassId>> next;  // each way: operands and users
+  for (EClassId c : all)
+    for (const ENode& n : eg.eclass(c).nodes)
+      for (EClassId child : n.children) {
+        next[c].insert(eg.find(child));
+        next[eg.find(child)].insert(c);
+      }
+  std::set<EClassId> seen{center};
+  std::vector<EClassId> frontier{center};
+  for (size_t d = 0; d < depth && !frontier.empty(); ++d) {
+    std::vector<EClassId> after;
+    for (EClassId c : frontier)
+      for (EClassId n : next[c])
+        if (seen.insert(n).second) after.push_back(n);
+    frontier = std::move(after);
+  }
+  return seen;
+}
+
+std::set<EClassId> classes_chosen(const EGraph& eg, const std::vector<DotHighlight>& highlights) {
+  std::set<EClassId> out;
+  for (const DotHighlight& h : highlights)
+    if (h.selection)
+      for (const auto& [cls, node] : h.selection->chosen) out.insert(eg.find(cls));
+  return out;
+}
+
 std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
-  std::vector<EClassId> ids = eg.class_ids();
+  std::vector<EClassId> ids = options.only.empty()
+                                  ? eg.class_ids()
+                                  : std::vector<EClassId>(options.only.begin(), options.only.end());
+  size_t drawable = ids.size();
   bool cut = ids.size() > options.max_classes;
   if (cut) ids.resize(options.max_classes);
   std::set<EClassId> shown(ids.begin(), ids.end());
+  std::set<EClassId> stubs;  // children of drawn classes that are left out of a focused picture
   auto colors = chosen_colors(eg, options.highlights);
 
   std::string out =
@@ -137,8 +175,14 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
                          chosen == colors.end() ? "" : fill_style(chosen->second));
       for (size_t k = 0; k < n.children.size(); ++k) {
         EClassId child = eg.find(n.children[k]);
-        if (!shown.count(child)) continue;
         std::string label = n.children.size() > 1 ? fmt::format(", label=\"{}\"", k) : "";
+        if (!shown.count(child)) {
+          if (options.only.empty() || cut) continue;
+          stubs.insert(child);
+          edges +=
+              fmt::format("  n{}_{} -> s{} [style=dashed{}];\n", c.value, i, child.value, label);
+          continue;
+        }
         std::string head = child == c ? "" : fmt::format("lhead=cluster_e{}", child.value);
         if (head.empty() && !label.empty()) label.erase(0, 2);
         edges += fmt::format("  n{}_{} -> n{}_0 [{}{}];\n", c.value, i, child.value, head, label);
@@ -146,11 +190,15 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
     }
     out += "  }\n";
   }
+  for (EClassId s : stubs)
+    out += fmt::format("  s{0} [shape=ellipse, style=dashed, label=\"e{0}\"];\n", s.value);
   if (!options.highlights.empty()) out += legend(options.highlights);
   out += edges;
   if (cut)
-    out += fmt::format("  note [shape=note, label=\"{} of {} e-classes shown\"];\n",
-                       options.max_classes, eg.class_count());
+    out += fmt::format(
+        "  note [shape=note, label=\"{} of {} e-classes shown: draw a part with\\n"
+        "render egraph --around eN --depth D, or --variants\"];\n",
+        options.max_classes, drawable);
   return out + "}\n";
 }
 

@@ -7,6 +7,8 @@
 // `(graph_out o1 o2)`.
 #pragma once
 
+#include <set>
+
 #include <string>
 #include <vector>
 
@@ -35,8 +37,17 @@ struct DotHighlight {
 struct DotOptions {
   // An e-node chosen by several highlights is striped in their colours.
   std::vector<DotHighlight> highlights;
-  size_t max_classes = 500;  // larger e-graphs are cut, with a note node saying so
+  // The canonical classes to draw (classes_around, classes_chosen); empty: all of them. A child
+  // class left out is drawn as a small dashed "eN" node, so the picture shows where it goes on.
+  std::set<EClassId> only;
+  size_t max_classes = 500;  // larger pictures are cut, with a note node saying so
 };
+
+// The classes within `depth` edges of `center`, both ways (operands and users): the
+// neighbourhood `render egraph --around eN --depth D` draws. Throws Error for an unknown class.
+std::set<EClassId> classes_around(const EGraph& eg, EClassId center, size_t depth);
+// The classes the highlights' selections chose e-nodes in (`render egraph --variants`).
+std::set<EClassId> classes_chosen(const EGraph& eg, const std::vector<DotHighlight>& highlights);
 
 // A digraph with one cluster per e-class (`cluster_e3`, labelled with id and type), one box per
 // e-node, an edge from each e-node to the cluster of each child, and a legend cluster

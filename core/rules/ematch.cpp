@@ -277,4 +277,14 @@ std::string subst_str(const EGraph& eg, const Rule& rule, const Subst& s, size_t
   return out;
 }
 
+std::string subst_ids_str(const Rule& rule, const Subst& s) {
+  std::string out;
+  auto add = [&](const std::string& item) { out += (out.empty() ? "" : " ") + item; };
+  for (size_t i = 0; i < rule.vars.classes.size() && i < s.classes.size(); ++i)
+    add(fmt::format("?{}=e{}", rule.vars.classes[i], s.classes[i].value));
+  for (size_t i = 0; i < rule.vars.attrs.size() && i < s.attrs.size(); ++i)
+    add(fmt::format("?{}={}", rule.vars.attrs[i], attr_value_str(s.attrs[i])));
+  return out;
+}
+
 }  // namespace retort

@@ -224,9 +224,14 @@ std::string match_listing(const EGraph& eg, const Rule& rule, const std::vector<
                           size_t max_lines) {
   if (matches.empty()) return fmt::format("rule {}: no match\n", rule.name);
   std::string out;
-  for (size_t i = 0; i < matches.size() && i < max_lines; ++i)
-    out += fmt::format("{:>4}. e{} {}\n", i + 1, matches[i].eclass.value,
-                       match_str(eg, rule, matches[i]));
+  constexpr size_t kTermChars = 60;
+  for (size_t i = 0; i < matches.size() && i < max_lines; ++i) {
+    std::string ids = subst_ids_str(rule, matches[i].subst);
+    std::string term = match_str(eg, rule, matches[i], 8);
+    if (term.size() > kTermChars) term = term.substr(0, kTermChars - 3) + "...";
+    out += fmt::format("{:>4}. e{}  {}{}{}\n", i + 1, matches[i].eclass.value, ids,
+                       ids.empty() ? "" : "  ", term);
+  }
   if (matches.size() > max_lines)
     out += fmt::format("  ... and {} more\n", matches.size() - max_lines);
   return out;

@@ -93,8 +93,9 @@ class Runner {
   bool dropped_ = false;  // the last iteration left matches out (caps, bans, limits)
 };
 
-// `match RULE`: "1. e12 (add I1 (transpose I2 perm=[1,0]))", one line per match (at most
-// `max_lines`, then "... and N more").
+// `match RULE`: one line per match (at most `max_lines`, then "... and N more"): the matched
+// class, the bindings by class id, then the matched term cut to a line's width as a reminder:
+// "1. e12  ?x=e1 ?y=e5  (add I1 (transpose I2 perm=[1,0]))".
 std::string match_listing(const EGraph& eg, const Rule& rule, const std::vector<Match>& matches,
                           size_t max_lines = 100);
 

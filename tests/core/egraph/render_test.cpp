@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/base/error.h"
 #include "core/egraph/extract.h"
 #include "tests/core/egraph/fig6.h"
 
@@ -42,6 +43,42 @@ TEST(Render, DotHasAClusterPerClassAndMarksTheSelection) {
   std::string cut = egraph_dot(f.eg, opt);
   EXPECT_EQ(count(cut, "subgraph cluster_e"), 2u);
   EXPECT_NE(cut.find("2 of"), std::string::npos);
+}
+
+// A chain I1 -> neg -> abs -> exp: around abs at depth 1 are neg, abs and exp; I1 is a stub.
+TEST(Render, AroundAClassDrawsItsNeighbourhoodWithStubs) {
+  EGraph eg;
+  EClassId x = eg.add_input("I1", {DType::f32, {2}});
+  EClassId n = eg.add(make_enode("neg", {}, {x}));
+  EClassId a = eg.add(make_enode("abs", {}, {n}));
+  EClassId e = eg.add(make_enode("exp", {}, {a}));
+  EXPECT_EQ(classes_around(eg, a, 1), (std::set<EClassId>{n, a, e}));
+  EXPECT_EQ(classes_around(eg, a, 0), (std::set<EClassId>{a}));
+  EXPECT_EQ(classes_around(eg, a, 5), (std::set<EClassId>{x, n, a, e}));
+  EXPECT_THROW(classes_around(eg, EClassId{99}, 1), Error);
+
+  DotOptions opt;
+  opt.only = classes_around(eg, a, 1);
+  std::string dot = egraph_dot(eg, opt);
+  EXPECT_EQ(count(dot, "subgraph cluster_e"), 3u);
+  EXPECT_EQ(dot.find(fmt::format("cluster_e{} ", x.value)), std::string::npos) << dot;
+  EXPECT_NE(dot.find(fmt::format("s{0} [shape=ellipse, style=dashed, label=\"e{0}\"]", x.value)),
+            std::string::npos)
+      << dot;
+}
+
+TEST(Render, VariantsOnlyDrawTheChosenClasses) {
+  testing::Fig6 f;
+  testing::build_fig6(f);
+  Extraction ex = extract(f.eg, f.meta, {});
+  std::vector<DotHighlight> h{{&ex.selection, "palegreen", "min"}};
+  std::set<EClassId> chosen = classes_chosen(f.eg, h);
+  EXPECT_EQ(chosen.size(), ex.selection.chosen.size());
+  EXPECT_LT(chosen.size(), f.eg.class_count());
+  DotOptions opt;
+  opt.highlights = h;
+  opt.only = chosen;
+  EXPECT_EQ(count(egraph_dot(f.eg, opt), "subgraph cluster_e"), chosen.size());
 }
 
 TEST(Render, DotStripesENodesChosenByTwoHighlights) {
