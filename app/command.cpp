@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include <sstream>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -147,21 +149,48 @@ std::vector<std::string> CommandRegistry::names() const {
   return out;
 }
 
-// The overview shows each command's arguments, and "[options]" for the rest, so that its lines fit
-// an ordinary terminal; `help NAME` gives the options.
+namespace {
+
+// `text` broken at blanks into lines of at most `width` characters (a longer word stays whole).
+std::vector<std::string> wrap_words(const std::string& text, size_t width) {
+  std::vector<std::string> lines{""};
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!lines.back().empty() && lines.back().size() + 1 + w.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + w;
+  }
+  return lines;
+}
+
+}  // namespace
+
+// The overview shows each command's arguments, and "[options]" for the rest; `help NAME` gives
+// the options. Its lines fit 80 columns, so that the log pane of a workbench on an ordinary
+// terminal shows them whole: a long synopsis takes a line of its own and summaries wrap.
 std::string CommandRegistry::overview() const {
+  constexpr size_t kUsageWidth = 22, kLineWidth = 80;
+  constexpr size_t kSummaryAt = 2 + kUsageWidth + 2;
   auto usage = [](const CommandSpec& c) {
     std::string out = c.name;
     for (const auto& a : c.args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
     return c.options.empty() ? out : out + " [options]";
   };
-  size_t width = 0;
-  for (const auto& c : commands_) width = std::max(width, usage(c).size());
   std::string out = "commands:\n";
-  for (const auto& c : commands_) out += fmt::format("  {:<{}}  {}\n", usage(c), width, c.summary);
-  out +=
-      "`help COMMAND` describes a command, `help ops` lists the ops, `help op NAME` describes "
-      "one.\n";
+  for (const auto& c : commands_) {
+    std::string u = usage(c);
+    std::vector<std::string> summary = wrap_words(c.summary, kLineWidth - kSummaryAt);
+    if (u.size() > kUsageWidth)
+      out += fmt::format("  {}\n{:{}}{}\n", u, "", kSummaryAt, summary[0]);
+    else
+      out += fmt::format("  {:<{}}  {}\n", u, kUsageWidth, summary[0]);
+    for (size_t i = 1; i < summary.size(); ++i)
+      out += fmt::format("{:{}}{}\n", "", kSummaryAt, summary[i]);
+  }
+  for (const auto& line :
+       wrap_words("`help COMMAND` describes a command, `help ops` lists the ops, "
+                  "`help op NAME` describes one.",
+                  kLineWidth))
+    out += line + "\n";
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/base/error.h"
 
 namespace retort {
@@ -104,7 +106,21 @@ TEST(CommandRegistry, HelpAndMarkdownComeFromTheSpecs) {
   EXPECT_EQ(r.all()[0].help_text(),
             "eval [NAME] [--seed S] [--quiet]\n  Run it.\noptions:\n  --seed S  the seed\n"
             "  --quiet  say less\n");
-  EXPECT_NE(r.overview().find("  eval [NAME] [options]  Run it.\n"), std::string::npos);
+  EXPECT_NE(r.overview().find("  eval [NAME] [options]   Run it.\n"), std::string::npos);
+  // Every line of the overview fits 80 columns: a long synopsis takes its own line and a long
+  // summary wraps (help was cut off in the workbench's log pane below ~220 columns).
+  CommandSpec wide = eval_like();
+  wide.name = "a-command-with-a-long-name";
+  wide.summary = std::string(50, 'x') + " " + std::string(30, 'y');
+  r.add(wide);
+  std::string overview = r.overview();
+  EXPECT_NE(overview.find("  a-command-with-a-long-name [NAME] [options]\n" + std::string(26, ' ') +
+                          std::string(50, 'x') + "\n" + std::string(26, ' ') +
+                          std::string(30, 'y') + "\n"),
+            std::string::npos)
+      << overview;
+  std::istringstream lines(overview);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
   std::string md = r.markdown();
   EXPECT_NE(md.find("## eval\n\n```\neval [NAME] [--seed S] [--quiet]\n```\n\nRun it.\n"),
             std::string::npos)
