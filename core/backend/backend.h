@@ -27,7 +27,8 @@ struct RunRequest {
   const Graph* graph = nullptr;      // validated by infer_graph
   std::string onnx;                  // export_onnx(*graph); filled once and shared by all backends
   TensorMap inputs;                  // one tensor per graph input
-  std::vector<std::string> outputs;  // values to return; empty means the graph's outputs
+  std::vector<std::string> outputs;  // values to return (a repeat is returned once); empty: the
+                                     // graph's outputs
 };
 
 struct RunResult {

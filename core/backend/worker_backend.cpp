@@ -1,6 +1,7 @@
 #include "core/backend/worker_backend.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/base/terminal_text.h"
 #include "core/io/onnx_io.h"
@@ -19,9 +20,17 @@ Clock::time_point deadline_after(double seconds) {
          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-// The values to return: the requested ones, or the graph outputs.
+// The values to return, each once: the requested ones, or the graph outputs. `inspect` asks for
+// one value several times when several values of the other graph share its e-class, and a model
+// that lists an output twice is invalid.
 std::vector<std::string> wanted_outputs(const RunRequest& request) {
-  return request.outputs.empty() ? request.graph->outputs : request.outputs;
+  const std::vector<std::string>& asked =
+      request.outputs.empty() ? request.graph->outputs : request.outputs;
+  std::vector<std::string> once;
+  std::set<std::string> seen;
+  for (const auto& v : asked)
+    if (seen.insert(v).second) once.push_back(v);
+  return once;
 }
 
 // The value of a graph input or constant, which the workbench knows without asking the worker
