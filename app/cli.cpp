@@ -54,6 +54,20 @@ bool ask_restore(size_t commands) {
   return a == "y" || a == "Y" || a == "yes";
 }
 
+// What a restored session holds, so that a person sees at once that the work came back.
+std::string restored_state(const Session& s) {
+  if (!s.has_graph()) return "no graph";
+  std::string out = fmt::format("graph: {} nodes, {} inputs, {} outputs", s.graph().nodes.size(),
+                                s.graph().inputs.size(), s.graph().outputs.size());
+  if (s.has_egraph())
+    out +=
+        fmt::format("; e-graph: {} e-classes, {} e-nodes, {} rewrites", s.egraph().eg.class_count(),
+                    s.egraph().eg.node_count(), s.egraph().trace.steps.size());
+  std::vector<std::string> names = s.variant_names();
+  if (!names.empty()) out += fmt::format("; variants: {}", fmt::join(names, ", "));
+  return out;
+}
+
 // The interactive front ends journal every command (core/session/journal.h). An unfinished
 // journal from a killed session is restored when asked (--restore, or yes at the console's
 // prompt) by running its commands again; otherwise it is kept as journal.previous.jsonl, and a
@@ -93,9 +107,17 @@ void start_journal(Session& session, Shell& shell, const CliOptions& options, bo
   StringOutput quiet;
   Shell replaying(session, shell.commands(), quiet, quiet);
   size_t failed = 0;
-  for (const auto& line : lines) failed += replaying.run(line) == LineStatus::Failed;
+  // A long journal (a saturation, a campaign) takes seconds to replay: say where it is.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (out.in_place())
+      out.write(fmt::format("\rrestoring: command {} of {}: {:.50}\x1b[K", i + 1, lines.size(),
+                            lines[i]));
+    failed += replaying.run(lines[i]) == LineStatus::Failed;
+  }
+  if (out.in_place()) out.write("\r\x1b[K");
   out.print("restored {} commands from {}{}", lines.size(), path,
             failed ? fmt::format(" ({} failed)", failed) : "");
+  out.line(restored_state(session));
 }
 
 }  // namespace

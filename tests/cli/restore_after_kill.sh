@@ -52,6 +52,12 @@ if ! grep -q "^restored 8 commands from $RETORT_STATE_DIR/journal.jsonl\$" secon
   cat second.txt >&2
   exit 1
 fi
+# The summary that follows says what came back.
+if ! grep -q "^graph: 4 nodes, 3 inputs, 1 outputs; e-graph: [0-9]* e-classes, [0-9]* e-nodes, [0-9]* rewrites; variants: max, min\$" second.txt; then
+  echo "no summary of the restored session:" >&2
+  cat second.txt >&2
+  exit 1
+fi
 cmp before.json after.json
 
 printf 'quit\n' | "$retort" --plain --restore >third.txt 2>&1
