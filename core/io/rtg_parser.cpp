@@ -853,11 +853,24 @@ void apply_rtg_statement(Graph& g, std::string_view statement) {
 
   std::map<std::string, SourceLoc> node_locs;
   if (auto* node = std::get_if<NodeStmt>(&s)) node_locs[node->node.name] = node->op_loc;
+  // An input or constant given again is redefined; when that breaks a node reading it, the error
+  // says so (`def input x` on a loaded sample used to blame a node the user never wrote).
+  std::string redefined;
+  if (auto* in = std::get_if<InputStmt>(&s); in && g.find_input(in->name.name))
+    redefined = fmt::format("input '{}'", in->name.name);
+  if (auto* c = std::get_if<ConstStmt>(&s); c && g.find_constant(c->name.name))
+    redefined = fmt::format("constant '{}'", c->name.name);
   Graph edited = g;
   std::visit(StatementApplier(edited), std::move(s));
   try {
     infer_without_requiring_outputs(edited);
   } catch (const Error& e) {
+    if (!redefined.empty())
+      throw Error(
+          fmt::format("this redefines {} of the current graph, and then {}{} (`new` "
+                      "starts an empty graph)",
+                      redefined, e.node().empty() ? "" : "node '" + e.node() + "': ", e.message()),
+          start);
     rethrow_located(e, node_locs, start);
   }
   g = std::move(edited);

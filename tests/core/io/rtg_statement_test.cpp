@@ -63,6 +63,22 @@ TEST(RtgStatement, RedefiningInputsAndConstantsReplacesThem) {
   EXPECT_EQ(g.outputs, (std::vector<std::string>{"u", "t"}));
 }
 
+// A redefinition that breaks a node says it is one: `def input x` on a loaded sample that has an
+// input x blamed a node the user never wrote.
+TEST(RtgStatement, ARedefinitionThatBreaksANodeSaysSo) {
+  Graph g = base();
+  try {
+    apply_rtg_statement(g, "input x : f32[7]");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("this redefines input 'x' of the current graph, and then "
+                                         "node '"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(g.inputs[0].type, base().inputs[0].type);
+}
+
 TEST(RtgStatement, ErrorsLeaveTheGraphUnchanged) {
   Graph g = base();
   EXPECT_EQ(apply_error(g, "t = add(x, q)"), "<input>:1:12: undefined value 'q'");
