@@ -49,8 +49,6 @@ class Workbench {
 
   // A key from the terminal, or ERR after timeout_ms.
   int read_key(int timeout_ms);
-  bool command_focused() const { return !focus_; }
-  void focus_command() { focus_.reset(); }
   // Keys for the panes, focus, zoom and help; returns false for keys meant for the command
   // line (the caller hands them to readline).
   bool handle_key(int key);

@@ -97,10 +97,6 @@ const std::vector<int64_t>& attr_ints(const Attrs& a, const std::string& name) {
   return get_as<std::vector<int64_t>>(a, name, "a list of ints");
 }
 
-const std::vector<double>& attr_floats(const Attrs& a, const std::string& name) {
-  return get_as<std::vector<double>>(a, name, "a list of floats");
-}
-
 DType attr_dtype(const Attrs& a, const std::string& name) {
   const std::string& s = get_as<std::string>(a, name, "a dtype");
   auto t = parse_dtype(s);

@@ -34,7 +34,6 @@ int64_t attr_int(const Attrs& a, const std::string& name);
 double attr_float(const Attrs& a, const std::string& name);
 const std::string& attr_string(const Attrs& a, const std::string& name);
 const std::vector<int64_t>& attr_ints(const Attrs& a, const std::string& name);
-const std::vector<double>& attr_floats(const Attrs& a, const std::string& name);
 DType attr_dtype(const Attrs& a, const std::string& name);
 bool has_attr(const Attrs& a, const std::string& name);
 

@@ -117,6 +117,13 @@ GraphDiff diff(const Graph& a, const Graph& b, const ValueClasses& ca, const Val
 
 }  // namespace
 
+std::set<std::string> new_nodes(const GraphDiff& d) {
+  std::set<std::string> out;
+  for (const auto& [name, status] : d.b)
+    if (status != DiffStatus::Same) out.insert(name);
+  return out;
+}
+
 GraphDiff diff_graphs(const Graph& a, const Graph& b) {
   return diff(a, b, {}, {}, false);
 }

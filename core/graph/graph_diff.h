@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "core/graph/graph.h"
@@ -35,5 +36,10 @@ using ValueClasses = std::map<std::string, uint32_t>;
 GraphDiff diff_graphs(const Graph& a, const Graph& b);
 GraphDiff diff_graphs(const Graph& a, const Graph& b, const ValueClasses& classes_a,
                       const ValueClasses& classes_b);
+
+// The nodes of B that A does not compute the same way (Added or Rewritten): what the panes mark
+// as new in a variant. With e-classes only a node whose own e-node changed is new; with
+// signatures a change also renews everything computed from it.
+std::set<std::string> new_nodes(const GraphDiff& d);
 
 }  // namespace retort

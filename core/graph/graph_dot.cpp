@@ -55,11 +55,15 @@ class DotWriter {
       auto fill = options_.fill.find(n.name);
       vertex(dot_node_id(n.name), node_label(g_, n, options_.show_attrs), "box",
              fill == options_.fill.end() ? "" : fill->second);
-      for (const auto& in : n.inputs) edge_from_value(in, dot_node_id(n.name));
+      // Operand positions on the edges of a node with several inputs: mul(a, s) and mul(s, a)
+      // (POLYJUICE Fig. 7) must not draw the same.
+      for (size_t k = 0; k < n.inputs.size(); ++k)
+        edge_from_value(n.inputs[k], dot_node_id(n.name),
+                        n.inputs.size() > 1 ? fmt::format("{}: ", k) : "");
     }
     for (const auto& out : g_.outputs) {
       vertex(dot_output_id(out), out, "doubleoctagon", "");
-      edge_from_value(out, dot_output_id(out));
+      edge_from_value(out, dot_output_id(out), "");
     }
     if (!options_.cluster.empty()) {
       return fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n{}{}  }}\n",
@@ -80,7 +84,8 @@ class DotWriter {
         fill.empty() ? "" : fmt::format(", style=filled, fillcolor=\"{}\"", dot_escape(fill)));
   }
 
-  void edge_from_value(const std::string& value, const std::string& to) {
+  void edge_from_value(const std::string& value, const std::string& to,
+                       const std::string& operand) {
     if (value.empty()) return;  // an omitted optional input
     std::string from;
     if (const Node* p = g_.producer(value)) {
@@ -93,7 +98,7 @@ class DotWriter {
       return;
     }
     edges_ += fmt::format("    \"{}\" -> \"{}\" [label=\"{}\"];\n", id(from), id(to),
-                          dot_escape(type_text(g_, value)));
+                          dot_escape(operand + type_text(g_, value)));
   }
 
   const Graph& g_;

@@ -30,7 +30,6 @@ struct SExpr {
   SourceLoc loc;
 
   bool is_symbol(std::string_view s) const { return kind == Kind::Symbol && text == s; }
-  bool is_list() const { return kind == Kind::List; }
   // The source form back, on one line.
   std::string str() const;
 };

@@ -33,7 +33,6 @@ class RuleBook {
   void set_enabled(const std::string& name, bool enabled);
   bool enabled(size_t rule) const { return enabled_[rule]; }
   const std::vector<bool>& enabled_flags() const { return enabled_; }
-  void set_enabled_flags(std::vector<bool> flags) { enabled_ = std::move(flags); }
 
   const std::vector<LoadedRuleSet>& sets() const { return sets_; }
   const RuleSet& all() const { return all_; }  // every loaded rule

@@ -4,8 +4,9 @@
 
 #include "core/base/error.h"
 #include "core/egraph/extract.h"
+#include "core/egraph/value_classes.h"
+#include "core/graph/graph_diff.h"
 #include "core/tensor/summary.h"
-#include "views/graph_diff.h"
 #include "views/panes/session_text.h"
 
 namespace retort {
@@ -77,12 +78,22 @@ std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
   }
   GraphView view;
   view.graph = restore_graph(eg, w.meta, sel);
-  view.highlighted = new_nodes(view.graph, restore_graph(eg, w.meta, plain));
+  Graph base = restore_graph(eg, w.meta, plain);
+  view.highlighted = new_nodes(
+      diff_graphs(base, view.graph, value_classes(eg, base), value_classes(eg, view.graph)));
   size_t steps = w.trace.steps.size() - from;
   view.label = steps == 1 ? fmt::format("rewrite #{}", from)
                           : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
   view.note = fmt::format("{} of {} rewrite(s) shown; new nodes marked", used, steps);
   return view;
+}
+
+std::set<std::string> variant_new_nodes(const Session& s, const std::string& name) {
+  const Graph& v = s.variant(name);
+  if (!s.has_egraph()) return new_nodes(diff_graphs(s.graph(), v));
+  const EGraphWork& w = s.egraph();
+  if (!s.variant_info(name).extraction) return new_nodes(diff_graphs(w.start, v));
+  return new_nodes(diff_graphs(w.start, v, value_classes(w.eg, w.start), value_classes(w.eg, v)));
 }
 
 std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
@@ -95,9 +106,8 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
     // The other graphs are still worth showing; the note says why this one is missing.
     views.push_back({"rewrites", s.graph(), {}, {}, fmt::format("cannot show: {}", e.what())});
   }
-  const Graph& original = s.has_egraph() ? s.egraph().start : s.graph();
   for (const auto& [name, v] : s.variants())
-    views.push_back({"variant " + name, v.graph, new_nodes(v.graph, original),
+    views.push_back({"variant " + name, v.graph, variant_new_nodes(s, name),
                      value_summaries(s, name), "nodes not in the original are marked"});
   return views;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ std::vector<StyledLine> variants_text(const Session& s);
 
 // Results pane: backends x variants, once `compare` has run.
 std::vector<StyledLine> results_text(const Session& s);
+
+// The nodes of variant `name` that the original does not compute the same way: matched by
+// e-class when the variant was extracted from the current e-graph (so a rewrite marks only the
+// nodes it put in, not everything computed from them), else by structure.
+std::set<std::string> variant_new_nodes(const Session& s, const std::string& name);
 
 // The graph pane's graphs: the current graph, the last rewrite (when `rewrite_from` is below
 // the trace's length) and every variant. See rewrite_view for the last rewrite.

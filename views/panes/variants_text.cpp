@@ -2,7 +2,6 @@
 #include <fmt/ranges.h>
 
 #include "core/egraph/extract.h"
-#include "views/graph_diff.h"
 #include "views/panes/session_text.h"
 
 namespace retort {
@@ -30,7 +29,7 @@ std::vector<StyledLine> variants_text(const Session& s) {
     return fmt::format("{:+}", d);
   };
   for (const auto& [name, v] : s.variants()) {
-    size_t fresh = new_nodes(v.graph, original).size();
+    size_t fresh = variant_new_nodes(s, name).size();
     std::string steps = variant_steps_str(v);
     lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>4}  {}", name, width, v.ops,
                                  v.depth, delta(v.ops, ops), delta(v.depth, depth), fresh, steps),

@@ -47,6 +47,19 @@ TEST(GraphDiff, IdenticalGraphsAreAllSame) {
   EXPECT_EQ(d.count(DiffStatus::Same), 3u);
 }
 
+// A commuted add (Fig. 7's swap) is new, with its operand order; what is computed from it is new
+// by structure but not by e-class, where it is the same e-node over the same classes.
+TEST(GraphDiff, NewNodesByClassAreOnlyTheChangedOnes) {
+  Graph a = parse_rtg("input x : f32[2]\ninput y : f32[2]\ns = add(x, y)\nr = relu(s)\noutput r\n");
+  Graph b =
+      parse_rtg("input x : f32[2]\ninput y : f32[2]\ns2 = add(y, x)\nr2 = relu(s2)\noutput r2\n");
+  EXPECT_EQ(new_nodes(diff_graphs(a, b)), (std::set<std::string>{"s2", "r2"}));
+  ValueClasses ca{{"x", 0}, {"y", 1}, {"s", 2}, {"r", 3}};
+  ValueClasses cb{{"x", 0}, {"y", 1}, {"s2", 2}, {"r2", 3}};
+  EXPECT_EQ(new_nodes(diff_graphs(a, b, ca, cb)), (std::set<std::string>{"s2"}));
+  EXPECT_TRUE(new_nodes(diff_graphs(a, a, ca, ca)).empty());
+}
+
 TEST(GraphDiff, ClassesMatchMergedValues) {
   Graph a = parse_rtg(kA);
   Graph b = parse_rtg(kB);

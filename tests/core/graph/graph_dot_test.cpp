@@ -20,7 +20,10 @@ TEST(GraphDot, HasOneVertexPerValueSourceAndEdgesWithTypes) {
   std::string dot = graph_dot(fig6());
   EXPECT_NE(dot.find("digraph \"fig6\""), std::string::npos);
   EXPECT_NE(dot.find("\"in:I2\" -> \"node:t2\" [label=\"f32[4,3]\"]"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("\"node:t2\" -> \"node:out\" [label=\"f32[3,4]\"]"), std::string::npos);
+  // add has two operands: the edges say which is which (Fig. 7's mul(a, s) vs mul(s, a)).
+  EXPECT_NE(dot.find("\"in:I1\" -> \"node:out\" [label=\"0: f32[3,4]\"]"), std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("\"node:t2\" -> \"node:out\" [label=\"1: f32[3,4]\"]"), std::string::npos);
   EXPECT_NE(dot.find("\"node:out\" -> \"out:out\""), std::string::npos);
   EXPECT_NE(dot.find("perm=[1,0]"), std::string::npos);
 }
