@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "app/words.h"
+#include "app/command_line.h"
 
 namespace retort {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "app/words.h"
+#include "app/command_line.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 

@@ -12,7 +12,7 @@
 #include "core/base/error.h"
 #include "core/base/program_path.h"
 #include "core/base/words.h"
-#include "core/compare/bisect.h"
+#include "core/compare/release_bisect.h"
 #include "core/io/number_text.h"
 
 namespace retort {

@@ -5,8 +5,8 @@
 #include <fmt/ranges.h>
 
 #include "app/backend_names.h"
+#include "app/command_line.h"
 #include "app/commands.h"
-#include "app/words.h"
 #include "core/backend/backend_set.h"
 #include "core/base/error.h"
 #include "core/compare/inspect.h"

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/command_line.h"
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
-#include "app/words.h"
 #include "core/base/error.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"

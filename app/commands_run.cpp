@@ -1,8 +1,8 @@
 // Commands that run graphs: on generated inputs, and on the ONNX conformance tests.
 #include <fmt/format.h>
 
+#include "app/command_line.h"
 #include "app/commands.h"
-#include "app/words.h"
 #include "core/base/error.h"
 #include "core/compare/undefined_check.h"
 #include "core/exec/conformance.h"

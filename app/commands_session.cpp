@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "app/command_line.h"
 #include "app/commands.h"
 #include "app/shell.h"
-#include "app/words.h"
 #include "core/base/error.h"
 #include "core/io/graph_files.h"
 #include "core/session/session_file.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "app/words.h"
+#include "app/command_line.h"
 #include "core/ops/registry.h"
 
 namespace retort {

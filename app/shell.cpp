@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "app/words.h"
+#include "app/command_line.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 

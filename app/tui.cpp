@@ -13,10 +13,10 @@
 #include <curses.h>
 #include <fmt/format.h>
 
+#include "app/command_line.h"
 #include "app/commands.h"
 #include "app/line_editor.h"
 #include "app/shell.h"
-#include "app/words.h"
 #include "core/base/error.h"
 #include "core/io/file_io.h"
 #include "views/workbench.h"

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "core/base/error.h"
-#include "core/compare/bisect.h"
 #include "core/compare/oracles.h"
+#include "core/compare/release_bisect.h"
 
 namespace retort {
 namespace {

@@ -3,7 +3,7 @@
 #include "core/base/error.h"
 #include "core/egraph/egraph.h"
 #include "core/egraph/render.h"
-#include "tests/core/egraph/fig6.h"
+#include "tests/core/egraph/fig6_egraph.h"
 
 namespace retort {
 namespace {

@@ -6,7 +6,7 @@
 #include "core/egraph/render.h"
 #include "core/exec/interpreter.h"
 #include "core/tensor/random_tensor.h"
-#include "tests/core/egraph/fig6.h"
+#include "tests/core/egraph/fig6_egraph.h"
 #include "tests/support/random_graph.h"
 
 namespace retort {

@@ -4,7 +4,7 @@
 
 #include "core/base/error.h"
 #include "core/egraph/extract.h"
-#include "tests/core/egraph/fig6.h"
+#include "tests/core/egraph/fig6_egraph.h"
 
 namespace retort {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/compare/bisect.h"
+#include "core/compare/release_bisect.h"
 
 #include <algorithm>
 

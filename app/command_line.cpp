@@ -1,4 +1,4 @@
-#include "app/words.h"
+#include "app/command_line.h"
 
 #include <algorithm>
 
