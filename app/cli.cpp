@@ -16,6 +16,7 @@
 #include "app/shell.h"
 #include "app/tui.h"
 #include "core/base/error.h"
+#include "core/base/version.h"
 #include "core/session/journal.h"
 
 namespace retort {
@@ -209,7 +210,7 @@ int run_cli(int argc, char** argv) {
     return kExitOk;
   }
   if (options.version) {
-    out.print("retort {}", RETORT_VERSION);
+    out.print("retort {}", kRetortVersion);
     return kExitOk;
   }
 

@@ -11,6 +11,7 @@
 #include "app/command_line.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/version.h"
 
 namespace retort {
 
@@ -206,6 +207,60 @@ std::string CommandRegistry::markdown() const {
   for (const auto& c : commands_)
     out += fmt::format("- [`{}`](#{}): {}\n", c.name, c.name, c.summary);
   for (const auto& c : commands_) out += "\n" + c.markdown();
+  return out;
+}
+
+namespace {
+
+// Text made safe for roff: backslashes escaped, and a line that starts with a control character
+// ('.' or ''') protected by a zero-width \&.
+std::string roff(const std::string& text) {
+  std::string out;
+  bool line_start = true;
+  for (char c : text) {
+    if (line_start && (c == '.' || c == '\'')) out += "\\&";
+    if (c == '\\')
+      out += "\\e";
+    else
+      out += c;
+    line_start = c == '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string CommandRegistry::man(const std::string& usage) const {
+  std::string out =
+      ".TH RETORT 1 \"\" \"retort " + std::string(kRetortVersion) +
+      "\" \"User Commands\"\n"
+      ".SH NAME\nretort \\- a workbench for finding miscompilations in tensor compilers with "
+      "equality saturation\n"
+      ".SH SYNOPSIS\n.nf\n" +
+      roff(usage) +
+      ".fi\n"
+      ".SH DESCRIPTION\n"
+      "Retort loads or generates a computation graph, steps rewrite rules on its e-graph,\n"
+      "extracts equivalent variants and compares them on attached compilers; campaigns\n"
+      "(\\fBfuzz\\fR) hunt unattended and keep distinct, reduced findings. Every command below\n"
+      "works the same way in the workbench, \\fB--plain\\fR, \\fB-c\\fR and \\fB--script\\fR.\n"
+      ".SH COMMANDS\n";
+  for (const auto& c : commands_) {
+    out += ".TP\n.B " + roff(c.synopsis()) + "\n" + roff(c.summary) + "\n";
+    if (!c.help.empty()) out += ".br\n" + roff(c.help) + "\n";
+    for (const auto& o : c.options)
+      out += ".br\n\\fB" + roff(option_synopsis(o)) + "\\fR  " + roff(o.doc) + "\n";
+  }
+  out +=
+      ".SH ENVIRONMENT\n"
+      ".TP\n.B RETORT_SESSION_DIR\nwhere sessions and pictures go when no path is given\n"
+      ".TP\n.B RETORT_STATE_DIR\nwhere the crash-safe journal is kept (default "
+      "$XDG_STATE_HOME/retort)\n"
+      ".TP\n.B RETORT_SCRIPTS_DIR\nthe worker scripts (default: installed beside the binary, "
+      "else the source tree)\n"
+      ".TP\n.B RETORT_VIEWER\na program that opens rendered pictures\n"
+      ".SH SEE ALSO\n"
+      "docs/commands.md, docs/tutorial.md and HACKING.md in the source tree.\n";
   return out;
 }
 

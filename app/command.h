@@ -97,6 +97,9 @@ class CommandRegistry {
 
   std::string overview() const;  // `help` without arguments
   std::string markdown() const;  // docs/commands.md
+  // The man page retort(1) in roff: `usage` (the command line's options), then every command
+  // as the registry describes it. `cmake --install` installs it.
+  std::string man(const std::string& usage) const;
 
  private:
   std::vector<CommandSpec> commands_;

@@ -1,6 +1,7 @@
 // help and quit.
 #include <fmt/ranges.h>
 
+#include "app/cli.h"
 #include "app/commands.h"
 #include "app/op_help.h"
 #include "core/base/error.h"
@@ -19,9 +20,9 @@ void no_name_after(const Args& args, std::string_view topic) {
 void run_help(Session&, const Args& args, Output& out) {
   const CommandRegistry& commands = app_commands();
   const std::string* topic = args.arg(0);
-  if (args.has("--markdown")) {
-    if (topic) fail("`help --markdown` prints every command; it takes no topic");
-    out.write(commands.markdown());
+  if (args.has("--markdown") || args.has("--man")) {
+    if (topic) fail("`help --markdown` and `help --man` print every command; they take no topic");
+    out.write(args.has("--man") ? commands.man(cli_usage()) : commands.markdown());
     return;
   }
   if (!topic) {
@@ -59,18 +60,19 @@ void run_help(Session&, const Args& args, Output& out) {
 }  // namespace
 
 void register_help_commands(CommandRegistry& r) {
-  r.add({.name = "help",
-         .args = {{"TOPIC", Completion::Command, true}, {"NAME", Completion::OpName, true}},
-         .options = {{"--markdown", "",
-                      "print the command reference (docs/commands.md) as Markdown"}},
-         .summary = "List the commands, or describe a command or an op.",
-         .help =
-             "`help COMMAND` describes a command, `help ops` lists the ops, and\n"
-             "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
-             "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
-             "for an op too when no command has that name.",
-         .run = run_help,
-         .restorable = false});
+  r.add(
+      {.name = "help",
+       .args = {{"TOPIC", Completion::Command, true}, {"NAME", Completion::OpName, true}},
+       .options = {{"--markdown", "", "print the command reference (docs/commands.md) as Markdown"},
+                   {"--man", "", "print the man page retort(1) in roff"}},
+       .summary = "List the commands, or describe a command or an op.",
+       .help =
+           "`help COMMAND` describes a command, `help ops` lists the ops, and\n"
+           "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
+           "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
+           "for an op too when no command has that name.",
+       .run = run_help,
+       .restorable = false});
   r.add({.name = "quit",
          .summary = "End the session.",
          .run = [](Session&, const Args&, Output&) {},

@@ -20,10 +20,15 @@ namespace retort {
 
 namespace {
 
-// The folder pictures go to when no -o is given (docs/commands.md, `render`).
+// The folder pictures go to when no -o is given (docs/commands.md, `render`): never the current
+// folder, which for a newcomer is the repository.
 std::filesystem::path session_dir() {
   if (const char* dir = std::getenv("RETORT_SESSION_DIR"); dir && *dir) return dir;
-  return "retort-session";
+  if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)
+    return std::filesystem::path(data) / "retort" / "pictures";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".local" / "share" / "retort" / "pictures";
+  return "retort-pictures";
 }
 
 // "egraph-1.svg", "egraph-2.svg", ...: the first name not taken in the session folder.
@@ -138,7 +143,8 @@ void register_render_commands(CommandRegistry& r) {
                "e-graph is cut at 500 classes otherwise; `render diff A B` draws A and B side by\n"
                "side (A and B are variant names or `original`) with removed, added and rewritten\n"
                "nodes coloured. The format follows the extension of -o FILE: .svg, .png or .dot.\n"
-               "Without -o the picture goes to $RETORT_SESSION_DIR (default ./retort-session/)\n"
+               "Without -o the picture goes to $RETORT_SESSION_DIR (default\n"
+               "${XDG_DATA_HOME:-~/.local/share}/retort/pictures/)\n"
                "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"
                "that is set (run directly, without a shell). An existing file is never replaced\n"
                "unless --force is given.",

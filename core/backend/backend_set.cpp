@@ -1,5 +1,7 @@
 #include "core/backend/backend_set.h"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -19,6 +21,13 @@ namespace retort {
 std::string scripts_dir() {
   const char* env = std::getenv("RETORT_SCRIPTS_DIR");
   if (env && *env) return env;
+  // An installed retort (cmake --install) has its scripts in PREFIX/share/retort/scripts.
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    std::filesystem::path installed = exe.parent_path().parent_path() / "share/retort/scripts";
+    if (std::filesystem::is_directory(installed / "backends", ec)) return installed.string();
+  }
   return RETORT_SOURCE_DIR "/scripts";
 }
 

@@ -15,6 +15,8 @@ namespace retort {
 
 // The folder holding the worker scripts (backends/ort_worker.js, backends/torch_worker.py):
 // $RETORT_SCRIPTS_DIR, else the source tree's scripts/ folder.
+// $RETORT_SCRIPTS_DIR, else PREFIX/share/retort/scripts beside an installed binary, else the
+// source tree's scripts/.
 std::string scripts_dir();
 
 // The built-in worker backends (every mode of every family with a default release), in the

@@ -1,11 +1,12 @@
 // The version of Retort itself, recorded with every campaign (core/findings) so that a finding
-// says which Retort found it.
+// says which Retort found it. Its one home: CMakeLists.txt reads the project version from here,
+// and `retort --version` and the man page print it.
 #pragma once
 
 #include <string_view>
 
 namespace retort {
 
-inline constexpr std::string_view kRetortVersion = "0.1.0";
+inline constexpr std::string_view kRetortVersion = "0.4.0";
 
 }  // namespace retort

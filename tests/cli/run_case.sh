@@ -21,9 +21,10 @@ cp -a "$cases_dir/." "$scratch/"
 ln -s "$repo/samples" "$scratch/samples"
 cd "$scratch" || exit 2
 # --plain journals every command: keep the journal in the scratch folder. Pictures rendered
-# without -o go to ./retort-session/ there.
-export RETORT_STATE_DIR="$scratch/state"
-unset RETORT_SESSION_DIR RETORT_VIEWER
+# without -o go to ./retort-session/ there (a path given, so transcripts name it the same in
+# every run).
+export RETORT_STATE_DIR="$scratch/state" RETORT_SESSION_DIR=retort-session
+unset RETORT_VIEWER
 
 case $name in
   c_*) actual=$("$retort" -c "$(grep -v '^[[:space:]]*#' "$name.rts" | paste -sd';')" </dev/null 2>&1) ;;
