@@ -13,7 +13,7 @@
 #include "core/base/program_path.h"
 #include "core/base/words.h"
 #include "core/compare/release_bisect.h"
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

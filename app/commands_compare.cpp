@@ -14,7 +14,7 @@
 #include "core/compare/repro.h"
 #include "core/compare/signature.h"
 #include "core/exec/inputs.h"
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

@@ -8,9 +8,9 @@
 #include "core/compare/inspect.h"
 #include "core/compare/reduce.h"
 #include "core/compare/report_format.h"
-#include "core/io/number_text.h"
 #include "core/io/rtg.h"
 #include "core/session/bisect.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

@@ -5,14 +5,14 @@
 #include "app/commands.h"
 #include "core/base/error.h"
 #include "core/compare/undefined_check.h"
-#include "core/exec/conformance.h"
 #include "core/exec/inputs.h"
 #include "core/exec/interpreter.h"
+#include "core/io/conformance.h"
 #include "core/io/graph_files.h"
 #include "core/io/npy.h"
-#include "core/io/number_text.h"
 #include "core/io/rtg.h"
 #include "core/io/rtg_init.h"
+#include "core/tensor/number_text.h"
 #include "core/tensor/summary.h"
 
 namespace retort {

@@ -8,7 +8,7 @@
 #include "core/base/error.h"
 #include "core/compare/equiv.h"
 #include "core/io/graph_files.h"
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

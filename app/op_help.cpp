@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/ops/registry.h"
-#include "core/ops/value_domain.h"
+#include "core/tensor/value_domain.h"
 
 namespace retort {
 

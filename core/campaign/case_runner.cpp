@@ -14,8 +14,8 @@
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
 #include "core/io/rtg.h"
-#include "core/io/trace_json.h"
 #include "core/rules/runner.h"
+#include "core/rules/trace_json.h"
 
 namespace retort {
 

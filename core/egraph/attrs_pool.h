@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/egraph/ids.h"
-#include "core/graph/attrs.h"
+#include "core/ops/attrs.h"
 
 namespace retort {
 

@@ -9,8 +9,8 @@
 
 #include "core/base/error.h"
 #include "core/base/rng.h"
-#include "core/io/number_text.h"
 #include "core/ops/registry.h"
+#include "core/tensor/number_text.h"
 #include "core/tensor/random_tensor.h"
 
 namespace retort {

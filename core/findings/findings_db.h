@@ -46,7 +46,7 @@ struct FindingRecord {
   std::string backends;  // the backends compared, comma-separated ("ref,ort:O0,ort:O3")
   std::string original;  // the original graph as .rtg text
   std::string variants;  // JSON object: variant name -> .rtg text (graph_a among them)
-  std::string trace;     // the rewrite trace as JSON (core/io/trace_json.h)
+  std::string trace;     // the rewrite trace as JSON (core/rules/trace_json.h)
   uint64_t case_seed = 0, inputs_seed = 0;
   std::string verdicts;   // JSON: [{backend, graph, verdict, message}] of the failing cells
   std::string diverging;  // the compare Finding's line (which output, how far off)

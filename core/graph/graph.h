@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/attrs.h"
+#include "core/ops/attrs.h"
 #include "core/tensor/tensor.h"
 
 namespace retort {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/graph/attrs.h"
+#include "core/ops/attrs.h"
 
 namespace retort {
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

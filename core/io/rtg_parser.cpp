@@ -11,12 +11,12 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
-#include "core/io/number_text.h"
 #include "core/io/rtg.h"
 #include "core/io/rtg_init.h"
 #include "core/io/rtg_lexer.h"
 #include "core/io/shape_limits.h"
 #include "core/ops/registry.h"
+#include "core/tensor/number_text.h"
 #include "core/tensor/random_tensor.h"
 
 namespace retort {

@@ -2,11 +2,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/io/number_text.h"
 #include "core/io/rtg.h"
 #include "core/io/rtg_init.h"
 #include "core/io/rtg_lexer.h"
 #include "core/ops/registry.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

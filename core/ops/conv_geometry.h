@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/attrs.h"
+#include "core/ops/attrs.h"
 #include "core/ops/op_def.h"
 
 namespace retort {

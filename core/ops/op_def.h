@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/attrs.h"
-#include "core/ops/value_domain.h"
+#include "core/ops/attrs.h"
 #include "core/tensor/tensor.h"
+#include "core/tensor/value_domain.h"
 
 namespace retort {
 

@@ -8,8 +8,8 @@
 #include <fmt/ranges.h>
 
 #include "core/base/shape.h"
-#include "core/io/number_text.h"
 #include "core/ops/kernel_util.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/graph/attrs.h"
+#include "core/ops/attrs.h"
 #include "core/rules/sexpr.h"
 #include "core/tensor/tensor.h"
 

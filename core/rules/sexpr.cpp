@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 

@@ -8,7 +8,7 @@
 #include "core/io/json_graph.h"
 #include "core/io/json_reader.h"
 #include "core/io/npy.h"
-#include "core/io/trace_json.h"
+#include "core/rules/trace_json.h"
 
 namespace retort {
 

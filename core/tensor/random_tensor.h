@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/base/rng.h"
-#include "core/ops/op_def.h"
 #include "core/tensor/tensor.h"
+#include "core/tensor/value_domain.h"
 
 namespace retort {
 

@@ -8,7 +8,7 @@
 #include "core/base/error.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
-#include "core/ops/value_domain.h"
+#include "core/tensor/value_domain.h"
 
 namespace retort {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/io/json_graph.h"
 #include "core/io/json_reader.h"
 #include "core/io/rtg.h"
-#include "core/io/trace_json.h"
+#include "core/rules/trace_json.h"
 #include "core/session/session_file.h"
 
 #include "tests/support/fig6.h"

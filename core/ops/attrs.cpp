@@ -1,36 +1,48 @@
-#include "core/graph/attrs.h"
+#include "core/ops/attrs.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 namespace retort {
 
 std::string_view attr_kind_name(AttrKind k) {
   switch (k) {
-    case AttrKind::Int: return "int";
-    case AttrKind::Float: return "float";
-    case AttrKind::String: return "string";
-    case AttrKind::Ints: return "ints";
-    case AttrKind::Floats: return "floats";
-    case AttrKind::Strings: return "strings";
-    case AttrKind::DType: return "dtype";
+    case AttrKind::Int:
+      return "int";
+    case AttrKind::Float:
+      return "float";
+    case AttrKind::String:
+      return "string";
+    case AttrKind::Ints:
+      return "ints";
+    case AttrKind::Floats:
+      return "floats";
+    case AttrKind::Strings:
+      return "strings";
+    case AttrKind::DType:
+      return "dtype";
   }
   return "?";
 }
 
 bool attr_fits(const AttrValue& v, AttrKind k) {
   switch (k) {
-    case AttrKind::Int: return std::holds_alternative<int64_t>(v);
-    case AttrKind::Float: return std::holds_alternative<double>(v) || std::holds_alternative<int64_t>(v);
-    case AttrKind::String: return std::holds_alternative<std::string>(v);
-    case AttrKind::Ints: return std::holds_alternative<std::vector<int64_t>>(v);
+    case AttrKind::Int:
+      return std::holds_alternative<int64_t>(v);
+    case AttrKind::Float:
+      return std::holds_alternative<double>(v) || std::holds_alternative<int64_t>(v);
+    case AttrKind::String:
+      return std::holds_alternative<std::string>(v);
+    case AttrKind::Ints:
+      return std::holds_alternative<std::vector<int64_t>>(v);
     case AttrKind::Floats:
       return std::holds_alternative<std::vector<double>>(v) ||
              std::holds_alternative<std::vector<int64_t>>(v);
-    case AttrKind::Strings: return std::holds_alternative<std::vector<std::string>>(v);
+    case AttrKind::Strings:
+      return std::holds_alternative<std::vector<std::string>>(v);
     case AttrKind::DType:
       return std::holds_alternative<std::string>(v) && parse_dtype(std::get<std::string>(v));
   }
@@ -80,7 +92,9 @@ const T& get_as(const Attrs& a, const std::string& name, std::string_view kind) 
 }
 }  // namespace
 
-int64_t attr_int(const Attrs& a, const std::string& name) { return get_as<int64_t>(a, name, "an int"); }
+int64_t attr_int(const Attrs& a, const std::string& name) {
+  return get_as<int64_t>(a, name, "an int");
+}
 
 double attr_float(const Attrs& a, const std::string& name) {
   auto it = a.find(name);
@@ -104,6 +118,8 @@ DType attr_dtype(const Attrs& a, const std::string& name) {
   return *t;
 }
 
-bool has_attr(const Attrs& a, const std::string& name) { return a.count(name) > 0; }
+bool has_attr(const Attrs& a, const std::string& name) {
+  return a.count(name) > 0;
+}
 
 }  // namespace retort

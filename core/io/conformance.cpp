@@ -1,4 +1,4 @@
-#include "core/exec/conformance.h"
+#include "core/io/conformance.h"
 
 #include <algorithm>
 #include <cmath>

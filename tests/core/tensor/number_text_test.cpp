@@ -1,4 +1,4 @@
-#include "core/io/number_text.h"
+#include "core/tensor/number_text.h"
 
 #include <cmath>
 #include <cstring>

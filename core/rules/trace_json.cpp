@@ -1,4 +1,4 @@
-#include "core/io/trace_json.h"
+#include "core/rules/trace_json.h"
 
 #include <limits>
 

@@ -1,4 +1,4 @@
-#include "core/ops/value_domain.h"
+#include "core/tensor/value_domain.h"
 
 #include <limits>
 
