@@ -34,9 +34,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
         children.push_back(it->second);
       }
       std::optional<OpaqueOp> opaque;
-      if (node.is_opaque())
-        opaque = OpaqueOp{node.op, node.opaque->domain, node.opaque->version, node.attrs,
-                          node.opaque->output_types};
+      if (node.is_opaque()) opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
       for (size_t k = 0; k < node.outputs.size(); ++k) {
         auto out = static_cast<unsigned>(k);
         EClassId id = opaque ? eg.add_opaque(*opaque, children, out)
@@ -227,7 +225,7 @@ class Restorer {
       const OpaqueOp& op = eg_.opaque_op(n);
       node.op = op.op_type;
       node.attrs = op.attrs;
-      node.opaque = OpaqueInfo{op.domain, op.version, op.output_types};
+      node.opaque = op.info;
     } else {
       node.op = op_name(n.op);
       node.attrs = attrs_of(n.attrs);

@@ -105,7 +105,7 @@ TypeId EGraph::infer_node(const ENode& node) const {
     return types_.intern(c->value.type());
   }
   if (node.op == special_ops::kOpaque)
-    return types_.intern(opaque_op(node).output_types.at(node.out));
+    return types_.intern(opaque_op(node).info.output_types.at(node.out));
   return types_.infer(node, child_types_);
 }
 
@@ -199,10 +199,11 @@ EClassId EGraph::add_const(const Constant& constant) {
 
 EClassId EGraph::add_opaque(const OpaqueOp& op, std::vector<EClassId> children, unsigned out) {
   if (op.op_type.empty()) fail("an opaque op needs its op type");
-  if (out >= op.output_types.size())
+  if (out >= op.info.output_types.size())
     fail("opaque op '{}' declares {} output type(s); output {} does not exist", op.op_type,
-         op.output_types.size(), out);
-  if (op.output_types.size() > UINT16_MAX) fail("opaque op '{}' has too many outputs", op.op_type);
+         op.info.output_types.size(), out);
+  if (op.info.output_types.size() > UINT16_MAX)
+    fail("opaque op '{}' has too many outputs", op.op_type);
   auto found = std::find(opaque_ops_.begin(), opaque_ops_.end(), op);
   auto index = static_cast<int64_t>(found - opaque_ops_.begin());
   if (found == opaque_ops_.end()) opaque_ops_.push_back(op);
@@ -210,7 +211,7 @@ EClassId EGraph::add_opaque(const OpaqueOp& op, std::vector<EClassId> children, 
   n.op = special_ops::kOpaque;
   n.attrs = intern_attrs({{"opaque", index}});
   n.out = static_cast<uint16_t>(out);
-  n.n_out = static_cast<uint16_t>(op.output_types.size());
+  n.n_out = static_cast<uint16_t>(op.info.output_types.size());
   n.children = IdList(children);
   return add(n);
 }

@@ -34,13 +34,12 @@
 
 namespace retort {
 
-// An op the registry does not model, as the imported model declared it.
+// An op the registry does not model, as the imported model declared it: a graph's opaque node
+// (op type, attributes and its OpaqueInfo) held once by the e-graph for all its e-nodes.
 struct OpaqueOp {
   std::string op_type;
-  std::string domain;
-  int version = 0;  // the model's opset version for the domain; 0 when unknown
   Attrs attrs;
-  std::vector<TensorType> output_types;
+  OpaqueInfo info;
   bool operator==(const OpaqueOp&) const = default;
 };
 

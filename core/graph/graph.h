@@ -18,6 +18,7 @@ struct OpaqueInfo {
   std::string domain;
   int version = 0;  // the model's opset version for the domain; 0 when unknown
   std::vector<TensorType> output_types;
+  bool operator==(const OpaqueInfo&) const = default;
 };
 
 struct Node {
