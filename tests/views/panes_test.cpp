@@ -75,32 +75,6 @@ TEST(GraphDiff, NewNodesAreFoundByStructureNotName) {
   EXPECT_TRUE(new_nodes(diff_graphs(base, base)).empty());
 }
 
-// The log keeps following new lines after a zoom (a taller canvas, then the small one again), a
-// resize, and a sideways scroll; only scrolling up stops it, and End resumes it.
-TEST(TextPane, KeepsFollowingAfterZoomResizeAndSidewaysScroll) {
-  TextPane pane("log");
-  pane.set_follow_tail(true);
-  std::vector<StyledLine> lines;
-  auto add_and_draw = [&](const std::string& text, int rows) {
-    lines.push_back({text});
-    pane.set_lines(lines);
-    Canvas c(rows, 20);
-    pane.draw(c);
-    return c.row_text(rows - 1);
-  };
-  for (int i = 0; i < 10; ++i) add_and_draw(fmt::format("line {}", i), 3);
-  EXPECT_EQ(add_and_draw("zoomed", 12), "");  // zoomed: every line fits, the last row is empty
-  EXPECT_EQ(add_and_draw("back", 3), "back");
-  EXPECT_EQ(add_and_draw("resized", 2), "resized");
-  pane.key({PaneKey::Right, 0}, 2);
-  pane.key({PaneKey::Left, 0}, 2);
-  EXPECT_EQ(add_and_draw("sideways", 2), "sideways");
-  pane.key({PaneKey::Up, 0}, 2);
-  EXPECT_NE(add_and_draw("not followed", 2), "not followed");
-  pane.key({PaneKey::End, 0}, 2);
-  EXPECT_EQ(add_and_draw("followed again", 2), "followed again");
-}
-
 TEST(SessionText, EmptySessionSaysWhatToDo) {
   Session s;
   EXPECT_TRUE(contains(egraph_text(s), "run `egraph`"));

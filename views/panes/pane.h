@@ -3,8 +3,6 @@
 // responsive while a command runs on another thread.
 #pragma once
 
-#include <algorithm>
-
 #include <string>
 #include <vector>
 
@@ -50,11 +48,6 @@ class TextPane : public Pane {
   int top_ = 0, left_ = 0;
   int last_rows_ = 1;
   bool follow_tail_ = false;
-  // Whether the view is at the last line, as the user left it: only vertical keys change it, so
-  // a zoom, a resize or a sideways scroll does not stop the log from following.
-  bool at_tail_ = true;
-
-  int max_top(int rows) const { return std::max(0, static_cast<int>(lines_.size()) - rows); }
 };
 
 }  // namespace retort

@@ -5,15 +5,17 @@
 namespace retort {
 
 void TextPane::set_lines(std::vector<StyledLine> lines) {
+  bool at_tail = top_ + last_rows_ >= static_cast<int>(lines_.size());
   lines_ = std::move(lines);
-  if (follow_tail_ && at_tail_) top_ = max_top(last_rows_);
-  top_ = std::clamp(top_, 0, max_top(last_rows_));
+  int max_top = std::max(0, static_cast<int>(lines_.size()) - last_rows_);
+  if (follow_tail_ && at_tail) top_ = max_top;
+  top_ = std::clamp(top_, 0, max_top);
 }
 
 void TextPane::draw(Canvas& canvas) {
   last_rows_ = std::max(1, canvas.rows());
-  int max_top = this->max_top(canvas.rows());
-  if (follow_tail_ && at_tail_) top_ = max_top;
+  int max_top = std::max(0, static_cast<int>(lines_.size()) - canvas.rows());
+  if (follow_tail_ && top_ >= max_top - 1) top_ = max_top;
   top_ = std::clamp(top_, 0, max_top);
   for (int r = 0; r < canvas.rows(); ++r) {
     size_t i = static_cast<size_t>(top_ + r);
@@ -61,9 +63,7 @@ bool TextPane::key(PaneKey key, int page_rows) {
     case PaneKey::Char:
       return false;
   }
-  top_ = std::clamp(top_, 0, max_top(last_rows_));
-  if (key.kind != PaneKey::Left && key.kind != PaneKey::Right)
-    at_tail_ = top_ >= max_top(last_rows_);
+  top_ = std::clamp(top_, 0, std::max(0, static_cast<int>(lines_.size()) - 1));
   return true;
 }
 
