@@ -39,6 +39,9 @@ std::string render_graphviz(const std::string& dot, const std::string& format,
                             const std::string& path) {
   agseterrf(collect_message);
   agseterr(AGWARN);
+  // The error count is process-wide and the fork inherits it: a layout the workbench's graph
+  // pane failed earlier would fail every render after it.
+  agreseterrors();
   GVC_t* gvc = gvContext();
   Agraph_t* g = agmemread(dot.c_str());
   if (!g || agerrors() > 0) graphviz_failed("read the DOT text for", path);
