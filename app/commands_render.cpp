@@ -112,8 +112,9 @@ void run_render(Session& s, const Args& args, Output& out) {
   auto file = args.option("-o");
   std::string path = file ? *file : fresh_path(p.stem);
   render_format(path);  // a bad extension fails before any work
-  render_dot_file(p.dot, path, args.has("--force"));
+  std::string warnings = render_dot_file(p.dot, path, args.has("--force"));
   out.print("wrote {}", path);
+  if (!warnings.empty()) out.print("graphviz: {}", warnings);
   if (file) return;
   if (const char* viewer = std::getenv("RETORT_VIEWER"); viewer && *viewer)
     open_in_viewer(viewer, path);

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 #include "views/canvas.h"
 
 namespace retort {
@@ -35,7 +36,7 @@ std::mutex& layout_mutex() {
 }
 
 // Graphviz reports problems on stderr, which would scribble over the curses screen; they are
-// collected here instead and become the Error's message.
+// collected here instead and become the Error's message, or the layout's warnings.
 std::string& graphviz_messages() {
   static std::string messages;
   return messages;
@@ -45,9 +46,14 @@ int collect_message(char* text) {
   return 0;
 }
 
-std::string last_messages() {
+std::string collected_messages() {
   std::string m = graphviz_messages();
   while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  return m;
+}
+
+std::string last_messages() {
+  std::string m = collected_messages();
   return m.empty() ? "" : ": " + m;
 }
 
@@ -218,6 +224,7 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
   }
   if (gvLayout(gvc, g, "dot") != 0) fail("graphviz could not lay out the graph{}", last_messages());
   guard.laid_out();
+  layout.warnings = terminal_safe(collected_messages(), kWorkerMessageBytes);
 
   double top = GD_bb(g).UR.y;
   auto to_cell = [&](pointf p) { return CellF{(top - p.y) / kRowPoints, p.x / kColPoints}; };

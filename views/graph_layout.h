@@ -35,6 +35,7 @@ struct GraphLayout {
   int rows = 0, cols = 0;  // the extent of everything
   std::vector<LayoutBox> boxes;
   std::vector<LayoutEdge> edges;
+  std::string warnings;  // what Graphviz warned about on the way (terminal-safe and bounded)
   const LayoutBox* find(const std::string& id) const;
 };
 

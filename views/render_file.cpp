@@ -7,6 +7,7 @@
 
 #include "core/base/child_call.h"
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 #include "core/io/file_io.h"
 
 namespace retort {
@@ -32,11 +33,15 @@ std::string trimmed(std::string text) {
 }
 
 // Runs in the child process of call_in_child: lays out and renders into memory. The context and
-// graph are never freed; the child's exit frees them.
+// graph are never freed; the child's exit frees them. The answer is Graphviz's warnings, a NUL
+// (which no message holds: they are C strings) and the rendered bytes.
 std::string render_graphviz(const std::string& dot, const std::string& format,
                             const std::string& path) {
   agseterrf(collect_message);
   agseterr(AGWARN);
+  // The error count is process-wide and the fork inherits it: a layout the workbench's graph
+  // pane failed earlier would fail every render after it.
+  agreseterrors();
   GVC_t* gvc = gvContext();
   Agraph_t* g = agmemread(dot.c_str());
   if (!g || agerrors() > 0) graphviz_failed("read the DOT text for", path);
@@ -45,7 +50,7 @@ std::string render_graphviz(const std::string& dot, const std::string& format,
   unsigned int size = 0;
   if (gvRenderData(gvc, g, format.c_str(), &data, &size) != 0 || !data)
     graphviz_failed("render", path);
-  return std::string(data, size);
+  return trimmed(g_messages) + '\0' + std::string(data, size);
 }
 
 }  // namespace
@@ -56,7 +61,7 @@ std::string render_format(const std::string& path) {
   fail("cannot render to '{}': the file name must end in .svg, .png or .dot", path);
 }
 
-void render_dot_file(std::string_view dot, const std::string& path, bool force) {
+std::string render_dot_file(std::string_view dot, const std::string& path, bool force) {
   std::string format = render_format(path);
   std::error_code ec;
   if (!force &&
@@ -67,11 +72,15 @@ void render_dot_file(std::string_view dot, const std::string& path, bool force) 
   std::string text(dot);
   // Graphviz runs in a child: dot 2.43 aborts on some large graphs, exits on write errors and
   // keeps memory after every render; none of that may reach the session.
-  std::string bytes =
-      format == "dot" ? text : call_in_child(fmt::format("graphviz (rendering {})", path), [&] {
-        return render_graphviz(text, format, path);
-      });
-  write_file(path, bytes, force);
+  if (format == "dot") {
+    write_file(path, text, force);
+    return "";
+  }
+  std::string answer = call_in_child(fmt::format("graphviz (rendering {})", path),
+                                     [&] { return render_graphviz(text, format, path); });
+  size_t end = answer.find('\0');
+  write_file(path, answer.substr(end + 1), force);
+  return terminal_safe(std::string_view(answer).substr(0, end), kWorkerMessageBytes);
 }
 
 }  // namespace retort

@@ -16,7 +16,8 @@ std::string render_format(const std::string& path);
 // read-only folder is an Error and nothing is half-written. An existing file (or symbolic link)
 // is an Error unless `force`. Errors Graphviz reports (a syntax error in the DOT text, a layout
 // failure) become an Error with its message; a Graphviz crash is an Error too, and the session
-// goes on.
-void render_dot_file(std::string_view dot, const std::string& path, bool force);
+// goes on. Returns what Graphviz warned about (terminal-safe and bounded; empty for none), which
+// would otherwise go to the child's stderr, that is nowhere.
+std::string render_dot_file(std::string_view dot, const std::string& path, bool force);
 
 }  // namespace retort

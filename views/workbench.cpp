@@ -364,6 +364,12 @@ void Workbench::draw() {
     copy_into(screen, content, r.row + 1, r.col + 1);
     draw_frame(screen, r, static_cast<PaneId>(i));
   }
+  // A layout computed just now may have warned; the log pane, already drawn, must show it.
+  if (std::string warned = graph_->take_warnings(); !warned.empty()) {
+    log_.append("graphviz: " + warned, Style::Dim);
+    draw();
+    return;
+  }
   fill_row(screen, layout.status_row, Style::Selected);
   std::string focus =
       fmt::format("focus: {}", focus_ ? kPaneNames[static_cast<size_t>(*focus_)] : "command line");

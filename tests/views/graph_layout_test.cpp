@@ -69,6 +69,14 @@ TEST(GraphLayout, BadDotTextIsAnError) {
   EXPECT_THROW(layout_dot("digraph { a -> "), Error);
 }
 
+// Graphviz's warnings used to go to stderr, over the curses screen; the layout keeps them.
+TEST(GraphLayout, KeepsGraphvizWarnings) {
+  GraphLayout warned = layout_dot("digraph { a -> 1a }");
+  EXPECT_NE(warned.warnings.find("badly delimited number '1a'"), std::string::npos)
+      << warned.warnings;
+  EXPECT_EQ(layout_dot(kChain).warnings, "");
+}
+
 TEST(GraphLayout, FitCentresSmallLayoutsAndScrollsLargeOnes) {
   GraphLayout l = layout_dot(kChain);
   CellPoint centred = fit_to_pane(l, l.rows + 10, l.cols + 6, {}, nullptr);

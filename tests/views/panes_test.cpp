@@ -53,6 +53,48 @@ TEST(TextPane, FollowsTheTailUntilScrolledUp) {
   EXPECT_EQ(e.row_text(0), "a");
 }
 
+std::vector<StyledLine> numbered_lines(int n) {
+  std::vector<StyledLine> lines;
+  for (int i = 1; i <= n; ++i) lines.push_back({std::to_string(i)});
+  return lines;
+}
+
+// Following used to be guessed from where the view stood: a zoom (a taller pane) and back, or a
+// log line arriving while the pane was smaller, left it behind the tail for good.
+TEST(TextPane, KeepsFollowingAfterZoomAndSidewaysScroll) {
+  TextPane pane("log");
+  pane.set_follow_tail(true);
+  pane.set_lines(numbered_lines(40));
+  Canvas small(5, 10);
+  pane.draw(small);
+  Canvas zoomed(30, 10);
+  pane.draw(zoomed);
+  EXPECT_EQ(zoomed.row_text(29), "40");
+  Canvas back(5, 10);
+  pane.draw(back);
+  EXPECT_EQ(back.row_text(4), "40");
+  pane.set_lines(numbered_lines(41));
+  Canvas grown(5, 10);
+  pane.draw(grown);
+  EXPECT_EQ(grown.row_text(4), "41");
+  pane.key({PaneKey::Right, 0}, 5);
+  pane.key({PaneKey::Left, 0}, 5);
+  pane.set_lines(numbered_lines(42));
+  Canvas after_sideways(5, 10);
+  pane.draw(after_sideways);
+  EXPECT_EQ(after_sideways.row_text(4), "42");
+  pane.key({PaneKey::Up, 0}, 5);
+  pane.set_lines(numbered_lines(43));
+  Canvas scrolled_up(5, 10);
+  pane.draw(scrolled_up);
+  EXPECT_EQ(scrolled_up.row_text(4), "41       +");  // more below
+  pane.key({PaneKey::End, 0}, 5);
+  pane.set_lines(numbered_lines(44));
+  Canvas at_end(5, 10);
+  pane.draw(at_end);
+  EXPECT_EQ(at_end.row_text(4), "44");
+}
+
 TEST(LogBuffer, SplitsLinesAndKeepsTheirStyle) {
   LogBuffer log;
   log.append("ok\nerr", Style::Plain);

@@ -11,6 +11,7 @@
 #include "core/base/error.h"
 #include "core/io/rtg.h"
 #include "core/session/session.h"
+#include "views/graph_layout.h"
 #include "views/pictures.h"
 #include "views/render_file.h"
 
@@ -113,7 +114,7 @@ TEST_F(RenderFile, GraphAndVariantPictures) {
 
 TEST_F(RenderFile, NeverOverwritesWithoutForce) {
   std::string p = path("g.svg");
-  render_dot_file("digraph { a -> b }", p, false);
+  EXPECT_EQ(render_dot_file("digraph { a -> b }", p, false), "");
   auto size = fs::file_size(p);
   EXPECT_THROW(render_dot_file("digraph { a -> b -> c }", p, false), Error);
   EXPECT_EQ(fs::file_size(p), size);
@@ -166,6 +167,21 @@ TEST_F(RenderFile, AGraphvizCrashIsAnErrorAndTheProcessGoesOn) {
   EXPECT_FALSE(fs::exists(path("crash.svg")));
   render_dot_file("digraph { a -> b }", path("after.svg"), false);
   EXPECT_TRUE(fs::exists(path("after.svg")));
+}
+
+// Graphviz's warnings went to the child's stderr, that is nowhere; render shows them.
+TEST_F(RenderFile, ReturnsGraphvizWarnings) {
+  std::string warned = render_dot_file("digraph { a -> 1a }", path("warned.svg"), false);
+  EXPECT_NE(warned.find("badly delimited number '1a'"), std::string::npos) << warned;
+  EXPECT_NE(read_all(path("warned.svg")).find("<svg"), std::string::npos);
+}
+
+// Graphviz counts errors for the whole process; a failed in-process layout (the graph pane's)
+// used to fail every render after it.
+TEST_F(RenderFile, RendersAfterAFailedLayout) {
+  EXPECT_THROW(layout_dot("digraph { a -> "), Error);
+  render_dot_file("digraph { a -> b }", path("after_layout.svg"), false);
+  EXPECT_TRUE(fs::exists(path("after_layout.svg")));
 }
 
 TEST_F(RenderFile, BadExtensionAndBadDotAreClearErrors) {

@@ -156,6 +156,7 @@ const GraphLayout* GraphPane::layout(int detail) {
           graph_dot(g, options),
           [&g, detail](const std::string& id) { return graph_box_text(g, id, detail); },
           layout_options);
+      if (!slot->warnings.empty()) warnings_ += slot->warnings + "\n";
       if (!selected_.empty() && !slot->find(selected_)) selected_.clear();
     } catch (const Error& e) {
       layout_error_ = e.what();

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/graph/graph.h"
@@ -53,6 +54,9 @@ class GraphPane : public Pane {
   const std::string& selected() const { return selected_; }
   // The layout at a detail level (0: full), computed when first asked for.
   const GraphLayout* layout(int detail = 0);
+  // Graphviz's warnings from the layouts computed since the last call, once each; the
+  // workbench shows them in the log pane.
+  std::string take_warnings() { return std::exchange(warnings_, {}); }
   // Box-drawing characters (true) or ASCII.
   void set_unicode(bool unicode) { unicode_ = unicode; }
 
@@ -70,6 +74,7 @@ class GraphPane : public Pane {
   int detail_ = -1;                                                // chosen with `d`; -1: automatic
   int drawn_detail_ = 0;
   std::string layout_error_;
+  std::string warnings_;
   std::string selected_;  // DOT id
   CellPoint scroll_;
   bool keep_selected_ = false;  // scroll so the selected box is visible

@@ -43,11 +43,16 @@ class TextPane : public Pane {
   void set_follow_tail(bool follow) { follow_tail_ = follow; }
 
  private:
+  int max_top(int rows) const;  // the top line that shows the last line at the bottom of `rows`
+
   std::string title_;
   std::vector<StyledLine> lines_;
   int top_ = 0, left_ = 0;
   int last_rows_ = 1;
   bool follow_tail_ = false;
+  // The user has not scrolled up from the last line; a state of its own, since where the view
+  // stands changes with the pane's height (zoom, resize) without the user scrolling.
+  bool at_tail_ = true;
 };
 
 }  // namespace retort

@@ -4,18 +4,20 @@
 
 namespace retort {
 
+int TextPane::max_top(int rows) const {
+  return std::max(0, static_cast<int>(lines_.size()) - rows);
+}
+
 void TextPane::set_lines(std::vector<StyledLine> lines) {
-  bool at_tail = top_ + last_rows_ >= static_cast<int>(lines_.size());
   lines_ = std::move(lines);
-  int max_top = std::max(0, static_cast<int>(lines_.size()) - last_rows_);
-  if (follow_tail_ && at_tail) top_ = max_top;
-  top_ = std::clamp(top_, 0, max_top);
+  if (follow_tail_ && at_tail_) top_ = max_top(last_rows_);
+  top_ = std::clamp(top_, 0, max_top(last_rows_));
 }
 
 void TextPane::draw(Canvas& canvas) {
   last_rows_ = std::max(1, canvas.rows());
-  int max_top = std::max(0, static_cast<int>(lines_.size()) - canvas.rows());
-  if (follow_tail_ && top_ >= max_top - 1) top_ = max_top;
+  int max_top = this->max_top(canvas.rows());
+  if (follow_tail_ && at_tail_) top_ = max_top;
   top_ = std::clamp(top_, 0, max_top);
   for (int r = 0; r < canvas.rows(); ++r) {
     size_t i = static_cast<size_t>(top_ + r);
@@ -64,6 +66,9 @@ bool TextPane::key(PaneKey key, int page_rows) {
       return false;
   }
   top_ = std::clamp(top_, 0, std::max(0, static_cast<int>(lines_.size()) - 1));
+  // Only a vertical move decides whether the view stays on the tail.
+  if (key.kind != PaneKey::Left && key.kind != PaneKey::Right)
+    at_tail_ = top_ >= max_top(last_rows_);
   return true;
 }
 
