@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "core/base/string_escape.h"
 #include "core/tensor/number_text.h"
 
 namespace retort {
@@ -16,12 +17,6 @@ bool digit(char c) {
 }
 bool ident_char(char c) {
   return ident_start(c) || digit(c) || c == '.';
-}
-
-std::string printable(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  if (u >= 0x20 && u < 0x7f) return std::string(1, c);
-  return fmt::format("\\x{:02x}", u);
 }
 
 class Lexer {
@@ -130,7 +125,7 @@ class Lexer {
       return t;
     }
     if (digit(c) || (c == '-' && (digit(peek(1)) || peek(1) == 'i'))) return number();
-    fail_at(t, fmt::format("unexpected character '{}'", printable(c)));
+    fail_at(t, fmt::format("unexpected character '{}'", printable_char(c)));
   }
 
   Token number() {
@@ -200,25 +195,11 @@ class Lexer {
         Token esc = start(TokKind::String);
         bump();
         char e = peek();
-        switch (e) {
-          case '"':
-            t.text += '"';
-            break;
-          case '\\':
-            t.text += '\\';
-            break;
-          case 'n':
-            t.text += '\n';
-            break;
-          case 't':
-            t.text += '\t';
-            break;
-          default:
-            if (pos_ >= text_.size() || e == '\n' || e == '\r')
-              fail_at(t, "unterminated string (a string must end with \" on the same line)");
-            fail_at(esc,
-                    fmt::format("unknown escape '\\{}' (known: \\\" \\\\ \\n \\t)", printable(e)));
-        }
+        if (pos_ >= text_.size() || e == '\n' || e == '\r')
+          fail_at(t, "unterminated string (a string must end with \" on the same line)");
+        auto c = unescape_char(e);
+        if (!c) fail_at(esc, unknown_escape_message(e));
+        t.text += *c;
         bump();
         continue;
       }

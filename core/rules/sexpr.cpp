@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base/string_escape.h"
 #include "core/tensor/number_text.h"
 
 namespace retort {
@@ -164,22 +165,9 @@ class Reader {
       if (pos_ >= text_.size()) error(s.loc, "string is never closed");
       char e = peek();
       advance();
-      switch (e) {
-        case 'n':
-          s.text += '\n';
-          break;
-        case 't':
-          s.text += '\t';
-          break;
-        case '"':
-          s.text += '"';
-          break;
-        case '\\':
-          s.text += '\\';
-          break;
-        default:
-          error(eloc, fmt::format("unknown escape '\\{}'", e));
-      }
+      auto unescaped = unescape_char(e);
+      if (!unescaped) error(eloc, unknown_escape_message(e));
+      s.text += *unescaped;
     }
     return s;
   }
