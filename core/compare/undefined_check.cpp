@@ -1,10 +1,11 @@
+#include "core/ops/op_def.h"
 #include "core/compare/undefined_check.h"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "core/ops/kernel_util.h"
+#include "core/ops/index_space.h"
 #include "core/ops/registry.h"
 #include "core/tensor/value_domain.h"
 

@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/infer_rules.h"
 
 namespace retort {
 

@@ -4,7 +4,9 @@
 #include <map>
 
 #include "core/base/error.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/element_values.h"
+#include "core/ops/index_space.h"
+#include "core/ops/scalar_math.h"
 
 namespace retort {
 

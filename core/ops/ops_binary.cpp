@@ -2,8 +2,10 @@
 // (x/0 = 0); docs/ops/elementwise.md has the full rules.
 #include <cmath>
 
-#include "core/ops/kernel_util.h"
+#include "core/base/error.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/registry.h"
+#include "core/ops/scalar_math.h"
 
 namespace retort {
 

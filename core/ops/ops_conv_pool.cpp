@@ -3,8 +3,10 @@
 
 #include "core/base/error.h"
 #include "core/ops/conv_geometry.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/element_values.h"
+#include "core/ops/infer_rules.h"
 #include "core/ops/registry.h"
+#include "core/ops/scalar_math.h"
 
 namespace retort {
 

@@ -4,8 +4,11 @@
 
 #include "core/base/error.h"
 #include "core/ops/einsum.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/element_values.h"
+#include "core/ops/index_space.h"
+#include "core/ops/infer_rules.h"
 #include "core/ops/registry.h"
+#include "core/ops/scalar_math.h"
 
 namespace retort {
 

@@ -2,7 +2,9 @@
 #include <cmath>
 
 #include "core/base/error.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/element_values.h"
+#include "core/ops/index_space.h"
+#include "core/ops/infer_rules.h"
 #include "core/ops/registry.h"
 
 namespace retort {

@@ -1,5 +1,7 @@
 // gather: picks entries along one axis of data by an integer index tensor.
-#include "core/ops/kernel_util.h"
+#include "core/base/error.h"
+#include "core/ops/data_movement.h"
+#include "core/ops/infer_rules.h"
 #include "core/ops/ops_shape.h"
 
 namespace retort {

@@ -1,7 +1,7 @@
 // shape: the input's dimensions as a 1-D i64 tensor, optionally a start:end range of them.
 #include <algorithm>
 
-#include "core/ops/kernel_util.h"
+#include "core/ops/op_def.h"
 #include "core/ops/ops_shape.h"
 
 namespace retort {

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/ops/kernel_util.h"
+#include "core/base/error.h"
+#include "core/ops/data_movement.h"
+#include "core/ops/infer_rules.h"
 #include "core/ops/ops_shape.h"
 
 namespace retort {

@@ -2,8 +2,9 @@
 // for NaN, infinities and integer wrap-around are in docs/ops/elementwise.md.
 #include <cmath>
 
-#include "core/ops/kernel_util.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/registry.h"
+#include "core/ops/scalar_math.h"
 
 namespace retort {
 

@@ -4,8 +4,11 @@
 #include <cstring>
 #include <limits>
 
-#include "core/ops/kernel_util.h"
+#include "core/base/error.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/index_space.h"
 #include "core/ops/registry.h"
+#include "core/ops/scalar_math.h"
 
 namespace retort {
 

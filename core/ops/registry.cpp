@@ -7,7 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/base/suggest.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/infer_rules.h"
 
 namespace retort {
 

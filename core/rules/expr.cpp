@@ -1,4 +1,5 @@
 #include "core/rules/expr.h"
+#include "core/base/error.h"
 
 #include <algorithm>
 #include <functional>
@@ -8,7 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/shape.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/elementwise.h"
 #include "core/tensor/number_text.h"
 
 namespace retort {

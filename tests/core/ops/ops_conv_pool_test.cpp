@@ -4,7 +4,8 @@
 
 #include "core/base/rng.h"
 #include "core/ops/conv_geometry.h"
-#include "core/ops/kernel_util.h"
+#include "core/ops/index_space.h"
+#include "core/ops/op_def.h"
 #include "core/tensor/random_tensor.h"
 #include "tests/core/ops/nn_test_util.h"
 

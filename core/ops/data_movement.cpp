@@ -1,8 +1,11 @@
-// Bytewise element movement for the data-movement kernels (declared in kernel_util.h).
+// Bytewise element movement for the data-movement kernels.
 #include <algorithm>
 #include <cstring>
 
-#include "core/ops/kernel_util.h"
+#include "core/base/error.h"
+#include "core/ops/data_movement.h"
+#include "core/ops/infer_rules.h"
+
 
 namespace retort {
 
