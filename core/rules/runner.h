@@ -12,7 +12,7 @@
 
 #include "core/base/rng.h"
 #include "core/egraph/egraph.h"
-#include "core/rules/rewrite.h"
+#include "core/rules/apply.h"
 #include "core/rules/rule.h"
 #include "core/rules/scheduler.h"
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/rules/rewrite.h"
+#include "core/rules/trace.h"
 
 namespace retort {
 

@@ -14,7 +14,7 @@
 #include "core/egraph/render.h"
 #include "core/exec/interpreter.h"
 #include "core/ops/registry.h"
-#include "core/rules/rewrite.h"
+#include "core/rules/apply.h"
 #include "core/tensor/random_tensor.h"
 #include "tests/support/tensor_close.h"
 

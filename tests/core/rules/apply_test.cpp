@@ -1,4 +1,4 @@
-#include "core/rules/rewrite.h"
+#include "core/rules/apply.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,7 @@
-// Applying a match: the rule's remaining clauses choose its parameters (from a seeded Rng), the
-// right-hand side is instantiated and type-checked as a whole before anything is added, then
-// added and merged with the matched class. Every application that changes the e-graph is
-// recorded in the RewriteTrace, and replaying a trace on the same start e-graph redoes the same
-// additions and merges in the same order: the same e-graph, bit for bit.
+// The record of the rewrites applied to an e-graph: each step's rule, matched class,
+// substitution, parameters and right-hand side, spelled so that a trace can be saved, read in
+// a fresh process and replayed there (core/rules/apply.h replays it, trace_json.h stores it),
+// and printed for people.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/rng.h"
 #include "core/egraph/egraph.h"
 #include "core/rules/ematch.h"
 #include "core/rules/rule.h"
@@ -63,32 +61,5 @@ StepText step_text(const EGraph& eg, const Rule& rule, const TraceStep& step);
 // a rule not in `rules` shows its terms without the substitution.
 std::string step_str(const EGraph& eg, const RuleSet& rules, const TraceStep& step);
 std::string trace_str(const EGraph& eg, const RuleSet& rules, const RewriteTrace& trace);
-
-enum class ApplyOutcome {
-  Applied,    // the e-graph changed
-  Unchanged,  // the right-hand side was already in the matched class
-  Skipped,    // an application-time `if` failed or a `pick` had no candidate
-  Rejected,   // the right-hand side does not type (or would merge different types/constants)
-};
-std::string_view apply_outcome_name(ApplyOutcome o);
-
-struct ApplyResult {
-  ApplyOutcome outcome = ApplyOutcome::Applied;
-  std::string reason;  // for Skipped and Rejected
-  EClassId rhs;        // Applied, Unchanged: the right-hand side's class
-};
-
-// Applies one match found on this e-graph (any state since the search; the runner applies a
-// whole iteration's matches, then rebuilds). Clause evaluation errors throw Error naming the
-// rule; an ill-typed right-hand side is Rejected without changing the e-graph.
-ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
-                        RewriteTrace& trace);
-
-// Re-applies steps [from, to) with their recorded substitutions and parameters (no random
-// draws), rebuilding wherever the original run had rebuilt, and rebuilds at the end. `eg` must
-// be in the state the trace had before step `from` (the start e-graph for from = 0). Throws
-// Error naming the step when a step does not replay (an unknown rule, or the e-graph differs).
-void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, size_t from = 0,
-                  size_t to = SIZE_MAX);
 
 }  // namespace retort
