@@ -42,8 +42,8 @@ EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {
   terms_->nodes.reserve(kInitialTerms);
   terms_->index.reserve(kInitialTerms);
   memo_.reserve(kInitialTerms);
-  uf_parent_.reserve(kInitialTerms);
-  proof_.reserve(kInitialTerms);
+  uf_.reserve(kInitialTerms);
+  proofs_.reserve(kInitialTerms);
   classes_.reserve(kInitialTerms);
 }
 EGraph::EGraph(EGraph&&) noexcept = default;
@@ -58,13 +58,8 @@ const ENode& EGraph::term(EClassId id) const {
 // --- union-find --------------------------------------------------------------------------------
 
 EClassId EGraph::find(EClassId id) const {
-  if (id.value >= uf_parent_.size()) fail("no e-class e{}", id.value);
-  uint32_t x = id.value;
-  while (uf_parent_[x] != x) {
-    uf_parent_[x] = uf_parent_[uf_parent_[x]];  // path halving
-    x = uf_parent_[x];
-  }
-  return EClassId(x);
+  if (id.value >= uf_.size()) fail("no e-class e{}", id.value);
+  return EClassId(uf_.find(id.value));
 }
 
 ENode EGraph::canonicalize(const ENode& node) const {
@@ -77,7 +72,7 @@ ENode EGraph::canonicalize(const ENode& node) const {
 
 void EGraph::check_ids(const ENode& node) const {
   for (EClassId c : node.children)
-    if (c.value >= uf_parent_.size())
+    if (c.value >= uf_.size())
       fail("'{}' e-node refers to unknown e-class e{}", op_name(node.op), c.value);
 }
 
@@ -124,8 +119,8 @@ EClassId EGraph::new_term(const ENode& node) {
   if (id == EClassId::kInvalid) fail("the e-graph is full ({} terms)", id);
   terms_->nodes.push_back(node);
   terms_->index.insert(id);
-  uf_parent_.push_back(id);
-  proof_.push_back({EClassId(id), 0, true});
+  uf_.make_set();
+  proofs_.add_term(EClassId(id));
   classes_.emplace_back();
   return EClassId(id);
 }
@@ -139,8 +134,8 @@ EClassId EGraph::add(const ENode& node) {
     // why (congruence), so explanations can speak about this exact term.
     EClassId existing = it->second;
     EClassId id = new_term(node);
-    uf_parent_[id.value] = find(existing).value;
-    proof_union(id, existing, 0);
+    uf_.link(id.value, find(existing).value);
+    proofs_.connect(id, existing, ProofForest::kCongruence);
     return id;
   }
   TypeId type = infer_node(canon);
@@ -222,21 +217,6 @@ EClassId EGraph::add_graph_out(std::vector<EClassId> outputs) {
 
 // --- merging -----------------------------------------------------------------------------------
 
-uint32_t EGraph::intern_just(const Justification& why) {
-  if (why.kind == Justification::Kind::Congruence) return 0;
-  auto [it, inserted] =
-      rule_index_.try_emplace(why.rule, static_cast<uint32_t>(rule_names_.size()));
-  if (inserted) rule_names_.push_back(why.rule);
-  justs_.push_back({it->second, why.step});
-  return static_cast<uint32_t>(justs_.size());
-}
-
-Justification EGraph::just_of(uint32_t just) const {
-  if (just == 0) return Justification::congruence();
-  const RuleJust& r = justs_[just - 1];
-  return Justification::by_rule(rule_names_[r.rule], r.step);
-}
-
 std::string EGraph::describe_term(EClassId id) const {
   const EClass& c = *classes_[find(id).value];
   std::string type = c.type == kNoType ? "graph outputs" : types_.at(c.type).str();
@@ -257,13 +237,13 @@ void EGraph::check_merge(EClassId a, EClassId b, const Justification& why) const
 bool EGraph::merge(EClassId a, EClassId b, const Justification& why) {
   if (find(a) == find(b)) return false;
   check_merge(a, b, why);
-  return union_classes(a, b, intern_just(why));
+  return union_classes(a, b, proofs_.intern(why));
 }
 
 bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   EClassId ra = find(a), rb = find(b);
   if (ra == rb) return false;
-  proof_union(a, b, just);
+  proofs_.connect(a, b, just);
   // The class with more parents stays canonical: only the other's parents need re-hashing.
   if (classes_[ra.value]->parents.size() < classes_[rb.value]->parents.size()) std::swap(ra, rb);
   std::unique_ptr<EClass> gone = std::move(classes_[rb.value]);
@@ -273,7 +253,7 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
     auto it = memo_.find(canonicalize(terms_->nodes[p.value]));
     if (it != memo_.end() && find(it->second) == find(p)) memo_.erase(it);
   }
-  uf_parent_[rb.value] = ra.value;
+  uf_.link(rb.value, ra.value);
   EClass& keep = *classes_[ra.value];
   if (!keep.constant) keep.constant = gone->constant;
   pending_.insert(pending_.end(), gone->parents.begin(), gone->parents.end());
@@ -295,7 +275,7 @@ size_t EGraph::rebuild() {
       auto [it, inserted] = memo_.try_emplace(canonicalize(terms_->nodes[p.value]), p);
       if (!inserted && find(it->second) != find(p)) {
         check_merge(it->second, p, Justification::congruence());
-        merges += union_classes(it->second, p, 0);
+        merges += union_classes(it->second, p, ProofForest::kCongruence);
       }
       dirty_.push_back(find(p));
     }
@@ -418,9 +398,8 @@ MemoryUsage EGraph::memory() const {
                  heap_block(c->parents.capacity() * sizeof(EClassId));
     for (const ENode& n : c->nodes) m.classes += heap_block(n.children.heap_bytes());
   }
-  m.union_find = heap_block(uf_parent_.capacity() * sizeof(uint32_t));
-  m.proofs = heap_block(proof_.capacity() * sizeof(ProofLink)) +
-             heap_block(justs_.capacity() * sizeof(RuleJust));
+  m.union_find = heap_block(uf_.capacity_bytes());
+  m.proofs = heap_block(proofs_.links_bytes()) + heap_block(proofs_.justs_bytes());
   m.types = types_.bytes();
   return m;
 }

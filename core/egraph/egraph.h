@@ -1,6 +1,7 @@
-// The e-graph: a hashcons of e-nodes, a union-find over e-class ids with deferred congruence
-// closure (egg's rebuild with parent lists), an e-class analysis (tensor type and known constant
-// value) checked on every merge, and a proof forest for explanations.
+// The e-graph: a hashcons of e-nodes, a union-find over e-class ids (union_find.h) with deferred
+// congruence closure (egg's rebuild with parent lists), an e-class analysis (tensor type and
+// known constant value) checked on every merge, and a proof forest for explanations
+// (proof_forest.h; explain.cpp walks it).
 //
 // Usage pattern (equality saturation): search matches on a clean e-graph, then add the
 // right-hand sides and merge, then rebuild() once. add(), merge() and find() work at any time;
@@ -27,8 +28,10 @@
 #include "core/egraph/explanation.h"
 #include "core/egraph/ids.h"
 #include "core/egraph/justification.h"
+#include "core/egraph/proof_forest.h"
 #include "core/egraph/selection.h"
 #include "core/egraph/type_table.h"
+#include "core/egraph/union_find.h"
 #include "core/graph/graph.h"
 #include "core/tensor/tensor.h"
 
@@ -118,8 +121,8 @@ class EGraph {
   std::span<const EClassId> classes_with_op(OpId op) const;
 
   size_t class_count() const { return class_count_; }
-  size_t node_count() const { return node_count_; }        // e-nodes in class member lists
-  size_t term_count() const { return uf_parent_.size(); }  // ids handed out
+  size_t node_count() const { return node_count_; }  // e-nodes in class member lists
+  size_t term_count() const { return uf_.size(); }   // ids handed out
   MemoryUsage memory() const;
 
   // --- analysis --------------------------------------------------------------------------------
@@ -156,26 +159,13 @@ class EGraph {
  private:
   friend class ProofWalker;
   struct TermTable;
-  struct ProofLink {
-    EClassId next;        // towards the root of the proof tree; itself at the root
-    uint32_t just = 0;    // 0: congruence, k: justs_[k - 1]
-    bool forward = true;  // the rewrite went from this term to `next`
-  };
-  struct RuleJust {
-    uint32_t rule;  // index into rule_names_
-    uint32_t step;
-  };
 
   void check_ids(const ENode& node) const;
   // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
   TypeId infer_node(const ENode& node) const;
-  uint32_t intern_just(const Justification& why);
-  Justification just_of(uint32_t just) const;
   EClassId new_term(const ENode& node);
   void check_merge(EClassId a, EClassId b, const Justification& why) const;
   bool union_classes(EClassId a, EClassId b, uint32_t just);
-  void proof_union(EClassId a, EClassId b, uint32_t just);
-  void reroot_proof(EClassId term);
   void rebuild_classes();
   std::string describe_term(EClassId id) const;
 
@@ -183,7 +173,7 @@ class EGraph {
   std::unique_ptr<TermTable> terms_;
   // Canonical node -> a term id whose node canonicalises to it.
   std::unordered_map<ENode, EClassId, ENodeHash> memo_;
-  mutable std::vector<uint32_t> uf_parent_;
+  UnionFind uf_;
   std::vector<std::unique_ptr<EClass>> classes_;  // by canonical id; null for merged-away ids
   size_t class_count_ = 0;
   size_t node_count_ = 0;
@@ -200,10 +190,7 @@ class EGraph {
   std::map<std::string, Constant> constants_;
   std::vector<OpaqueOp> opaque_ops_;
 
-  std::vector<ProofLink> proof_;
-  std::vector<RuleJust> justs_;
-  std::vector<std::string> rule_names_;
-  std::unordered_map<std::string, uint32_t> rule_index_;
+  ProofForest proofs_;
 };
 
 }  // namespace retort

@@ -1,10 +1,6 @@
-// The proof forest (egg's explanations): every id is a term and a node of the forest; each union
-// adds one edge between the two terms it was given, labelled with its justification, so the
-// trees of the forest are exactly the e-classes and the unique path between two terms of a class
-// is a proof that they are equal. A congruence edge is proved in turn by the paths between its
-// two terms' children.
+// Explanations: the path between two terms in the proof forest (proof_forest.h), each
+// congruence edge proved in turn by the paths between its two terms' children.
 #include <set>
-#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -15,62 +11,13 @@
 
 namespace retort {
 
-void EGraph::reroot_proof(EClassId term) {
-  // Reverse the links on the path from `term` to its root, so `term` becomes the root.
-  EClassId node = term;
-  ProofLink carried{term, 0, true};
-  while (true) {
-    ProofLink old = proof_[node.value];
-    proof_[node.value] = carried;
-    if (old.next == node) break;
-    carried = {node, old.just, !old.forward};
-    node = old.next;
-  }
-}
-
-void EGraph::proof_union(EClassId a, EClassId b, uint32_t just) {
-  reroot_proof(a);
-  proof_[a.value] = {b, just, true};
-}
-
 class ProofWalker {
  public:
-  struct Edge {
-    EClassId from, to;
-    uint32_t just;
-    bool backward;
-  };
+  using Edge = ProofForest::Edge;
 
   explicit ProofWalker(const EGraph& eg) : eg_(eg) {}
 
-  // The forest path from a to b, as edges in walking order.
-  std::vector<Edge> path(EClassId a, EClassId b) const {
-    const auto& links = eg_.proof_;
-    std::unordered_map<uint32_t, size_t> pos_a;
-    std::vector<EClassId> up_a{a};
-    pos_a[a.value] = 0;
-    for (EClassId x = a; links[x.value].next != x;) {
-      x = links[x.value].next;
-      pos_a[x.value] = up_a.size();
-      up_a.push_back(x);
-    }
-    std::vector<EClassId> up_b{b};
-    for (EClassId y = b; !pos_a.count(y.value);) {
-      if (links[y.value].next == y) fail("e{} and e{} are not equal", a.value, b.value);
-      y = links[y.value].next;
-      up_b.push_back(y);
-    }
-    std::vector<Edge> edges;
-    for (size_t i = 0; i < pos_a.at(up_b.back().value); ++i) {
-      const auto& l = links[up_a[i].value];
-      edges.push_back({up_a[i], up_a[i + 1], l.just, !l.forward});
-    }
-    for (size_t j = up_b.size() - 1; j-- > 0;) {
-      const auto& l = links[up_b[j].value];
-      edges.push_back({up_b[j + 1], up_b[j], l.just, l.forward});
-    }
-    return edges;
-  }
+  std::vector<Edge> path(EClassId a, EClassId b) const { return eg_.proofs_.path(a, b); }
 
   // The pairs of children a congruence edge rests on (identical children need no proof).
   std::vector<std::pair<EClassId, EClassId>> child_pairs(const Edge& e) const {
@@ -89,10 +36,11 @@ class ProofWalker {
         out.truncated = true;
         break;
       }
-      out.steps.push_back({eg_.just_of(e.just), e.backward && e.just != 0, depth,
+      out.steps.push_back({eg_.proofs_.justification(e.just),
+                           e.backward && e.just != ProofForest::kCongruence, depth,
                            term_str(eg_, e.from, opt.max_term_nodes),
                            term_str(eg_, e.to, opt.max_term_nodes)});
-      if (e.just == 0)
+      if (e.just == ProofForest::kCongruence)
         for (auto [x, y] : child_pairs(e)) explain(x, y, depth + 1, opt, out);
     }
     on_stack_.erase({a.value, b.value});
@@ -120,8 +68,8 @@ class ProofWalker {
       auto [x, y] = work.back();
       work.pop_back();
       for (const Edge& e : path(x, y)) {
-        if (e.just != 0) {
-          steps.insert(eg_.justs_[e.just - 1].step);
+        if (e.just != ProofForest::kCongruence) {
+          steps.insert(eg_.proofs_.step_of(e.just));
           continue;
         }
         for (auto pair : child_pairs(e))
