@@ -113,11 +113,24 @@ void check_resume_args(const Args& args) {
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
 }
 
-// A progress line redrawn in place on a terminal, else printed every few seconds.
+// How long a campaign runs, for the campaign pane: "300 cases", "600 s", or both.
+std::string budget_text(const CampaignOptions& o) {
+  std::vector<std::string> parts;
+  if (o.cases > 0) parts.push_back(fmt::format("{} cases", o.cases));
+  if (o.seconds > 0) parts.push_back(fmt::format("{:g} s", o.seconds));
+  return parts.empty() ? "until Ctrl-C" : fmt::format("{}", fmt::join(parts, " or "));
+}
+
+// A progress line redrawn in place on a terminal, else printed every few seconds; every case's
+// progress is also published to the session (the workbench's campaign pane).
 class ProgressDisplay {
  public:
-  ProgressDisplay(Output& out, bool quiet) : out_(out), quiet_(quiet), in_place_(out.in_place()) {}
+  ProgressDisplay(Output& out, bool quiet, Session& s, CampaignStatus status)
+      : out_(out), quiet_(quiet), in_place_(out.in_place()), s_(s), status_(std::move(status)) {}
   void show(const CampaignStats& stats) {
+    status_.stats = stats;
+    status_.running = true;
+    s_.publish_campaign(status_);
     if (quiet_) return;
     auto now = Clock::now();
     double since = std::chrono::duration<double>(now - last_).count();
@@ -130,7 +143,10 @@ class ProgressDisplay {
       last_ = now;
     }
   }
-  void finish() {
+  void finish(const CampaignStats& stats) {
+    status_.stats = stats;
+    status_.running = false;
+    s_.publish_campaign(status_);
     if (shown_) out_.write("\n");
   }
 
@@ -138,6 +154,8 @@ class ProgressDisplay {
   Output& out_;
   bool quiet_, in_place_, shown_ = false;
   Clock::time_point last_ = Clock::now();
+  Session& s_;
+  CampaignStatus status_;
 };
 
 // --jobs N: N processes of this program run the campaign's cases (each `fuzz --resume --job
@@ -234,7 +252,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
   SigintCancels guard(cancel);
-  ProgressDisplay progress(out, quiet || child);
+  ProgressDisplay progress(out, quiet || child, s, {campaign, path, budget_text(o), {}, true});
   CampaignStats stats;
   if (jobs > 1 && !child) {
     stats = run_jobs(db, campaign, o, jobs, cancel, progress);
@@ -243,7 +261,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
                     jobs,     &cancel, [&](const CampaignStats& st) { progress.show(st); }};
     stats = run_campaign(db, run, backends);
   }
-  progress.finish();
+  progress.finish(stats);
   if (child) return;
   std::string stopped = cancel ? " (stopped; `fuzz --resume` continues)" : "";
   if (quiet) {

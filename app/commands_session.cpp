@@ -70,6 +70,29 @@ void run_history(Session& s, const Args& args, Output& out) {
   out.print("wrote {} commands to {}", lines.size(), *path);
 }
 
+void run_log(Session&, const Args& args, Output& out) {
+  const std::string& action = *args.arg(0);
+  const std::string* path = args.arg(1);
+  if (action != "save" && action != "clear")
+    fail("unknown log action '{}' (log save FILE, log clear)", action);
+  if (action == "save" && !path) fail("`log save` needs a FILE");
+  if (action == "clear" && path) fail("`log clear` takes no FILE");
+  OutputLog* log = out.log();
+  if (!log)
+    fail(
+        "`log` works in the workbench, whose log pane keeps the commands' output; here the "
+        "terminal keeps it");
+  if (action == "clear") {
+    log->clear();
+    return;
+  }
+  std::vector<std::string> lines = log->output_lines();
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  write_file(*path, text, args.has("--force"));
+  out.print("saved {} log lines to {}", lines.size(), *path);
+}
+
 void run_replay(Session& s, const Args& args, Output& out) {
   const std::string& path = *args.arg(0);
   bool keep_going = args.has("--keep-going");
@@ -135,6 +158,16 @@ void register_session_commands(CommandRegistry& r) {
                  "`history save FILE` writes the commands that succeeded (without history and\n"
                  "replay themselves), one per line, for `replay FILE`.",
          .run = run_history,
+         .restorable = false});
+  r.add({.name = "log",
+         .args = {{"ACTION", Completion::None, false, false, {"save", "clear"}},
+                  {"FILE", Completion::FilePath, true}},
+         .options = {{"--force", "", "replace FILE if it exists"}},
+         .summary = "Save the workbench's log (the commands' output) to a file, or clear it.",
+         .help = "`log save FILE` writes what the commands printed, output and errors, without\n"
+                 "the command lines; `log clear` empties the log pane. Only the workbench keeps\n"
+                 "a log: in a terminal the scrollback has it.",
+         .run = run_log,
          .restorable = false});
   r.add({.name = "replay",
          .args = {{"FILE", Completion::FilePath}},

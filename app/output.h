@@ -6,15 +6,28 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 namespace retort {
 
+// What a front end keeps of the commands' output (the workbench's log pane), for `log`.
+class OutputLog {
+ public:
+  virtual ~OutputLog() = default;
+  // The lines the commands printed, output and errors, without the echoed command lines.
+  virtual std::vector<std::string> output_lines() const = 0;
+  virtual void clear() = 0;
+};
+
 class Output {
  public:
   virtual ~Output() = default;
   virtual void write(std::string_view text) = 0;
+  // The log this output ends up in when the front end keeps one; null where it does not (a
+  // terminal keeps its own scrollback).
+  virtual OutputLog* log() { return nullptr; }
   // True when a progress line can be redrawn in place with '\r' (a terminal); else a long
   // command prints its progress as separate lines.
   virtual bool in_place() const { return false; }
@@ -44,14 +57,18 @@ class StreamOutput : public Output {
   std::FILE* stream_;
 };
 
+// Collects text; `log` is the log the text is headed for, if any (see Shell::run).
 class StringOutput : public Output {
  public:
+  explicit StringOutput(OutputLog* log = nullptr) : log_(log) {}
   void write(std::string_view text) override { text_ += text; }
+  OutputLog* log() override { return log_; }
   const std::string& text() const { return text_; }
   void clear() { text_.clear(); }
 
  private:
   std::string text_;
+  OutputLog* log_;
 };
 
 }  // namespace retort

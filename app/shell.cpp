@@ -16,7 +16,7 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
   std::string failure;
   // The command's output is its acknowledgement: it is shown only once the command is in the
   // journal, so a kill right after the output never loses the command.
-  StringOutput held;
+  StringOutput held(out_.log());
   try {
     HeadAndRest parts = split_head(text);
     const CommandSpec& command = commands_.get(parts.head);

@@ -13,12 +13,9 @@
 #include <curses.h>
 #include <fmt/format.h>
 
-#include "app/command_line.h"
 #include "app/commands.h"
 #include "app/line_editor.h"
 #include "app/shell.h"
-#include "core/base/error.h"
-#include "core/io/file_io.h"
 #include "views/workbench.h"
 
 namespace retort {
@@ -28,13 +25,31 @@ namespace {
 constexpr const char* kPrompt = "retort> ";
 constexpr int kCtrlC = 3;
 
+// The log pane's buffer as `log save` and `log clear` see it.
+class KeptLog : public OutputLog {
+ public:
+  explicit KeptLog(LogBuffer& log) : log_(log) {}
+  std::vector<std::string> output_lines() const override {
+    std::vector<std::string> lines;
+    for (const auto& l : log_.lines())
+      if (l.style == Style::Plain || l.style == Style::Error) lines.push_back(l.text);
+    return lines;
+  }
+  void clear() override { log_.clear(); }
+
+ private:
+  LogBuffer& log_;
+};
+
 // Command output into the log pane (written from the command thread).
 class LogOutput : public Output {
  public:
-  LogOutput(LogBuffer& log, Style style) : log_(log), style_(style) {}
+  LogOutput(KeptLog& kept, LogBuffer& log, Style style) : kept_(kept), log_(log), style_(style) {}
   void write(std::string_view text) override { log_.append(text, style_); }
+  OutputLog* log() override { return &kept_; }
 
  private:
+  KeptLog& kept_;
   LogBuffer& log_;
   Style style_;
 };
@@ -88,8 +103,9 @@ class Tui {
   explicit Tui(Session& session)
       : readline_ready_(init_readline()),
         session_(session),
-        out_(bench_.log(), Style::Plain),
-        err_(bench_.log(), Style::Error),
+        kept_(bench_.log()),
+        out_(kept_, bench_.log(), Style::Plain),
+        err_(kept_, bench_.log(), Style::Error),
         shell_(session, app_commands(), out_, err_),
         editor_(shell_) {
     g_tui = this;
@@ -120,12 +136,12 @@ class Tui {
   Tui& operator=(const Tui&) = delete;
 
   int run(const std::optional<std::string>& first_line) {
-    refresh_panes();
     if (first_line) start(*first_line);
     while (!quit_) {
       if (running_ && done_) finish();
       while (!running_ && !quit_ && !input_.empty()) rl_callback_read_char();
       if (quit_) break;
+      bench_.update(session_, !running_);
       bench_.set_status(status_text(), running_);
       bench_.draw();
       int key = bench_.read_key(running_ ? 50 : 1000);
@@ -175,42 +191,9 @@ class Tui {
     for (char c : key_bytes(key)) input_.push_back(c);
   }
 
-  // The workbench's own commands: the log is the workbench's, so they are not in the registry.
-  bool workbench_command(const std::string& line) {
-    std::vector<std::string> words = split_words(line);
-    if (words.empty() || words[0] != "log") return false;
-    bool force = words.size() == 4 && words[3] == "--force";
-    if ((words.size() == 3 || force) && words[1] == "save") {
-      std::string text;
-      size_t n = 0;
-      for (const auto& l : bench_.log().lines()) {
-        if (l.style != Style::Plain && l.style != Style::Error) continue;
-        text += l.text + '\n';
-        ++n;
-      }
-      try {
-        write_file(words[2], text, force);
-      } catch (const Error& e) {
-        bench_.log().append(fmt::format("error: {}\n", e.what()), Style::Error);
-        return true;
-      }
-      bench_.log().append(fmt::format("saved {} log lines to {}\n", n, words[2]), Style::Dim);
-    } else if (words.size() == 2 && words[1] == "clear") {
-      bench_.log().clear();
-    } else {
-      bench_.log().append("error: usage: log save FILE [--force] | log clear\n", Style::Error);
-    }
-    return true;
-  }
-
   void start(const std::string& line) {
     if (line.find_first_not_of(" \t") == std::string::npos) return;
     bench_.log().append(fmt::format("{}{}\n", kPrompt, line), Style::Title);
-    if (workbench_command(line)) return;
-    steps_before_ = session_.has_egraph() ? session_.egraph().trace.steps.size() : 0;
-    had_egraph_ = session_.has_egraph();
-    variants_before_ = session_.variant_names();
-    graph_before_ = fingerprint();
     running_line_ = line;
     cancel_requested_ = false;
     progress_before_ = session_.progress_nodes().load();
@@ -229,48 +212,6 @@ class Tui {
     running_ = false;
     last_status_ = status_;
     if (status_ == LineStatus::Quit) quit_ = true;
-    refresh_panes();
-  }
-
-  // Picks what the graph pane shows after a command: the rewrites it made, the variant it
-  // extracted, or the current graph when that changed.
-  void refresh_panes() {
-    GraphPick pick = GraphPick::Keep;
-    std::string variant;
-    size_t steps = session_.has_egraph() ? session_.egraph().trace.steps.size() : 0;
-    if (!session_.has_egraph() || steps < steps_before_ || (!had_egraph_ && session_.has_egraph()))
-      rewrite_from_ = SIZE_MAX;
-    if (session_.has_egraph() && had_egraph_ && steps > steps_before_) {
-      rewrite_from_ = steps_before_;
-      pick = GraphPick::Rewrite;
-    }
-    std::vector<std::string> names = session_.variant_names();
-    for (const auto& name : names)
-      if (std::find(variants_before_.begin(), variants_before_.end(), name) ==
-          variants_before_.end()) {
-        pick = GraphPick::NewestVariant;
-        variant = name;
-      }
-    if (fingerprint() != graph_before_) pick = GraphPick::Current;
-    graph_before_ = fingerprint();
-    variants_before_ = names;
-    steps_before_ = steps;
-    had_egraph_ = session_.has_egraph();
-    try {
-      bench_.update(session_, rewrite_from_, pick, variant);
-    } catch (const std::exception& e) {
-      bench_.log().append(fmt::format("error: cannot draw the session: {}\n", e.what()),
-                          Style::Error);
-    }
-  }
-
-  // Enough to notice that load, def or gen replaced the current graph.
-  std::string fingerprint() const {
-    if (!session_.has_graph()) return "";
-    const Graph& g = session_.graph();
-    std::string f = fmt::format("{}/{}/{}", g.name, g.nodes.size(), g.inputs.size());
-    for (const auto& n : g.nodes) f += "/" + n.name + ":" + n.op;
-    return f;
   }
 
   double seconds_since_start() const {
@@ -295,6 +236,7 @@ class Tui {
   bool readline_ready_;  // first: readline initialises before curses takes the terminal
   Workbench bench_;      // gives the terminal back last
   Session& session_;
+  KeptLog kept_;
   LogOutput out_, err_;
   Shell shell_;
   LineEditor editor_;
@@ -308,11 +250,7 @@ class Tui {
   double last_seconds_ = 0;
   std::string running_line_;
   std::chrono::steady_clock::time_point started_;
-  size_t steps_before_ = 0, rewrite_from_ = SIZE_MAX;
   size_t progress_before_ = 0;  // the progress counter when the command started
-  bool had_egraph_ = false;
-  std::vector<std::string> variants_before_;
-  std::string graph_before_;
 };
 
 }  // namespace

@@ -12,13 +12,11 @@
 
 #include <fmt/format.h>
 
-#include "views/panes/session_text.h"
+#include "views/panes/panes.h"
 
 namespace retort {
 
 namespace {
-
-const char* const kPaneNames[kPaneCount] = {"graph", "e-graph", "variants", "results", "log"};
 
 // Colour pairs by style; 0 means the terminal's own colours.
 short pair_of(Style s) {
@@ -92,31 +90,58 @@ void fill_row(Canvas& screen, int row, Style style) {
   for (int c = 0; c < screen.cols(); ++c) screen.put(row, c, U' ', style);
 }
 
+// Splits `total` rows among panes by weight; the last pane takes what rounding leaves.
+std::vector<int> split_by_weight(int total, const std::vector<int>& weights) {
+  int sum = 0;
+  for (int w : weights) sum += w;
+  std::vector<int> sizes;
+  int cum = 0, used = 0;
+  for (int w : weights) {
+    cum += w;
+    int end = sum > 0 ? (total * cum + sum - 1) / sum : total;
+    sizes.push_back(end - used);
+    used = end;
+  }
+  return sizes;
+}
+
 }  // namespace
 
-ScreenLayout layout_screen(int rows, int cols, std::optional<PaneId> zoomed) {
+ScreenLayout layout_screen(int rows, int cols, const std::vector<const PaneSpec*>& panes,
+                           std::optional<size_t> zoomed) {
   ScreenLayout l;
+  l.panes.resize(panes.size());
   l.status_row = rows - 2;
   l.command_row = rows - 1;
   int area = std::max(0, rows - 3);
-  if (zoomed) {
-    l.panes[static_cast<size_t>(*zoomed)] = {1, 0, area, cols};
+  if (zoomed && *zoomed < panes.size()) {
+    l.panes[*zoomed] = {1, 0, area, cols};
     return l;
   }
-  int log_rows = std::min(area, std::max(5, area * 3 / 10));
-  int top = area - log_rows;
-  int graph_cols = cols * 55 / 100;
-  int right = cols - graph_cols;
-  int egraph_rows = top * 40 / 100;
-  int variants_rows = (top - egraph_rows + 1) / 2;
-  int results_rows = top - egraph_rows - variants_rows;
-  l.panes[static_cast<size_t>(PaneId::Graph)] = {1, 0, top, graph_cols};
-  l.panes[static_cast<size_t>(PaneId::EGraph)] = {1, graph_cols, egraph_rows, right};
-  l.panes[static_cast<size_t>(PaneId::Variants)] = {1 + egraph_rows, graph_cols, variants_rows,
-                                                    right};
-  l.panes[static_cast<size_t>(PaneId::Results)] = {1 + egraph_rows + variants_rows, graph_cols,
-                                                   results_rows, right};
-  l.panes[static_cast<size_t>(PaneId::Log)] = {1 + top, 0, log_rows, cols};
+  std::vector<size_t> docked[3];
+  for (size_t i = 0; i < panes.size(); ++i)
+    if (panes[i]) docked[static_cast<size_t>(panes[i]->dock)].push_back(i);
+  const auto& left = docked[static_cast<size_t>(Dock::Left)];
+  const auto& right = docked[static_cast<size_t>(Dock::Right)];
+  const auto& bottom = docked[static_cast<size_t>(Dock::Bottom)];
+  int bottom_rows = bottom.empty() ? 0 : std::min(area, std::max(5, area * 3 / 10));
+  int top = area - bottom_rows;
+  int left_cols = right.empty() ? cols : left.empty() ? 0 : cols * 55 / 100;
+  // A dock's panes are stacked (left, right) or side by side (bottom), sized by weight.
+  auto stack = [&](const std::vector<size_t>& ids, Rect dock, bool vertical) {
+    std::vector<int> weights;
+    for (size_t i : ids) weights.push_back(panes[i]->weight);
+    std::vector<int> sizes = split_by_weight(vertical ? dock.rows : dock.cols, weights);
+    int at = 0;
+    for (size_t k = 0; k < ids.size(); ++k) {
+      l.panes[ids[k]] = vertical ? Rect{dock.row + at, dock.col, sizes[k], dock.cols}
+                                 : Rect{dock.row, dock.col + at, dock.rows, sizes[k]};
+      at += sizes[k];
+    }
+  };
+  stack(left, {1, 0, top, left_cols}, true);
+  stack(right, {1, left_cols, top, cols - left_cols}, true);
+  stack(bottom, {1 + top, 0, bottom_rows, cols}, false);
   return l;
 }
 
@@ -131,17 +156,9 @@ Workbench::Workbench() {
   nonl();
   keypad(stdscr, TRUE);
   init_colors();
-  auto graph = std::make_unique<GraphPane>();
-  graph->set_unicode(unicode_);
-  graph_ = graph.get();
-  auto log = std::make_unique<TextPane>("log");
-  log->set_follow_tail(true);
-  log_pane_ = log.get();
-  panes_[0] = std::move(graph);
-  panes_[1] = std::make_unique<TextPane>("e-graph");
-  panes_[2] = std::make_unique<TextPane>("variants");
-  panes_[3] = std::make_unique<TextPane>("results");
-  panes_[4] = std::move(log);
+  panes_ = workbench_panes(log_, unicode_);
+  seen_.resize(panes_.size());
+  drawn_.resize(panes_.size());
 }
 
 Workbench::~Workbench() {
@@ -162,22 +179,37 @@ void Workbench::init_colors() {
   colors_ = true;
 }
 
-void Workbench::update(const Session& s, size_t rewrite_from, GraphPick pick,
-                       const std::string& variant) {
-  std::string shown = graph_->shown() ? graph_->shown()->label : "";
-  std::vector<GraphView> views = graph_views(s, rewrite_from);
-  size_t show = 0;
-  for (size_t i = 0; i < views.size(); ++i) {
-    const std::string& label = views[i].label;
-    bool rewrite = label.starts_with("rewrite");
-    if ((pick == GraphPick::Keep && label == shown) || (pick == GraphPick::Rewrite && rewrite) ||
-        (pick == GraphPick::NewestVariant && label == "variant " + variant))
-      show = i;
+void Workbench::update(const Session& s, bool idle) {
+  TopicVersions now = s.topics().now();
+  for (size_t i = 0; i < panes_.size(); ++i) {
+    Pane& p = *panes_[i];
+    if (!idle && !p.spec().live) continue;
+    TopicSet changed = seen_[i] ? TopicClock::changed(*seen_[i], now) : TopicSet::all();
+    if (seen_[i] && !changed.intersects(p.spec().topics)) continue;
+    seen_[i] = now;
+    try {
+      p.refresh(s, changed);
+    } catch (const std::exception& e) {
+      log_.append(
+          fmt::format("error: the {} pane cannot show the session: {}\n", p.spec().name, e.what()),
+          Style::Error);
+    }
   }
-  graph_->set_views(std::move(views), show);
-  static_cast<TextPane&>(pane(PaneId::EGraph)).set_lines(egraph_text(s));
-  static_cast<TextPane&>(pane(PaneId::Variants)).set_lines(variants_text(s));
-  static_cast<TextPane&>(pane(PaneId::Results)).set_lines(results_text(s));
+  // Focus and zoom do not stay on a pane that went away.
+  if (focus_ && !panes_[*focus_]->visible()) focus_.reset();
+  if (zoomed_ && !panes_[*zoomed_]->visible()) zoomed_.reset();
+}
+
+void Workbench::focus(size_t pane) {
+  if (!panes_[pane]->visible()) return;
+  focus_ = last_pane_ = pane;
+  if (zoomed_) zoomed_ = focus_;
+}
+
+ScreenLayout Workbench::layout(int rows, int cols) const {
+  std::vector<const PaneSpec*> specs;
+  for (const auto& p : panes_) specs.push_back(p->visible() ? &p->spec() : nullptr);
+  return layout_screen(rows, cols, specs, zoomed_);
 }
 
 int Workbench::read_key(int timeout_ms) {
@@ -191,39 +223,42 @@ bool Workbench::handle_key(int key) {
     return true;
   }
   if (key == KEY_RESIZE) return true;
-  for (size_t i = 0; i < kPaneCount; ++i) {
+  for (size_t i = 0; i < panes_.size(); ++i) {
     if (key == KEY_F(static_cast<int>(i) + 1)) {
-      focus_ = last_pane_ = static_cast<PaneId>(i);
-      if (zoomed_) zoomed_ = focus_;
+      focus(i);
       return true;
     }
   }
   if (key == KEY_F(11)) {
-    zoomed_ = zoomed_ ? std::nullopt : std::optional<PaneId>(focus_ ? *focus_ : last_pane_);
+    zoomed_ = zoomed_ ? std::nullopt : std::optional<size_t>(focus_ ? *focus_ : last_pane_);
     return true;
   }
   if (!focus_) {
     if (key == KEY_BTAB) {
-      focus_ = last_pane_;
+      focus(last_pane_);
       return true;
     }
     if (key == KEY_PPAGE || key == KEY_NPAGE) {
-      log_pane_->key({key == KEY_PPAGE ? PaneKey::PageUp : PaneKey::PageDown, 0},
-                     drawn_[static_cast<size_t>(PaneId::Log)].rows - 2);
+      for (size_t i = 0; i < panes_.size(); ++i)
+        if (panes_[i]->spec().pages_from_command_line)
+          panes_[i]->key({key == KEY_PPAGE ? PaneKey::PageUp : PaneKey::PageDown, 0},
+                         drawn_[i].rows - 2);
       return true;
     }
     return false;
   }
-  size_t at = static_cast<size_t>(*focus_);
+  size_t at = *focus_;
   if (key == '\t' || key == KEY_BTAB) {
-    // Tab walks graph, e-graph, variants, results, log, then back to the command line.
-    int next = static_cast<int>(at) + (key == '\t' ? 1 : -1);
-    if (next < 0 || next >= static_cast<int>(kPaneCount)) {
+    // Tab walks the visible panes in F-key order, then back to the command line.
+    int step = key == '\t' ? 1 : -1;
+    int next = static_cast<int>(at) + step;
+    while (next >= 0 && next < static_cast<int>(panes_.size()) &&
+           !panes_[static_cast<size_t>(next)]->visible())
+      next += step;
+    if (next < 0 || next >= static_cast<int>(panes_.size()))
       focus_.reset();
-    } else {
-      focus_ = last_pane_ = static_cast<PaneId>(next);
-      if (zoomed_) zoomed_ = focus_;
-    }
+    else
+      focus(static_cast<size_t>(next));
     return true;
   }
   if (key == 27 || key == '\r' || key == '\n' || key == KEY_ENTER) {
@@ -242,12 +277,12 @@ bool Workbench::handle_key(int key) {
   PaneKey pk{pane_key_kind(key, ok), 0};
   int page = drawn_[at].rows - 2;
   if (ok) {
-    pane(*focus_).key(pk, page);
+    panes_[at]->key(pk, page);
     return true;
   }
   if (key > 0 && key < 128) {
     pk = {PaneKey::Char, static_cast<char>(key)};
-    if (pane(*focus_).key(pk, page)) return true;
+    if (panes_[at]->key(pk, page)) return true;
     // Any other character starts typing a command.
     if (key >= 32 && key < 127) {
       focus_.reset();
@@ -269,9 +304,9 @@ void Workbench::set_status(std::string text, bool busy) {
   busy_ = busy;
 }
 
-void Workbench::draw_frame(Canvas& screen, const Rect& r, PaneId id) {
+void Workbench::draw_frame(Canvas& screen, const Rect& r, size_t pane) {
   const Glyphs& g = unicode_ ? Glyphs::unicode() : Glyphs::ascii();
-  bool focused = focus_ == id;
+  bool focused = focus_ == pane;
   Style border = focused ? Style::Highlight : Style::Border;
   int bottom = r.row + r.rows - 1, right = r.col + r.cols - 1;
   for (int c = r.col + 1; c < right; ++c) {
@@ -286,7 +321,7 @@ void Workbench::draw_frame(Canvas& screen, const Rect& r, PaneId id) {
   screen.put(r.row, right, g.tr, border);
   screen.put(bottom, r.col, g.bl, border);
   screen.put(bottom, right, g.br, border);
-  std::string title = fmt::format(" F{} {} ", static_cast<int>(id) + 1, pane(id).title());
+  std::string title = fmt::format(" F{} {} ", pane + 1, panes_[pane]->title());
   int room = r.cols - 4;
   if (room > 0) {
     std::u32string t = utf8_decode(title);
@@ -298,9 +333,11 @@ void Workbench::draw_frame(Canvas& screen, const Rect& r, PaneId id) {
 }
 
 void Workbench::draw_help(Canvas& screen) {
+  std::string names;
+  for (const auto& p : panes_) names += (names.empty() ? "" : ", ") + p->spec().name;
   std::vector<std::string> lines = {
       "Keys",
-      "F1..F5        focus graph, e-graph, variants, results, log",
+      fmt::format("F1..F{:<8} focus {}", panes_.size(), names),
       "Shift-Tab     from the command line: focus the last pane",
       "Tab           in a pane: next pane (after log: the command line)",
       "Esc, Enter    back to the command line (or just start typing)",
@@ -311,8 +348,8 @@ void Workbench::draw_help(Canvas& screen) {
       "log save FILE write the log's command output to FILE",
       ""};
   if (focus_) {
-    lines.push_back(fmt::format("In the {} pane", kPaneNames[static_cast<size_t>(*focus_)]));
-    for (auto& l : pane(*focus_).key_help()) lines.push_back(l);
+    lines.push_back(fmt::format("In the {} pane", panes_[*focus_]->spec().name));
+    for (auto& l : panes_[*focus_]->key_help()) lines.push_back(l);
   }
   lines.push_back("");
   lines.push_back("any key closes this help");
@@ -346,33 +383,36 @@ void Workbench::draw() {
     blit(screen, rows - 1, 0);
     return;
   }
-  if (uint64_t v = log_.version(); v != log_version_) {
-    log_pane_->set_lines(log_.lines());
-    log_version_ = v;
-  }
-  ScreenLayout layout = layout_screen(rows, cols, zoomed_);
+  ScreenLayout layout = this->layout(rows, cols);
   fill_row(screen, 0, Style::Selected);
   screen.text(0, 1, "retort workbench", Style::Selected);
-  std::string keys = "F1-F5 panes  S-Tab/Tab focus  F11 zoom  ? keys";
+  size_t last_key = 0;  // the F key of the last visible pane
+  for (size_t i = 0; i < panes_.size(); ++i)
+    if (panes_[i]->visible()) last_key = i + 1;
+  std::string keys = fmt::format("F1-F{} panes  S-Tab/Tab focus  F11 zoom  ? keys", last_key);
   if (cols > 60) screen.text(0, cols - text_cells(keys) - 1, keys, Style::Selected);
-  for (size_t i = 0; i < kPaneCount; ++i) {
+  bool messages = false;
+  for (size_t i = 0; i < panes_.size(); ++i) {
     const Rect& r = layout.panes[i];
     drawn_[i] = r;
     if (r.rows < 3 || r.cols < 4) continue;
     Canvas content(r.rows - 2, r.cols - 2);
     panes_[i]->draw(content);
     copy_into(screen, content, r.row + 1, r.col + 1);
-    draw_frame(screen, r, static_cast<PaneId>(i));
+    draw_frame(screen, r, i);
+    if (std::string m = panes_[i]->take_messages(); !m.empty()) {
+      log_.append(m, Style::Dim);
+      messages = true;
+    }
   }
-  // A layout computed just now may have warned; the log pane, already drawn, must show it.
-  if (std::string warned = graph_->take_warnings(); !warned.empty()) {
-    log_.append("graphviz: " + warned, Style::Dim);
+  // A pane drawn just now had something to say; the log pane, maybe drawn already, must show it.
+  if (messages) {
     draw();
     return;
   }
   fill_row(screen, layout.status_row, Style::Selected);
   std::string focus =
-      fmt::format("focus: {}", focus_ ? kPaneNames[static_cast<size_t>(*focus_)] : "command line");
+      fmt::format("focus: {}", focus_ ? panes_[*focus_]->spec().name : "command line");
   int focus_col = cols - text_cells(focus) - 1;
   screen.text(layout.status_row, focus_col, focus, Style::Selected);
   // The status gets the rest of the row, cut short when it does not fit.

@@ -24,6 +24,8 @@ void Session::set_variant(const std::string& name, Graph g) {
   v.depth = graph_depth(g);
   v.graph = std::move(g);
   variants_.insert_or_assign(name, std::move(v));
+  newest_variant_ = name;
+  topics_.bump(Topic::Variants);
 }
 
 void Session::start_graph(std::optional<Graph> g) {
@@ -34,11 +36,16 @@ void Session::start_graph(std::optional<Graph> g) {
   redo_.clear();
   compare_report_.reset();
   last_eval_.reset();
+  newest_variant_.clear();
+  for (Topic t : {Topic::Graph, Topic::EGraph, Topic::Variants, Topic::Values, Topic::Results})
+    topics_.bump(t);
 }
 
 void Session::drop_variant(const std::string& name) {
   variant_info(name);  // the error names the variants there are
   variants_.erase(name);
+  if (newest_variant_ == name) newest_variant_.clear();
+  topics_.bump(Topic::Variants);
 }
 
 const Graph* Session::find_variant(const std::string& name) const {
@@ -75,6 +82,21 @@ void Session::adopt(Session&& other) {
   for (const BackendSpec& b : backends_.attached()) backends_.detach(b.name);
   for (const BackendSpec& b : other.backends_.attached())
     backends_.attach(b.name, b.argv, b.timeout_s, b.options);
+  newest_variant_.clear();
+  topics_.bump_all();
+}
+
+void Session::publish_campaign(CampaignStatus status) {
+  {
+    std::lock_guard lock(campaign_mutex_);
+    campaign_ = std::move(status);
+  }
+  topics_.bump(Topic::Campaign);
+}
+
+std::optional<CampaignStatus> Session::campaign_status() const {
+  std::lock_guard lock(campaign_mutex_);
+  return campaign_;
 }
 
 std::vector<std::string> Session::variant_names() const {

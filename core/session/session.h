@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/backend/backend_set.h"
+#include "core/campaign/campaign.h"
 #include "core/compare/compare.h"
 #include "core/compare/tolerance.h"
 #include "core/egraph/convert.h"
@@ -21,6 +23,7 @@
 #include "core/rules/runner.h"
 #include "core/session/journal.h"
 #include "core/session/rule_book.h"
+#include "core/session/topics.h"
 
 namespace retort {
 
@@ -67,6 +70,15 @@ struct EvalRecord {
   std::map<std::string, Tensor> values;
 };
 
+// A campaign this session runs (`fuzz`), as far as it got: published after every case.
+struct CampaignStatus {
+  int64_t campaign = 0;  // its row in the database
+  std::string database;  // the findings database's path
+  std::string budget;    // "300 cases", "10 min"
+  CampaignStats stats;
+  bool running = false;
+};
+
 // One `variants` table row of the original, to compare variants against.
 struct GraphSize {
   size_t ops = 0, depth = 0;
@@ -80,7 +92,10 @@ class Session {
   bool has_graph() const { return graph_.has_value(); }
   // The current graph; throws Error telling how to get one when there is none.
   const Graph& graph() const;
-  void set_graph(Graph g) { graph_ = std::move(g); }
+  void set_graph(Graph g) {
+    graph_ = std::move(g);
+    topics_.bump(Topic::Graph);
+  }
   // Makes g the current graph of a fresh graph state: no e-graph, variants, undo history or
   // comparison from the previous graph (their inputs need not match g's). Seed, rules,
   // tolerances and backends stay. `load` uses it; an empty g clears the graph (`new`).
@@ -105,7 +120,11 @@ class Session {
   // --- e-graph work (session_egraph.cpp) --------------------------------------------------------
   // Every command that changes the e-graph or the variants (egraph, apply, step, saturate,
   // extract) is one undo step; on an Error it leaves the session as it was.
-  RuleBook& rules() { return rules_; }
+  // A changeable rule book may change what matches: the e-graph topic moves.
+  RuleBook& rules() {
+    topics_.bump(Topic::EGraph);
+    return rules_;
+  }
   const RuleBook& rules() const { return rules_; }
   bool has_egraph() const { return work_ != nullptr; }
   // Throws Error telling to run `egraph` when there is none.
@@ -150,12 +169,18 @@ class Session {
   const CompareReport* compare_report() const {
     return compare_report_ ? &*compare_report_ : nullptr;
   }
-  void set_compare_report(CompareReport report) { compare_report_ = std::move(report); }
+  void set_compare_report(CompareReport report) {
+    compare_report_ = std::move(report);
+    topics_.bump(Topic::Results);
+  }
   // How `eval`, `compare`, `inspect`, `bisect`, `reduce` and `equiv` draw inputs, and the
   // inputs fixed by hand (the `input` and `inputs` commands).
   InputPlan& input_plan() { return input_plan_; }
   const InputPlan& input_plan() const { return input_plan_; }
-  void set_last_eval(EvalRecord record) { last_eval_ = std::move(record); }
+  void set_last_eval(EvalRecord record) {
+    last_eval_ = std::move(record);
+    topics_.bump(Topic::Values);
+  }
   const std::optional<EvalRecord>& last_eval() const { return last_eval_; }
 
   // Set (from a signal handler) to stop a running saturation; cleared when one starts.
@@ -166,6 +191,17 @@ class Session {
   // The built-in and attached backends (`backend list`, `compare`).
   BackendSet& backends() { return backends_; }
   const BackendSet& backends() const { return backends_; }
+
+  // --- what changed ----------------------------------------------------------------------------
+  // A version per part of the session, bumped by every change to it (core/session/topics.h).
+  const TopicClock& topics() const { return topics_; }
+  // The campaign's progress, published by `fuzz` from the thread that runs it and read by
+  // front ends from theirs.
+  void publish_campaign(CampaignStatus status);
+  std::optional<CampaignStatus> campaign_status() const;
+  // The variant set or extracted last, empty when none was since the graph started: what a
+  // front end shows after a command made one.
+  const std::string& newest_variant() const { return newest_variant_; }
 
   // Records a command that ran; `restorable` is false for commands that only write files or
   // read the session (their effects are not part of the session's state). False when a journal
@@ -208,6 +244,10 @@ class Session {
   std::optional<CompareReport> compare_report_;
   std::atomic<size_t> progress_nodes_{0};
   BackendSet backends_;
+  TopicClock topics_;
+  std::string newest_variant_;
+  mutable std::mutex campaign_mutex_;
+  std::optional<CampaignStatus> campaign_;
 };
 
 }  // namespace retort

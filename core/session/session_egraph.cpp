@@ -64,6 +64,9 @@ EGraphCheckpoint Session::checkpoint(const std::string& label) const {
 
 void Session::restore(const EGraphCheckpoint& c) {
   variants_ = c.variants;
+  if (!variants_.count(newest_variant_)) newest_variant_.clear();
+  topics_.bump(Topic::EGraph);
+  topics_.bump(Topic::Variants);
   if (!c.start) {
     work_.reset();
     return;
@@ -81,6 +84,8 @@ decltype(auto) Session::undoable(const std::string& label, F&& change) {
     decltype(auto) result = change();
     undo_.push_back(std::move(before));
     redo_.clear();
+    topics_.bump(Topic::EGraph);
+    topics_.bump(Topic::Variants);
     return result;
   } catch (...) {
     restore(before);
@@ -148,7 +153,10 @@ const std::string& Session::extract_variant(const ExtractOptions& options, std::
     }
   }
   return undoable(label, [&]() -> const std::string& {
-    return variants_.insert_or_assign(name, extracted_variant(w, options)).first->first;
+    const std::string& made =
+        variants_.insert_or_assign(name, extracted_variant(w, options)).first->first;
+    newest_variant_ = made;
+    return made;
   });
 }
 
@@ -182,6 +190,8 @@ void Session::replay_egraph(const Graph& start, const RewriteTrace& trace,
   work_ = std::move(w);
   undo_.clear();
   redo_.clear();
+  topics_.bump(Topic::EGraph);
+  topics_.bump(Topic::Variants);
 }
 
 std::vector<Explanation> Session::explain_variant(const std::string& name) const {

@@ -10,7 +10,7 @@
 
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
-#include "core/rules/rewrite.h"
+#include "core/rules/apply.h"
 
 namespace retort {
 

@@ -18,12 +18,12 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
   const CommandRegistry& r = app_commands();
   EXPECT_EQ(r.names(),
             (std::vector<std::string>{
-                "load",    "new",       "def",      "show",        "info",     "export",  "eval",
-                "input",   "inputs",    "seed",     "conformance", "egraph",   "rules",   "match",
-                "apply",   "step",      "saturate", "extract",     "variants", "explain", "undo",
-                "redo",    "render",    "save",     "open",        "history",  "replay",  "backend",
-                "compare", "tolerance", "inspect",  "bisect",      "reduce",   "variant", "equiv",
-                "gen",     "fuzz",      "findings", "help",        "quit"}));
+                "load",    "new",     "def",       "show",        "info",     "export",  "eval",
+                "input",   "inputs",  "seed",      "conformance", "egraph",   "rules",   "match",
+                "apply",   "step",    "saturate",  "extract",     "variants", "explain", "undo",
+                "redo",    "render",  "save",      "open",        "history",  "log",     "replay",
+                "backend", "compare", "tolerance", "inspect",     "bisect",   "reduce",  "variant",
+                "equiv",   "gen",     "fuzz",      "findings",    "help",     "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;

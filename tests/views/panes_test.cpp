@@ -7,6 +7,7 @@
 #include "views/log_buffer.h"
 #include "views/panes/graph_pane.h"
 #include "views/panes/pane.h"
+#include "views/panes/panes.h"
 #include "views/panes/session_text.h"
 #include "views/workbench.h"
 
@@ -21,8 +22,18 @@ bool contains(const std::vector<StyledLine>& lines, const std::string& part) {
   return false;
 }
 
+// A text pane with lines set by hand, for the scrolling tests.
+class ScrollPane : public TextPane {
+ public:
+  const PaneSpec& spec() const override {
+    static const PaneSpec spec{.name = "t"};
+    return spec;
+  }
+  void refresh(const Session&, TopicSet) override {}
+};
+
 TEST(TextPane, ScrollsAndMarksMoreBelow) {
-  TextPane pane("t");
+  ScrollPane pane;
   pane.set_lines({{"one"}, {"two"}, {"three"}, {"four"}});
   Canvas c(2, 10);
   pane.draw(c);
@@ -36,7 +47,7 @@ TEST(TextPane, ScrollsAndMarksMoreBelow) {
 }
 
 TEST(TextPane, FollowsTheTailUntilScrolledUp) {
-  TextPane pane("log");
+  ScrollPane pane;
   pane.set_follow_tail(true);
   Canvas c(2, 10);
   pane.set_lines({{"a"}, {"b"}, {"c"}});
@@ -62,7 +73,7 @@ std::vector<StyledLine> numbered_lines(int n) {
 // Following used to be guessed from where the view stood: a zoom (a taller pane) and back, or a
 // log line arriving while the pane was smaller, left it behind the tail for good.
 TEST(TextPane, KeepsFollowingAfterZoomAndSidewaysScroll) {
-  TextPane pane("log");
+  ScrollPane pane;
   pane.set_follow_tail(true);
   pane.set_lines(numbered_lines(40));
   Canvas small(5, 10);
@@ -213,23 +224,126 @@ TEST(GraphPane, SelectionWalksTheBoxesInReadingOrder) {
   EXPECT_TRUE(pane.selected().empty());
 }
 
+std::vector<const PaneSpec*> visible_specs(const std::vector<std::unique_ptr<Pane>>& panes) {
+  std::vector<const PaneSpec*> specs;
+  for (const auto& p : panes) specs.push_back(p->visible() ? &p->spec() : nullptr);
+  return specs;
+}
+
+size_t pane_index(const std::vector<std::unique_ptr<Pane>>& panes, const std::string& name) {
+  for (size_t i = 0; i < panes.size(); ++i)
+    if (panes[i]->spec().name == name) return i;
+  ADD_FAILURE() << "no pane " << name;
+  return 0;
+}
+
 TEST(ScreenLayout, PanesTileTheScreenAndZoomTakesItAll) {
+  LogBuffer log;
+  std::vector<std::unique_ptr<Pane>> panes = workbench_panes(log, false);
+  Session s;
+  for (auto& p : panes) p->refresh(s, TopicSet::all());
+  size_t campaign = pane_index(panes, "campaign");
+  EXPECT_FALSE(panes[campaign]->visible());  // no campaign yet
   for (auto [rows, cols] : {std::pair{24, 80}, std::pair{60, 200}}) {
-    ScreenLayout l = layout_screen(rows, cols, std::nullopt);
+    ScreenLayout l = layout_screen(rows, cols, visible_specs(panes), std::nullopt);
     EXPECT_EQ(l.command_row, rows - 1);
     EXPECT_EQ(l.status_row, rows - 2);
     int area = 0;
-    for (const Rect& r : l.panes) {
+    for (size_t i = 0; i < panes.size(); ++i) {
+      const Rect& r = l.panes[i];
+      if (i == campaign) {
+        EXPECT_EQ(r.rows * r.cols, 0);
+        continue;
+      }
       EXPECT_GE(r.rows, 4) << rows << "x" << cols;
       area += r.rows * r.cols;
     }
     EXPECT_EQ(area, (rows - 3) * cols);
-    const Rect& log = l.panes[static_cast<size_t>(PaneId::Log)];
-    EXPECT_EQ(log.row + log.rows, rows - 2);
+    const Rect& bottom = l.panes[pane_index(panes, "log")];
+    EXPECT_EQ(bottom.row + bottom.rows, rows - 2);
   }
-  ScreenLayout z = layout_screen(24, 80, PaneId::EGraph);
-  EXPECT_EQ(z.panes[static_cast<size_t>(PaneId::EGraph)].rows, 21);
-  EXPECT_EQ(z.panes[static_cast<size_t>(PaneId::Graph)].rows, 0);
+  size_t egraph = pane_index(panes, "e-graph");
+  ScreenLayout z = layout_screen(24, 80, visible_specs(panes), egraph);
+  EXPECT_EQ(z.panes[egraph].rows, 21);
+  EXPECT_EQ(z.panes[pane_index(panes, "graph")].rows, 0);
+}
+
+// Once a campaign runs, its pane joins the right column; the panes still tile the screen.
+TEST(ScreenLayout, ACampaignPaneTakesItsShareOfTheRightColumn) {
+  LogBuffer log;
+  std::vector<std::unique_ptr<Pane>> panes = workbench_panes(log, false);
+  Session s;
+  s.publish_campaign({1, "f.db", "10 cases", {}, true});
+  for (auto& p : panes) p->refresh(s, TopicSet::all());
+  size_t campaign = pane_index(panes, "campaign");
+  ASSERT_TRUE(panes[campaign]->visible());
+  ScreenLayout l = layout_screen(40, 120, visible_specs(panes), std::nullopt);
+  int area = 0;
+  for (const Rect& r : l.panes) {
+    EXPECT_GE(r.rows, 4);
+    area += r.rows * r.cols;
+  }
+  EXPECT_EQ(area, 37 * 120);
+  const Rect& results = l.panes[pane_index(panes, "results")];
+  EXPECT_EQ(l.panes[campaign].row, results.row + results.rows);
+  EXPECT_EQ(l.panes[campaign].col, results.col);
+}
+
+TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {
+  Session s;
+  std::unique_ptr<Pane> pane = make_campaign_pane();
+  EXPECT_TRUE(pane->spec().live);
+  EXPECT_TRUE(pane->spec().topics.has(Topic::Campaign));
+  pane->refresh(s, TopicSet::all());
+  EXPECT_FALSE(pane->visible());
+  TopicVersions before = s.topics().now();
+  CampaignStatus status{7, "f.db", "300 cases", {}, true};
+  status.stats.cases = 12;
+  status.stats.failures = 3;
+  status.stats.signatures = {"mismatch ort:O3 at mul"};
+  status.stats.by_kind["mismatch ort:O3"] = 3;
+  s.publish_campaign(status);
+  EXPECT_EQ(TopicClock::changed(before, s.topics().now()), TopicSet{Topic::Campaign});
+  pane->refresh(s, {Topic::Campaign});
+  EXPECT_TRUE(pane->visible());
+  Canvas c(10, 60);
+  pane->draw(c);
+  EXPECT_EQ(c.row_text(0), "campaign 7 in f.db: running (300 cases)");
+  EXPECT_NE(c.str().find("findings: 1 distinct (3 failing checks)"), std::string::npos) << c.str();
+  EXPECT_NE(c.str().find("3  mismatch ort:O3"), std::string::npos) << c.str();
+}
+
+// The graph pane shows what the last command made: told by the session's topics what changed,
+// not by comparing snapshots.
+TEST(GraphPane, RefreshShowsWhatTheLastCommandMade) {
+  Session s;
+  std::unique_ptr<Pane> pane = make_graph_pane(false);
+  std::optional<TopicVersions> seen;
+  auto refresh = [&] {
+    TopicVersions now = s.topics().now();
+    pane->refresh(s, seen ? TopicClock::changed(*seen, now) : TopicSet::all());
+    seen = now;
+    return pane->title();
+  };
+  EXPECT_EQ(refresh(), "graph");
+  s.start_graph(testing::fig6_graph());
+  EXPECT_EQ(refresh().substr(0, 20), "graph: current graph");
+  s.build_egraph();
+  EXPECT_EQ(refresh().substr(0, 20), "graph: current graph");
+  bool applied = false;
+  for (size_t i = 0; i < s.rules().all().rules.size() && !applied; ++i) {
+    const Rule& r = s.rules().all().rules[i];
+    applied = s.rules().enabled(i) && !s.find_matches(r).empty() &&
+              s.apply(r.name, 1, "apply").outcome == ApplyOutcome::Applied;
+  }
+  ASSERT_TRUE(applied);
+  EXPECT_EQ(refresh().substr(0, 16), "graph: rewrite #") << pane->title();
+  s.extract_variant({}, "", "extract min");
+  EXPECT_EQ(refresh().substr(0, 18), "graph: variant min");
+  s.rules();  // changes nothing shown: the pane stays where it is
+  EXPECT_EQ(refresh().substr(0, 18), "graph: variant min");
+  s.start_graph(testing::fig6_graph());
+  EXPECT_EQ(refresh().substr(0, 20), "graph: current graph");
 }
 
 }  // namespace

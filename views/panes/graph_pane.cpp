@@ -7,6 +7,8 @@
 #include "core/base/error.h"
 #include "core/graph/graph_dot.h"
 #include "views/graph_picture.h"
+#include "views/panes/panes.h"
+#include "views/panes/session_text.h"
 
 namespace retort {
 
@@ -108,6 +110,48 @@ std::vector<StyledLine> node_details(const GraphView& view, const std::string& d
   }
   if (view.values.empty()) lines.push_back({"(run `eval` to see values)", Style::Dim});
   return lines;
+}
+
+const PaneSpec& GraphPane::spec() const {
+  static const PaneSpec spec{
+      .name = "graph",
+      .dock = Dock::Left,
+      .topics = {Topic::Graph, Topic::EGraph, Topic::Variants, Topic::Values}};
+  return spec;
+}
+
+void GraphPane::refresh(const Session& s, TopicSet changed) {
+  enum class Pick { Keep, Current, Rewrite, NewestVariant } pick = Pick::Keep;
+  size_t steps = s.has_egraph() ? s.egraph().trace.steps.size() : 0;
+  if (!s.has_egraph() || !had_egraph_ || steps < steps_seen_) rewrite_from_ = SIZE_MAX;
+  if (s.has_egraph() && had_egraph_ && steps > steps_seen_) {
+    rewrite_from_ = steps_seen_;
+    pick = Pick::Rewrite;
+  }
+  const std::string& newest = s.newest_variant();
+  if (!newest.empty() && newest != newest_seen_) pick = Pick::NewestVariant;
+  if (changed.has(Topic::Graph)) pick = Pick::Current;
+  steps_seen_ = steps;
+  had_egraph_ = s.has_egraph();
+  newest_seen_ = newest;
+
+  std::string shown_label = shown() ? shown()->label : "";
+  std::vector<GraphView> views = graph_views(s, rewrite_from_);
+  size_t show = 0;
+  for (size_t i = 0; i < views.size(); ++i) {
+    const std::string& label = views[i].label;
+    if ((pick == Pick::Keep && label == shown_label) ||
+        (pick == Pick::Rewrite && label.starts_with("rewrite")) ||
+        (pick == Pick::NewestVariant && label == "variant " + newest))
+      show = i;
+  }
+  set_views(std::move(views), show);
+}
+
+std::unique_ptr<Pane> make_graph_pane(bool unicode) {
+  auto pane = std::make_unique<GraphPane>();
+  pane->set_unicode(unicode);
+  return pane;
 }
 
 std::string GraphPane::title() const {

@@ -42,7 +42,11 @@ std::vector<StyledLine> node_details(const GraphView& view, const std::string& d
 
 class GraphPane : public Pane {
  public:
+  const PaneSpec& spec() const override;
   std::string title() const override;
+  // Shows what the last command made: the current graph when it changed, else a variant it
+  // extracted, else its rewrites; otherwise the graph shown before (when it is still there).
+  void refresh(const Session& s, TopicSet changed) override;
   void draw(Canvas& canvas) override;
   bool key(PaneKey key, int page_rows) override;
   std::vector<std::string> key_help() const override;
@@ -54,9 +58,10 @@ class GraphPane : public Pane {
   const std::string& selected() const { return selected_; }
   // The layout at a detail level (0: full), computed when first asked for.
   const GraphLayout* layout(int detail = 0);
-  // Graphviz's warnings from the layouts computed since the last call, once each; the
-  // workbench shows them in the log pane.
-  std::string take_warnings() { return std::exchange(warnings_, {}); }
+  // Graphviz's warnings from the layouts computed since the last call, once each.
+  std::string take_messages() override {
+    return warnings_.empty() ? "" : "graphviz: " + std::exchange(warnings_, {});
+  }
   // Box-drawing characters (true) or ASCII.
   void set_unicode(bool unicode) { unicode_ = unicode; }
 
@@ -66,6 +71,11 @@ class GraphPane : public Pane {
 
   std::vector<GraphView> views_;
   size_t show_ = 0;
+  // What refresh saw last: the trace's length, whether there was an e-graph, the newest
+  // variant; and the first trace step of the last command's rewrites (SIZE_MAX: none).
+  size_t steps_seen_ = 0, rewrite_from_ = SIZE_MAX;
+  bool had_egraph_ = false;
+  std::string newest_seen_;
   void reset_layouts();
   // Picks the detail level: the fullest whose layout fits rows x cols, unless the user chose.
   int fitting_detail(int rows, int cols);

@@ -1,11 +1,14 @@
 // A pane of the workbench: a titled area that draws into a canvas and takes keys while it has
-// the focus. Panes draw only what they cached when the session was idle, so they stay
-// responsive while a command runs on another thread.
+// the focus. A pane declares what it is (PaneSpec) and takes its content from the session when
+// a topic it draws from changed (refresh); it draws only what it took, so it stays responsive
+// while a command runs on another thread. The panes and their order: views/panes/panes.cpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "core/session/session.h"
+#include "core/session/topics.h"
 #include "views/canvas.h"
 
 namespace retort {
@@ -16,10 +19,33 @@ struct PaneKey {
   char ch = 0;
 };
 
+// Where a pane sits: the left column (the graph), stacked on the right, or across the bottom.
+enum class Dock { Left, Right, Bottom };
+
+struct PaneSpec {
+  std::string name;  // "e-graph": the key list, the status line, the title unless title() says more
+  Dock dock = Dock::Right;
+  int weight = 1;     // its share of the dock's rows among the visible panes there
+  TopicSet topics{};  // the session topics it draws from
+  // Its topics are published thread-safely (the campaign), so it refreshes while a command
+  // runs; other panes refresh between commands.
+  bool live = false;
+  // PgUp/PgDn on the command line scroll it (the log).
+  bool pages_from_command_line = false;
+};
+
 class Pane {
  public:
   virtual ~Pane() = default;
-  virtual std::string title() const = 0;
+  virtual const PaneSpec& spec() const = 0;
+  virtual std::string title() const { return spec().name; }
+  // Takes what the pane shows from the session; `changed` holds the topics that changed since
+  // its last refresh (every topic the first time).
+  virtual void refresh(const Session& s, TopicSet changed) = 0;
+  // False while there is nothing to show: the layout leaves the pane out.
+  virtual bool visible() const { return true; }
+  // Messages for the log pane that came up while drawing (Graphviz's warnings), once each.
+  virtual std::string take_messages() { return {}; }
   // Draws the content area (inside the border).
   virtual void draw(Canvas& canvas) = 0;
   // Returns false when the pane does not use the key.
@@ -31,8 +57,6 @@ class Pane {
 // Lines of text that scroll up, down, left and right.
 class TextPane : public Pane {
  public:
-  explicit TextPane(std::string title) : title_(std::move(title)) {}
-  std::string title() const override { return title_; }
   void draw(Canvas& canvas) override;
   bool key(PaneKey key, int page_rows) override;
   std::vector<std::string> key_help() const override;
@@ -45,7 +69,6 @@ class TextPane : public Pane {
  private:
   int max_top(int rows) const;  // the top line that shows the last line at the bottom of `rows`
 
-  std::string title_;
   std::vector<StyledLine> lines_;
   int top_ = 0, left_ = 0;
   int last_rows_ = 1;
@@ -53,6 +76,19 @@ class TextPane : public Pane {
   // The user has not scrolled up from the last line; a state of its own, since where the view
   // stands changes with the pane's height (zoom, resize) without the user scrolling.
   bool at_tail_ = true;
+};
+
+// A text pane whose lines are a function of the session (e-graph, variants, results).
+class SessionTextPane : public TextPane {
+ public:
+  using Source = std::vector<StyledLine> (*)(const Session&);
+  SessionTextPane(PaneSpec spec, Source source) : spec_(std::move(spec)), source_(source) {}
+  const PaneSpec& spec() const override { return spec_; }
+  void refresh(const Session& s, TopicSet) override { set_lines(source_(s)); }
+
+ private:
+  PaneSpec spec_;
+  Source source_;
 };
 
 }  // namespace retort

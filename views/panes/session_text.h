@@ -24,6 +24,10 @@ std::vector<StyledLine> variants_text(const Session& s);
 // Results pane: backends x variants, once `compare` has run.
 std::vector<StyledLine> results_text(const Session& s);
 
+// Campaign pane: the campaign `fuzz` runs or ran last in this session, its cases, rate,
+// findings by kind and time per stage.
+std::vector<StyledLine> campaign_text(const Session& s);
+
 // The nodes of variant `name` that the original does not compute the same way: matched by
 // e-class when the variant was extracted from the current e-graph (so a rewrite marks only the
 // nodes it put in, not everything computed from them), else by structure.

@@ -86,5 +86,38 @@ TEST(SessionEGraph, FailedApplyLeavesNoUndoStep) {
   EXPECT_EQ(s.undo_depth(), 1u);
 }
 
+// Every change publishes its topics, and only those: the workbench redraws on them.
+TEST(SessionEGraph, PublishesWhatChanged) {
+  Session s;
+  TopicVersions seen = s.topics().now();
+  auto changed = [&] {
+    TopicVersions now = s.topics().now();
+    TopicSet c = TopicClock::changed(seen, now);
+    seen = now;
+    return c;
+  };
+  s.start_graph(testing::fig6_graph());
+  EXPECT_EQ(changed(), (TopicSet{Topic::Graph, Topic::EGraph, Topic::Variants, Topic::Values,
+                                 Topic::Results}));
+  s.build_egraph();
+  EXPECT_EQ(changed(), (TopicSet{Topic::EGraph, Topic::Variants}));
+  s.extract_variant({}, "", "extract min");
+  EXPECT_EQ(changed(), (TopicSet{Topic::EGraph, Topic::Variants}));
+  EXPECT_EQ(s.newest_variant(), "min");
+  const Session& reader = s;
+  reader.rules();
+  reader.egraph();
+  EXPECT_TRUE(changed().empty());
+  s.set_compare_report({});
+  EXPECT_EQ(changed(), TopicSet{Topic::Results});
+  s.set_last_eval({});
+  EXPECT_EQ(changed(), TopicSet{Topic::Values});
+  s.undo();
+  EXPECT_EQ(changed(), (TopicSet{Topic::EGraph, Topic::Variants}));
+  EXPECT_EQ(s.newest_variant(), "");  // undone
+  EXPECT_THROW(s.apply("no_such_rule", 1, "apply"), Error);
+  EXPECT_TRUE(changed().empty());  // a failed command before any change
+}
+
 }  // namespace
 }  // namespace retort

@@ -2,6 +2,7 @@
 #include <fmt/ranges.h>
 
 #include "core/egraph/extract.h"
+#include "views/panes/panes.h"
 #include "views/panes/session_text.h"
 
 namespace retort {
@@ -36,6 +37,12 @@ std::vector<StyledLine> variants_text(const Session& s) {
                      fresh > 0 ? Style::Good : Style::Plain});
   }
   return lines;
+}
+
+std::unique_ptr<Pane> make_variants_pane() {
+  return std::make_unique<SessionTextPane>(
+      PaneSpec{.name = "variants", .weight = 30, .topics = {Topic::Graph, Topic::EGraph, Topic::Variants}},
+      variants_text);
 }
 
 }  // namespace retort

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/compare/verdict.h"
+#include "views/panes/panes.h"
 #include "views/panes/session_text.h"
 
 namespace retort {
@@ -80,6 +81,11 @@ std::vector<StyledLine> results_text(const Session& s) {
     lines.push_back({fmt::format("#{} {}", n, r->bug(n)->str()), Style::Error});
   for (const auto& note : r->notes) lines.push_back({note, Style::Dim});
   return lines;
+}
+
+std::unique_ptr<Pane> make_results_pane() {
+  return std::make_unique<SessionTextPane>(
+      PaneSpec{.name = "results", .weight = 30, .topics = {Topic::Results}}, results_text);
 }
 
 }  // namespace retort

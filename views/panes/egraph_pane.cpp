@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/egraph/render.h"
+#include "views/panes/panes.h"
 #include "views/panes/session_text.h"
 
 namespace retort {
@@ -87,6 +88,11 @@ std::vector<StyledLine> egraph_text(const Session& s) {
                      eg.eclass(id).nodes.size() > 1 ? Style::Good : Style::Plain});
   }
   return lines;
+}
+
+std::unique_ptr<Pane> make_egraph_pane() {
+  return std::make_unique<SessionTextPane>(
+      PaneSpec{.name = "e-graph", .weight = 40, .topics = {Topic::EGraph}}, egraph_text);
 }
 
 }  // namespace retort
