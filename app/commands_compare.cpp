@@ -37,10 +37,11 @@ const Graph& graph_named(const Session& s, const std::string& name) {
 
 ToleranceTable tolerances_for(const Session& s, const Args& args) {
   ToleranceTable t = s.tolerances();
-  std::optional<double> atol, rtol;
+  std::optional<double> atol, rtol, ulps;
   if (auto text = args.option("--atol")) atol = parse_tolerance(*text, "--atol");
   if (auto text = args.option("--rtol")) rtol = parse_tolerance(*text, "--rtol");
-  t.set_all_floats(atol ? &*atol : nullptr, rtol ? &*rtol : nullptr);
+  if (auto text = args.option("--ulps")) ulps = parse_tolerance(*text, "--ulps");
+  t.set_all_floats(atol ? &*atol : nullptr, rtol ? &*rtol : nullptr, ulps ? &*ulps : nullptr);
   return t;
 }
 
@@ -100,9 +101,10 @@ void run_tolerance(Session& s, const Args& args, Output& out) {
   if (const std::string* dtype_text = args.arg(0)) {
     std::optional<DType> dtype = parse_dtype(*dtype_text);
     if (!dtype) fail("unknown dtype '{}'", *dtype_text);
-    if (!args.arg(2)) fail("give both ATOL and RTOL: tolerance {} ATOL RTOL", *dtype_text);
+    if (!args.arg(2)) fail("give both ATOL and RTOL: tolerance {} ATOL RTOL [ULPS]", *dtype_text);
     s.tolerances().set(
-        *dtype, {parse_tolerance(*args.arg(1), "ATOL"), parse_tolerance(*args.arg(2), "RTOL")});
+        *dtype, {parse_tolerance(*args.arg(1), "ATOL"), parse_tolerance(*args.arg(2), "RTOL"),
+                 args.arg(3) ? parse_tolerance(*args.arg(3), "ULPS") : 0});
   }
   out.line(s.tolerances().str());
 }
@@ -227,6 +229,9 @@ void run_export_repro(Session& s, const Args& args, Output& out) {
 void register_compare_commands(CommandRegistry& r) {
   OptionSpec atol{"--atol", "A", "absolute tolerance for every float dtype (this run only)"};
   OptionSpec rtol{"--rtol", "R", "relative tolerance for every float dtype (this run only)"};
+  OptionSpec ulps{
+      "--ulps", "U",
+      "also match within U units in the last place of each float dtype (this run only)"};
   OptionSpec seed{"--seed", "S", "draw the inputs with seed S instead of the session seed"};
   r.add({.name = "compare",
          .args = {{"VARIANTS...", Completion::VariantName, true, true}},
@@ -238,6 +243,7 @@ void register_compare_commands(CommandRegistry& r) {
                      {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
                      atol,
                      rtol,
+                     ulps,
                      {"--keep-undefined", "",
                       "keep differences where the inputs make an op undefined as findings"},
                      {"--count-precision", "",
@@ -264,11 +270,14 @@ void register_compare_commands(CommandRegistry& r) {
   r.add({.name = "tolerance",
          .args = {{"DTYPE", Completion::None, true},
                   {"ATOL", Completion::None, true},
-                  {"RTOL", Completion::None, true}},
+                  {"RTOL", Completion::None, true},
+                  {"ULPS", Completion::None, true}},
          .summary = "Print the comparison tolerances, or set one float dtype's.",
-         .help = "An element matches when |actual - expected| <= ATOL + RTOL * |expected|.\n"
-                 "Integers and bool always compare exactly. Defaults: f32 1e-3 1e-3, f16 1e-2\n"
-                 "1e-2, f64 1e-7 1e-7.",
+         .help = "An element matches when |actual - expected| <= ATOL + RTOL * |expected|, or\n"
+                 "when the two are at most ULPS units in the last place of DTYPE apart (the\n"
+                 "same strictness at every magnitude: `tolerance f16 0 0 2` accepts two f16\n"
+                 "roundings and nothing else). Integers and bool always compare exactly.\n"
+                 "Defaults: f32 1e-3 1e-3, f16 1e-2 1e-2, f64 1e-7 1e-7, ULPS 0.",
          .run = run_tolerance});
   r.add({.name = "inspect",
          .args = {{"A", Completion::VariantName}, {"B", Completion::VariantName, true}},

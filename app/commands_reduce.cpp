@@ -181,7 +181,9 @@ void register_reduce_commands(CommandRegistry& r) {
                      seed_option(),
                      {"--runs", "N", "check each state with N seeds S, S+1, ... (default 1)"},
                      {"--atol", "A", "absolute tolerance for every float dtype (this run only)"},
-                     {"--rtol", "R", "relative tolerance for every float dtype (this run only)"}},
+                     {"--rtol", "R", "relative tolerance for every float dtype (this run only)"},
+                     {"--ulps", "U",
+                      "also match within U units in the last place of each float dtype"}},
          .summary = "Find the rewrite that makes a variant fail on a backend.",
          .help =
              "Walks the rewrite trace from the original toward VARIANT (an extracted variant):\n"

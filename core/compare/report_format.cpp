@@ -171,7 +171,7 @@ std::string compare_report_json(const CompareReport& r) {
   nlohmann::json tol = nlohmann::json::object();
   for (DType d : kAllDTypes) {
     Tolerance t = r.tolerances.of(d);
-    tol[std::string(dtype_name(d))] = {{"atol", t.atol}, {"rtol", t.rtol}};
+    tol[std::string(dtype_name(d))] = {{"atol", t.atol}, {"rtol", t.rtol}, {"ulps", t.ulps}};
   }
   j["tolerances"] = tol;
   j["cells"] = nlohmann::json::array();

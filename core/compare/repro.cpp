@@ -186,7 +186,8 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   nlohmann::json tol = nlohmann::json::object();
   for (DType d : kAllDTypes)
     tol[std::string(dtype_name(d))] = {{"atol", report.tolerances.of(d).atol},
-                                       {"rtol", report.tolerances.of(d).rtol}};
+                                       {"rtol", report.tolerances.of(d).rtol},
+                                       {"ulps", report.tolerances.of(d).ulps}};
   cfg["tolerances"] = tol;
   cfg["inputs"] = nlohmann::json::array();
   for (size_t i = 0; i < ga.inputs.size(); ++i) {

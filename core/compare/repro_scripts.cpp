@@ -48,6 +48,23 @@ function halfToNumber(h) {
   if (e === 31) return f ? NaN : s * Infinity;
   return s * Math.pow(2, e - 15) * (1 + f / 1024);
 }
+// An element's bits as a signed count of representable values from zero, so that the
+// difference of two is their distance in ulps of the dtype.
+const F32 = new Float32Array(1), I32 = new Int32Array(F32.buffer);
+const F64 = new Float64Array(1), I64 = new BigInt64Array(F64.buffer);
+function ordered(type, raw) {
+  if (type === 'float16') return BigInt(raw & 0x8000 ? -(raw & 0x7fff) : raw);
+  if (type === 'float32') {
+    F32[0] = raw;
+    return BigInt(I32[0] < 0 ? -(I32[0] & 0x7fffffff) : I32[0]);
+  }
+  F64[0] = raw;
+  return I64[0] < 0n ? -(I64[0] & 0x7fffffffffffffffn) : I64[0];
+}
+function ulpGap(type, a, b) {
+  const d = ordered(type, a) - ordered(type, b);
+  return Number(d < 0n ? -d : d);
+}
 function numbers(t) {
   const out = [];
   for (const v of t.data) out.push(t.type === 'float16' ? halfToNumber(v) : Number(v));
@@ -65,13 +82,15 @@ async function runSide(side, feeds) {
 function compare(name, a, e) {
   if (a.type !== e.type || a.shape.join(',') !== e.shape.join(','))
     return `${name}: shape/dtype mismatch: ${a.type}[${a.shape}] vs ${e.type}[${e.shape}]`;
-  const tol = cfg.tolerances[RETORT_DTYPE[e.type]] || {atol: 0, rtol: 0};
+  const tol = cfg.tolerances[RETORT_DTYPE[e.type]] || {atol: 0, rtol: 0, ulps: 0};
   const x = numbers(a), y = numbers(e);
   let bad = 0, first = -1, maxAbs = 0;
   for (let i = 0; i < y.length; ++i) {
     const d = Math.abs(x[i] - y[i]);
     const same = (Number.isNaN(x[i]) && Number.isNaN(y[i])) || x[i] === y[i] ||
-                 (Number.isFinite(d) && d <= tol.atol + tol.rtol * Math.abs(y[i]));
+                 (Number.isFinite(d) && d <= tol.atol + tol.rtol * Math.abs(y[i])) ||
+                 (Number.isFinite(d) && tol.ulps > 0 && a.type.startsWith('float') &&
+                  ulpGap(a.type, a.data[i], e.data[i]) <= tol.ulps);
     if (Number.isFinite(d)) maxAbs = Math.max(maxAbs, d);
     if (!same && bad++ === 0) first = i;
   }
@@ -187,14 +206,29 @@ def run_worker(side, inputs):
             proc.kill()
 
 
+def ulp_gap(a, b):
+    """The distance of two values of one float dtype in its ulps (numpy scalars)."""
+    bits = {2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
+    sign = 1 << (8 * a.dtype.itemsize - 1)
+
+    def ordered(v):
+        raw = int(np.array(v).view(bits))
+        return -(raw & (sign - 1)) if raw & sign else raw
+
+    return abs(ordered(a) - ordered(b))
+
+
 def compare(name, a, e):
     if a.dtype != e.dtype or a.shape != e.shape:
         return f"{name}: shape/dtype mismatch: {a.dtype}{list(a.shape)} vs {e.dtype}{list(e.shape)}"
-    tol = CFG["tolerances"].get(NAMES[e.dtype.str], {"atol": 0, "rtol": 0})
+    tol = CFG["tolerances"].get(NAMES[e.dtype.str], {"atol": 0, "rtol": 0, "ulps": 0})
     x, y = a.astype(np.float64).ravel(), e.astype(np.float64).ravel()
     with np.errstate(invalid="ignore"):
         d = np.abs(x - y)
         same = (np.isnan(x) & np.isnan(y)) | (x == y) | (np.isfinite(d) & (d <= tol["atol"] + tol["rtol"] * np.abs(y)))
+    if tol.get("ulps", 0) > 0 and a.dtype.kind == "f":
+        for i in np.flatnonzero(~same & np.isfinite(d)):
+            same[i] = ulp_gap(a.ravel()[i], e.ravel()[i]) <= tol["ulps"]
     bad = np.flatnonzero(~same)
     if bad.size == 0:
         return None

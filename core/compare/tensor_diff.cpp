@@ -64,7 +64,7 @@ OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
     d.max_abs_error = std::max(d.max_abs_error, diff);
     d.chebyshev = std::max(d.chebyshev, diff);
     if (diff > 0) d.max_rel_error = std::max(d.max_rel_error, e == 0 ? kInf : diff / std::abs(e));
-    if (diff > tol.atol + tol.rtol * std::abs(e)) note_mismatch(d, i, a, e);
+    if (!tol.allows(a, e, expected.dtype())) note_mismatch(d, i, a, e);
   }
   d.verdict = non_finite_mismatch ? Verdict::nan_inf_mismatch
               : d.mismatched      ? Verdict::mismatch

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/ulp.h"
 
 namespace retort {
 
@@ -18,6 +19,11 @@ void check_value(double v, const char* what, DType dtype) {
 }
 
 }  // namespace
+
+bool Tolerance::allows(double a, double e, DType dtype) const {
+  if (std::abs(a - e) <= atol + rtol * std::abs(e)) return true;
+  return ulps > 0 && ulp_distance(a, e, dtype) <= ulps;
+}
 
 // f32 follows the NNSmith/HirFuzz practice (differences of order 1e-3 are numerical noise in a
 // multi-op graph); f16 has about three decimal digits; f64 is held much tighter.
@@ -34,14 +40,16 @@ void ToleranceTable::set(DType dtype, Tolerance tolerance) {
     fail("{} compares exactly; tolerances apply to f16, f32 and f64", dtype_name(dtype));
   check_value(tolerance.atol, "atol", dtype);
   check_value(tolerance.rtol, "rtol", dtype);
+  check_value(tolerance.ulps, "ulps", dtype);
   floats_[dtype] = tolerance;
 }
 
-void ToleranceTable::set_all_floats(const double* atol, const double* rtol) {
+void ToleranceTable::set_all_floats(const double* atol, const double* rtol, const double* ulps) {
   for (auto& [dtype, t] : floats_) {
     Tolerance next = t;
     if (atol) next.atol = *atol;
     if (rtol) next.rtol = *rtol;
+    if (ulps) next.ulps = *ulps;
     set(dtype, next);
   }
 }
@@ -51,7 +59,8 @@ std::string ToleranceTable::str() const {
   for (DType d : kAllDTypes) {
     if (!is_float(d)) continue;
     Tolerance t = of(d);
-    parts.push_back(fmt::format("{} atol={:g} rtol={:g}", dtype_name(d), t.atol, t.rtol));
+    parts.push_back(fmt::format("{} atol={:g} rtol={:g}{}", dtype_name(d), t.atol, t.rtol,
+                                t.ulps > 0 ? fmt::format(" ulps={:g}", t.ulps) : ""));
   }
   parts.push_back("integers and bool exact");
   return fmt::format("{}", fmt::join(parts, "; "));

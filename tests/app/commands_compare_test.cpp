@@ -10,6 +10,7 @@
 
 #include "core/backend/backend_set.h"
 #include "core/backend/family_env.h"
+#include "core/io/file_io.h"
 #include "tests/app/shell_fixture.h"
 
 namespace retort {
@@ -36,6 +37,13 @@ class CompareCommands : public testing::ShellTest {
     if (f) std::fclose(f);
     log.assign(buf, n);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  // Sets every dtype's ulps in the bundle's repro.json, as a person tuning the script would.
+  void set_bundle_ulps(double ulps) {
+    fs::path file = dir / "repro.json";
+    auto cfg = nlohmann::json::parse(read_file(file.string()));
+    for (auto& [dtype, tol] : cfg["tolerances"].items()) tol["ulps"] = ulps;
+    write_file(file.string(), cfg.dump(), true);
   }
   void attach_bad_mul() {
     run_ok(fmt::format(R"(backend attach bad --cmd "{} --fault perturb --perturb-op mul")",
@@ -132,6 +140,8 @@ TEST_F(CompareCommands, ToleranceCommand) {
   EXPECT_NE(run_ok("tolerance f32 0.5 0.25").find("f32 atol=0.5 rtol=0.25"), std::string::npos);
   EXPECT_EQ(session.tolerances().of(DType::f32).atol, 0.5);
   EXPECT_NE(run_failing("tolerance i32 1 1").find("exactly"), std::string::npos);
+  EXPECT_NE(run_ok("tolerance f16 0 0 2").find("f16 atol=0 rtol=0 ulps=2"), std::string::npos);
+  EXPECT_NE(run_failing("tolerance f16 0 0 x").find("ULPS must be a number"), std::string::npos);
   EXPECT_NE(run_failing("export repro /tmp/x").find("run `compare` first"), std::string::npos);
 }
 
@@ -147,6 +157,13 @@ TEST_F(CompareCommands, OrtBundleReproducesOnOnnxRuntime) {
   std::string log;
   EXPECT_EQ(run_in_bundle("node repro.js", log), 1) << log;
   EXPECT_NE(log.find("reproduced: ort:O3 on original disagrees"), std::string::npos) << log;
+  // The last-bit differences are a few f32 ulps: within 64 ulps the two agree, in Retort and in
+  // the bundle's script.
+  text = run_ok("compare --backends ref,ort:O3 --atol 0 --rtol 0 --ulps 64");
+  EXPECT_NE(text.find("0 findings"), std::string::npos) << text;
+  set_bundle_ulps(64);
+  EXPECT_EQ(run_in_bundle("node repro.js", log), 0) << log;
+  EXPECT_NE(log.find("not reproduced"), std::string::npos) << log;
 }
 
 // The same for torch: its float32 kernels differ from the reference in the last bits, and the
@@ -166,6 +183,9 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   std::string log;
   EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
   EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;
+  set_bundle_ulps(64);
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 0) << log;
+  EXPECT_NE(log.find("not reproduced"), std::string::npos) << log;
 }
 
 // ONNX Runtime computes f16 Exp and Sin in f32 and skips the rounding back to f16 before a Cast to

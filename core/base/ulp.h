@@ -1,0 +1,15 @@
+// Distances in units in the last place (ulps) of a float dtype: how many representable values
+// of that dtype lie between two of its values. Tolerances can be given in ulps of the declared
+// dtype (core/compare/tolerance.h), which means the same at every magnitude.
+#pragma once
+
+#include "core/base/dtype.h"
+
+namespace retort {
+
+// 0 when a == b (+0 and -0 too), 1 for neighbours; counts across zero (the smallest positive
+// and negative subnormals are 2 apart). a and b are finite values of `dtype` (f16, f32 or f64),
+// as a tensor of that dtype holds them.
+double ulp_distance(double a, double b, DType dtype);
+
+}  // namespace retort

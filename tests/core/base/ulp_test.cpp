@@ -1,0 +1,36 @@
+#include "core/base/ulp.h"
+
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "core/base/half.h"
+
+namespace retort {
+namespace {
+
+TEST(Ulp, CountsRepresentableValuesOfTheDtype) {
+  EXPECT_EQ(ulp_distance(1.0, 1.0, DType::f32), 0);
+  EXPECT_EQ(ulp_distance(0.0, -0.0, DType::f32), 0);
+  float next = std::nextafter(1.0f, 2.0f);
+  EXPECT_EQ(ulp_distance(1.0, next, DType::f32), 1);
+  EXPECT_EQ(ulp_distance(next, 1.0, DType::f32), 1);
+  // The same two numbers are one f16 ulp apart at 1 (2^-10) and 2^13 f32 ulps apart.
+  double h = 1.0 + 1.0 / 1024;
+  EXPECT_EQ(ulp_distance(1.0, h, DType::f16), 1);
+  EXPECT_EQ(ulp_distance(1.0, h, DType::f32), 8192);
+  EXPECT_EQ(ulp_distance(1.0, std::nextafter(1.0, 2.0), DType::f64), 1);
+}
+
+TEST(Ulp, CountsAcrossZeroAndAtTheExtremes) {
+  float tiny = std::numeric_limits<float>::denorm_min();
+  EXPECT_EQ(ulp_distance(tiny, -tiny, DType::f32), 2);
+  double big = std::numeric_limits<double>::max();
+  EXPECT_EQ(ulp_distance(big, -big, DType::f64), 2 * 9218868437227405311.0);
+  double h_max = half_to_float(0x7bff);  // 65504
+  EXPECT_EQ(ulp_distance(h_max, half_to_float(0x7bfe), DType::f16), 1);
+}
+
+}  // namespace
+}  // namespace retort
