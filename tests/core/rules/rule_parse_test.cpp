@@ -99,7 +99,7 @@ TEST(RulesParse, LocatedErrors) {
 
 TEST(RulesParse, BuiltinSetsAreEmbeddedAndLoad) {
   auto names = builtin_rule_set_names();
-  EXPECT_EQ(names, (std::vector<std::string>{"fig6", "polyjuice", "polyjuice_extra"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"fig6", "identities", "polyjuice", "polyjuice_extra"}));
   for (const auto& n : names) {
     RuleSet set = builtin_rules(n);
     EXPECT_FALSE(set.rules.empty()) << n;

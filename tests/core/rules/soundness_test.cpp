@@ -296,6 +296,9 @@ TEST(RulesSoundness, Polyjuice) {
 TEST(RulesSoundness, PolyjuiceExtra) {
   check_rule_set("polyjuice_extra");
 }
+TEST(RulesSoundness, Identities) {
+  check_rule_set("identities");
+}
 TEST(RulesSoundness, Fig6) {
   check_rule_set("fig6");
 }
