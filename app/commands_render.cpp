@@ -100,7 +100,7 @@ Picture picture(const Session& s, const Args& args) {
   if (*what == "diff") {
     if (!args.arg(1) || !args.arg(2) || args.arg(3))
       fail("`render diff` needs two graphs: original or variant names, e.g. `render diff min max`");
-    return {diff_picture(s, *args.arg(1), *args.arg(2)),
+    return {diff_picture(s, *args.arg(1), *args.arg(2), args.has("--full")),
             fmt::format("diff-{}-{}", *args.arg(1), *args.arg(2))};
   }
   if (args.arg(1)) fail("`render {}` takes no further argument", *what);
@@ -133,7 +133,8 @@ void register_render_commands(CommandRegistry& r) {
                    {"--force", "", "replace FILE if it exists"},
                    {"--around", "eN", "egraph: only the e-classes near class eN"},
                    {"--depth", "D", "egraph: with --around, classes up to D edges away (2)"},
-                   {"--variants", "", "egraph: only the classes the extracted variants use"}},
+                   {"--variants", "", "egraph: only the classes the extracted variants use"},
+                   {"--full", "", "diff: draw unchanged regions node by node"}},
        .summary = "Draw the graph, a variant, the e-graph or a diff with Graphviz.",
        .help = "`render` or `render graph` (also `render original`) draws the current graph;\n"
                "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
@@ -143,7 +144,9 @@ void register_render_commands(CommandRegistry& r) {
                "classes the variants chose, each left-out operand as a dashed eN stub: a large\n"
                "e-graph is cut at 500 classes otherwise; `render diff A B` draws A and B side by\n"
                "side (A and B are variant names or `original`) with removed, added and rewritten\n"
-               "nodes coloured. The format follows the extension of -o FILE: .svg, .png or .dot.\n"
+               "nodes coloured; three or more connected unchanged nodes with no changed neighbour\n"
+               "are one dashed box (\"unchanged 1 (7 nodes)\" and their ops) unless --full. The "
+               "format follows the extension of -o FILE: .svg, .png or .dot.\n"
                "Without -o the picture goes to $RETORT_SESSION_DIR (default\n"
                "${XDG_DATA_HOME:-~/.local/share}/retort/pictures/)\n"
                "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"

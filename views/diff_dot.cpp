@@ -1,5 +1,8 @@
 #include "views/diff_dot.h"
 
+#include <set>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "core/base/dot_text.h"
@@ -24,13 +27,27 @@ std::string color_of(DiffStatus s) {
 }
 
 std::string side(const Graph& g, const std::string& name, const std::string& prefix,
-                 const std::map<std::string, DiffStatus>& statuses) {
+                 const std::map<std::string, DiffStatus>& statuses, bool collapse) {
   GraphDotOptions options;
   options.cluster = name;
   options.id_prefix = prefix;
   for (const auto& [node, status] : statuses)
     if (status != DiffStatus::Same) options.fill[node] = color_of(status);
+  if (collapse) options.collapse = unchanged_regions(g, statuses);
   return graph_dot(g, options);
+}
+
+// The op nodes next to each op node: the producers of its inputs and the readers of its
+// outputs.
+std::map<std::string, std::set<std::string>> neighbours(const Graph& g) {
+  std::map<std::string, std::set<std::string>> next;
+  for (const auto& n : g.nodes)
+    for (const auto& in : n.inputs)
+      if (const Node* p = in.empty() ? nullptr : g.producer(in)) {
+        next[n.name].insert(p->name);
+        next[p->name].insert(n.name);
+      }
+  return next;
 }
 
 std::string legend(const GraphDiff& d) {
@@ -45,14 +62,48 @@ std::string legend(const GraphDiff& d) {
 
 }  // namespace
 
+std::map<std::string, std::string> unchanged_regions(
+    const Graph& g, const std::map<std::string, DiffStatus>& status, size_t min_nodes) {
+  auto same = [&](const std::string& n) {
+    auto it = status.find(n);
+    return it != status.end() && it->second == DiffStatus::Same;
+  };
+  std::map<std::string, std::set<std::string>> next = neighbours(g);
+  std::set<std::string> quiet;  // same, and every neighbour same
+  for (const auto& n : g.nodes) {
+    bool all_same = same(n.name);
+    for (const auto& m : next[n.name]) all_same = all_same && same(m);
+    if (all_same) quiet.insert(n.name);
+  }
+  std::map<std::string, std::string> region;
+  std::set<std::string> seen;
+  size_t count = 0;
+  for (const auto& n : g.nodes) {  // in graph order, so region numbers read top to bottom
+    if (!quiet.count(n.name) || seen.count(n.name)) continue;
+    std::vector<std::string> members, stack{n.name};
+    seen.insert(n.name);
+    while (!stack.empty()) {
+      std::string at = stack.back();
+      stack.pop_back();
+      members.push_back(at);
+      for (const auto& m : next[at])
+        if (quiet.count(m) && seen.insert(m).second) stack.push_back(m);
+    }
+    if (members.size() < min_nodes) continue;
+    std::string name = fmt::format("unchanged {}", ++count);
+    for (const auto& m : members) region[m] = name;
+  }
+  return region;
+}
+
 std::string diff_dot(const Graph& a, const std::string& name_a, const Graph& b,
-                     const std::string& name_b, const GraphDiff& diff) {
+                     const std::string& name_b, const GraphDiff& diff, bool collapse) {
   std::string second = name_b == name_a ? name_b + " (2)" : name_b;
   return fmt::format(
       "digraph \"diff\" {{\n  rankdir=TB;\n  label=\"{} vs {}\";\n  labelloc=t;\n"
       "  node [fontname=\"monospace\", fontsize=10];\n{}{}{}}}\n",
-      dot_escape(name_a), dot_escape(second), side(a, name_a, "a:", diff.a),
-      side(b, second, "b:", diff.b), legend(diff));
+      dot_escape(name_a), dot_escape(second), side(a, name_a, "a:", diff.a, collapse),
+      side(b, second, "b:", diff.b, collapse), legend(diff));
 }
 
 }  // namespace retort

@@ -1,8 +1,9 @@
 // The picture of a graph diff: the two graphs side by side, each a cluster named after it, with
 // removed nodes (in A), added nodes (in B) and rewritten nodes (in both) filled in colours a
-// legend names.
+// legend names. Unchanged regions away from the changes are drawn as one box each.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "core/graph/graph.h"
@@ -14,9 +15,15 @@ inline constexpr const char* kDiffAddedColor = "palegreen";
 inline constexpr const char* kDiffRemovedColor = "lightpink";
 inline constexpr const char* kDiffRewrittenColor = "lightgoldenrod";
 
+// Connected nodes (through the values between them) that are the same in both graphs and have
+// no changed neighbour, at least `min_nodes` of them, each as a region "unchanged N" (node name
+// -> region): what a diff can draw as one box without hiding any change or its context.
+std::map<std::string, std::string> unchanged_regions(
+    const Graph& g, const std::map<std::string, DiffStatus>& status, size_t min_nodes = 3);
+
 // Clusters are `cluster_<name_a>` and `cluster_<name_b>` (the second gets " (2)" when both
-// names are the same).
+// names are the same). With `collapse`, unchanged regions are one box each.
 std::string diff_dot(const Graph& a, const std::string& name_a, const Graph& b,
-                     const std::string& name_b, const GraphDiff& diff);
+                     const std::string& name_b, const GraphDiff& diff, bool collapse = true);
 
 }  // namespace retort

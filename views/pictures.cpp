@@ -61,14 +61,15 @@ std::string egraph_picture(const Session& s, const EGraphPictureOptions& o) {
   return egraph_dot(w.eg, options);
 }
 
-std::string diff_picture(const Session& s, const std::string& a, const std::string& b) {
+std::string diff_picture(const Session& s, const std::string& a, const std::string& b, bool full) {
   const Graph& ga = named_graph(s, a);
   const Graph& gb = named_graph(s, b);
   GraphDiff d =
       in_egraph(s, a) && in_egraph(s, b)
           ? diff_graphs(ga, gb, value_classes(s.egraph().eg, ga), value_classes(s.egraph().eg, gb))
           : diff_graphs(ga, gb);
-  return diff_dot(ga, is_original(a) ? "original" : a, gb, is_original(b) ? "original" : b, d);
+  return diff_dot(ga, is_original(a) ? "original" : a, gb, is_original(b) ? "original" : b, d,
+                  !full);
 }
 
 }  // namespace retort

@@ -25,6 +25,8 @@ struct EGraphPictureOptions {
 std::string egraph_picture(const Session& s, const EGraphPictureOptions& o = {});
 // Nodes matched by e-class when both graphs come from the current e-graph (extracted variants,
 // or the original when it is the e-graph's start graph), else by structural signature.
-std::string diff_picture(const Session& s, const std::string& a, const std::string& b);
+// Unchanged regions away from the changes are one box each unless `full`.
+std::string diff_picture(const Session& s, const std::string& a, const std::string& b,
+                         bool full = false);
 
 }  // namespace retort

@@ -1,5 +1,8 @@
 #include "core/graph/graph_dot.h"
 
+#include <set>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "core/base/dot_text.h"
@@ -17,6 +20,9 @@ std::string dot_node_id(const std::string& name) {
 }
 std::string dot_output_id(const std::string& name) {
   return "out:" + name;
+}
+std::string dot_region_id(const std::string& region) {
+  return "region:" + region;
 }
 
 namespace {
@@ -53,18 +59,20 @@ class DotWriter {
     }
     for (const auto& n : g_.nodes) {
       auto fill = options_.fill.find(n.name);
-      vertex(dot_node_id(n.name), node_label(g_, n, options_.show_attrs), "box",
-             fill == options_.fill.end() ? "" : fill->second);
+      if (!options_.collapse.count(n.name))
+        vertex(dot_node_id(n.name), node_label(g_, n, options_.show_attrs), "box",
+               fill == options_.fill.end() ? "" : fill->second);
       // Operand positions on the edges of a node with several inputs: mul(a, s) and mul(s, a)
       // (POLYJUICE Fig. 7) must not draw the same.
       for (size_t k = 0; k < n.inputs.size(); ++k)
-        edge_from_value(n.inputs[k], dot_node_id(n.name),
+        edge_from_value(n.inputs[k], node_end(n.name),
                         n.inputs.size() > 1 ? fmt::format("{}: ", k) : "");
     }
     for (const auto& out : g_.outputs) {
       vertex(dot_output_id(out), out, "doubleoctagon", "");
       edge_from_value(out, dot_output_id(out), "");
     }
+    regions();
     if (!options_.cluster.empty()) {
       return fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n{}{}  }}\n",
                          dot_escape(options_.cluster), dot_escape(options_.cluster), body_, edges_);
@@ -76,6 +84,30 @@ class DotWriter {
 
  private:
   std::string id(const std::string& raw) const { return dot_escape(options_.id_prefix + raw); }
+
+  // The DOT id an edge to or from op node `name` attaches to: its region's box when collapsed.
+  std::string node_end(const std::string& name) const {
+    auto it = options_.collapse.find(name);
+    return it == options_.collapse.end() ? dot_node_id(name) : dot_region_id(it->second);
+  }
+
+  // One dashed box per collapsed region: "7 unchanged nodes" and its ops with counts.
+  void regions() {
+    std::map<std::string, std::map<std::string, int>> ops;
+    std::map<std::string, int> sizes;
+    for (const auto& n : g_.nodes)
+      if (auto it = options_.collapse.find(n.name); it != options_.collapse.end()) {
+        ++ops[it->second][n.op];
+        ++sizes[it->second];
+      }
+    for (const auto& [region, counts] : ops) {
+      std::string label = fmt::format("{} ({} nodes)", region, sizes[region]);
+      for (const auto& [op, k] : counts)
+        label += k > 1 ? fmt::format("\n{} x{}", op, k) : "\n" + op;
+      body_ += fmt::format("    \"{}\" [label=\"{}\", shape=box, style=dashed];\n",
+                           id(dot_region_id(region)), dot_escape(label));
+    }
+  }
 
   void vertex(const std::string& raw_id, const std::string& label, const char* shape,
               const std::string& fill) {
@@ -89,7 +121,7 @@ class DotWriter {
     if (value.empty()) return;  // an omitted optional input
     std::string from;
     if (const Node* p = g_.producer(value)) {
-      from = dot_node_id(p->name);
+      from = node_end(p->name);
     } else if (g_.find_input(value)) {
       from = dot_input_id(value);
     } else if (g_.find_constant(value) && options_.show_constants) {
@@ -97,13 +129,18 @@ class DotWriter {
     } else {
       return;
     }
+    // Inside a region, and a second time between the same two ends of a region, an edge says
+    // nothing more.
+    bool region_end = from.starts_with("region:") || to.starts_with("region:");
+    if (region_end && (from == to || !region_edges_.insert({from, to}).second)) return;
     edges_ += fmt::format("    \"{}\" -> \"{}\" [label=\"{}\"];\n", id(from), id(to),
-                          dot_escape(operand + type_text(g_, value)));
+                          dot_escape((region_end ? "" : operand) + type_text(g_, value)));
   }
 
   const Graph& g_;
   const GraphDotOptions& options_;
   std::string body_, edges_;
+  std::set<std::pair<std::string, std::string>> region_edges_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "core/graph/graph.h"
@@ -17,6 +18,9 @@ struct GraphDotOptions {
   bool show_attrs = true;
   std::string cluster;    // when set, the graph is one `subgraph cluster_<cluster>` (for diffs)
   std::string id_prefix;  // prepended to every DOT id, so two graphs can share one picture
+  // Op nodes drawn as one dashed box per region (node name -> region name): the box says how
+  // many nodes and which ops it stands for, and edges to and from its nodes attach to it.
+  std::map<std::string, std::string> collapse;
 };
 
 // Node ids of one graph's DOT text.
@@ -24,6 +28,7 @@ std::string dot_input_id(const std::string& name);
 std::string dot_constant_id(const std::string& name);
 std::string dot_node_id(const std::string& name);
 std::string dot_output_id(const std::string& name);
+std::string dot_region_id(const std::string& region);
 
 // A complete `digraph` (or, with options.cluster, only the cluster's statements, to be placed
 // inside a digraph by the caller). Boxes show the node name, op, attributes and output types;

@@ -40,5 +40,26 @@ TEST(GraphDot, FillsTheChosenNodesAndPrefixesIdsInAClusters) {
   EXPECT_NE(dot.find("fillcolor=\"gold\""), std::string::npos);
 }
 
+// A collapsed region is one dashed box; edges into and out of it attach to the box, once per
+// pair of ends, and edges inside it are gone.
+TEST(GraphDot, CollapsedNodesAreOneBox) {
+  Graph g = parse_rtg(
+      "graph g\ninput x : f32[4]\na = relu(x)\nb = neg(a)\nc = add(a, b)\nd = exp(c)\n"
+      "output d\n",
+      "t.rtg");
+  infer_graph(g);
+  GraphDotOptions options;
+  options.collapse = {{"a", "quiet"}, {"b", "quiet"}, {"c", "quiet"}};
+  std::string dot = graph_dot(g, options);
+  EXPECT_NE(dot.find("\"region:quiet\" [label=\"quiet (3 nodes)\\nadd\\nneg\\nrelu\", shape=box, "
+                     "style=dashed]"),
+            std::string::npos)
+      << dot;
+  EXPECT_EQ(dot.find("\"node:a\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"in:x\" -> \"region:quiet\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"region:quiet\" -> \"node:d\""), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("\"region:quiet\" -> \"region:quiet\""), std::string::npos) << dot;
+}
+
 }  // namespace
 }  // namespace retort
