@@ -94,5 +94,6 @@ FamilyDef xla_family();
 FamilyDef tf_xla_family();
 FamilyDef tvm_family();
 FamilyDef openvino_family();
+FamilyDef iree_family();
 
 }  // namespace retort

@@ -48,6 +48,9 @@ WORKER = [sys.executable, os.path.join(ROOT, "scripts", "backends", f"{FAMILY}_w
 # of the worker: only a well-formed answer is asked of them), and looser float tolerances.
 EXPECTED_UNSUPPORTED = {
     "tvm": {"Pow i32", "Pow i32 by f32", "chain 3"},
+    # The ONNX-to-linalg conversion has no pattern for Softsign (in the chain cases), einsum
+    # with an ellipsis, or ReduceMean of integers.
+    "iree": {"Softsign", "Einsum ellipsis", "ReduceMean i32", "chain 1", "chain 2"},
 }
 FIG7 = {"fig7_uint8_mul_order.rtg", "fig7_uint8_mul_order.rtg (max variant)",
         "fig7_uint8_mul_order.rtg (random variant)"}
@@ -56,6 +59,13 @@ KNOWN_DIFFERENCES = {
     "openvino": {"Add u8 wraps", "Tile scalar", "Slice scalar", "Pad scalar"} | FIG7,
     # Slice with end < start is rejected instead of giving an empty tensor.
     "tvm": {"Slice empty"},
+    # IREE 3.13 (found by this test): integer Pow differs; Cast f64 -> u8 does not wrap;
+    # iree-compile rejects valid models: an implicit-output einsum ("permute ... same rank"),
+    # MaxPool with asymmetric pads and Slice with steps (f64 constants it cannot truncate),
+    # Pad constant ("slice ... runs out-of-bounds"), Pad reflect and edge; chain 3 holds one.
+    "iree": {"Pow i32", "Pow i32 by f32", "Cast f64 to u8", "Einsum implicit",
+             "MaxPool asymmetric pads", "Slice steps", "Pad constant", "Pad reflect",
+             "Pad edge crop", "chain 3"},
 }
 TOLERANCE = {"openvino": 2e-3, "tvm": 1e-3}
 

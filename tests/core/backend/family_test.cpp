@@ -32,7 +32,7 @@ TEST(Family, EveryFamilyIsComplete) {
     const FamilyDef& env = environment_family(f);
     EXPECT_FALSE(env.version_package.empty()) << f.name;
   }
-  for (const char* name : {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino"})
+  for (const char* name : {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino", "iree"})
     EXPECT_TRUE(names.count(name)) << name;
 }
 
