@@ -15,6 +15,7 @@ const CommandRegistry& app_commands() {
     register_reduce_commands(r);
     register_variant_commands(r);
     register_fuzz_commands(r);
+    register_einsum_commands(r);
     register_help_commands(r);
     return r;
   }();

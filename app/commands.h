@@ -19,6 +19,7 @@ void register_compare_commands(CommandRegistry& r);  // compare tolerance inspec
 void register_reduce_commands(CommandRegistry& r);   // bisect reduce
 void register_variant_commands(CommandRegistry& r);  // variant equiv
 void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
+void register_einsum_commands(CommandRegistry& r);   // einsum (TENSURE)
 void register_help_commands(CommandRegistry& r);     // help quit
 
 // `export repro DIR [--finding N]`: the bundle for a finding of the last compare

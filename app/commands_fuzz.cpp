@@ -18,6 +18,7 @@
 #include "core/base/error.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
+#include "core/campaign/strategy.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
@@ -94,6 +95,11 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   o.gen = gen_options_from(s, args, o.gen, out);
+  if (auto v = args.option("--strategy")) {
+    o.strategies = split_list(*v);
+    if (o.strategies.empty()) fail("--strategy: name at least one (polyjuice, tensure)");
+    for (const auto& name : o.strategies) get_strategy(name);
+  }
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
   if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
   if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");
@@ -461,6 +467,9 @@ void register_fuzz_commands(CommandRegistry& r) {
                    seed,
                    {"--time", "S", "stop after S seconds"},
                    {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
+                   {"--strategy", "S,...",
+                    "how cases make programs: polyjuice, tensure; several take turns (default "
+                    "polyjuice)"},
                    {"--rules", "SET,...", "built-in rule sets or .rules files (default polyjuice)"},
                    {"--iters", "N", "saturation iterations per case (default 2)"},
                    {"--enodes", "N", "e-node limit per case (default 100)"},
@@ -478,6 +487,9 @@ void register_fuzz_commands(CommandRegistry& r) {
            "saturate under the limits, extract min, max, K random variants and the maximal\n"
            "graph after each iteration but the last, compare them on the backends and record\n"
            "every failure in the findings database, one row per signature with a count.\n"
+           "--strategy tensure makes each case an einsum drawn by TENSURE's Algorithm 3 and\n"
+           "two operand permutations of it instead; with several strategies case i takes the\n"
+           "(i mod n)-th (docs/techniques.md).\n"
            "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
            "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
            "finding; its worker is restarted. Ctrl-C ends after the case in flight; every\n"

@@ -4,6 +4,7 @@
 
 #include "core/base/error.h"
 #include "core/base/rng.h"
+#include "core/campaign/strategy.h"
 
 namespace retort {
 
@@ -33,6 +34,7 @@ nlohmann::json CampaignOptions::to_json() const {
           {"rank", gen.max_rank},
           {"max_dim", gen.max_dim},
           {"backends", backends},
+          {"strategies", strategies},
           {"rules", rules},
           {"iterations", iter_limit},
           {"enodes", node_limit},
@@ -77,6 +79,9 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
                             b.at("argv").get<std::vector<std::string>>(),
                             b.at("timeout").get<double>(),
                             b.at("options").get<std::map<std::string, std::string>>()});
+    // Campaigns stored before `--strategy` ran POLYJUICE's cases only.
+    if (j.contains("strategies")) o.strategies = j.at("strategies").get<std::vector<std::string>>();
+    for (const auto& s : o.strategies) get_strategy(s);
     o.rules = j.at("rules").get<std::vector<std::string>>();
     o.iter_limit = j.at("iterations").get<size_t>();
     o.node_limit = j.at("enodes").get<size_t>();

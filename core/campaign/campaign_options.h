@@ -21,6 +21,8 @@ struct CampaignOptions {
   // How the attached (not built-in) backends among them were attached, so that --resume and
   // the processes of --jobs attach them again.
   std::vector<BackendSpec> attached;
+  // How cases make their programs (core/campaign/strategy.h): case i uses strategies[i % n].
+  std::vector<std::string> strategies{"polyjuice"};
   std::vector<std::string> rules{"polyjuice"};  // built-in set names or .rules files
   // Saturation limits per case: POLYJUICE's defaults.
   size_t iter_limit = 2, node_limit = 100;

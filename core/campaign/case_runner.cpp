@@ -13,6 +13,7 @@
 #include "core/compare/signature.h"
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
+#include "core/gen/einsum_gen.h"
 #include "core/io/rtg.h"
 #include "core/rules/runner.h"
 #include "core/rules/trace_json.h"
@@ -28,12 +29,7 @@ double ms_since(Clock::time_point start) {
 }
 
 // Seeds of a case's sub-tasks, each from the case seed and a fixed salt.
-enum Salt : uint64_t { kRewriteSalt = 1, kInputsSalt = 2, kRandomSalt = 3 };
-
-struct NamedGraph {
-  std::string name;
-  Graph graph;
-};
+enum Salt : uint64_t { kRewriteSalt = 1, kInputsSalt = 2, kRandomSalt = 3, kEinsumSalt = 4 };
 
 std::string failing_cells_json(const CompareReport& report) {
   nlohmann::json cells = nlohmann::json::array();
@@ -73,112 +69,151 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
   rec.campaign = campaign;
   rec.index = index;
   rec.seed = case_seed(options_.seed, index);
+  bool tensure = options_.strategies[index % options_.strategies.size()] == "tensure";
 
   auto t = Clock::now();
-  Graph original = generate_graph(options_.gen, rec.seed);
-  rec.nodes = original.op_count();
+  std::vector<NamedGraph> graphs{
+      {"original", tensure ? drawn_einsum(rec.seed) : generate_graph(options_.gen, rec.seed)}};
+  rec.nodes = graphs.front().graph.op_count();
   rec.gen_ms = ms_since(t);
 
   try {
-    t = Clock::now();
     EGraph eg;
-    GraphMeta meta = add_graph(eg, original);
-    eg.rebuild();
     RewriteTrace trace;
-    RunnerOptions ro;
-    ro.iter_limit = 1;  // one iteration per run(), so the states between iterations can be seen
-    ro.node_limit = options_.node_limit;
-    ro.time_limit_seconds = options_.saturate_seconds;
-    ro.seed = mix_seed(rec.seed, kRewriteSalt);
-    Runner runner(eg, rules_, ro);
-    std::vector<NamedGraph> graphs{{"original", original}};
-    ExtractOptions max_options;
-    max_options.mode = ExtractMode::Max;
-    max_options.collect_steps = false;
-    double extract_ms = 0;
-    for (size_t it = 1; it <= options_.iter_limit; ++it) {
-      RunReport r = runner.run(trace);
-      bool more = r.stop == StopReason::IterationLimit && it < options_.iter_limit;
-      if (!more) break;
-      if (options_.intermediate) {
-        auto te = Clock::now();
-        graphs.push_back({fmt::format("max_it{}", it), extract(eg, meta, max_options).graph});
-        extract_ms += ms_since(te);
-      }
-    }
-    if (!eg.clean()) eg.rebuild();
-    rec.saturate_ms = ms_since(t) - extract_ms;
-
-    t = Clock::now();
-    ExtractOptions eo;
-    eo.collect_steps = false;
-    eo.mode = ExtractMode::Min;
-    graphs.push_back({"min", extract(eg, meta, eo).graph});
-    graphs.push_back({"max", extract(eg, meta, max_options).graph});
-    Rng rng(mix_seed(rec.seed, kRandomSalt));
-    eo.mode = ExtractMode::Random;
-    for (size_t k = 1; k <= options_.random_variants; ++k) {
-      eo.seed = rng.next_u64();
-      graphs.push_back({fmt::format("random_{}", k), extract(eg, meta, eo).graph});
-    }
-    // A variant equal to an earlier graph would only repeat its runs.
-    std::set<std::string> seen;
-    std::vector<std::string> texts;
-    std::vector<CompareGraph> compared;
-    nlohmann::json variants = nlohmann::json::object();
-    for (const NamedGraph& g : graphs) {
-      std::string text = print_rtg(g.graph);
-      if (!seen.insert(text).second) continue;
-      compared.push_back({g.name, &g.graph});
-      if (g.name != "original") variants[g.name] = text;
-      texts.push_back(std::move(text));
-    }
-    rec.graphs = compared.size();
-    rec.extract_ms = extract_ms + ms_since(t);
-
-    t = Clock::now();
-    CompareOptions co;
-    co.seed = mix_seed(rec.seed, kInputsSalt);
-    CompareReport report =
-        run_compare(compared, backends_, co, case_input_plan(options_, rec.seed));
-    std::map<std::string, size_t> by_key;
-    if (report.bug_count() > 0) {
-      SignatureFinder finder(report, backends_, {}, &eg);
-      std::string now = utc_now(), cells = failing_cells_json(report);
-      std::string backends_list;
-      for (const auto& b : options_.backends)
-        backends_list += (backends_list.empty() ? "" : ",") + b;
-      for (const Finding& f : report.findings) {
-        if (!is_bug(f.verdict)) continue;
-        ++rec.findings;
-        FailureSignature sig = finder.of(f);
-        if (by_key.count(sig.key())) continue;
-        by_key[sig.key()] = out.findings.size();
-        FindingRecord fr;
-        fr.signature = sig;
-        fr.backend_a = f.backend_a;
-        fr.graph_a = f.graph_a;
-        fr.backend_b = f.backend_b;
-        fr.graph_b = f.graph_b;
-        fr.backends = backends_list;
-        fr.original = texts.front();
-        fr.variants = variants.dump();
-        fr.trace = trace_to_json(trace).dump();
-        fr.case_seed = rec.seed;
-        fr.inputs_seed = f.seed;
-        fr.verdicts = cells;
-        fr.diverging = f.str();
-        fr.first_seen = fr.last_seen = now;
-        fr.campaign = campaign;
-        fr.case_index = index;
-        out.findings.push_back(std::move(fr));
-      }
-    }
-    rec.compare_ms = ms_since(t);
+    if (tensure)
+      permute_einsum(graphs, rec);
+    else
+      saturate_and_extract(graphs, eg, trace, rec);
+    compare_and_record(graphs, tensure ? nullptr : &eg, trace, out);
   } catch (const Error& e) {
     rec.error = e.what();
   }
   return out;
+}
+
+// TENSURE: an einsum by Algorithm 3 in one of the campaign's numeric dtypes.
+Graph CaseRunner::drawn_einsum(uint64_t seed) const {
+  Rng rng(mix_seed(seed, kEinsumSalt));
+  std::vector<DType> numeric;
+  for (DType d : options_.gen.dtypes)
+    if (d != DType::boolean) numeric.push_back(d);
+  if (numeric.empty()) fail("the tensure strategy needs a numeric dtype (--dtypes)");
+  EinsumGenOptions o;
+  o.dtype =
+      numeric[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(numeric.size()) - 1))];
+  return einsum_graph(generate_einsum(o, rng), o.dtype);
+}
+
+// TENSURE's commutativity mutation, twice: two variants with the operands in other orders.
+void CaseRunner::permute_einsum(std::vector<NamedGraph>& graphs, CaseRecord& rec) const {
+  auto t = Clock::now();
+  Rng rng(mix_seed(rec.seed, kRandomSalt));
+  for (int k = 1; k <= 2; ++k)
+    graphs.push_back(
+        {fmt::format("permuted_{}", k), permute_einsum_operands(graphs[0].graph, rng)});
+  rec.extract_ms = ms_since(t);
+}
+
+// POLYJUICE: saturate under the limits, then extract min, max, K random variants and the
+// maximal graph after each iteration but the last.
+void CaseRunner::saturate_and_extract(std::vector<NamedGraph>& graphs, EGraph& eg,
+                                      RewriteTrace& trace, CaseRecord& rec) const {
+  auto t = Clock::now();
+  GraphMeta meta = add_graph(eg, graphs[0].graph);
+  eg.rebuild();
+  RunnerOptions ro;
+  ro.iter_limit = 1;  // one iteration per run(), so the states between iterations can be seen
+  ro.node_limit = options_.node_limit;
+  ro.time_limit_seconds = options_.saturate_seconds;
+  ro.seed = mix_seed(rec.seed, kRewriteSalt);
+  Runner runner(eg, rules_, ro);
+  ExtractOptions max_options;
+  max_options.mode = ExtractMode::Max;
+  max_options.collect_steps = false;
+  double extract_ms = 0;
+  for (size_t it = 1; it <= options_.iter_limit; ++it) {
+    RunReport r = runner.run(trace);
+    bool more = r.stop == StopReason::IterationLimit && it < options_.iter_limit;
+    if (!more) break;
+    if (options_.intermediate) {
+      auto te = Clock::now();
+      graphs.push_back({fmt::format("max_it{}", it), extract(eg, meta, max_options).graph});
+      extract_ms += ms_since(te);
+    }
+  }
+  if (!eg.clean()) eg.rebuild();
+  rec.saturate_ms = ms_since(t) - extract_ms;
+
+  t = Clock::now();
+  ExtractOptions eo;
+  eo.collect_steps = false;
+  eo.mode = ExtractMode::Min;
+  graphs.push_back({"min", extract(eg, meta, eo).graph});
+  graphs.push_back({"max", extract(eg, meta, max_options).graph});
+  Rng rng(mix_seed(rec.seed, kRandomSalt));
+  eo.mode = ExtractMode::Random;
+  for (size_t k = 1; k <= options_.random_variants; ++k) {
+    eo.seed = rng.next_u64();
+    graphs.push_back({fmt::format("random_{}", k), extract(eg, meta, eo).graph});
+  }
+  rec.extract_ms = extract_ms + ms_since(t);
+}
+
+// Compares the distinct graphs on the backends; one finding per distinct failure signature.
+void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const EGraph* eg,
+                                    const RewriteTrace& trace, CaseOutcome& out) {
+  CaseRecord& rec = out.record;
+  // A variant equal to an earlier graph would only repeat its runs.
+  std::set<std::string> seen;
+  std::vector<std::string> texts;
+  std::vector<CompareGraph> compared;
+  nlohmann::json variants = nlohmann::json::object();
+  for (const NamedGraph& g : graphs) {
+    std::string text = print_rtg(g.graph);
+    if (!seen.insert(text).second) continue;
+    compared.push_back({g.name, &g.graph});
+    if (g.name != "original") variants[g.name] = text;
+    texts.push_back(std::move(text));
+  }
+  rec.graphs = compared.size();
+
+  auto t = Clock::now();
+  CompareOptions co;
+  co.seed = mix_seed(rec.seed, kInputsSalt);
+  CompareReport report = run_compare(compared, backends_, co, case_input_plan(options_, rec.seed));
+  std::map<std::string, size_t> by_key;
+  if (report.bug_count() > 0) {
+    SignatureFinder finder(report, backends_, {}, eg);
+    std::string now = utc_now(), cells = failing_cells_json(report);
+    std::string backends_list;
+    for (const auto& b : options_.backends) backends_list += (backends_list.empty() ? "" : ",") + b;
+    for (const Finding& f : report.findings) {
+      if (!is_bug(f.verdict)) continue;
+      ++rec.findings;
+      FailureSignature sig = finder.of(f);
+      if (by_key.count(sig.key())) continue;
+      by_key[sig.key()] = out.findings.size();
+      FindingRecord fr;
+      fr.signature = sig;
+      fr.backend_a = f.backend_a;
+      fr.graph_a = f.graph_a;
+      fr.backend_b = f.backend_b;
+      fr.graph_b = f.graph_b;
+      fr.backends = backends_list;
+      fr.original = texts.front();
+      fr.variants = variants.dump();
+      fr.trace = trace_to_json(trace).dump();
+      fr.case_seed = rec.seed;
+      fr.inputs_seed = f.seed;
+      fr.verdicts = cells;
+      fr.diverging = f.str();
+      fr.first_seen = fr.last_seen = now;
+      fr.campaign = out.record.campaign;
+      fr.case_index = rec.index;
+      out.findings.push_back(std::move(fr));
+    }
+  }
+  rec.compare_ms = ms_since(t);
 }
 
 }  // namespace retort

@@ -1,6 +1,7 @@
-// One case of a fuzz campaign, POLYJUICE's loop: generate a graph -> e-graph -> saturate under
-// the limits -> extract min, max, K random variants and the maximal graph after each iteration
-// but the last -> compare on the backends -> one finding per distinct failure signature.
+// One case of a fuzz campaign, by its strategy (core/campaign/strategy.h). POLYJUICE's loop:
+// generate a graph -> e-graph -> saturate under the limits -> extract min, max, K random variants
+// and the maximal graph after each iteration but the last. TENSURE's: draw an einsum -> permute
+// its operands twice. Then compare on the backends -> one finding per distinct failure signature.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +10,17 @@
 
 #include "core/backend/backend.h"
 #include "core/campaign/campaign_options.h"
+#include "core/egraph/egraph.h"
 #include "core/findings/findings_db.h"
 #include "core/rules/rule.h"
+#include "core/rules/trace.h"
 
 namespace retort {
+
+struct NamedGraph {
+  std::string name;
+  Graph graph;
+};
 
 struct CaseOutcome {
   CaseRecord record;
@@ -29,6 +37,13 @@ class CaseRunner {
   CaseOutcome run(int64_t campaign, uint64_t index);
 
  private:
+  Graph drawn_einsum(uint64_t seed) const;
+  void permute_einsum(std::vector<NamedGraph>& graphs, CaseRecord& rec) const;
+  void saturate_and_extract(std::vector<NamedGraph>& graphs, EGraph& eg, RewriteTrace& trace,
+                            CaseRecord& rec) const;
+  void compare_and_record(const std::vector<NamedGraph>& graphs, const EGraph* eg,
+                          const RewriteTrace& trace, CaseOutcome& out);
+
   CampaignOptions options_;
   std::vector<Backend*> backends_;
   RuleSet rules_;

@@ -27,6 +27,9 @@ bool domain_within(const InputDomain& inner, const InputDomain& outer) {
   using D = ValueDomain;
   if (inner == outer || outer.kind == D::Any) return true;
   if (outer.kind == D::NotNaN) return inner.kind != D::Any;  // every other domain excludes NaN
+  if (outer.kind == D::Finite)                               // the bounded domains
+    return inner.kind == D::UnitClosed || inner.kind == D::Probability ||
+           inner.kind == D::AxisIndex || inner.kind == D::IntegerTarget;
   switch (inner.kind) {
     case D::Positive:
       return outer.kind == D::NonNegative || outer.kind == D::NonZero;

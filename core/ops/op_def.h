@@ -69,8 +69,10 @@ struct OpDef {
   // attributes only (`(transpose ?x :perm ?p)` must match a transpose that left perm out).
   CompleteAttrsFn complete_attrs;
   OnnxMapping onnx;
-  std::vector<ValueDomain> input_domains;  // per input; missing entries mean Any
-  std::vector<std::string> tags;           // "elementwise", "unary", "binary", "reduce", ...
+  // Per input; missing entries mean Any, except that a variadic op's last entry covers every
+  // later input (einsum's operands).
+  std::vector<ValueDomain> input_domains;
+  std::vector<std::string> tags;  // "elementwise", "unary", "binary", "reduce", ...
 
   const AttrSpec* find_attr(const std::string& attr) const;
   bool has_tag(const std::string& tag) const;

@@ -272,6 +272,7 @@ OpDef einsum_op() {
                "the einsum equation, e.g. \"bij,bjk->bik\""}};
   op.infer = infer_einsum;
   op.kernel = kernel_einsum;
+  op.input_domains = {ValueDomain::Finite};
   op.onnx = {"Einsum", 12, {}};
   op.tags = {"linalg"};
   return op;

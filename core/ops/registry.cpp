@@ -22,7 +22,8 @@ bool OpDef::has_tag(const std::string& tag) const {
 }
 
 ValueDomain OpDef::domain_of_input(size_t i) const {
-  return i < input_domains.size() ? input_domains[i] : ValueDomain::Any;
+  if (i < input_domains.size()) return input_domains[i];
+  return max_inputs < 0 && !input_domains.empty() ? input_domains.back() : ValueDomain::Any;
 }
 
 InputDomain OpDef::domain_of_input(size_t i, const std::vector<TensorType>& inputs,

@@ -30,6 +30,8 @@ std::string_view domain_name(ValueDomain d) {
       return "truncated into the target integer dtype's range";
     case ValueDomain::NotNaN:
       return "non-NaN";
+    case ValueDomain::Finite:
+      return "finite";
   }
   return "?";
 }
@@ -69,6 +71,8 @@ bool in_domain(double v, const InputDomain& domain) {
              v <= static_cast<double>(domain.axis_size - 1);
     case ValueDomain::NotNaN:
       return !std::isnan(v);
+    case ValueDomain::Finite:
+      return std::isfinite(v);
     case ValueDomain::IntegerTarget:  // NaN fails both comparisons
       return std::trunc(v) >= static_cast<double>(domain.lo) &&
              std::trunc(v) <= static_cast<double>(domain.hi);

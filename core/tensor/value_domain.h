@@ -32,6 +32,10 @@ enum class ValueDomain {
   // Any number but NaN: where ONNX does not say how NaN compares (argmax's index of a NaN), and
   // runtimes disagree.
   NotNaN,
+  // Any number but NaN and the infinities: where the order of a sum of products is the
+  // implementation's (einsum contracts its operands pairwise in an order it chooses, and with an
+  // infinity that order decides between inf and NaN).
+  Finite,
 };
 
 std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...

@@ -169,6 +169,25 @@ output s, p, m
 }
 
 // Computed indices are checked like given ones: against the size of the gathered axis.
+// With an infinity among its operands, an einsum's result depends on the order in which the
+// implementation contracts them (inf or NaN): any operand, not only the first, is checked.
+TEST(CompareUndefined, AnInfinityIntoEinsumIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input a : f32[2,3]
+input b : f32[3]
+input c : f32[2]
+y = einsum(a, b, c, equation="ij,j,i->")
+output y
+)");
+  TensorMap values = evaluate(g, generate_inputs(g, 2, nullptr), {.keep_intermediates = true});
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["c"].set(1, std::numeric_limits<double>::infinity());
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->input_index, 2u);
+  EXPECT_NE(use->str().find("finite"), std::string::npos) << use->str();
+}
+
 TEST(CompareUndefined, GatherIndexOutsideTheAxisIsUndefined) {
   Graph g = parse_rtg(R"(graph g
 input x : f32[2,3]

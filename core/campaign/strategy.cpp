@@ -1,0 +1,28 @@
+#include "core/campaign/strategy.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/base/error.h"
+
+namespace retort {
+
+const std::vector<StrategyDef>& strategies() {
+  static const std::vector<StrategyDef> all = {
+      {"polyjuice",
+       "a generated graph, saturated with the rules; min, max, random and intermediate variants "
+       "(POLYJUICE)"},
+      {"tensure", "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"}};
+  return all;
+}
+
+const StrategyDef& get_strategy(std::string_view name) {
+  std::vector<std::string> names;
+  for (const StrategyDef& s : strategies()) {
+    if (s.name == name) return s;
+    names.push_back(s.name);
+  }
+  fail("unknown strategy '{}' (strategies: {})", name, fmt::join(names, ", "));
+}
+
+}  // namespace retort
