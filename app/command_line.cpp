@@ -33,29 +33,11 @@ std::vector<std::string> split_commands(std::string_view text) {
   return commands;
 }
 
-std::string trim_blanks(std::string_view text) {
-  size_t start = 0, end = text.size();
-  while (start < end && is_blank(text[start])) ++start;
-  while (end > start && is_blank(text[end - 1])) --end;
-  return std::string(text.substr(start, end - start));
-}
-
 HeadAndRest split_head(std::string_view line) {
   std::string trimmed = trim_blanks(line);
   size_t end = 0;
   while (end < trimmed.size() && !is_blank(trimmed[end])) ++end;
   return {trimmed.substr(0, end), trim_blanks(std::string_view(trimmed).substr(end))};
-}
-
-std::vector<std::string> split_list(std::string_view text) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) items.emplace_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return items;
 }
 
 }  // namespace retort

@@ -21,9 +21,4 @@ struct HeadAndRest {
 };
 HeadAndRest split_head(std::string_view line);
 
-std::string trim_blanks(std::string_view text);
-
-// "a,b,,c" -> {"a", "b", "c"}: a comma-separated option value (--backends, --ops).
-std::vector<std::string> split_list(std::string_view text);
-
 }  // namespace retort

@@ -16,6 +16,7 @@ const CommandRegistry& app_commands() {
     register_variant_commands(r);
     register_fuzz_commands(r);
     register_einsum_commands(r);
+    register_oatest_commands(r);
     register_help_commands(r);
     return r;
   }();

@@ -3,6 +3,7 @@
 
 #include "app/command.h"
 #include "core/backend/support.h"
+#include "core/gen/graph_gen.h"
 
 namespace retort {
 
@@ -20,6 +21,7 @@ void register_reduce_commands(CommandRegistry& r);   // bisect reduce
 void register_variant_commands(CommandRegistry& r);  // variant equiv
 void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
 void register_einsum_commands(CommandRegistry& r);   // einsum (TENSURE)
+void register_oatest_commands(CommandRegistry& r);   // oatest (OATest)
 void register_help_commands(CommandRegistry& r);     // help quit
 
 // `export repro DIR [--finding N]`: the bundle for a finding of the last compare
@@ -37,5 +39,9 @@ double parse_seconds(const std::string& text, std::string_view option);
 // The op x dtype support of a backend (core/backend/support.h), probed with a progress line
 // when it is not cached (commands_backend.cpp).
 SupportTable support_for(Session& s, const std::string& name, Output& out);
+// The generator options g with --nodes, --dtypes, --ops, --rank and --for (only what that backend
+// runs) applied: gen, fuzz and oatest (commands_fuzz.cpp).
+GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& out);
+std::vector<OptionSpec> gen_option_specs();
 
 }  // namespace retort

@@ -35,14 +35,6 @@ std::string db_path(const Args& args) {
   return args.option("--db").value_or(FindingsDb::default_path());
 }
 
-double parse_seconds(const std::string& text, std::string_view what) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v > 0))
-    fail("{} wants a positive number of seconds, not '{}'", what, text);
-  return v;
-}
-
 // The campaign's backends from the session; attached ones the session lacks (a new process
 // resuming the campaign) are attached as the campaign recorded them.
 std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o) {
@@ -61,7 +53,8 @@ std::vector<BackendSpec> attached_specs(const Session& s, const std::vector<std:
   return specs;
 }
 
-// --nodes, --dtypes, --ops, --rank and --for (only what that backend runs), shared by gen and fuzz.
+}  // namespace
+
 GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& out) {
   if (auto v = args.option("--nodes")) {
     auto [lo, hi] = parse_int_range(*v, "--nodes");
@@ -87,6 +80,8 @@ GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& 
   return g;
 }
 
+namespace {
+
 // The generation, saturation and variant options of a new campaign.
 CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
@@ -97,7 +92,7 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   o.gen = gen_options_from(s, args, o.gen, out);
   if (auto v = args.option("--strategy")) {
     o.strategies = split_list(*v);
-    if (o.strategies.empty()) fail("--strategy: name at least one (polyjuice, tensure)");
+    if (o.strategies.empty()) fail("--strategy: name at least one (polyjuice, tensure, oatest)");
     for (const auto& name : o.strategies) get_strategy(name);
   }
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
@@ -432,17 +427,20 @@ void run_findings(Session& s, const Args& args, Output& out) {
 
 }  // namespace
 
+std::vector<OptionSpec> gen_option_specs() {
+  return {{"--nodes", "N|LO..HI", "op nodes per generated graph (default 10)"},
+          {"--dtypes", "T,T,...", "element types to draw (default: all)"},
+          {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
+          {"--rank", "N", "highest rank of a value (default 4)"},
+          {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)"}};
+}
+
 void register_fuzz_commands(CommandRegistry& r) {
   OptionSpec db{
       "--db", "FILE",
       "the findings database (default ${XDG_DATA_HOME:-~/.local/share}/retort/findings.db)",
       Completion::FilePath};
-  std::vector<OptionSpec> gen_options{
-      {"--nodes", "N|LO..HI", "op nodes per generated graph (default 10)"},
-      {"--dtypes", "T,T,...", "element types to draw (default: all)"},
-      {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
-      {"--rank", "N", "highest rank of a value (default 4)"},
-      {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)"}};
+  std::vector<OptionSpec> gen_options = gen_option_specs();
   OptionSpec seed{"--seed", "S", "the seed (default: the session seed)"};
   std::vector<OptionSpec> gen_with_seed = gen_options;
   gen_with_seed.push_back(seed);
@@ -468,8 +466,8 @@ void register_fuzz_commands(CommandRegistry& r) {
                    {"--time", "S", "stop after S seconds"},
                    {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
                    {"--strategy", "S,...",
-                    "how cases make programs: polyjuice, tensure; several take turns (default "
-                    "polyjuice)"},
+                    "how cases make programs: polyjuice, tensure, oatest; several take turns "
+                    "(default polyjuice)"},
                    {"--rules", "SET,...", "built-in rule sets or .rules files (default polyjuice)"},
                    {"--iters", "N", "saturation iterations per case (default 2)"},
                    {"--enodes", "N", "e-node limit per case (default 100)"},

@@ -29,6 +29,9 @@ struct RunRequest {
   TensorMap inputs;                  // one tensor per graph input
   std::vector<std::string> outputs;  // values to return (a repeat is returned once); empty: the
                                      // graph's outputs
+  // Also ask for the ops of the graph the backend ran after its own optimizations (OATest's
+  // trigger check, docs/backend-protocol.md); backends that cannot say leave the answer empty.
+  bool optimized_ops = false;
 };
 
 struct RunResult {
@@ -40,6 +43,9 @@ struct RunResult {
   // What the worker measured itself (docs/backend-protocol.md), when it says: the compilation
   // the run used (also when it was cached from an earlier run) and the run alone.
   std::optional<double> compile_ms, run_ms;
+  // When asked and the backend can say: node count per op of its optimized graph, by ONNX
+  // op_type ("BatchNormalization"; "com.microsoft.FusedConv" for another domain).
+  std::optional<std::map<std::string, int64_t>> optimized_ops;
 };
 
 struct BackendInfo {

@@ -68,6 +68,20 @@ std::string text_member(const json& header, const char* key) {
   return terminal_safe(it->get_ref<const std::string&>(), kWorkerMessageBytes);
 }
 
+// A result's optimized_ops: op names (made safe to print, as all worker text) to counts.
+std::map<std::string, int64_t> optimized_ops_from(const json& ops) {
+  constexpr size_t kMaxOps = 10000;  // distinct op names; a real graph has a few dozen
+  if (!ops.is_object() || ops.size() > kMaxOps)
+    fail("'optimized_ops' is not an object of at most {} op counts", kMaxOps);
+  std::map<std::string, int64_t> out;
+  for (const auto& [op, count] : ops.items()) {
+    if (!count.is_number_integer() || count.get<int64_t>() < 0)
+      fail("'optimized_ops' has a count that is no non-negative integer");
+    out[terminal_safe(op, kWorkerMessageBytes)] += count.get<int64_t>();
+  }
+  return out;
+}
+
 }  // namespace
 
 WorkerBackend::WorkerBackend(BackendSpec spec) : spec_(std::move(spec)) {}
@@ -207,6 +221,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     }
     frame.header["inputs"] = std::move(inputs);
     frame.header["outputs"] = computed;
+    if (request.optimized_ops) frame.header["optimized_ops"] = true;
   } catch (const Error& e) {
     // Retort could not make the model (an export the ONNX checker rejects): the compiler never
     // saw it, so this is no finding against it.
@@ -243,6 +258,8 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
       if (it != answer.header.end() && it->is_number() && it->get<double>() >= 0)
         *field = it->get<double>();
     }
+    if (auto it = answer.header.find("optimized_ops"); it != answer.header.end())
+      result.optimized_ops = optimized_ops_from(*it);
   } catch (const WorkerFailure& e) {
     if (e.kind() == WorkerFailure::Kind::timeout) {
       fail_worker(result, RunStatus::timeout,

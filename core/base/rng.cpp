@@ -9,7 +9,9 @@ uint64_t splitmix64(uint64_t& x) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
 Rng::Rng(uint64_t seed) {
@@ -29,9 +31,13 @@ uint64_t Rng::next_u64() {
   return result;
 }
 
-double Rng::uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+double Rng::uniform() {
+  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+}
 
-double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
+double Rng::uniform(double lo, double hi) {
+  return lo + (hi - lo) * uniform();
+}
 
 int64_t Rng::uniform_int(int64_t lo, int64_t hi) {
   uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
@@ -44,9 +50,18 @@ int64_t Rng::uniform_int(int64_t lo, int64_t hi) {
   return static_cast<int64_t>(static_cast<uint64_t>(lo) + v % span);
 }
 
-bool Rng::coin(double p_true) { return uniform() < p_true; }
+bool Rng::coin(double p_true) {
+  return uniform() < p_true;
+}
 
-Rng Rng::fork(uint64_t salt) { return Rng(mix_seed(next_u64(), salt)); }
+// The same draw as uniform_int(0, n - 1), so either spelling gives a seed the same stream.
+size_t Rng::below(size_t n) {
+  return static_cast<size_t>(uniform_int(0, static_cast<int64_t>(n) - 1));
+}
+
+Rng Rng::fork(uint64_t salt) {
+  return Rng(mix_seed(next_u64(), salt));
+}
 
 uint64_t mix_seed(uint64_t a, uint64_t b) {
   uint64_t x = a ^ (b * 0x9e3779b97f4a7c15ull);

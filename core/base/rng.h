@@ -3,8 +3,10 @@
 // between standard libraries) so a seed reproduces a run on any machine.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
 namespace retort {
 
@@ -12,11 +14,12 @@ class Rng {
  public:
   explicit Rng(uint64_t seed);
 
-  uint64_t next_u64();                         // xoshiro256**
-  double uniform();                            // [0, 1)
-  double uniform(double lo, double hi);        // [lo, hi)
+  uint64_t next_u64();                          // xoshiro256**
+  double uniform();                             // [0, 1)
+  double uniform(double lo, double hi);         // [lo, hi)
   int64_t uniform_int(int64_t lo, int64_t hi);  // [lo, hi], inclusive
   bool coin(double p_true = 0.5);
+  size_t below(size_t n);  // [0, n), n > 0
 
   // A child generator whose stream is independent of this one, for a named sub-task.
   Rng fork(uint64_t salt);
@@ -24,6 +27,18 @@ class Rng {
  private:
   uint64_t s_[4];
 };
+
+// An element of a non-empty vector, string or array, each equally likely.
+template <typename Seq>
+const auto& pick_from(Rng& rng, const Seq& items) {
+  return items[rng.below(items.size())];
+}
+
+// Fisher-Yates, in place.
+template <typename Seq>
+void shuffle(Rng& rng, Seq& items) {
+  for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.below(i)]);
+}
 
 // Mixes two values into a seed (splitmix64 finaliser), for deriving per-purpose seeds.
 uint64_t mix_seed(uint64_t a, uint64_t b);

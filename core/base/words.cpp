@@ -8,6 +8,24 @@ bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+std::string trim_blanks(std::string_view text) {
+  size_t start = 0, end = text.size();
+  while (start < end && is_blank(text[start])) ++start;
+  while (end > start && is_blank(text[end - 1])) --end;
+  return std::string(text.substr(start, end - start));
+}
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
 namespace {
 
 struct SplitState {

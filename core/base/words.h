@@ -25,4 +25,9 @@ PartialWords split_partial_words(std::string_view line);
 
 bool is_blank(char c);
 
+std::string trim_blanks(std::string_view text);
+
+// "a,b,,c" -> {"a", "b", "c"}: a comma-separated list (--backends, --ops, a pattern's fires).
+std::vector<std::string> split_list(std::string_view text);
+
 }  // namespace retort

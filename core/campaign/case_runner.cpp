@@ -14,6 +14,8 @@
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
 #include "core/gen/einsum_gen.h"
+#include "core/gen/opt_pattern.h"
+#include "core/gen/weave.h"
 #include "core/io/rtg.h"
 #include "core/rules/runner.h"
 #include "core/rules/trace_json.h"
@@ -29,7 +31,18 @@ double ms_since(Clock::time_point start) {
 }
 
 // Seeds of a case's sub-tasks, each from the case seed and a fixed salt.
-enum Salt : uint64_t { kRewriteSalt = 1, kInputsSalt = 2, kRandomSalt = 3, kEinsumSalt = 4 };
+enum Salt : uint64_t {
+  kRewriteSalt = 1,
+  kInputsSalt = 2,
+  kRandomSalt = 3,
+  kEinsumSalt = 4,
+  kWeaveSalt = 5
+};
+
+// OATest's seed pool: how many woven graphs it keeps, and how often a case draws from it rather
+// than generating a fresh seed graph.
+constexpr size_t kPoolSize = 64;
+constexpr double kPoolShare = 0.5;
 
 std::string failing_cells_json(const CompareReport& report) {
   nlohmann::json cells = nlohmann::json::array();
@@ -69,26 +82,50 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
   rec.campaign = campaign;
   rec.index = index;
   rec.seed = case_seed(options_.seed, index);
-  bool tensure = options_.strategies[index % options_.strategies.size()] == "tensure";
-
-  auto t = Clock::now();
-  std::vector<NamedGraph> graphs{
-      {"original", tensure ? drawn_einsum(rec.seed) : generate_graph(options_.gen, rec.seed)}};
-  rec.nodes = graphs.front().graph.op_count();
-  rec.gen_ms = ms_since(t);
+  const std::string& strategy = options_.strategies[index % options_.strategies.size()];
 
   try {
+    auto t = Clock::now();
+    std::vector<NamedGraph> graphs{{"original", strategy == "tensure" ? drawn_einsum(rec.seed)
+                                                : strategy == "oatest"
+                                                    ? woven_graph(rec.seed)
+                                                    : generate_graph(options_.gen, rec.seed)}};
+    rec.nodes = graphs.front().graph.op_count();
+    rec.gen_ms = ms_since(t);
+
     EGraph eg;
     RewriteTrace trace;
-    if (tensure)
+    if (strategy == "tensure")
       permute_einsum(graphs, rec);
-    else
+    else if (strategy == "polyjuice")
       saturate_and_extract(graphs, eg, trace, rec);
-    compare_and_record(graphs, tensure ? nullptr : &eg, trace, out);
+    // OATest compares the woven graph alone, across the backends and their optimization levels.
+    compare_and_record(graphs, strategy == "polyjuice" ? &eg : nullptr, trace, out);
+    if (strategy == "oatest" && out.findings.empty()) keep_seed(graphs.front().graph);
   } catch (const Error& e) {
     rec.error = e.what();
   }
   return out;
+}
+
+// OATest: a seed graph (from the pool of woven graphs that passed, or generated) with one of the
+// built-in patterns woven in at a random point.
+Graph CaseRunner::woven_graph(uint64_t seed) const {
+  Rng rng(mix_seed(seed, kWeaveSalt));
+  Graph base = !seed_pool_.empty() && rng.coin(kPoolShare) ? pick_from(rng, seed_pool_)
+                                                           : generate_graph(options_.gen, seed);
+  const OptPattern& pattern = pick_from(rng, builtin_opt_patterns());
+  Graph woven = weave_pattern(base, pattern, rng);
+  woven.name = "oatest_" + pattern.name;
+  return woven;
+}
+
+// OATest's seed pool: a woven graph that revealed nothing becomes context for later cases (the
+// newest kPoolSize, and none that grew past twice the generator's largest graph).
+void CaseRunner::keep_seed(const Graph& g) {
+  if (g.op_count() > 2 * static_cast<size_t>(options_.gen.max_nodes)) return;
+  if (seed_pool_.size() == kPoolSize) seed_pool_.erase(seed_pool_.begin());
+  seed_pool_.push_back(g);
 }
 
 // TENSURE: an einsum by Algorithm 3 in one of the campaign's numeric dtypes.

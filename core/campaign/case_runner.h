@@ -1,7 +1,8 @@
 // One case of a fuzz campaign, by its strategy (core/campaign/strategy.h). POLYJUICE's loop:
 // generate a graph -> e-graph -> saturate under the limits -> extract min, max, K random variants
 // and the maximal graph after each iteration but the last. TENSURE's: draw an einsum -> permute
-// its operands twice. Then compare on the backends -> one finding per distinct failure signature.
+// its operands twice. OATest's: weave a pattern into a seed graph (generated, or an earlier woven
+// graph that passed). Then compare on the backends -> one finding per distinct failure signature.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,8 @@ class CaseRunner {
 
  private:
   Graph drawn_einsum(uint64_t seed) const;
+  Graph woven_graph(uint64_t seed) const;
+  void keep_seed(const Graph& g);
   void permute_einsum(std::vector<NamedGraph>& graphs, CaseRecord& rec) const;
   void saturate_and_extract(std::vector<NamedGraph>& graphs, EGraph& eg, RewriteTrace& trace,
                             CaseRecord& rec) const;
@@ -47,6 +50,9 @@ class CaseRunner {
   CampaignOptions options_;
   std::vector<Backend*> backends_;
   RuleSet rules_;
+  // OATest's seed pool. Cases run in order, so a campaign run from its seed draws the same pool;
+  // a finding keeps its whole graph, so reproducing one never needs the pool.
+  std::vector<Graph> seed_pool_;
 };
 
 // The rule sets named in options.rules (built-in names or .rules files), in order.

@@ -12,7 +12,10 @@ const std::vector<StrategyDef>& strategies() {
       {"polyjuice",
        "a generated graph, saturated with the rules; min, max, random and intermediate variants "
        "(POLYJUICE)"},
-      {"tensure", "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"}};
+      {"tensure", "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"},
+      {"oatest",
+       "an optimization pattern from a compiler's tests woven into a seed graph, compared across "
+       "the backends' optimization levels (OATest)"}};
   return all;
 }
 

@@ -18,16 +18,6 @@ int64_t pick(Rng& rng, int64_t lo, int64_t hi) {
   return rng.uniform_int(lo, hi);
 }
 
-template <typename T>
-const T& pick_of(Rng& rng, const std::vector<T>& v) {
-  return v[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(v.size()) - 1))];
-}
-
-void shuffle(Ints& v, Rng& rng) {
-  for (size_t i = v.size(); i > 1; --i)
-    std::swap(v[i - 1], v[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
-}
-
 const Shape& shape0(const NodeContext& ctx) {
   return ctx.inputs.at(0).shape;
 }
@@ -46,7 +36,7 @@ int64_t maybe_negative(int64_t axis, int64_t rank, Rng& rng) {
 Ints distinct_axes(int64_t rank, int64_t count, Rng& rng) {
   Ints all(rank);
   std::iota(all.begin(), all.end(), 0);
-  shuffle(all, rng);
+  shuffle(rng, all);
   all.resize(count);
   for (int64_t& a : all) a = maybe_negative(a, rank, rng);
   return all;
@@ -66,7 +56,7 @@ AttrValue choose_axes(const NodeContext& ctx, Rng& rng) {
   for (int64_t d = 0; d < r; ++d)
     if (s[d] == 1) ones.push_back(d);
   if (!ones.empty() && rng.coin(0.5)) {
-    shuffle(ones, rng);
+    shuffle(rng, ones);
     ones.resize(pick(rng, 1, static_cast<int64_t>(ones.size())));
     return ones;
   }
@@ -77,7 +67,7 @@ AttrValue choose_axes(const NodeContext& ctx, Rng& rng) {
 AttrValue choose_perm(const NodeContext& ctx, Rng& rng) {
   Ints perm(rank0(ctx));
   std::iota(perm.begin(), perm.end(), 0);
-  shuffle(perm, rng);
+  shuffle(rng, perm);
   return perm;
 }
 
@@ -100,12 +90,12 @@ AttrValue choose_target_shape(const NodeContext& ctx, Rng& rng) {
     Ints divisors;
     for (int64_t f = 1; f <= std::min<int64_t>(n, ctx.options.max_dim); ++f)
       if (n % f == 0) divisors.push_back(f);
-    int64_t f = pick_of(rng, divisors);
+    int64_t f = pick_from(rng, divisors);
     out.push_back(f);
     n /= f;
   }
   out.push_back(n);
-  shuffle(out, rng);
+  shuffle(rng, out);
   if (rng.coin(0.3)) out[pick(rng, 0, static_cast<int64_t>(out.size()) - 1)] = -1;
   return out;
 }
@@ -165,7 +155,7 @@ void choose_split(const NodeContext& ctx, Attrs& attrs, Rng& rng) {
   if (dim < n) return;
   Ints cuts(dim - 1);
   std::iota(cuts.begin(), cuts.end(), 1);
-  shuffle(cuts, rng);
+  shuffle(rng, cuts);
   cuts.resize(n - 1);
   std::sort(cuts.begin(), cuts.end());
   Ints sizes;
@@ -213,7 +203,7 @@ AttrValue choose_equation(const NodeContext& ctx, Rng& rng) {
       std::vector<char> same;
       for (auto [c, n] : size_of)
         if (n == d && term.find(c) == std::string::npos) same.push_back(c);
-      char c = !same.empty() && rng.coin(0.6) ? pick_of(rng, same) : next++;
+      char c = !same.empty() && rng.coin(0.6) ? pick_from(rng, same) : next++;
       size_of[c] = d;
       term += c;
     }
@@ -222,11 +212,8 @@ AttrValue choose_equation(const NodeContext& ctx, Rng& rng) {
   std::string out;
   for (auto [c, n] : size_of)
     if (rng.coin(0.5)) out += c;
-  std::string shuffled = out;
-  for (size_t i = shuffled.size(); i > 1; --i)
-    std::swap(shuffled[i - 1],
-              shuffled[static_cast<size_t>(pick(rng, 0, static_cast<int64_t>(i) - 1))]);
-  return eq + "->" + shuffled;
+  shuffle(rng, out);
+  return eq + "->" + out;
 }
 
 // The options a string attribute documents as quoted words ("constant", "reflect"...).
@@ -259,10 +246,10 @@ std::optional<AttrValue> choose_by_kind(const AttrSpec& spec, const NodeContext&
     case AttrKind::String: {
       std::vector<std::string> words = quoted_words(spec.doc);
       if (words.empty()) return std::nullopt;
-      return pick_of(rng, words);
+      return pick_from(rng, words);
     }
     case AttrKind::DType:
-      return std::string(dtype_name(pick_of(rng, ctx.options.dtypes)));
+      return std::string(dtype_name(pick_from(rng, ctx.options.dtypes)));
     case AttrKind::Ints: {
       Ints v;
       for (int64_t d = 0; d < rank0(ctx); ++d) v.push_back(pick(rng, 0, 2));
@@ -292,8 +279,8 @@ const std::map<std::string, Chooser>& named_choosers() {
        [](const NodeContext& c, Rng&) { return AttrValue{static_cast<int64_t>(c.num_outputs)}; }},
       {"auto_pad",
        [](const NodeContext&, Rng& rng) {
-         return AttrValue{
-             pick_of(rng, std::vector<std::string>{"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"})};
+         return AttrValue{pick_from(
+             rng, std::vector<std::string>{"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"})};
        }},
       {"start",
        [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
@@ -339,7 +326,7 @@ std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t
     Ints groups;
     for (int64_t g = 1; g <= c; ++g)
       if (c % g == 0) groups.push_back(g);
-    int64_t g = pick_of(rng, groups);
+    int64_t g = pick_from(rng, groups);
     Shape w{g * pick(rng, 1, 2), c / g};
     for (size_t d = 2; d < x.shape.size(); ++d)
       w.push_back(pick(rng, 1, std::min<int64_t>(3, x.shape[d])));
@@ -366,7 +353,7 @@ std::optional<Tensor> structured_operand_value(const NodeContext& ctx, size_t sl
   if (index_types.empty() || m < 1) return std::nullopt;
   Shape shape;
   for (int64_t d = pick(rng, 0, 2); d > 0; --d) shape.push_back(pick(rng, 1, 3));
-  return random_tensor_in({pick_of(rng, index_types), shape}, rng, static_cast<double>(-m),
+  return random_tensor_in({pick_from(rng, index_types), shape}, rng, static_cast<double>(-m),
                           static_cast<double>(m - 1));
 }
 

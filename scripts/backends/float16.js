@@ -10,76 +10,7 @@ const SUFFIX = '__retort_f32';
 const FLOAT = 1;
 const FLOAT16 = 10;
 
-// --- protobuf wire format: a message is a list of {field, wire, value} ---
-
-function readVarint(buf, pos) {
-  let value = 0n;
-  let shift = 0n;
-  for (;;) {
-    if (pos >= buf.length) throw new Error('truncated varint in the model');
-    const b = buf[pos++];
-    value |= BigInt(b & 0x7f) << shift;
-    if (!(b & 0x80)) return [value, pos];
-    shift += 7n;
-  }
-}
-
-function decode(buf) {
-  const fields = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    let key;
-    [key, pos] = readVarint(buf, pos);
-    const field = Number(key >> 3n);
-    const wire = Number(key & 7n);
-    const start = pos;
-    if (wire === 0) {
-      [, pos] = readVarint(buf, pos);
-    } else if (wire === 1) {
-      pos += 8;
-    } else if (wire === 5) {
-      pos += 4;
-    } else if (wire === 2) {
-      let len;
-      [len, pos] = readVarint(buf, pos);
-      const begin = pos;
-      pos += Number(len);
-      fields.push({ field, wire, value: buf.subarray(begin, pos) });
-      continue;
-    } else {
-      throw new Error(`unsupported protobuf wire type ${wire} in the model`);
-    }
-    fields.push({ field, wire, value: buf.subarray(start, pos) });  // the raw varint/fixed bytes
-  }
-  return fields;
-}
-
-function varint(n) {
-  let v = BigInt(n);
-  const out = [];
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return Buffer.from(out);
-}
-
-function encode(fields) {
-  const parts = [];
-  for (const { field, wire, value } of fields) {
-    parts.push(varint((field << 3) | wire));
-    if (wire === 2) parts.push(varint(value.length));
-    parts.push(Buffer.from(value));
-  }
-  return Buffer.concat(parts);
-}
-
-const bytesField = (field, value) => ({ field, wire: 2, value: Buffer.isBuffer(value) ? value : Buffer.from(value, 'utf8') });
-const intField = (field, n) => ({ field, wire: 0, value: varint(n) });
-const text = (f) => Buffer.from(f.value).toString('utf8');
-const first = (fields, n) => fields.find((f) => f.field === n);
+const { readVarint, decode, encode, bytesField, intField, text, first } = require('./onnx_proto.js');
 
 // --- ONNX: ModelProto.graph = 7; GraphProto node = 1, input = 11, output = 12;
 // ValueInfoProto name = 1, type = 2; TypeProto tensor_type = 1; Tensor elem_type = 1 ---

@@ -10,6 +10,8 @@
 'use strict';
 
 const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 function modulesDir() {
@@ -19,6 +21,7 @@ function modulesDir() {
 const modules = modulesDir();
 const ort = require(modules ? path.join(modules, 'onnxruntime-node') : 'onnxruntime-node');
 const float16 = require('./float16.js');
+const onnxProto = require('./onnx_proto.js');
 
 const MAX_HEADER = 64 * 1024 * 1024;
 const SESSION_CACHE_SIZE = 16;
@@ -190,6 +193,21 @@ function f16Results(results) {
   return out;
 }
 
+// The op counts of the graph ONNX Runtime runs for this model at the session's optimization
+// level (OATest's trigger check): a session made only to write its optimized model
+// (optimizedModelFilePath) into a scratch folder, which is removed again.
+async function optimizedOps(bytes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retort-ort-'));
+  try {
+    const file = path.join(dir, 'optimized.onnx');
+    const session = await ort.InferenceSession.create(bytes, { ...options, optimizedModelFilePath: file });
+    await session.release?.();
+    return onnxProto.opCounts(fs.readFileSync(file));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function run(header, blobs) {
   const id = header.id;
   try {
@@ -212,7 +230,9 @@ async function run(header, blobs) {
       if (!(name in results)) throw new Error(`the model has no output named '${name}'`);
       return fromOrtTensor(name, results[name], outBlobs);
     });
-    writeFrame({ type: 'result', id, outputs, compile_ms: round3(compileMs), run_ms: round3(runMs), cached }, outBlobs);
+    const result = { type: 'result', id, outputs, compile_ms: round3(compileMs), run_ms: round3(runMs), cached };
+    if (header.optimized_ops) result.optimized_ops = await optimizedOps(f32Boundaries ? float16.withF32Boundaries(model) : new Uint8Array(model));
+    writeFrame(result, outBlobs);
   } catch (e) {
     const message = String(e && e.message ? e.message : e);
     writeFrame({ type: 'error', id, kind: isUnsupported(message) ? 'unsupported' : 'error', message });

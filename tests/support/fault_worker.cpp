@@ -5,7 +5,9 @@
 //     hostile: answer with an error whose message (and stderr) holds terminal escape sequences
 //     and 100 kB of text;
 //     perturb: add 1.0 to element 0 of every value produced by nodes of --perturb-op OP (a
-//     Retort op name such as exp), like a miscompiled kernel.
+//     Retort op name such as exp), like a miscompiled kernel;
+//     bad-ops: answer a request for optimized_ops with a negative count and an escape sequence.
+//   A request with optimized_ops gets the op counts of the model as it came (no optimizer).
 //   --once PATH   misbehave only while PATH does not exist (the first fault creates it), so that
 //                 the restarted worker behaves.
 //   --stderr TEXT  write TEXT to stderr before each fault (crash reports show it).
@@ -23,6 +25,7 @@
 #include "core/base/error.h"
 #include "core/exec/interpreter.h"
 #include "core/io/onnx_io.h"
+#include "core/ops/registry.h"
 
 namespace retort {
 namespace {
@@ -105,6 +108,15 @@ Frame run_model(const Frame& request, const Options& o, bool faulty) {
   reply.header = {{"type", "result"}, {"id", h.at("id")}};
   try {
     Graph g = import_onnx(request.blobs.at(h.at("model").get<size_t>()), "model.onnx");
+    if (h.value("optimized_ops", false)) {
+      nlohmann::json ops = nlohmann::json::object();
+      for (const Node& n : g.nodes) {
+        const std::string& op_type = OpRegistry::instance().get(n.op).onnx.op_type;
+        ops[op_type] = ops.value(op_type, 0) + 1;
+      }
+      if (faulty && o.fault == "bad-ops") ops = {{"\x1b]0;pwned\x07Relu", 1}, {"Neg", -2}};
+      reply.header["optimized_ops"] = std::move(ops);
+    }
     if (faulty && o.fault == "perturb") perturb(g, o.perturb_op);
     TensorMap inputs;
     for (const auto& entry : h.at("inputs")) inputs.insert(tensor_from_entry(entry, request));
@@ -170,7 +182,7 @@ int serve(const Options& o) {
         write_stdout(encode_frame(hostile_answer(request)));
         continue;
       }
-      if (faulty && o.fault != "perturb") {
+      if (faulty && o.fault != "perturb" && o.fault != "bad-ops") {
         misbehave(o);
         continue;
       }
@@ -204,7 +216,7 @@ int main(int argc, char** argv) {
     }
     ++i;
   }
-  const char* faults[] = {"none", "crash", "hang", "garbage", "hostile", "perturb"};
+  const char* faults[] = {"none", "crash", "hang", "garbage", "hostile", "perturb", "bad-ops"};
   if (std::find(std::begin(faults), std::end(faults), o.fault) == std::end(faults) ||
       (o.fault == "perturb" && o.perturb_op.empty())) {
     std::fprintf(stderr, "retort_fault_worker: bad --fault %s (or perturb without --perturb-op)\n",

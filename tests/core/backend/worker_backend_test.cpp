@@ -113,6 +113,23 @@ TEST_F(WorkerBackendTest, AHostileMessageAndStderrAreMadeSafeToPrint) {
   expect_reference_result(w.run(request_));
 }
 
+// OATest's trigger check asks for the ops of the optimized graph; a worker that sends nonsense
+// there gets an error result, its op names are made safe to print.
+TEST_F(WorkerBackendTest, ReportsTheOptimizedOpsWhenAsked) {
+  WorkerBackend w(faulty("bad-ops"));
+  request_.optimized_ops = true;
+  RunResult bad = w.run(request_);
+  EXPECT_EQ(bad.status, RunStatus::error);
+  EXPECT_NE(bad.message.find("optimized_ops"), std::string::npos) << bad.message;
+  EXPECT_EQ(bad.message.find('\x1b'), std::string::npos);
+  RunResult r = w.run(request_);
+  expect_reference_result(r);
+  ASSERT_TRUE(r.optimized_ops);
+  EXPECT_EQ(*r.optimized_ops, (std::map<std::string, int64_t>{{"Exp", 1}, {"Add", 1}}));
+  request_.optimized_ops = false;
+  EXPECT_FALSE(w.run(request_).optimized_ops);
+}
+
 TEST_F(WorkerBackendTest, AHangIsATimeoutAndTheNextRunRestarts) {
   WorkerBackend w(faulty("hang", 0.5));
   RunResult r = w.run(request_);

@@ -1,5 +1,5 @@
-// Cases by strategy: TENSURE's cases are an einsum and two operand permutations, compared on the
-// backends; strategies take turns by case index and survive storage.
+// Cases by strategy: TENSURE's cases are an einsum and two operand permutations, OATest's a woven
+// graph, compared on the backends; strategies take turns by case index and survive storage.
 #include "core/campaign/case_runner.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +49,25 @@ TEST(CaseRunner, TensureFindsAWrongEinsum) {
   ASSERT_FALSE(c.findings.empty());
   EXPECT_NE(c.findings[0].original.find("einsum("), std::string::npos) << c.findings[0].original;
   EXPECT_NE(c.findings[0].variants.find("permuted_1"), std::string::npos);
+}
+
+// OATest's cases are one woven graph each (a pattern in a generated or pooled seed), compared
+// across the backends; a campaign run again from its seed weaves the same graphs.
+TEST(CaseRunner, OatestCasesAreWovenGraphs) {
+  CampaignOptions o;
+  o.strategies = {"oatest"};
+  o.backends = {"ref"};
+  RefBackend ref;
+  CaseRunner first(o, {&ref}), again(o, {&ref});
+  for (uint64_t i = 0; i < 12; ++i) {
+    CaseOutcome a = first.run(1, i), b = again.run(1, i);
+    ASSERT_TRUE(a.record.error.empty()) << a.record.error;
+    EXPECT_EQ(a.record.graphs, 1u);
+    // A generated seed has 10 nodes; a pattern adds at least one.
+    EXPECT_GT(a.record.nodes, 10u);
+    EXPECT_EQ(a.record.nodes, b.record.nodes);
+    EXPECT_TRUE(a.findings.empty());
+  }
 }
 
 }  // namespace

@@ -1,0 +1,124 @@
+// `oatest`: OATest (seeds/004) in the workbench. `oatest patterns` lists the optimization
+// patterns taken from compilers' own tests, `oatest weave` puts one into the current (or a
+// generated) graph, `oatest trigger` measures how often the targeted passes fire on a backend
+// that reports its optimized graph. docs/techniques.md.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/commands.h"
+#include "app/sigint_cancels.h"
+#include "core/base/error.h"
+#include "core/campaign/campaign_options.h"
+#include "core/campaign/trigger.h"
+#include "core/gen/opt_pattern.h"
+#include "core/gen/weave.h"
+
+namespace retort {
+
+namespace {
+
+void run_patterns(Output& out) {
+  for (const OptPattern& p : builtin_opt_patterns())
+    out.print("{:<17} {:<22} {} nodes, removes {} when it fires ({})", p.name, p.pass,
+              p.graph.op_count(), fmt::join(p.fires, ", "), p.test);
+}
+
+// Weaves into the current graph; with none, into one generated from the seed.
+void run_weave(Session& s, const Args& args, Output& out) {
+  uint64_t seed = seed_for(s, args);
+  Rng rng(seed);
+  const OptPattern& pattern =
+      args.arg(1) ? get_opt_pattern(*args.arg(1)) : pick_from(rng, builtin_opt_patterns());
+  bool generated = !s.has_graph();
+  Graph base = generated ? generate_graph(
+                               gen_options_from(s, args, CampaignOptions::default_gen(), out), seed)
+                         : s.graph();
+  WeaveReport report;
+  Graph woven = weave_pattern(base, pattern, rng, &report);
+  woven.name = base.name + "_" + pattern.name;
+  s.start_graph(std::move(woven));
+  out.print("wove {} ({}) into {} {} after node {} of {}, with seed {}", pattern.name, pattern.pass,
+            generated ? "generated graph" : "graph", base.name, report.point, base.op_count(),
+            seed);
+  for (const auto& line : report.inputs) out.print("  in   {}", line);
+  for (const auto& line : report.outputs) out.print("  out  {}", line);
+  if (report.bridge_nodes) out.print("  {} bridge nodes", report.bridge_nodes);
+}
+
+void run_trigger(Session& s, const Args& args, Output& out) {
+  const std::string* count_text = args.arg(1);
+  if (!count_text) fail("`oatest trigger` needs a count N");
+  std::string backend = args.option("--backend").value_or("ort:O3");
+  TriggerRateOptions o;
+  o.cases = parse_u64(*count_text, "N");
+  o.seed = seed_for(s, args);
+  o.gen = CampaignOptions::default_gen();
+  // Seed graphs the backend runs, unless --for says otherwise: a rejected graph says nothing.
+  if (!args.option("--for")) o.gen.op_dtypes = support_for(s, backend, out).supported();
+  o.gen = gen_options_from(s, args, o.gen, out);
+  std::vector<const OptPattern*> patterns;
+  if (auto p = args.option("--pattern"))
+    patterns.push_back(&get_opt_pattern(*p));
+  else
+    for (const OptPattern& p : builtin_opt_patterns()) patterns.push_back(&p);
+
+  bool in_place = out.in_place();
+  o.progress = [&](size_t done) {
+    if (in_place) out.write(fmt::format("\rtrigger: case {} of {}\x1b[K", done, o.cases));
+  };
+  s.cancel_flag().store(false);
+  SigintCancels guard(s.cancel_flag());
+  o.cancel = &s.cancel_flag();
+  TriggerRates r = trigger_rates(s.backends().get(backend), patterns, o);
+  if (in_place) out.write("\r\x1b[K");
+
+  auto row = [&](const std::string& name, const TriggerTally& t) {
+    out.print("{:<17} {:>5} of {:>5} fired ({:6.2f}%){}", name, t.fired, t.known(), t.rate(),
+              t.unknown ? fmt::format(", {} unknown", t.unknown) : "");
+  };
+  out.print("{} cases on {} (seed {}){}", r.cases, backend, o.seed,
+            r.cases < o.cases ? ", stopped by Ctrl-C" : "");
+  for (const auto& [name, t] : r.by_pattern) row(name, t);
+  row("all", r.total);
+  if (r.total.unknown) out.print("first unknown: {}", r.total.first_unknown);
+}
+
+void run_oatest(Session& s, const Args& args, Output& out) {
+  const std::string& action = *args.arg(0);
+  if (action == "patterns") return run_patterns(out);
+  if (action == "weave") return run_weave(s, args, out);
+  if (action == "trigger") return run_trigger(s, args, out);
+  fail("unknown oatest action '{}' (patterns, weave, trigger)", action);
+}
+
+}  // namespace
+
+void register_oatest_commands(CommandRegistry& r) {
+  std::vector<OptionSpec> options = gen_option_specs();
+  options.push_back({"--seed", "S", "the seed (default: the session seed)"});
+  options.push_back({"--backend", "B", "trigger: the backend to optimize (default ort:O3)",
+                     Completion::BackendName});
+  options.push_back({"--pattern", "P", "trigger: only this pattern (default: each in turn)"});
+  std::vector<std::string> pattern_names;
+  for (const OptPattern& p : builtin_opt_patterns()) pattern_names.push_back(p.name);
+  r.add({.name = "oatest",
+         .args = {{"ACTION", Completion::None, false, false, {"patterns", "weave", "trigger"}},
+                  {"ARG", Completion::None, true, false, pattern_names}},
+         .options = options,
+         .summary = "OATest's optimization patterns: list, weave into a graph, measure triggering.",
+         .help =
+             "`oatest patterns` lists the patterns taken from compilers' optimizer tests, each\n"
+             "with the pass it targets. `oatest weave [PATTERN]` puts one (default: drawn) into\n"
+             "the current graph at a random point, or into a generated graph when there is\n"
+             "none: each pattern input takes a value of the same type, else one of the same\n"
+             "dtype and rank the pattern still types with, else a value bridged by reshape,\n"
+             "pad or slice and cast; each output replaces a same-typed input of a later node,\n"
+             "else it is a graph output. The woven graph becomes the current graph.\n"
+             "`oatest trigger N` weaves N patterns (each in turn) into generated graphs and\n"
+             "counts how often the backend's optimizer removed what the targeted pass removes.\n"
+             "`fuzz --strategy oatest` runs the same weaving as a campaign.\n"
+             "See docs/techniques.md.",
+         .run = run_oatest});
+}
+
+}  // namespace retort
