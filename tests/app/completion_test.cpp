@@ -96,6 +96,10 @@ TEST(AppCompletion, RulesModesBackendsAndKeywords) {
   EXPECT_EQ(complete("backend ", "s").candidates, (Names{"support"}));
   EXPECT_EQ(complete("backend support ", "ort:O").candidates,
             (Names{"ort:O0", "ort:O1", "ort:O2", "ort:O3"}));
+  EXPECT_EQ(complete("oatest ", "").candidates, (Names{"patterns", "trigger", "weave"}));
+  EXPECT_EQ(complete("oatest weave ", "conv_").candidates,
+            (Names{"conv_add", "conv_bn", "conv_mul", "conv_relu"}));
+  EXPECT_EQ(complete("oatest trigger 10 --backend ", "ort:O1").candidates, (Names{"ort:O1"}));
 }
 
 }  // namespace
