@@ -90,4 +90,17 @@ function opCounts(model) {
   return counts;
 }
 
-module.exports = { readVarint, decode, encode, bytesField, intField, text, first, opCounts };
+// The names of the model's main-graph nodes (NodeProto.name = 3).
+function nodeNames(model) {
+  const names = new Set();
+  const graph = first(decode(model), 7);
+  if (!graph) return names;
+  for (const f of decode(graph.value)) {
+    if (f.field !== 1) continue;
+    const name = first(decode(f.value), 3);
+    if (name) names.add(text(name));
+  }
+  return names;
+}
+
+module.exports = { readVarint, decode, encode, bytesField, intField, text, first, opCounts, nodeNames };

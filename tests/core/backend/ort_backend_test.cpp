@@ -122,5 +122,19 @@ TEST(OrtBackend, ABadOptionIsAnErrorResult) {
   EXPECT_NE(r.message.find("opt_level must be one of"), std::string::npos) << r.message;
 }
 
+// ONNX's Pow takes no int8 base, so ONNX Runtime rejects the model as a type error on the model's
+// own node: the op is outside what it implements (unsupported, never a finding), not an error.
+TEST(OrtBackend, AnOpTheSchemaDoesNotTypeIsUnsupported) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  BackendSet set;
+  Graph g = parse_rtg("input x : i8[2]\ny = pow(x, x)\noutput y\n", "t.rtg");
+  infer_graph(g);
+  RunResult r = set.get("ort:O0").run(
+      {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::i8, {2})}}, .outputs = {}});
+  EXPECT_EQ(r.status, RunStatus::unsupported) << r.message;
+  EXPECT_NE(r.message.find("Type Error"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace retort
