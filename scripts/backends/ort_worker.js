@@ -128,19 +128,32 @@ function sessionOptions(options) {
   return { graphOptimizationLevel: level, executionMode: mode, intraOpNumThreads: threads, logSeverityLevel: 3 };
 }
 
-// ONNX Runtime's words for "this model uses something I do not implement". A type error on an
-// input of one of the model's own nodes is the ONNX schema not admitting that element type for
-// the op (Pow of int8): the model is outside what ONNX Runtime implements, not a miscompile. The
-// same error on a node ONNX Runtime inserted itself is its own bug, and stays an error.
+// ONNX Runtime's words for "this model uses something I do not implement".
+const NOT_IMPLEMENTED = /NOT_IMPLEMENTED|Could not find an implementation|not implemented|is not supported|Unsupported (data )?type/i;
+// Errors that mean the same when they come from one of the model's own nodes: the ONNX schema not
+// admitting an element type for the op (Pow of int8), and the cases ONNX Runtime's kernels refuse
+// although ONNX defines them (numpy.pad's reflect beyond the axis length or over a single element,
+// Pad and Slice of a scalar). From a node ONNX Runtime made itself they are its own bug, and stay
+// errors.
+const OWN_NODE_REFUSALS = [
+  /Type Error: Type '[^']*' of input parameter \(.*\) of operator \(.*\) in node \((.*)\) is invalid/,
+  /running Pad node\. Name:'([^']*)' Status Message: (Pad reflect|.*Input tensor has no dimensions)/,
+  /running Slice node\. Name:'([^']*)' Status Message: Cannot slice scalars/,
+];
+
 function isUnsupported(message, model) {
-  if (/NOT_IMPLEMENTED|Could not find an implementation|not implemented|is not supported|Unsupported (data )?type/i.test(message)) return true;
-  const typeError = /Type Error: Type '[^']*' of input parameter \(.*\) of operator \(.*\) in node \((.*)\) is invalid/.exec(message);
-  if (!typeError || !model) return false;
-  try {
-    return onnxProto.nodeNames(model).has(typeError[1]);
-  } catch {
-    return false;  // not a model we can read: say what ONNX Runtime said, as an error
+  if (NOT_IMPLEMENTED.test(message)) return true;
+  if (!model) return false;
+  for (const pattern of OWN_NODE_REFUSALS) {
+    const match = pattern.exec(message);
+    if (!match) continue;
+    try {
+      return onnxProto.nodeNames(model).has(match[1]);
+    } catch {
+      return false;  // not a model we can read: say what ONNX Runtime said, as an error
+    }
   }
+  return false;
 }
 
 let options = null;
