@@ -74,6 +74,8 @@ CaseRunner::CaseRunner(const CampaignOptions& options, std::vector<Backend*> bac
     : options_(options), backends_(std::move(backends)), rules_(campaign_rules(options.rules)) {
   if (backends_.size() != options_.backends.size() || backends_.empty())
     fail("a campaign needs its backends (--backends)");
+  for (const std::string& name : options_.strategies)
+    strategies_.push_back(get_strategy(name).kind);
 }
 
 CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
@@ -82,30 +84,38 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
   rec.campaign = campaign;
   rec.index = index;
   rec.seed = case_seed(options_.seed, index);
-  const std::string& strategy = options_.strategies[index % options_.strategies.size()];
+  Strategy strategy = strategies_[index % strategies_.size()];
 
   try {
     auto t = Clock::now();
-    std::vector<NamedGraph> graphs{{"original", strategy == "tensure" ? drawn_einsum(rec.seed)
-                                                : strategy == "oatest"
-                                                    ? woven_graph(rec.seed)
-                                                    : generate_graph(options_.gen, rec.seed)}};
+    std::vector<NamedGraph> graphs{{"original", first_graph(strategy, rec.seed)}};
     rec.nodes = graphs.front().graph.op_count();
     rec.gen_ms = ms_since(t);
 
     EGraph eg;
     RewriteTrace trace;
-    if (strategy == "tensure")
-      permute_einsum(graphs, rec);
-    else if (strategy == "polyjuice")
-      saturate_and_extract(graphs, eg, trace, rec);
+    if (strategy == Strategy::tensure) permute_einsum(graphs, rec);
+    if (strategy == Strategy::polyjuice) saturate_and_extract(graphs, eg, trace, rec);
     // OATest compares the woven graph alone, across the backends and their optimization levels.
-    compare_and_record(graphs, strategy == "polyjuice" ? &eg : nullptr, trace, out);
-    if (strategy == "oatest" && out.findings.empty()) keep_seed(graphs.front().graph);
+    compare_and_record(graphs, strategy == Strategy::polyjuice ? &eg : nullptr, trace, out);
+    if (strategy == Strategy::oatest && out.findings.empty()) keep_seed(graphs.front().graph);
   } catch (const Error& e) {
     rec.error = e.what();
   }
   return out;
+}
+
+// The graph a case starts from: generated (POLYJUICE), an einsum (TENSURE) or woven (OATest).
+Graph CaseRunner::first_graph(Strategy strategy, uint64_t seed) const {
+  switch (strategy) {
+    case Strategy::tensure:
+      return drawn_einsum(seed);
+    case Strategy::oatest:
+      return woven_graph(seed);
+    case Strategy::polyjuice:
+      break;
+  }
+  return generate_graph(options_.gen, seed);
 }
 
 // OATest: a seed graph (from the pool of woven graphs that passed, or generated) with one of the

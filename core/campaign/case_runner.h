@@ -11,6 +11,7 @@
 
 #include "core/backend/backend.h"
 #include "core/campaign/campaign_options.h"
+#include "core/campaign/strategy.h"
 #include "core/egraph/egraph.h"
 #include "core/findings/findings_db.h"
 #include "core/rules/rule.h"
@@ -38,6 +39,7 @@ class CaseRunner {
   CaseOutcome run(int64_t campaign, uint64_t index);
 
  private:
+  Graph first_graph(Strategy strategy, uint64_t seed) const;
   Graph drawn_einsum(uint64_t seed) const;
   Graph woven_graph(uint64_t seed) const;
   void keep_seed(const Graph& g);
@@ -48,6 +50,7 @@ class CaseRunner {
                           const RewriteTrace& trace, CaseOutcome& out);
 
   CampaignOptions options_;
+  std::vector<Strategy> strategies_;  // options_.strategies, resolved once
   std::vector<Backend*> backends_;
   RuleSet rules_;
   // OATest's seed pool. Cases run in order, so a campaign run from its seed draws the same pool;

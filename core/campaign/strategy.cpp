@@ -9,11 +9,12 @@ namespace retort {
 
 const std::vector<StrategyDef>& strategies() {
   static const std::vector<StrategyDef> all = {
-      {"polyjuice",
+      {Strategy::polyjuice, "polyjuice",
        "a generated graph, saturated with the rules; min, max, random and intermediate variants "
        "(POLYJUICE)"},
-      {"tensure", "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"},
-      {"oatest",
+      {Strategy::tensure, "tensure",
+       "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"},
+      {Strategy::oatest, "oatest",
        "an optimization pattern from a compiler's tests woven into a seed graph, compared across "
        "the backends' optimization levels (OATest)"}};
   return all;

@@ -8,7 +8,10 @@
 
 namespace retort {
 
+enum class Strategy { polyjuice, tensure, oatest };
+
 struct StrategyDef {
+  Strategy kind;
   std::string name;     // "polyjuice"
   std::string summary;  // for `help fuzz` and docs
 };
