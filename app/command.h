@@ -107,5 +107,7 @@ class CommandRegistry {
 
 // Parses a whole unsigned decimal number; throws Error naming `what` otherwise.
 uint64_t parse_u64(std::string_view text, std::string_view what);
+// A number in [0, 1] (a probability); Error naming `what` otherwise.
+double parse_fraction(std::string_view text, std::string_view what);
 
 }  // namespace retort

@@ -17,6 +17,8 @@ const CommandRegistry& app_commands() {
     register_fuzz_commands(r);
     register_einsum_commands(r);
     register_oatest_commands(r);
+    register_hirfuzz_commands(r);
+    register_program_commands(r);
     register_help_commands(r);
     return r;
   }();

@@ -22,6 +22,8 @@ void register_variant_commands(CommandRegistry& r);  // variant equiv
 void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
 void register_einsum_commands(CommandRegistry& r);   // einsum (TENSURE)
 void register_oatest_commands(CommandRegistry& r);   // oatest (OATest)
+void register_hirfuzz_commands(CommandRegistry& r);  // hirfuzz (HirFuzz)
+void register_program_commands(CommandRegistry& r);  // program (TorchProbe)
 void register_help_commands(CommandRegistry& r);     // help quit
 
 // `export repro DIR [--finding N]`: the bundle for a finding of the last compare

@@ -82,24 +82,31 @@ GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& 
 
 namespace {
 
+const std::vector<std::string> kTorchprobeBackends{"ref", "torch:eager", "inductor"};
+
 // The generation, saturation and variant options of a new campaign.
 CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
   o.seed = s.seed();
   if (auto v = args.option("--seed")) o.seed = parse_u64(*v, "--seed");
+  if (auto v = args.option("--strategy")) {
+    o.strategies = split_list(*v);
+    if (o.strategies.empty())
+      fail("--strategy: name at least one (polyjuice, tensure, oatest, hirfuzz, torchprobe)");
+    for (const auto& name : o.strategies) get_strategy(name);
+  }
+  // TorchProbe mutates the Python program torch backends run; ONNX Runtime runs none.
+  if (o.strategies == std::vector<std::string>{"torchprobe"}) o.backends = kTorchprobeBackends;
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   o.gen = gen_options_from(s, args, o.gen, out);
-  if (auto v = args.option("--strategy")) {
-    o.strategies = split_list(*v);
-    if (o.strategies.empty()) fail("--strategy: name at least one (polyjuice, tensure, oatest)");
-    for (const auto& name : o.strategies) get_strategy(name);
-  }
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
   if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
   if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");
   if (auto v = args.option("--random")) o.random_variants = parse_u64(*v, "--random");
   if (args.has("--no-intermediate")) o.intermediate = false;
+  if (auto v = args.option("--relax")) o.relax_p = parse_fraction(*v, "--relax");
+  if (auto v = args.option("--relax-step")) o.relax_alpha = parse_fraction(*v, "--relax-step");
   if (auto v = args.option("--shard")) std::tie(o.shard, o.shards) = parse_shard(*v);
   campaign_rules(o.rules);  // a bad rule set name is an error now, not in every case
   o.attached = attached_specs(s, o.backends);
@@ -365,6 +372,7 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
   for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
   CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
+  options.mutations = mutations_from_json(f.trace);  // a TorchProbe finding's
   InputPlan plan = finding_input_plan(db, f);
   CompareReport report = run_compare(graphs, backends, options, plan);
   size_t bugs = report.bug_count();
@@ -372,6 +380,7 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   for (const auto& name : loaded.variant_names()) s.set_variant(name, loaded.variant(name));
   s.set_seed(f.inputs_seed);
   s.input_plan() = plan;
+  if (!options.mutations.empty()) s.set_program_mutations(options.mutations, "findings open");
   s.set_compare_report(std::move(report));
   out.print("opened finding #{}: {} (seed {}, inputs {}); compare again: {} of its checks fail{}",
             f.id, f.signature.str(), f.inputs_seed, plan.str(), bugs,
@@ -466,13 +475,17 @@ void register_fuzz_commands(CommandRegistry& r) {
                    {"--time", "S", "stop after S seconds"},
                    {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
                    {"--strategy", "S,...",
-                    "how cases make programs: polyjuice, tensure, oatest; several take turns "
-                    "(default polyjuice)"},
+                    "how cases make programs: polyjuice, tensure, oatest, hirfuzz, torchprobe; "
+                    "several take turns (default polyjuice)"},
                    {"--rules", "SET,...", "built-in rule sets or .rules files (default polyjuice)"},
                    {"--iters", "N", "saturation iterations per case (default 2)"},
                    {"--enodes", "N", "e-node limit per case (default 100)"},
                    {"--random", "K", "random variants per case (default 2)"},
                    {"--no-intermediate", "", "skip the maximal graph after each iteration"},
+                   {"--relax", "P",
+                    "hirfuzz: the starting probability of constraint level 0 (default 0.6)"},
+                   {"--relax-step", "A",
+                    "hirfuzz: how far a new bug moves that probability (default 0.01)"},
                    {"--jobs", "N", "run N worker processes in parallel"},
                    db,
                    {"--resume", "", "continue the database's last campaign where it stopped"},
@@ -487,7 +500,12 @@ void register_fuzz_commands(CommandRegistry& r) {
            "every failure in the findings database, one row per signature with a count.\n"
            "--strategy tensure makes each case an einsum drawn by TENSURE's Algorithm 3 and\n"
            "two operand permutations of it instead; with several strategies case i takes the\n"
-           "(i mod n)-th (docs/techniques.md).\n"
+           "(i mod n)-th (docs/techniques.md). --strategy hirfuzz compares a graph with\n"
+           "the same collapsed into functions and with its call chain rewritten, or (level 0,\n"
+           "probability --relax) runs a graph that breaks constraints for crashes only.\n"
+           "Crashes and errors are told apart by the similarity of their texts.\n"
+           "--strategy torchprobe mutates the Python program the torch backends run (alone,\n"
+           "its default backends are ref,torch:eager,inductor).\n"
            "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
            "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
            "finding; its worker is restarted. Ctrl-C ends after the case in flight; every\n"

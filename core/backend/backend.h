@@ -3,6 +3,7 @@
 // goes wrong inside a backend comes back as a RunResult status, never as an exception.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,6 +24,17 @@ enum class RunStatus {
 };
 std::string_view run_status_name(RunStatus status);
 
+// TorchProbe's program mutations (seeds/002; scripts/backends/retort_backends/probe.py): a
+// backend that runs a generated Python program rewrites it before compiling, the seed choosing
+// where and how; backends that run the ONNX model ignore them.
+struct ProgramMutation {
+  std::string kind;  // one of kProgramMutationKinds
+  uint64_t seed = 0;
+  bool operator==(const ProgramMutation&) const = default;
+};
+inline constexpr std::string_view kProgramMutationKinds[] = {"resolve", "mutate-recover",
+                                                             "functionalize", "tcb"};
+
 struct RunRequest {
   const Graph* graph = nullptr;      // validated by infer_graph
   std::string onnx;                  // export_onnx(*graph); filled once and shared by all backends
@@ -32,6 +44,10 @@ struct RunRequest {
   // Also ask for the ops of the graph the backend ran after its own optimizations (OATest's
   // trigger check, docs/backend-protocol.md); backends that cannot say leave the answer empty.
   bool optimized_ops = false;
+  // TorchProbe: rewrite the generated program with these, in order (a condition `tcb`
+  // synthesizes holds for these inputs only); and send back the program's source.
+  std::vector<ProgramMutation> mutations{};
+  bool want_program = false;
 };
 
 struct RunResult {
@@ -46,6 +62,8 @@ struct RunResult {
   // When asked and the backend can say: node count per op of its optimized graph, by ONNX
   // op_type ("BatchNormalization"; "com.microsoft.FusedConv" for another domain).
   std::optional<std::map<std::string, int64_t>> optimized_ops;
+  // When asked and the backend runs a generated Python program: its source, mutated.
+  std::optional<std::string> program;
 };
 
 struct BackendInfo {

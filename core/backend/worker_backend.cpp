@@ -57,6 +57,9 @@ std::string model_bytes(const RunRequest& request, const std::vector<std::string
   Graph marked = g;
   for (const auto& v : computed)
     if (!is_output(v)) marked.outputs.push_back(v);
+  // A value inside a call becomes one of its results; calls of the same function that no longer
+  // return alike are inlined (core/graph/functions.h).
+  drop_broken_calls(marked);
   return export_onnx(marked);
 }
 
@@ -222,6 +225,13 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     frame.header["inputs"] = std::move(inputs);
     frame.header["outputs"] = computed;
     if (request.optimized_ops) frame.header["optimized_ops"] = true;
+    if (!request.mutations.empty()) {
+      json mutations = json::array();
+      for (const ProgramMutation& m : request.mutations)
+        mutations.push_back({{"kind", m.kind}, {"seed", m.seed}});
+      frame.header["mutations"] = std::move(mutations);
+    }
+    if (request.want_program) frame.header["program"] = true;
   } catch (const Error& e) {
     // Retort could not make the model (an export the ONNX checker rejects): the compiler never
     // saw it, so this is no finding against it.
@@ -260,6 +270,8 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     }
     if (auto it = answer.header.find("optimized_ops"); it != answer.header.end())
       result.optimized_ops = optimized_ops_from(*it);
+    if (auto it = answer.header.find("program"); it != answer.header.end() && it->is_string())
+      result.program = terminal_safe(it->get_ref<const std::string&>(), kWorkerProgramBytes);
   } catch (const WorkerFailure& e) {
     if (e.kind() == WorkerFailure::Kind::timeout) {
       fail_worker(result, RunStatus::timeout,

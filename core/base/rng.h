@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 #include <utility>
 
@@ -31,7 +32,7 @@ class Rng {
 // An element of a non-empty vector, string or array, each equally likely.
 template <typename Seq>
 const auto& pick_from(Rng& rng, const Seq& items) {
-  return items[rng.below(items.size())];
+  return items[rng.below(std::size(items))];
 }
 
 // Fisher-Yates, in place.

@@ -14,6 +14,7 @@ namespace retort {
 // Bounds for the texts that pass through terminal_safe.
 inline constexpr size_t kErrorMessageBytes = 4096;   // an Error's message
 inline constexpr size_t kWorkerMessageBytes = 2000;  // a message or name a worker sends
+inline constexpr size_t kWorkerProgramBytes = 1 << 18;  // a generated program a worker sends
 
 // `text` with every control character except newline and tab (C0, DEL, the C1 controls U+0080 to
 // U+009F) and every byte that is not part of valid UTF-8 shown as a visible escape (\x1b, \u009b),

@@ -76,6 +76,7 @@ CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
                            const std::vector<Backend*>& backends) {
   using Clock = std::chrono::steady_clock;
   CaseRunner runner(run.options, backends);
+  runner.know(db.findings());
   CaseIndices indices(run, db.done_cases(run.campaign));
   CampaignStats stats;
   auto start = Clock::now();

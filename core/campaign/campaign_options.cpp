@@ -42,6 +42,8 @@ nlohmann::json CampaignOptions::to_json() const {
           {"random_variants", random_variants},
           {"intermediate", intermediate},
           {"input_ranges", input_ranges},
+          {"relax_p", relax_p},
+          {"relax_alpha", relax_alpha},
           {"seconds", seconds},
           {"cases", cases},
           {"seed", seed},
@@ -89,6 +91,9 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.random_variants = j.at("random_variants").get<size_t>();
     o.intermediate = j.at("intermediate").get<bool>();
     o.input_ranges = j.contains("input_ranges") && j.at("input_ranges").get<bool>();
+    // Campaigns stored before HirFuzz keep its defaults (they never ran its cases).
+    if (j.contains("relax_p")) o.relax_p = j.at("relax_p").get<double>();
+    if (j.contains("relax_alpha")) o.relax_alpha = j.at("relax_alpha").get<double>();
     o.seconds = j.at("seconds").get<double>();
     o.cases = j.at("cases").get<uint64_t>();
     o.seed = j.at("seed").get<uint64_t>();

@@ -35,6 +35,10 @@ struct CampaignOptions {
   // from the case seed): standard, full range, special values or a wide interval. Campaigns
   // stored before this existed read as false and keep the standard draw.
   bool input_ranges = true;
+  // HirFuzz's dynamic relaxation: a hirfuzz case breaks constraints (level 0) with probability p,
+  // which moves by alpha towards the level that last found a new bug (the paper's recommended
+  // p = 0.6, alpha = 0.01).
+  double relax_p = 0.6, relax_alpha = 0.01;
   // Budget: stop after `seconds` (0: no limit) or once case indices reach `cases` (0: no limit).
   double seconds = 0;
   uint64_t cases = 0;

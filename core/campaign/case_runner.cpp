@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/base/error.h"
@@ -14,6 +15,10 @@
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
 #include "core/gen/einsum_gen.h"
+#include "core/gen/functions_gen.h"
+#include "core/gen/relax.h"
+#include "core/io/onnx_io.h"
+#include "core/tensor/random_tensor.h"
 #include "core/gen/opt_pattern.h"
 #include "core/gen/weave.h"
 #include "core/io/rtg.h"
@@ -36,7 +41,11 @@ enum Salt : uint64_t {
   kInputsSalt = 2,
   kRandomSalt = 3,
   kEinsumSalt = 4,
-  kWeaveSalt = 5
+  kWeaveSalt = 5,
+  kLevelSalt = 6,
+  kFunctionSalt = 7,
+  kRelaxSalt = 8,
+  kProgramSalt = 9
 };
 
 // OATest's seed pool: how many woven graphs it keeps, and how often a case draws from it rather
@@ -60,6 +69,25 @@ std::string failing_cells_json(const CompareReport& report) {
 
 }  // namespace
 
+std::string mutations_json(const std::vector<ProgramMutation>& mutations) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ProgramMutation& m : mutations) list.push_back({{"kind", m.kind}, {"seed", m.seed}});
+  return nlohmann::json{{"program_mutations", list}}.dump();
+}
+
+std::vector<ProgramMutation> mutations_from_json(const std::string& text) {
+  std::vector<ProgramMutation> out;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("program_mutations")) return out;
+  for (const auto& m : j.at("program_mutations")) {
+    if (!m.is_object() || !m.contains("kind") || !m.at("kind").is_string() ||
+        !m.contains("seed") || !m.at("seed").is_number_unsigned())
+      fail("a finding's program mutations are not readable");
+    out.push_back({m.at("kind").get<std::string>(), m.at("seed").get<uint64_t>()});
+  }
+  return out;
+}
+
 RuleSet campaign_rules(const std::vector<std::string>& names) {
   if (names.empty()) fail("a campaign needs at least one rule set (--rules)");
   std::vector<std::string> builtin = builtin_rule_set_names();
@@ -71,7 +99,10 @@ RuleSet campaign_rules(const std::vector<std::string>& names) {
 }
 
 CaseRunner::CaseRunner(const CampaignOptions& options, std::vector<Backend*> backends)
-    : options_(options), backends_(std::move(backends)), rules_(campaign_rules(options.rules)) {
+    : options_(options),
+      backends_(std::move(backends)),
+      rules_(campaign_rules(options.rules)),
+      relax_p_(options.relax_p) {
   if (backends_.size() != options_.backends.size() || backends_.empty())
     fail("a campaign needs its backends (--backends)");
   for (const std::string& name : options_.strategies)
@@ -88,21 +119,146 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
 
   try {
     auto t = Clock::now();
+    if (strategy == Strategy::hirfuzz) {
+      bool level0 = Rng(mix_seed(rec.seed, kLevelSalt)).coin(relax_p_);
+      if (level0) {
+        Graph valid = generate_graph(options_.gen, rec.seed);
+        rec.nodes = valid.op_count();
+        rec.gen_ms = ms_since(t);
+        run_relaxed(valid, out);
+      } else {
+        std::vector<NamedGraph> graphs = function_graphs(rec.seed);
+        rec.nodes = graphs.front().graph.op_count();
+        rec.gen_ms = ms_since(t);
+        compare_and_record(graphs, nullptr, RewriteTrace{}, out);
+      }
+      // The dynamic relaxation: towards the level that found a new bug.
+      if (found_new(out))
+        relax_p_ = std::clamp(relax_p_ + (level0 ? 1 : -1) * options_.relax_alpha, 0.0, 1.0);
+      return out;
+    }
     std::vector<NamedGraph> graphs{{"original", first_graph(strategy, rec.seed)}};
     rec.nodes = graphs.front().graph.op_count();
     rec.gen_ms = ms_since(t);
 
     EGraph eg;
     RewriteTrace trace;
+    if (strategy == Strategy::torchprobe) {
+      compare_and_record(graphs, nullptr, trace, out, program_mutations(rec.seed));
+      found_new(out);
+      return out;
+    }
     if (strategy == Strategy::tensure) permute_einsum(graphs, rec);
     if (strategy == Strategy::polyjuice) saturate_and_extract(graphs, eg, trace, rec);
     // OATest compares the woven graph alone, across the backends and their optimization levels.
     compare_and_record(graphs, strategy == Strategy::polyjuice ? &eg : nullptr, trace, out);
     if (strategy == Strategy::oatest && out.findings.empty()) keep_seed(graphs.front().graph);
+    found_new(out);
   } catch (const Error& e) {
     rec.error = e.what();
   }
   return out;
+}
+
+void CaseRunner::know(const std::vector<FindingRecord>& findings) {
+  for (const FindingRecord& f : findings) {
+    known_keys_.insert(f.signature.key());
+    if (f.signature.text.empty()) continue;
+    FailureSignature group = f.signature;
+    group.text.clear();
+    // The text a class is known by: the message of the finding's own failing cell.
+    nlohmann::json cells = nlohmann::json::parse(f.verdicts, nullptr, false);
+    if (!cells.is_array()) continue;
+    for (const auto& c : cells)
+      if (c.value("backend", "") == f.backend_a && c.value("graph", "") == f.graph_a) {
+        texts_.add(group.key(), f.signature.text, c.value("message", ""));
+        break;
+      }
+  }
+}
+
+// Whether the case found a signature not seen before in this campaign (or its database).
+bool CaseRunner::found_new(const CaseOutcome& out) {
+  bool fresh = false;
+  for (const FindingRecord& f : out.findings) fresh |= known_keys_.insert(f.signature.key()).second;
+  return fresh;
+}
+
+// A failed run's text class: similar texts (at least 90%) are one bug, HirFuzz's dedup.
+void CaseRunner::classify_text(FailureSignature& sig, const std::string& text) {
+  sig.text.clear();
+  sig.text = texts_.classify(sig.key(), text);
+}
+
+// HirFuzz at constraint level 1: the generated graph, the same with 1-3 pieces collapsed into
+// functions called once or more, and that with 1-3 rewrites of its call chain. All three compute
+// the same; the backends' optimization levels add the "optimized" side of the paper's oracle.
+std::vector<NamedGraph> CaseRunner::function_graphs(uint64_t seed) const {
+  Rng rng(mix_seed(seed, kFunctionSalt));
+  Graph original = generate_graph(options_.gen, seed);
+  original.name = "hirfuzz";
+  Graph functions =
+      with_functions(original, rng, static_cast<int>(rng.uniform_int(1, 3)), /*rewrites=*/0);
+  Graph rewritten = with_functions(functions, rng, 0, static_cast<int>(rng.uniform_int(1, 3)));
+  return {{"original", std::move(original)},
+          {"functions", std::move(functions)},
+          {"rewritten", std::move(rewritten)}};
+}
+
+// HirFuzz at constraint level 0: a graph with 1-3 constraints broken, run on every compiler (the
+// reference cannot run it) for crashes only; rejecting it with an error is the right answer.
+void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
+  CaseRecord& rec = out.record;
+  Rng rng(mix_seed(rec.seed, kRelaxSalt));
+  RelaxedGraph relaxed;
+  std::string onnx;
+  for (int attempt = 0; attempt < 4 && onnx.empty(); ++attempt) {
+    relaxed = relax_constraints(valid, rng, static_cast<int>(rng.uniform_int(1, 3)));
+    try {
+      onnx = export_onnx_unchecked(relaxed.graph);
+    } catch (const Error&) {
+      continue;  // something ONNX cannot carry at all: break other constraints
+    }
+  }
+  if (onnx.empty()) fail("no constraint-breaking graph of this case could be written as ONNX");
+  rec.graphs = 1;
+  auto t = Clock::now();
+  TensorMap inputs;
+  for (const ValueInfo& in : relaxed.graph.inputs) inputs[in.name] = random_tensor(in.type, rng);
+  std::string broken = fmt::format("{}", fmt::join(relaxed.broken, "; "));
+  for (size_t b = 0; b < backends_.size(); ++b) {
+    if (backends_[b]->info().kind == "reference") continue;
+    RunRequest request{.graph = &relaxed.graph, .onnx = onnx, .inputs = inputs, .outputs = {}};
+    RunResult r = backends_[b]->run(request);
+    if (r.status != RunStatus::crash) continue;
+    ++rec.findings;
+    FindingRecord fr;
+    fr.signature = {signature_family(options_.backends[b]), "robustness", "crash", "", "", "", ""};
+    if (const Node* n = node_named_in(r.message, relaxed.graph)) fr.signature.op = n->op;
+    classify_text(fr.signature, r.message + "\n" + r.stderr_tail);
+    if (std::any_of(out.findings.begin(), out.findings.end(),
+                    [&](const FindingRecord& f) { return f.signature == fr.signature; }))
+      continue;
+    fr.backend_a = options_.backends[b];
+    fr.graph_a = "relaxed";
+    fr.backends = fmt::format("{}", fmt::join(options_.backends, ","));
+    fr.original = print_rtg(valid);
+    fr.variants = nlohmann::json{{"relaxed", print_rtg(relaxed.graph)}}.dump();
+    fr.trace = "[]";
+    fr.case_seed = rec.seed;
+    fr.verdicts = nlohmann::json::array({{{"backend", fr.backend_a},
+                                          {"graph", "relaxed"},
+                                          {"verdict", "crash"},
+                                          {"message", r.message}}})
+                      .dump();
+    fr.diverging = fmt::format("[robustness] {} crashed on a graph that breaks constraints ({}): {}",
+                               fr.backend_a, broken, r.message);
+    fr.first_seen = fr.last_seen = utc_now();
+    fr.campaign = rec.campaign;
+    fr.case_index = rec.index;
+    out.findings.push_back(std::move(fr));
+  }
+  rec.compare_ms = ms_since(t);
 }
 
 // The graph a case starts from: generated (POLYJUICE), an einsum (TENSURE) or woven (OATest).
@@ -113,6 +269,8 @@ Graph CaseRunner::first_graph(Strategy strategy, uint64_t seed) const {
     case Strategy::oatest:
       return woven_graph(seed);
     case Strategy::polyjuice:
+    case Strategy::torchprobe:  // its programs are mutated, not its graph
+    case Strategy::hirfuzz:     // run() makes its graphs
       break;
   }
   return generate_graph(options_.gen, seed);
@@ -206,9 +364,22 @@ void CaseRunner::saturate_and_extract(std::vector<NamedGraph>& graphs, EGraph& e
   rec.extract_ms = extract_ms + ms_since(t);
 }
 
+// TorchProbe: 1-3 program mutations of kinds drawn with repeats, each with its own seed; they
+// compose in order.
+std::vector<ProgramMutation> CaseRunner::program_mutations(uint64_t seed) const {
+  Rng rng(mix_seed(seed, kProgramSalt));
+  std::vector<ProgramMutation> mutations(static_cast<size_t>(rng.uniform_int(1, 3)));
+  for (ProgramMutation& m : mutations) {
+    m.kind = std::string(pick_from(rng, kProgramMutationKinds));
+    m.seed = rng.next_u64() >> 1;  // JSON carries it as a signed 64-bit number too
+  }
+  return mutations;
+}
+
 // Compares the distinct graphs on the backends; one finding per distinct failure signature.
 void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const EGraph* eg,
-                                    const RewriteTrace& trace, CaseOutcome& out) {
+                                    const RewriteTrace& trace, CaseOutcome& out,
+                                    const std::vector<ProgramMutation>& mutations) {
   CaseRecord& rec = out.record;
   // A variant equal to an earlier graph would only repeat its runs.
   std::set<std::string> seen;
@@ -227,6 +398,7 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
   auto t = Clock::now();
   CompareOptions co;
   co.seed = mix_seed(rec.seed, kInputsSalt);
+  co.mutations = mutations;
   CompareReport report = run_compare(compared, backends_, co, case_input_plan(options_, rec.seed));
   std::map<std::string, size_t> by_key;
   if (report.bug_count() > 0) {
@@ -238,6 +410,8 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
       if (!is_bug(f.verdict)) continue;
       ++rec.findings;
       FailureSignature sig = finder.of(f);
+      if (f.verdict == Verdict::crash || f.verdict == Verdict::error)
+        classify_text(sig, f.message);
       if (by_key.count(sig.key())) continue;
       by_key[sig.key()] = out.findings.size();
       FindingRecord fr;
@@ -249,7 +423,7 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
       fr.backends = backends_list;
       fr.original = texts.front();
       fr.variants = variants.dump();
-      fr.trace = trace_to_json(trace).dump();
+      fr.trace = mutations.empty() ? trace_to_json(trace).dump() : mutations_json(mutations);
       fr.case_seed = rec.seed;
       fr.inputs_seed = f.seed;
       fr.verdicts = cells;

@@ -16,7 +16,14 @@ const std::vector<StrategyDef>& strategies() {
        "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"},
       {Strategy::oatest, "oatest",
        "an optimization pattern from a compiler's tests woven into a seed graph, compared across "
-       "the backends' optimization levels (OATest)"}};
+       "the backends' optimization levels (OATest)"},
+      {Strategy::hirfuzz, "hirfuzz",
+       "a generated graph with pieces collapsed into functions and calls, and a rewrite of its "
+       "call chain; or, at constraint level 0, a graph that breaks constraints, run for crashes "
+       "(HirFuzz)"},
+      {Strategy::torchprobe, "torchprobe",
+       "a generated graph whose Python program (torch backends) gets 1-3 of TorchProbe's "
+       "mutations: resolve, mutate-recover, functionalize, tcb (TorchProbe)"}};
   return all;
 }
 

@@ -8,7 +8,7 @@
 
 namespace retort {
 
-enum class Strategy { polyjuice, tensure, oatest };
+enum class Strategy { polyjuice, tensure, oatest, hirfuzz, torchprobe };
 
 struct StrategyDef {
   Strategy kind;

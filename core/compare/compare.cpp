@@ -81,8 +81,14 @@ class Reruns {
  public:
   Reruns(const std::vector<Backend*>& backends, const std::vector<CompareGraph>& graphs,
          const std::vector<std::string>& onnx, const TensorMap& inputs,
-         const std::vector<std::vector<RunResult>>& results)
-      : backends_(backends), graphs_(graphs), onnx_(onnx), inputs_(inputs), results_(results) {}
+         const std::vector<std::vector<RunResult>>& results,
+         const std::vector<ProgramMutation>& mutations)
+      : backends_(backends),
+        graphs_(graphs),
+        onnx_(onnx),
+        inputs_(inputs),
+        results_(results),
+        mutations_(mutations) {}
 
   // Empty when the repeated run gave the same outputs bit for bit; else what changed.
   const std::string& changed(size_t b, size_t g) {
@@ -92,6 +98,7 @@ class Reruns {
     const RunResult& first = results_[b][g];
     RunRequest request{
         .graph = graphs_[g].graph, .onnx = onnx_[g], .inputs = inputs_, .outputs = {}};
+    request.mutations = mutations_;
     RunResult again = backends_[b]->run(request);
     std::string text;
     if (again.status != first.status)
@@ -114,6 +121,7 @@ class Reruns {
   const std::vector<std::string>& onnx_;
   const TensorMap& inputs_;
   const std::vector<std::vector<RunResult>>& results_;
+  const std::vector<ProgramMutation>& mutations_;
   std::map<std::pair<size_t, size_t>, std::string> changed_;
 };
 
@@ -251,6 +259,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       for (size_t g = 0; g < graphs.size(); ++g) {
         RunRequest request{
             .graph = graphs[g].graph, .onnx = onnx[g], .inputs = inputs, .outputs = {}};
+        request.mutations = options.mutations;
         results[b].push_back(backends[b]->run(request));
         CompareCell& cell = report.cell(b, g);
         const RunResult& result = results[b].back();
@@ -261,7 +270,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       }
     }
 
-    Reruns reruns{backends, graphs, onnx, inputs, results};
+    Reruns reruns{backends, graphs, onnx, inputs, results, options.mutations};
     WideReference wide{graphs, inputs, options.tolerances};
     for (const Check& check : checks) {
       const Graph& ga = *graphs[check.graph_a].graph;

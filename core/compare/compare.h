@@ -83,6 +83,8 @@ struct CompareOptions {
   // Report reference differences that skipped intermediate roundings explain as mismatches
   // instead of `precision` (core/compare/precision.h).
   bool count_precision = false;
+  // TorchProbe's program mutations, for every run (backends that run ONNX ignore them).
+  std::vector<ProgramMutation> mutations{};
 };
 
 // graphs[0] is the original; every graph must have the original's inputs (names and types).

@@ -83,6 +83,9 @@ void finish(ReduceCase& c) {
   std::erase_if(c.a.inputs, unused);
   if (c.b) std::erase_if(c.b->inputs, unused);
   if (c.a.inputs.empty()) fail("no inputs left");
+  // A call whose nodes a step removed or rewired is inlined; the rest stay calls.
+  drop_broken_calls(c.a);
+  if (c.b) drop_broken_calls(*c.b);
   c.a.types.clear();
   infer_graph(c.a);
   if (c.b) {

@@ -38,13 +38,15 @@ std::string quoted_after(const std::string& text, size_t pos) {
 }  // namespace
 
 std::string FailureSignature::key() const {
-  return fmt::format("{}|{}|{}|{}|{}|{}", escape_field(family), escape_field(oracle),
-                     escape_field(verdict), escape_field(op), escape_field(dtype),
-                     escape_field(rule));
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}", escape_field(family), escape_field(oracle),
+                                escape_field(verdict), escape_field(op), escape_field(dtype),
+                                escape_field(rule));
+  if (!text.empty()) key += "|" + escape_field(text);
+  return key;
 }
 
 std::optional<FailureSignature> FailureSignature::parse(std::string_view key) {
-  std::array<std::string, 6> fields;
+  std::array<std::string, 7> fields;
   size_t field = 0;
   for (size_t i = 0; i < key.size(); ++i) {
     char c = key[i];
@@ -57,8 +59,10 @@ std::optional<FailureSignature> FailureSignature::parse(std::string_view key) {
       fields[field] += c;
     }
   }
-  if (field != fields.size() - 1) return std::nullopt;
-  return FailureSignature{fields[0], fields[1], fields[2], fields[3], fields[4], fields[5]};
+  // Six fields, or seven with a text class (which is never empty then).
+  if (field < 5 || (field == 6 && fields[6].empty())) return std::nullopt;
+  return FailureSignature{fields[0], fields[1], fields[2], fields[3],
+                          fields[4], fields[5], fields[6]};
 }
 
 std::string FailureSignature::str() const {
@@ -66,6 +70,7 @@ std::string FailureSignature::str() const {
   if (!op.empty()) out += fmt::format(" at {}", op);
   if (!dtype.empty()) out += fmt::format(" ({})", dtype);
   if (!rule.empty()) out += fmt::format(" via rule {}", rule);
+  if (!text.empty()) out += fmt::format(" #{}", text);
   return out;
 }
 
@@ -186,7 +191,8 @@ FailureSignature SignatureFinder::of(const Finding& f) {
                      .verdict = std::string(verdict_name(f.verdict)),
                      .op = {},
                      .dtype = {},
-                     .rule = {}};
+                     .rule = {},
+                     .text = {}};
   if (auto c = culprit(f)) {
     s.op = c->op;
     s.dtype = c->dtype;

@@ -8,6 +8,9 @@
 //            reference); for a failed run, the op of the node its message names, else empty
 //   dtype    that value's element type ("f32"); empty when op is
 //   rule     the rewrite that flips the verdict, once `bisect` found it; empty before
+//   text     for a failed run (crash, error) in a campaign: which class of similar failure texts
+//            it falls in (HirFuzz's dedup by bug trace, core/findings/text_clusters.h); empty
+//            otherwise. Reduction and bisection match the other fields only.
 #pragma once
 
 #include <cstdint>
@@ -26,14 +29,16 @@
 namespace retort {
 
 struct FailureSignature {
-  std::string family, oracle, verdict, op, dtype, rule;
+  std::string family, oracle, verdict, op, dtype, rule, text;
 
   // One line, the fields in the order above joined by '|', with '|' and '\' inside a field
-  // escaped by '\': "ort|reference|mismatch|mul|f32|". Equal keys mean equal signatures.
+  // escaped by '\': "ort|reference|mismatch|mul|f32|" (text, when there is one, as a seventh
+  // field). Equal keys mean equal signatures.
   std::string key() const;
   // The inverse of key(); nullopt when the text is not a key.
   static std::optional<FailureSignature> parse(std::string_view key);
-  // For people: "ort reference mismatch at mul (f32)", "ort crash", "... via rule add-comm".
+  // For people: "ort reference mismatch at mul (f32)", "ort crash", "... via rule add-comm",
+  // "ort reference crash #3fa2c1" (a text class).
   std::string str() const;
 
   bool operator==(const FailureSignature&) const = default;

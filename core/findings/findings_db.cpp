@@ -74,7 +74,7 @@ CREATE TABLE findings (
 const char* const kFindingColumns =
     "id, family, oracle, verdict, op, dtype, rule, backend_a, graph_a, backend_b, graph_b, "
     "backends, original, variants, trace, case_seed, inputs_seed, verdicts, diverging, count, "
-    "first_seen, last_seen, campaign, case_idx";
+    "first_seen, last_seen, campaign, case_idx, signature";
 
 // SQLite stores 64-bit signed integers; seeds use the full unsigned range, so they travel as
 // their two's-complement bit pattern.
@@ -163,7 +163,8 @@ bool starts_like_sqlite(const std::string& path) {
 FindingRecord finding_from_row(const Statement& s) {
   FindingRecord f;
   f.id = s.i64(0);
-  f.signature = {s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6)};
+  f.signature = {s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6), ""};
+  if (auto keyed = FailureSignature::parse(s.text(24))) f.signature.text = keyed->text;
   f.backend_a = s.text(7);
   f.graph_a = s.text(8);
   f.backend_b = s.text(9);

@@ -208,6 +208,7 @@ void infer_graph(Graph& g) {
     if (!g.types.count(o)) fail("output '{}' is not defined", o);
     if (!seen_outputs.insert(o).second) fail("output '{}' is listed twice", o);
   }
+  check_functions(g);
 }
 
 std::string fresh_value_name(const Graph& g, const std::string& stem) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/graph/functions.h"
 #include "core/ops/attrs.h"
 #include "core/tensor/tensor.h"
 
@@ -51,6 +52,10 @@ struct Graph {
   std::vector<Constant> constants;
   std::vector<Node> nodes;
   std::vector<std::string> outputs;
+  // HirFuzz's functions and the calls that cover inlined nodes (core/graph/functions.h); empty
+  // for most graphs.
+  std::vector<Function> functions;
+  std::vector<Call> calls;
 
   // Filled by infer_graph(): the type of every value, and who produces it.
   std::map<std::string, TensorType> types;
@@ -66,7 +71,8 @@ struct Graph {
 
 // Validates the graph and infers every value's type: names unique and defined, no cycles
 // (nodes are put in topological order), ops known (or opaque with declared types), attributes
-// normalised against the registry, inference run for each node. Errors name the node.
+// normalised against the registry, inference run for each node, functions and calls checked
+// (check_functions). Errors name the node.
 void infer_graph(Graph& g);
 
 // The types of a node's inputs as its op's inference sees them: an omitted optional input is

@@ -73,6 +73,7 @@ class DotWriter {
       edge_from_value(out, dot_output_id(out), "");
     }
     regions();
+    calls();
     if (!options_.cluster.empty()) {
       return fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"{}\";\n{}{}  }}\n",
                          dot_escape(options_.cluster), dot_escape(options_.cluster), body_, edges_);
@@ -89,6 +90,21 @@ class DotWriter {
   std::string node_end(const std::string& name) const {
     auto it = options_.collapse.find(name);
     return it == options_.collapse.end() ? dot_node_id(name) : dot_region_id(it->second);
+  }
+
+  // HirFuzz's calls: each call's nodes in a rounded box labelled with the function it calls.
+  void calls() {
+    for (size_t k = 0; k < g_.calls.size(); ++k) {
+      const Call& c = g_.calls[k];
+      std::string members;
+      for (const auto& n : c.nodes)
+        if (!options_.collapse.count(n)) members += fmt::format("      \"{}\";\n", id(dot_node_id(n)));
+      if (members.empty()) continue;
+      body_ += fmt::format(
+          "    subgraph \"{}\" {{\n      label=\"call {}\";\n      style=rounded;\n{}    }}\n",
+          dot_escape(fmt::format("cluster_{}call_{}", options_.id_prefix, k)),
+          dot_escape(c.function), members);
+    }
   }
 
   // One dashed box per collapsed region: "7 unchanged nodes" and its ops with counts.

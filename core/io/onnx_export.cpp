@@ -97,7 +97,8 @@ class Exporter {
     gp->set_name(g_.name.empty() ? "main" : g_.name);
     for (const auto& i : g_.inputs) add_value_info(i.name, i.type, *gp->mutable_input());
     for (const auto& c : g_.constants) tensor_to_proto(c.value, c.name, *gp->add_initializer());
-    for (const auto& n : g_.nodes) {
+    std::vector<Node> top = g_.calls.empty() ? g_.nodes : folded_nodes();
+    for (const auto& n : top) {
       try {
         write_node(n, *gp);
       } catch (const Error& e) {
@@ -106,9 +107,10 @@ class Exporter {
     }
     std::set<std::string> outputs(g_.outputs.begin(), g_.outputs.end());
     for (const auto& o : g_.outputs) add_value_info(o, g_.type_of(o), *gp->mutable_output());
-    for (const auto& n : g_.nodes)
+    for (const auto& n : top)
       for (const auto& o : n.outputs)
         if (!outputs.count(o)) add_value_info(o, g_.type_of(o), *gp->mutable_value_info());
+    write_functions(model);
     for (const auto& [domain, version] : opsets_) {
       auto* os = model.add_opset_import();
       os->set_domain(domain);
@@ -219,6 +221,91 @@ class Exporter {
       fail("domain '{}' is used at opset versions {} and {}", info.domain, it->second, version);
   }
 
+  // The top-level nodes with each call in place of the nodes it covers: a node of the function
+  // domain whose op_type is the called function (topologically ordered again).
+  std::vector<Node> folded_nodes() {
+    Graph folded = g_;
+    inline_functions(folded);
+    std::set<std::string> covered;
+    std::vector<Node> calls;
+    for (const Call& c : g_.calls) {
+      covered.insert(c.nodes.begin(), c.nodes.end());
+      CallInterface io = call_interface(g_, c);
+      OpaqueInfo info{std::string(kOnnxFunctionDomain), 1, {}};
+      for (const auto& r : io.results) info.output_types.push_back(g_.type_of(r));
+      calls.push_back(Node{fresh_name("call_" + c.function), c.function, io.args, io.results, {},
+                           std::move(info)});
+    }
+    std::erase_if(folded.nodes, [&](const Node& n) { return covered.count(n.name) > 0; });
+    folded.nodes.insert(folded.nodes.end(), calls.begin(), calls.end());
+    infer_graph(folded);  // orders the calls among the other nodes
+    return folded.nodes;
+  }
+
+  // One FunctionProto per function a call reaches: a body holds the nodes of its first call
+  // (attribute inputs as Constant nodes, since a function sees no initializers); a wrapper holds
+  // one call of its target, its form in doc_string ("retort:closure") for workers that write
+  // programs (docs/backend-protocol.md).
+  void write_functions(onnx::ModelProto& model) {
+    std::map<std::string, const Call*> first_call;  // body -> its first call
+    for (const Call& c : g_.calls) first_call.emplace(body_function(g_, c.function).name, &c);
+    for (const Function& f : g_.functions) {
+      auto site = first_call.find(body_function(g_, f.name).name);
+      if (site == first_call.end()) continue;
+      CallInterface io = call_interface(g_, *site->second);
+      auto* fp = model.add_functions();
+      fp->set_name(f.name);
+      fp->set_domain(std::string(kOnnxFunctionDomain));
+      auto* os = fp->add_opset_import();
+      os->set_domain("");
+      os->set_version(kOnnxExportOpset);
+      if (f.form == FunctionForm::body) {
+        write_body(*site->second, io, *fp);
+        continue;
+      }
+      fp->set_doc_string(fmt::format("retort:{}", function_form_name(f.form)));
+      auto* fos = fp->add_opset_import();
+      fos->set_domain(std::string(kOnnxFunctionDomain));
+      fos->set_version(1);
+      auto* np = fp->add_node();
+      np->set_op_type(f.target);
+      np->set_domain(std::string(kOnnxFunctionDomain));
+      for (size_t k = 0; k < io.args.size(); ++k) {
+        fp->add_input(fmt::format("p{}", k));
+        np->add_input(fmt::format("p{}", k));
+      }
+      for (size_t k = 0; k < io.results.size(); ++k) {
+        fp->add_output(fmt::format("r{}", k));
+        np->add_output(fmt::format("r{}", k));
+      }
+    }
+  }
+
+  void write_body(const Call& call, const CallInterface& io, onnx::FunctionProto& fp) {
+    for (const auto& a : io.args) fp.add_input(a);
+    for (const auto& r : io.results) fp.add_output(r);
+    std::set<std::string> members(call.nodes.begin(), call.nodes.end());
+    onnx::GraphProto scratch;
+    for (const Node& n : g_.nodes) {
+      if (!members.count(n.name)) continue;
+      try {
+        write_node(n, scratch);
+      } catch (const Error& e) {
+        throw e.at_node(n.name);
+      }
+    }
+    for (const auto& init : scratch.initializer()) {
+      auto* c = fp.add_node();
+      c->set_op_type("Constant");
+      c->add_output(init.name());
+      auto* a = c->add_attribute();
+      a->set_name("value");
+      a->set_type(onnx::AttributeProto::TENSOR);
+      *a->mutable_t() = init;
+    }
+    for (const auto& n : scratch.node()) *fp.add_node() = n;
+  }
+
   std::string fresh_name(const std::string& stem) {
     std::string name = stem;
     for (int k = 1; used_.count(name); ++k) name = fmt::format("{}_{}", stem, k);
@@ -244,6 +331,10 @@ std::string export_onnx(const Graph& graph) {
     fail("the exported model fails the ONNX checker: {}", e.what());
   }
   return model.SerializeAsString();
+}
+
+std::string export_onnx_unchecked(const Graph& g) {
+  return Exporter(g).run().SerializeAsString();
 }
 
 }  // namespace retort

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/error.h"
@@ -13,6 +14,8 @@ namespace retort {
 
 inline constexpr int kOnnxExportOpset = 17;
 inline constexpr int kOnnxExportIrVersion = 8;
+// The domain of the local functions export writes for a graph's functions (core/graph/functions.h).
+inline constexpr std::string_view kOnnxFunctionDomain = "retort.functions";
 
 // A model uses something Retort does not model (symbolic dimensions, an element type Retort
 // lacks, subgraphs, a shape-defining input that is computed at run time). The conformance
@@ -48,6 +51,10 @@ std::vector<std::string> onnx_graph_input_names(const std::string& bytes,
 
 // Serialises g as an ONNX model (opset kOnnxExportOpset) that passes the ONNX checker.
 std::string export_onnx(const Graph& g);
+// Serialises g as it stands, its types as g.types holds them, without inference or the checker:
+// for graphs that break constraints on purpose (core/gen/relax.h). Throws Error only for what
+// ONNX cannot carry at all.
+std::string export_onnx_unchecked(const Graph& g);
 
 // A TensorProto file (as the ONNX test data ships, input_0.pb) to a Tensor, and back.
 Tensor read_tensor_proto(const std::string& bytes, std::string* name = nullptr);

@@ -87,7 +87,18 @@ struct NodeStmt {
 struct OutputStmt {
   std::vector<Located> names;
 };
-using Statement = std::variant<GraphStmt, InputStmt, ConstStmt, NodeStmt, OutputStmt>;
+// `function NAME` (a body) or `function NAME FORM TARGET` (a wrapper; core/graph/functions.h).
+struct FunctionStmt {
+  Located name;
+  Function function;
+};
+// `call FUNCTION : NODE, ...`: the nodes (named by their first output) a call covers.
+struct CallStmt {
+  Located function;
+  std::vector<Located> nodes;
+};
+using Statement = std::variant<GraphStmt, InputStmt, ConstStmt, NodeStmt, OutputStmt,
+                               FunctionStmt, CallStmt>;
 
 std::string known_dtypes() {
   std::vector<std::string_view> names;
@@ -166,6 +177,8 @@ class Parser {
       return s;
     }
     if (is_keyword_statement("const")) return const_statement();
+    if (is_keyword_statement("function")) return function_statement();
+    if (is_keyword_statement("call")) return call_statement();
     if (is_keyword_statement("output")) {
       take();
       OutputStmt s;
@@ -274,6 +287,35 @@ class Parser {
     }
     take();
     return l;
+  }
+
+  Statement function_statement() {
+    take();
+    FunctionStmt s{name("after 'function'"), {}};
+    s.function.name = s.name.name;
+    const Token& form = peek();
+    if (form.kind == TokKind::Newline || form.kind == TokKind::End) return s;
+    auto parsed = form.kind == TokKind::Ident ? parse_function_form(form.text) : std::nullopt;
+    if (!parsed || *parsed == FunctionForm::body)
+      error_at(form, fmt::format("expected how '{}' wraps another function (forward, returns or "
+                                 "closure) or the end of the line, found {}",
+                                 s.name.name, describe_token(form)));
+    take();
+    s.function.form = *parsed;
+    s.function.target = name(fmt::format("after '{}'", form.text)).name;
+    return s;
+  }
+
+  Statement call_statement() {
+    take();
+    CallStmt s{name("after 'call'"), {}};
+    expect(TokKind::Colon, "':'", fmt::format("after the function name '{}'", s.function.name));
+    s.nodes.push_back(name("after ':' (a node, by its first output)"));
+    while (peek().kind == TokKind::Comma) {
+      take();
+      s.nodes.push_back(name("after ','"));
+    }
+    return s;
   }
 
   Statement node_statement() {
@@ -722,6 +764,24 @@ class FileBuilder {
     }
   }
 
+  void apply(FunctionStmt&& s, bool) {
+    if (find_function(g_, s.name.name))
+      throw Error(fmt::format("function '{}' is already defined", s.name.name), s.name.loc);
+    g_.functions.push_back(std::move(s.function));
+  }
+  void apply(CallStmt&& s, bool) {
+    Call call{s.function.name, {}};
+    for (const auto& n : s.nodes) {
+      if (!node_locs_.count(n.name))
+        throw Error(fmt::format("'{}' names no node written before this call (a node is named by "
+                                "its first output)",
+                                n.name),
+                    n.loc);
+      call.nodes.push_back(n.name);
+    }
+    g_.calls.push_back(std::move(call));
+  }
+
   std::string file_;
   Graph g_;
   std::map<std::string, SourceLoc> defined_;
@@ -808,6 +868,29 @@ class StatementApplier {
       *old = std::move(s.node);
     else
       g_.nodes.push_back(std::move(s.node));
+  }
+
+  void operator()(FunctionStmt&& s) {
+    for (auto& f : g_.functions)
+      if (f.name == s.name.name) {
+        f = std::move(s.function);
+        return;
+      }
+    g_.functions.push_back(std::move(s.function));
+  }
+
+  void operator()(CallStmt&& s) {
+    Call call{s.function.name, {}};
+    for (const auto& n : s.nodes) {
+      auto it = std::find_if(g_.nodes.begin(), g_.nodes.end(), [&](const Node& node) {
+        return !node.outputs.empty() && node.outputs[0] == n.name;
+      });
+      if (it == g_.nodes.end())
+        throw Error(fmt::format("'{}' names no node (a node is named by its first output)", n.name),
+                    n.loc);
+      call.nodes.push_back(it->name);
+    }
+    g_.calls.push_back(std::move(call));
   }
 
   void operator()(OutputStmt&& s) {

@@ -93,6 +93,16 @@ std::string types_comment(const Graph& g, const Node& n) {
   return fmt::format("  # {}", fmt::join(types, ", "));
 }
 
+// A call lists its nodes by their first outputs, as .rtg names nodes.
+std::string call_text(const Graph& g, const Call& c) {
+  std::vector<std::string> firsts;
+  for (const auto& name : c.nodes) {
+    const Node* n = g.find_node(name);
+    firsts.push_back(n && !n->outputs.empty() ? n->outputs[0] : name);
+  }
+  return fmt::format("call {} : {}\n", rtg_name(c.function), names_text(firsts));
+}
+
 }  // namespace
 
 bool rtg_can_print(const Graph& g) {
@@ -102,6 +112,8 @@ bool rtg_can_print(const Graph& g) {
     if (!ok(in.name)) return false;
   for (const auto& c : g.constants)
     if (!ok(c.name)) return false;
+  for (const auto& f : g.functions)
+    if (!ok(f.name)) return false;
   for (const auto& n : g.nodes) {
     for (const auto& v : n.inputs)
       if (!ok(v)) return false;
@@ -125,6 +137,13 @@ std::string print_rtg(const Graph& g, const RtgPrintOptions& options) {
     if (options.show_types && !n.is_opaque()) out += types_comment(g, n);
     out += "\n";
   }
+  for (const auto& f : g.functions) {
+    out += "function " + rtg_name(f.name);
+    if (f.form != FunctionForm::body)
+      out += fmt::format(" {} {}", function_form_name(f.form), rtg_name(f.target));
+    out += "\n";
+  }
+  for (const auto& c : g.calls) out += call_text(g, c);
   if (!g.outputs.empty()) out += fmt::format("output {}\n", names_text(g.outputs));
   return out;
 }

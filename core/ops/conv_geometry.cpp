@@ -89,6 +89,13 @@ Window resolve_window(const std::vector<int64_t>& in, const std::vector<int64_t>
     std::copy(pads.begin() + n, pads.end(), w.pad_end.begin());
   } else if (auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER" && auto_pad != "VALID") {
     fail("auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, got '{}'", auto_pad);
+  } else if (has_attr(attrs, "pads")) {
+    // ONNX: explicit pads "cannot be used simultaneously with auto_pad". Compilers disagree on
+    // such a model (ONNX Runtime rejects or honours the pads), so it is no test of them.
+    std::vector<int64_t> pads = per_axis(attrs, "pads", 2 * n, 0, 0);
+    if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; }))
+      fail("pads [{}] cannot be given with auto_pad={} (ONNX forbids both)", fmt::join(pads, ","),
+           auto_pad);
   }
   for (size_t i = 0; i < n; ++i) {
     // Attribute values are user data: the window arithmetic must not overflow.

@@ -37,7 +37,11 @@ void Session::start_graph(std::optional<Graph> g) {
   compare_report_.reset();
   last_eval_.reset();
   newest_variant_.clear();
-  for (Topic t : {Topic::Graph, Topic::EGraph, Topic::Variants, Topic::Values, Topic::Results})
+  program_.clear();
+  program_text_.clear();
+  program_backend_.clear();
+  for (Topic t : {Topic::Graph, Topic::EGraph, Topic::Variants, Topic::Values, Topic::Results,
+                  Topic::Program})
     topics_.bump(t);
 }
 

@@ -62,6 +62,7 @@ struct EGraphCheckpoint {
   std::optional<Graph> start;
   RewriteTrace trace;
   std::map<std::string, Variant> variants;
+  std::vector<ProgramMutation> program;  // TorchProbe's mutations then
 };
 
 // The values of the last `eval`: every value of the graph it ran, by value name.
@@ -156,6 +157,20 @@ class Session {
   // Per output of an extracted variant: the proof that its term equals the original's.
   std::vector<Explanation> explain_variant(const std::string& name) const;
 
+  // TorchProbe (seeds/002): the mutations the current graph's generated Python program gets;
+  // `compare` passes them to every run (backends that run ONNX ignore them). A change is one
+  // undo step, as a rewrite is.
+  const std::vector<ProgramMutation>& program_mutations() const { return program_; }
+  void set_program_mutations(std::vector<ProgramMutation> mutations, const std::string& label);
+  // The program a backend last showed (`program show`), and which backend, for the program pane.
+  const std::string& program_text() const { return program_text_; }
+  const std::string& program_backend() const { return program_backend_; }
+  void set_program_text(std::string backend, std::string text) {
+    program_backend_ = std::move(backend);
+    program_text_ = std::move(text);
+    topics_.bump(Topic::Program);
+  }
+
   // Return the label of the command undone or redone; throw Error when there is nothing to do.
   std::string undo();
   std::string redo();
@@ -238,6 +253,8 @@ class Session {
   RuleBook rules_;
   std::unique_ptr<EGraphWork> work_;
   std::vector<EGraphCheckpoint> undo_, redo_;
+  std::vector<ProgramMutation> program_;
+  std::string program_text_, program_backend_;
   std::atomic<bool> cancel_{false};
   ToleranceTable tolerances_;
   InputPlan input_plan_;

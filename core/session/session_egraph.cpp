@@ -54,7 +54,7 @@ GraphSize Session::original_size() const {
 }
 
 EGraphCheckpoint Session::checkpoint(const std::string& label) const {
-  EGraphCheckpoint c{label, std::nullopt, {}, variants_};
+  EGraphCheckpoint c{label, std::nullopt, {}, variants_, program_};
   if (work_) {
     c.start = work_->start;
     c.trace = work_->trace;
@@ -64,6 +64,10 @@ EGraphCheckpoint Session::checkpoint(const std::string& label) const {
 
 void Session::restore(const EGraphCheckpoint& c) {
   variants_ = c.variants;
+  if (program_ != c.program) {
+    program_ = c.program;
+    topics_.bump(Topic::Program);
+  }
   if (!variants_.count(newest_variant_)) newest_variant_.clear();
   topics_.bump(Topic::EGraph);
   topics_.bump(Topic::Variants);
@@ -222,6 +226,15 @@ std::string Session::redo() {
   restore(c);
   undo_.push_back(std::move(now));
   return c.label;
+}
+
+void Session::set_program_mutations(std::vector<ProgramMutation> mutations,
+                                    const std::string& label) {
+  undoable(label, [&] {
+    program_ = std::move(mutations);
+    topics_.bump(Topic::Program);
+    return true;  // undoable() hands back what the change returns
+  });
 }
 
 }  // namespace retort

@@ -19,8 +19,9 @@ enum class Topic : uint8_t {
   Values,    // the values of the last `eval`
   Results,   // the last comparison
   Campaign,  // the progress of the campaign this session runs or ran last
+  Program,   // TorchProbe's program mutations and the program a backend last showed
 };
-inline constexpr size_t kTopicCount = 6;
+inline constexpr size_t kTopicCount = 7;
 
 // A set of topics, e.g. the topics that changed since a pane last drew.
 class TopicSet {

@@ -27,6 +27,7 @@ class Inductor(Family):
     OPTIONS = {"mode": (("default", "max-autotune-no-cudagraphs", "aot_eager", "eager"),
                         "default")}
     LIMITS = LIMITS
+    PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
@@ -36,8 +37,8 @@ class Inductor(Family):
     def version(self):
         return torch.__version__
 
-    def convert(self, model, outputs):
-        prog, module = torch_program(model, outputs)
+    def convert(self, model, outputs, mutations=(), args=None):
+        prog, module = torch_program(model, outputs, mutations, args)
         entry = Compiled(program=prog)
         entry.module = module
         return entry

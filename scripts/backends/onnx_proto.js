@@ -91,14 +91,20 @@ function opCounts(model) {
 }
 
 // The names of the model's main-graph nodes (NodeProto.name = 3).
+// The names of a model's nodes: the graph's (GraphProto.node = 1) and those inside its local
+// functions (ModelProto.functions = 25, FunctionProto.node = 7).
 function nodeNames(model) {
   const names = new Set();
-  const graph = first(decode(model), 7);
-  if (!graph) return names;
-  for (const f of decode(graph.value)) {
-    if (f.field !== 1) continue;
-    const name = first(decode(f.value), 3);
-    if (name) names.add(text(name));
+  const addNodes = (message, nodeField) => {
+    for (const f of decode(message)) {
+      if (f.field !== nodeField) continue;
+      const name = first(decode(f.value), 3);
+      if (name) names.add(text(name));
+    }
+  };
+  for (const f of decode(model)) {
+    if (f.field === 7) addNodes(f.value, 1);
+    if (f.field === 25) addNodes(f.value, 7);
   }
   return names;
 }

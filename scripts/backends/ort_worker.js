@@ -148,7 +148,13 @@ function isUnsupported(message, model) {
     const match = pattern.exec(message);
     if (!match) continue;
     try {
-      return onnxProto.nodeNames(model).has(match[1]);
+      const names = onnxProto.nodeNames(model);
+      // ONNX Runtime names a node it inlined from a local function "_inlfunc_<f>_<n>" or
+      // "_inlfunc_<f>_token_<k>_<n>": any tail after a '_' may be the node's own name.
+      const name = match[1];
+      const tails = name.startsWith("_inlfunc_")
+        ? [...name.matchAll(/_/g)].map((m) => name.slice(m.index + 1)) : [];
+      return names.has(name) || tails.some((n) => names.has(n));
     } catch {
       return false;  // not a model we can read: say what ONNX Runtime said, as an error
     }

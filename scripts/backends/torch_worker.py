@@ -26,6 +26,7 @@ class TorchScript(Family):
                "freeze": (("0", "1"), "0"),
                "fuser": (("0", "1"), "0")}
     LIMITS = TORCH_LIMITS
+    PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
@@ -42,8 +43,8 @@ class TorchScript(Family):
     def version(self):
         return torch.__version__
 
-    def convert(self, model, outputs):
-        prog, module = torch_program(model, outputs)
+    def convert(self, model, outputs, mutations=(), args=None):
+        prog, module = torch_program(model, outputs, mutations, args)
         entry = Compiled(program=prog)
         entry.module = module
         return entry

@@ -23,8 +23,8 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
                 "apply",   "step",    "saturate",  "extract",     "variants", "explain", "undo",
                 "redo",    "render",  "save",      "open",        "history",  "log",     "replay",
                 "backend", "compare", "tolerance", "inspect",     "bisect",   "reduce",  "variant",
-                "equiv",   "gen",     "fuzz",      "findings",    "einsum",   "oatest",  "help",
-                "quit"}));
+                "equiv",   "gen",     "fuzz",      "findings",    "einsum",   "oatest",  "hirfuzz",
+                "program", "help",    "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;

@@ -170,6 +170,225 @@ class FuserTest(unittest.TestCase):
         self.assertNotIn("TensorExprGroup", graph)
 
 
+FN = "retort.functions"
+
+
+def functions_model(names=("f", "w_forward", "w_returns", "w_closure")):
+    """HirFuzz's calls as Retort exports them: body f(a, b) = relu(a + b) * 2 (its constant a
+    Constant node inside), wrapped forward, then returns, then closure; the graph calls the
+    outermost wrapper twice, on (x, y) and (y, x)."""
+    body, fwd, ret, clo = names
+    two = onnx.numpy_helper.from_array(np.array(2, np.float32), "k")
+    f = helper.make_function(FN, body, ["a", "b"], ["r"], [
+        helper.make_node("Constant", [], ["two"], value=two),
+        helper.make_node("Add", ["a", "b"], ["s"], name="add"),
+        helper.make_node("Relu", ["s"], ["t"], name="relu"),
+        helper.make_node("Mul", ["t", "two"], ["r"], name="mul")],
+        [helper.make_opsetid("", 17)])
+    wrappers = []
+    for name, target, form in ((fwd, body, "forward"), (ret, fwd, "returns"),
+                               (clo, ret, "closure")):
+        w = helper.make_function(FN, name, ["p0", "p1"], ["r0"],
+                                 [helper.make_node(target, ["p0", "p1"], ["r0"], domain=FN)],
+                                 [helper.make_opsetid("", 17), helper.make_opsetid(FN, 1)])
+        w.doc_string = f"retort:{form}"
+        wrappers.append(w)
+    nodes = [helper.make_node(clo, ["x", "y"], ["u"], name="call_1", domain=FN),
+             helper.make_node(clo, ["y", "x"], ["v"], name="call_2", domain=FN),
+             helper.make_node("Sub", ["u", "v"], ["z"], name="sub")]
+    x = np.linspace(-2, 2, 6, dtype=np.float32).reshape(2, 3)
+    inputs = {"x": x, "y": (x[::-1] * 0.5).copy()}
+    graph = helper.make_graph(nodes, "calls", [value_info(k, v) for k, v in inputs.items()],
+                              [helper.make_tensor_value_info(o, TensorProto.FLOAT, [2, 3])
+                               for o in ("u", "z")])
+    model = helper.make_model(graph, functions=[f] + wrappers,
+                              opset_imports=[helper.make_opsetid("", 17),
+                                             helper.make_opsetid(FN, 1)])
+    model.ir_version = 8
+    u = np.maximum(inputs["x"] + inputs["y"], 0) * 2
+    expected = {"u": u, "z": u - np.maximum(inputs["y"] + inputs["x"], 0) * 2}
+    return model, inputs, expected
+
+
+class FunctionsTest(unittest.TestCase):
+    """Local functions (HirFuzz's calls) become nested Python functions of the forms the
+    wrappers' doc strings name, compute what the inlined graph computes, and never put a
+    function's name from the model into the source."""
+
+    def test_program_keeps_the_call_chain(self):
+        from retort_backends.torch_program import torch_program
+
+        model, inputs, expected = functions_model()
+        parsed = Model(model.SerializeToString())
+        self.assertEqual([s.function for s in parsed.sites], ["w_closure", "w_closure"])
+        self.assertEqual(parsed.function_form("w_returns"), ("returns", "w_forward"))
+        self.assertEqual(parsed.function_form("f"), ("body", None))
+        prog, module = torch_program(parsed, ["u", "z"])
+        src = prog.source
+        # closure w_closure (f0) defines w_returns (f1) inside itself; w_returns returns
+        # w_forward (f2), which calls the body f (f3).
+        self.assertIn("        def f0(p0, p1):\n", src)
+        self.assertIn("            def f3(p0, p1):\n", src)
+        self.assertIn("            def f1():\n                return f2\n", src)
+        self.assertIn("            return f1()(p0, p1)", src)
+        self.assertEqual(src.count("def f0("), 1)  # defined once, called twice
+        self.assertEqual(src.count("= f0("), 2)
+        got = module(*[__import__("torch").from_numpy(inputs[n]) for n in parsed.input_names])
+        for name, value in zip(["u", "z"], got):
+            assert_close(self, value.numpy(), expected[name], name)
+
+    def test_modes(self):
+        model, inputs, expected = functions_model()
+        for mode, runs in (("eager", True), ("trace", True), ("script", False)):
+            with self.subTest(mode=mode):
+                client = WorkerClient(WORKER, {"mode": mode})
+                try:
+                    if runs:
+                        check_run(self, client, model.SerializeToString(), inputs, expected,
+                                  mode)
+                    else:  # TorchScript cannot compile nested functions
+                        header, _ = client.run(model.SerializeToString(), inputs, list(expected))
+                        self.assertEqual(header["kind"], "unsupported", header)
+                finally:
+                    self.assertEqual(client.close(), 0)
+
+    def test_hostile_function_names_stay_out_of_the_source(self):
+        from retort_backends.torch_program import torch_program
+
+        names = ("f'); import os #", "w\nraise SystemExit", "__import__('os')", "x0")
+        model, inputs, expected = functions_model(names)
+        parsed = Model(model.SerializeToString())
+        prog, module = torch_program(parsed, ["u", "z"])
+        for name in names[:3]:
+            self.assertNotIn(name, prog.source)
+        client = WorkerClient(WORKER, {"mode": "eager"})
+        try:
+            check_run(self, client, model.SerializeToString(), inputs, expected, "hostile")
+        finally:
+            self.assertEqual(client.close(), 0)
+
+
+class ProgramMutationsTest(unittest.TestCase):
+    """TorchProbe's mutations (retort_backends/probe.py): each kind, alone and composed with a
+    TCB, keeps what the program computes on every op case and chain; over the protocol the
+    mutated program comes back when asked."""
+
+    def outputs(self, model, outputs, args, mutations=()):
+        import torch
+
+        from retort_backends.torch_program import torch_program
+
+        prog, module = torch_program(model, outputs, mutations, args)
+        with torch.no_grad():
+            return prog, [t.numpy() for t in module(*[torch.from_numpy(a) for a in args])]
+
+    def test_each_kind_keeps_the_results(self):
+        from retort_backends import probe
+        from retort_backends.errors import Unsupported
+
+        applied = {k: 0 for k in probe.KINDS}
+        for case in CHAINS + CASES:
+            if case.label in UNSUPPORTED_CASES:
+                continue
+            model = Model(case.model)
+            args = [np.asarray(case.inputs[n]) for n in model.input_names]
+            _, want = self.outputs(model, case.outputs, args)
+            for kind in probe.KINDS:
+                for seed in range(2):
+                    mutations = [{"kind": kind, "seed": seed}, {"kind": "tcb", "seed": seed + 5}]
+                    try:
+                        prog, got = self.outputs(model, case.outputs, args, mutations)
+                    except Unsupported:
+                        continue
+                    applied[kind] += 1
+                    for name, a, b in zip(case.outputs, want, got):
+                        assert_close(self, b, a, f"{case.label} {mutations}: {name}\n"
+                                                 f"{prog.source}")
+        for kind, n in applied.items():
+            self.assertGreater(n, 20, kind)
+
+    def test_random_compositions_keep_the_results(self):
+        import random
+
+        from retort_backends import probe
+        from retort_backends.errors import Unsupported
+
+        applied = 0
+        for case in CHAINS + CASES[::7]:
+            if case.label in UNSUPPORTED_CASES:
+                continue
+            model = Model(case.model)
+            args = [np.asarray(case.inputs[n]) for n in model.input_names]
+            _, want = self.outputs(model, case.outputs, args)
+            for seed in range(6):
+                rng = random.Random(seed)
+                mutations = [{"kind": rng.choice(probe.KINDS), "seed": rng.randrange(1 << 62)}
+                             for _ in range(rng.randint(2, 4))]
+                try:
+                    prog, got = self.outputs(model, case.outputs, args, mutations)
+                except Unsupported:
+                    continue
+                applied += 1
+                for name, a, b in zip(case.outputs, want, got):
+                    assert_close(self, b, a, f"{case.label} {mutations}: {name}\n{prog.source}")
+        self.assertGreater(applied, 30)
+
+    def test_mutations_compose_and_replay(self):
+        model, inputs = chain_model()
+        parsed = Model(model.SerializeToString())
+        args = [inputs[n] for n in parsed.input_names]
+        from retort_backends.errors import Unsupported
+
+        kinds = ("resolve", "mutate-recover", "functionalize", "tcb")
+        for seed in range(20):  # the first seed whose four draws all apply
+            mutations = [{"kind": k, "seed": seed} for k in kinds]
+            try:
+                prog, got = self.outputs(parsed, ["t"], args, mutations)
+                break
+            except Unsupported:
+                continue
+        else:
+            self.fail("no seed applies all four kinds to the chain")
+        for snippet in ("for r0 in range(", ".clone()", "def g0(", "if "):
+            self.assertIn(snippet, prog.source)
+        again, _ = self.outputs(parsed, ["t"], args, mutations)
+        self.assertEqual(again.source.split("\n", 1)[1], prog.source.split("\n", 1)[1])
+        _, want = self.outputs(parsed, ["t"], args)
+        assert_close(self, got[0], want[0], "composed")
+
+    def test_protocol(self):
+        model, inputs = chain_model()
+        client = WorkerClient(WORKER, {"mode": "eager"})
+        try:
+            header, blobs = client.request(
+                {"type": "run", "id": 1, "model": 0, "outputs": ["t"], "program": True,
+                 "mutations": [{"kind": "resolve", "seed": 2}],
+                 "inputs": [{"name": n, "dtype": "f32", "shape": list(v.shape), "blob": k + 1}
+                            for k, (n, v) in enumerate(inputs.items())]},
+                [model.SerializeToString()] + [v.tobytes() for v in inputs.values()])
+            self.assertEqual(header["type"], "result", header)
+            self.assertIn("for r0 in range(", header["program"])
+            header, _ = client.run(model.SerializeToString(), inputs, ["t"])
+            self.assertNotIn("program", header)
+            bad = single_node_model("Relu", {"x": inputs["x"]})
+            header, _ = client.request(
+                {"type": "run", "id": 2, "model": 0, "outputs": ["y"],
+                 "mutations": [{"kind": "sideways", "seed": 1}],
+                 "inputs": [{"name": "x", "dtype": "f32", "shape": [3, 4], "blob": 1}]},
+                [bad, inputs["x"].tobytes()])
+            self.assertEqual((header["type"], header["kind"]), ("error", "unsupported"), header)
+            # One statement and no later reader: nothing to mutate and recover.
+            header, _ = client.request(
+                {"type": "run", "id": 3, "model": 0, "outputs": ["y"],
+                 "mutations": [{"kind": "mutate-recover", "seed": 1}],
+                 "inputs": [{"name": "x", "dtype": "f32", "shape": [3, 4], "blob": 1}]},
+                [bad, inputs["x"].tobytes()])
+            self.assertEqual(header["kind"], "unsupported", header)
+            self.assertIn("mutate-recover", header["message"])
+        finally:
+            self.assertEqual(client.close(), 0)
+
+
 def single_node_model(op, inputs, domain="", **attrs):
     node = helper.make_node(op, list(inputs), ["y"], name="n0", domain=domain, **attrs)
     graph = helper.make_graph([node], "g", [value_info(k, v) for k, v in inputs.items()],

@@ -16,6 +16,7 @@ std::unique_ptr<Pane> make_variants_pane();                 // variants_pane.cpp
 std::unique_ptr<Pane> make_results_pane();                  // results_pane.cpp
 std::unique_ptr<Pane> make_log_pane(const LogBuffer& log);  // log_pane.cpp
 std::unique_ptr<Pane> make_campaign_pane();                 // campaign_pane.cpp
+std::unique_ptr<Pane> make_program_pane();                  // program_pane.cpp
 
 std::vector<std::unique_ptr<Pane>> workbench_panes(const LogBuffer& log, bool unicode);
 

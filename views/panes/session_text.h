@@ -28,6 +28,9 @@ std::vector<StyledLine> results_text(const Session& s);
 // findings by kind and time per stage.
 std::vector<StyledLine> campaign_text(const Session& s);
 
+// Program pane: TorchProbe's program mutations and the program a backend last showed.
+std::vector<StyledLine> program_text(const Session& s);
+
 // The nodes of variant `name` that the original does not compute the same way: matched by
 // e-class when the variant was extracted from the current e-graph (so a rewrite marks only the
 // nodes it put in, not everything computed from them), else by structure.

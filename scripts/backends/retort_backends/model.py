@@ -18,14 +18,99 @@ ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 5: "int16", 6: "int32", 7: "
 ONNX_CODES = {np.dtype(v): k for k, v in ONNX_DTYPES.items()}
 
 
+# The domain of the local functions Retort exports for a graph's functions (HirFuzz's calls).
+FUNCTION_DOMAIN = "retort.functions"
+
+
+class CallSite:
+    """One call of a local function after inlining: the function called (by its name in the
+    model), where its inlined nodes are in the graph (indices start..end-1), and the values
+    passed and returned."""
+
+    def __init__(self, function, start, end, args, results):
+        self.function = function
+        self.start, self.end = start, end
+        self.args = args
+        self.results = results
+
+
+class FunctionInliner:
+    """Replaces every call of a model-local function in the retort.functions domain by the
+    function's nodes, so shape inference types every value and frameworks that read ONNX see a
+    plain graph. The call sites are kept (Builder writes them back as nested Python functions)."""
+
+    def __init__(self, proto):
+        self.proto = proto
+        self.functions = {f.name: f for f in proto.functions if f.domain == FUNCTION_DOMAIN}
+        self.used = {v for n in proto.graph.node for v in itertools.chain(n.input, n.output)}
+        self.used.update(v.name for v in itertools.chain(proto.graph.input, proto.graph.output))
+        self.used.update(i.name for i in proto.graph.initializer)
+        self._fresh = itertools.count()
+
+    def run(self):
+        sites, nodes = [], []
+        for node in self.proto.graph.node:
+            if node.domain != FUNCTION_DOMAIN:
+                nodes.append(node)
+                continue
+            body = self.expand(node, depth=0)
+            sites.append(CallSite(node.op_type, len(nodes), len(nodes) + len(body),
+                                  list(node.input), list(node.output)))
+            nodes.extend(body)
+        del self.proto.graph.node[:]
+        self.proto.graph.node.extend(nodes)
+        del self.proto.functions[:]
+        kept = [o for o in self.proto.opset_import if o.domain != FUNCTION_DOMAIN]
+        del self.proto.opset_import[:]
+        self.proto.opset_import.extend(kept)
+        return sites
+
+    def fresh(self):
+        while True:
+            name = f"retort_inlined_{next(self._fresh)}"
+            if name not in self.used:
+                self.used.add(name)
+                return name
+
+    def expand(self, call, depth):
+        """The nodes computing one call, its values renamed into the caller's names."""
+        fn = self.functions.get(call.op_type)
+        if fn is None:
+            raise Unsupported(f"call of unknown local function {quoted(call.op_type)}")
+        if depth > len(self.functions):
+            raise Unsupported(f"local function {quoted(call.op_type)} calls itself")
+        if len(call.input) != len(fn.input) or len(call.output) != len(fn.output):
+            raise Unsupported(f"call of {quoted(call.op_type)} has the wrong number of values")
+        names = dict(zip(fn.input, call.input))
+        names.update(zip(fn.output, call.output))
+        out = []
+        for inner in fn.node:
+            node = onnx.NodeProto()
+            node.CopyFrom(inner)
+            for i, v in enumerate(node.input):
+                if v:
+                    node.input[i] = names.setdefault(v, self.fresh())
+            for i, v in enumerate(node.output):
+                if v:
+                    node.output[i] = names.setdefault(v, self.fresh())
+            if node.domain == FUNCTION_DOMAIN:
+                out.extend(self.expand(node, depth + 1))
+            else:
+                out.append(node)
+        return out
+
+
 class Model:
-    """One parsed model: graph, types (ONNX code, static dims or None), constants."""
+    """One parsed model: graph, types (ONNX code, static dims or None), constants; with local
+    functions inlined, and their call sites and forms kept (`sites`, `functions`)."""
 
     def __init__(self, model_bytes):
         try:
             proto = onnx.load_from_string(model_bytes)
         except Exception as e:
             raise ValueError(f"the model is not ONNX: {e}") from None
+        self.functions = {f.name: f for f in proto.functions if f.domain == FUNCTION_DOMAIN}
+        self.sites = FunctionInliner(proto).run()
         try:
             proto = onnx.shape_inference.infer_shapes(proto)
         except Exception:  # a model inference rejects may still carry every type it needs
@@ -79,8 +164,9 @@ class Model:
         """[(name, numpy dtype, shape)] of the graph inputs that are not initializers."""
         return [(n, self.dtype_of(n), self.shape_of(n)) for n in self.input_names]
 
-    def needed_nodes(self, outputs):
-        """The nodes the requested outputs depend on, in graph order."""
+    def needed_indices(self, outputs):
+        """The indices of the nodes the requested outputs depend on, in graph order; a call
+        needs all of its nodes (it computes them together)."""
         nodes = list(self.graph.node)
         producer = {o: k for k, n in enumerate(nodes) for o in n.output}
         wanted, stack = set(), list(outputs)
@@ -90,7 +176,29 @@ class Model:
                 continue
             wanted.add(k)
             stack.extend(i for i in nodes[k].input if i)
-        return [nodes[k] for k in sorted(wanted)]
+            site = self.site_at(k)
+            if site is not None:
+                stack.extend(o for n in nodes[site.start:site.end] for o in n.output if o)
+        return sorted(wanted)
+
+    def site_at(self, index):
+        """The call site whose inlined nodes include graph node `index`, or None."""
+        for s in self.sites:
+            if s.start <= index < s.end:
+                return s
+        return None
+
+    def function_form(self, name):
+        """(form, target) of a local function: ("body", None), or a wrapper's form from its
+        doc_string ("retort:closure") and the function it calls."""
+        fn = self.functions[name]
+        form = fn.doc_string[len("retort:"):] if fn.doc_string.startswith("retort:") else ""
+        if form in ("forward", "returns", "closure") and len(fn.node) == 1 \
+                and fn.node[0].domain == FUNCTION_DOMAIN:
+            return form, fn.node[0].op_type
+        if len(fn.node) == 1 and fn.node[0].domain == FUNCTION_DOMAIN:
+            return "forward", fn.node[0].op_type
+        return "body", None
 
     def check_outputs(self, outputs):
         known = set(self.types) | {o for n in self.graph.node for o in n.output}

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import onnx.helper
 
-from .errors import Unsupported
+from .errors import Unsupported, quoted
 from .model import node_label
 
 _program_ids = itertools.count()
@@ -125,10 +125,14 @@ class Builder:
         self.framework = framework
         self.const_ref = const_ref
         self.consts = {}  # generated name -> numpy value
-        self.exprs = {}  # ONNX value name -> expression
+        self.const_exprs = {}  # ONNX constant name -> expression (shared by nested functions)
+        self.exprs = {}  # ONNX value name -> expression, in the scope being written
+        self.defined = {}  # local function name -> its generated identifier (f0, ...)
         self.lines = []
         self.line_nodes = []  # per line: the label of the node it computes
+        self.line_info = []  # per line: (ONNX node, ONNX value) it computes, or Nones
         self._label = None
+        self._node = None
         self._fresh = itertools.count()
 
     def bind_inputs(self):
@@ -141,20 +145,23 @@ class Builder:
         if name in self.exprs:
             return self.exprs[name]
         if name in self.model.consts:
-            ident = f"c{len(self.consts)}"
-            self.consts[ident] = self.model.consts[name]
-            self.exprs[name] = self.const_ref(ident)
-            return self.exprs[name]
+            if name not in self.const_exprs:
+                ident = f"c{len(self.consts)}"
+                self.consts[ident] = self.model.consts[name]
+                self.const_exprs[name] = self.const_ref(ident)
+            return self.const_exprs[name]
         raise ValueError(f"value {name!r} is not in the model")
 
     def temp(self, expr):
         name = f"t{next(self._fresh)}"
         self.lines.append(f"{name} = {expr}")
         self.line_nodes.append(self._label)
+        self.line_info.append((self._node, None))
         return name
 
     def convert(self, node):
         self._label = node_label(node)
+        self._node = node
         try:
             if node.domain not in ("", "ai.onnx"):
                 raise Unsupported(f"domain {node.domain!r} has no {self.framework} form")
@@ -169,14 +176,83 @@ class Builder:
         for out, expr in zip(node.output, results):
             if out:
                 self.exprs[out] = self.temp(expr)
+                self.line_info[-1] = (node, out)
+        self._node = None
 
     def convert_for(self, outputs):
-        """Converts the nodes `outputs` need; their expressions."""
+        """Converts the nodes `outputs` need; their expressions. The nodes of a call site
+        become a call of a nested function (defined at its first call)."""
         self.model.check_outputs(outputs)
-        for node in self.model.needed_nodes(outputs):
+        nodes = list(self.model.graph.node)
+        for k in self.model.needed_indices(outputs):
+            site = self.model.site_at(k)
+            if site is None:
+                if nodes[k].op_type != "Constant":
+                    self.convert(nodes[k])
+            elif k == site.start:
+                self.call(site)
+        return [self.expr(o) for o in outputs]
+
+    # HirFuzz's functions (docs/techniques.md): each local function becomes a Python function
+    # with a generated name; a wrapper keeps its form (forward: calls its target; returns: returns
+    # the target itself, called as g()(...); closure: defines the target inside itself).
+
+    def call(self, site):
+        self._label = f"call of {quoted(site.function)}"
+        ident = self.defined.get(site.function)
+        if ident is None:
+            for line, label in self.definition(site.function, site):
+                self.lines.append(line)
+                self.line_nodes.append(label)
+                self.line_info.append((None, None))
+            ident = self.defined[site.function]
+        expr = self.call_expr(site.function, ", ".join(self.expr(a) for a in site.args))
+        if len(site.results) == 1:
+            self.exprs[site.results[0]] = self.temp(expr)
+            return
+        names = [f"t{next(self._fresh)}" for _ in site.results]
+        self.lines.append(f"{', '.join(names)} = {expr}")
+        self.line_nodes.append(self._label)
+        self.line_info.append((None, None))
+        self.exprs.update(zip(site.results, names))
+
+    def definition(self, name, site):
+        """[(line, node label)] defining local function `name` (and what it calls), with the
+        nodes of `site` as the body it ends in."""
+        ident = self.defined[name] = f"f{len(self.defined)}"
+        form, target = self.model.function_form(name)
+        params = ", ".join(f"p{k}" for k in range(len(site.args)))
+        if form == "body":
+            body, results = self.body(site)
+            ret = results[0] if len(results) == 1 else f"({', '.join(results)})"
+            return [(f"def {ident}({params}):", None), *nest(body), (f"    return {ret}", None)]
+        inner = self.definition(target, site)
+        call = f"    return {self.call_expr(target, params)}"
+        if form == "closure":
+            return [(f"def {ident}({params}):", None), *nest(inner), (call, None)]
+        if form == "returns":
+            return [*inner, (f"def {ident}():", None), (f"    return {self.defined[target]}", None)]
+        return [*inner, (f"def {ident}({params}):", None), (call, None)]
+
+    def call_expr(self, name, args):
+        """How a defined local function is called: a `returns` wrapper hands back the function
+        to call, g()(args)."""
+        form, _ = self.model.function_form(name)
+        callee = self.defined[name]
+        return f"{callee}()({args})" if form == "returns" else f"{callee}({args})"
+
+    def body(self, site):
+        """The lines computing a call site's nodes from parameters p0.., and its results."""
+        saved = self.lines, self.line_nodes, self.line_info, self.exprs, self._label
+        self.lines, self.line_nodes, self.line_info = [], [], []
+        self.exprs = {a: f"p{k}" for k, a in enumerate(site.args)}
+        for node in list(self.model.graph.node)[site.start:site.end]:
             if node.op_type != "Constant":
                 self.convert(node)
-        return [self.expr(o) for o in outputs]
+        results = [self.expr(r) for r in site.results]
+        body = list(zip(self.lines, self.line_nodes))
+        self.lines, self.line_nodes, self.line_info, self.exprs, self._label = saved
+        return body, results
 
 
 class Program:
@@ -210,6 +286,11 @@ class Program:
             if 0 <= k < len(self._line_nodes) and self._line_nodes[k]:
                 return f"{self._line_nodes[k]}: "
         return ""
+
+
+def nest(lines):
+    """[(line, label)] one level deeper."""
+    return [("    " + line, label) for line, label in lines]
 
 
 def indented(lines, depth=2):

@@ -8,8 +8,13 @@ become buffers (self.c0, ...).
 import numpy as np
 import torch
 
+from . import probe
 from .program import Builder, Program, indented
 from .torch_ops import CONVERTERS
+
+
+# What generated code may name besides the module's own identifiers.
+IMPORTS = ["import torch", "from torch import Tensor", "from typing import Dict, List, Tuple"]
 
 
 def module_source(builder, params, results):
@@ -17,9 +22,7 @@ def module_source(builder, params, results):
     args = ", ".join(f"{p}: Tensor" for p in params)
     ret = "Tuple[" + ", ".join(["Tensor"] * len(results)) + "]"
     head = [
-        "import torch",
-        "from torch import Tensor",
-        "from typing import Dict, List, Tuple",
+        *IMPORTS,
         "",
         "",
         "class RetortModel(torch.nn.Module):",
@@ -34,15 +37,44 @@ def module_source(builder, params, results):
     return "\n".join(head + body + [""]), len(head) + 1
 
 
-def torch_program(model, outputs):
-    """(program, module in eval mode) computing `outputs` of the model."""
+def torch_program(model, outputs, mutations=(), args=None):
+    """(program, module in eval mode) computing `outputs` of the model; with TorchProbe's
+    mutations (probe.py) applied to forward(), profiled on `args` (numpy, model input order)."""
     builder = Builder(model, CONVERTERS, "torch", const_ref=lambda ident: f"self.{ident}")
     params = builder.bind_inputs()
     results = builder.convert_for(outputs)
+    if mutations:
+        mutate(builder, params, results, mutations, args)
     source, first_line = module_source(builder, params, results)
     prog = Program(source, first_line, builder.line_nodes, prefix="retort_torch")
     buffers = {k: torch.from_numpy(np.array(v)) for k, v in builder.consts.items()}
     return prog, prog.namespace["RetortModel"](buffers).eval()
+
+
+def mutate(builder, params, results, mutations, args):
+    """Rewrites the builder's forward() lines with the mutations; a condition TCB synthesizes
+    comes from running the program so far on `args`."""
+    buffers = type("Buffers", (), {})()
+    for ident, value in builder.consts.items():
+        setattr(buffers, ident, torch.from_numpy(np.array(value)))
+
+    def profile(stmts):
+        lines, _ = probe.flatten(stmts)
+        source = "\n".join([*IMPORTS, f"def retort_probe(self, {', '.join(params)}):",
+                            *indented(lines, depth=1), "    return dict(locals())", ""])
+        namespace = {}
+        exec(compile(source, "<retort_probe>", "exec"), namespace)
+        with torch.no_grad():
+            # On copies: a prefix may end between a mutate and its recover, and must not leave
+            # the run's own inputs changed.
+            return namespace["retort_probe"](buffers, *to_torch([a.copy() for a in args]))
+
+    if args is None:
+        raise ValueError("program mutations need the run's inputs")
+    stmts = probe.statements(builder)
+    builder.mutation_notes = probe.apply_mutations(stmts, mutations,
+                                                   probe.Context(builder, results, profile))
+    builder.lines, builder.line_nodes = probe.flatten(stmts)
 
 
 def to_torch(arrays):

@@ -10,6 +10,7 @@ Times in a result header (docs/backend-protocol.md):
 
 import collections
 import hashlib
+import json
 import os
 import sys
 import time
@@ -30,6 +31,9 @@ class Family:
     NAME = "?"
     OPTIONS = {}
     LIMITS = ()
+    # Whether the family runs a generated Python program that TorchProbe's mutations rewrite
+    # (probe.py); the others run the model as it is and ignore a run's "mutations".
+    PROGRAM = False
 
     def __init__(self, options):
         self.options = options
@@ -37,9 +41,10 @@ class Family:
     def version(self):
         raise NotImplementedError
 
-    def convert(self, model, outputs):
+    def convert(self, model, outputs, mutations=(), args=None):
         """A Compiled for the model's `outputs` (its fn may still be None): the conversion to
-        the framework's form. Raises Unsupported (naming the node) for what has no form."""
+        the framework's form, with a PROGRAM family's program mutated (profiled on `args`).
+        Raises Unsupported (naming the node) for what has no form."""
         raise NotImplementedError
 
     def build(self, entry, args):
@@ -125,9 +130,14 @@ class Worker:
         return Failure(kind_of(exc, self.limits()),
                        f"{entry.blame(exc) if entry else ''}{concise(exc, self.limits())}")
 
-    def compiled(self, model_bytes, outputs, inputs):
+    def compiled(self, model_bytes, outputs, inputs, mutations=()):
         key = (hashlib.sha256(model_bytes).hexdigest(), tuple(outputs),
                tuple(sorted((n, str(a.dtype), a.shape) for n, a in inputs.items())))
+        if mutations:
+            # A condition TCB synthesized holds for these inputs only (equivalence modulo
+            # inputs): the mutated program is compiled for their values.
+            values = hashlib.sha256(b"".join(inputs[n].tobytes() for n in sorted(inputs)))
+            key += (json.dumps(mutations, sort_keys=True), values.hexdigest())
         if key in self.cache:
             self.cache.move_to_end(key)
             return self.cache[key], True
@@ -135,10 +145,13 @@ class Worker:
         model = Model(model_bytes)
         model.check_outputs(outputs)
         check_inputs(model, inputs)
-        entry = self.family.convert(model, outputs)
+        args = [inputs[n] for n in model.input_names]
+        if mutations:
+            entry = self.family.convert(model, outputs, mutations, args)
+        else:
+            entry = self.family.convert(model, outputs)
         entry.input_names = model.input_names
         entry.output_dtypes = [model.dtype_of(o) for o in outputs]
-        args = [inputs[n] for n in entry.input_names]
         try:
             self.family.build(entry, args)
             for _ in range(self.family.warm_up_runs()):
@@ -162,7 +175,10 @@ class Worker:
         if not outputs:
             raise ProtocolError("the run asks for no outputs")
         inputs = {d["name"]: tensors.decode(d, blobs) for d in header.get("inputs", [])}
-        entry, cached = self.compiled(blobs[header["model"]], outputs, inputs)
+        mutations = header.get("mutations") or [] if self.family_class.PROGRAM else []
+        if not isinstance(mutations, list) or not all(isinstance(m, dict) for m in mutations):
+            raise ProtocolError("'mutations' must be a list of objects")
+        entry, cached = self.compiled(blobs[header["model"]], outputs, inputs, mutations)
         args = [inputs[n] for n in entry.input_names]
         start = time.perf_counter()
         try:
@@ -174,9 +190,12 @@ class Worker:
         out_blobs = []
         described = [tensors.encode(name, array, dtype, out_blobs)
                      for name, array, dtype in zip(outputs, results, entry.output_dtypes)]
-        return {"type": "result", "id": header.get("id"), "outputs": described,
-                "compile_ms": round(entry.compile_ms, 3), "run_ms": round(run_ms, 3),
-                "cached": cached}, out_blobs
+        answer = {"type": "result", "id": header.get("id"), "outputs": described,
+                  "compile_ms": round(entry.compile_ms, 3), "run_ms": round(run_ms, 3),
+                  "cached": cached}
+        if header.get("program") and entry.program is not None:
+            answer["program"] = entry.program.source
+        return answer, out_blobs
 
     def answer(self, header, blobs):
         kind = header.get("type")

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/backend/ref_backend.h"
@@ -68,6 +71,125 @@ TEST(CaseRunner, OatestCasesAreWovenGraphs) {
     EXPECT_EQ(a.record.nodes, b.record.nodes);
     EXPECT_TRUE(a.findings.empty());
   }
+}
+
+// A compiler that crashes on every run; the message names a different address each time, as a
+// stack trace would.
+class CrashingBackend : public Backend {
+ public:
+  BackendInfo info() const override { return {"boom", "worker", "1", {}, "ready", ""}; }
+  RunResult run(const RunRequest&) override {
+    RunResult r;
+    r.status = RunStatus::crash;
+    r.message = fmt::format("worker killed by signal 11 (SIGSEGV) at 0x{:x}", 0x7f00 + runs_++);
+    return r;
+  }
+
+ private:
+  int runs_ = 0;
+};
+
+// HirFuzz's level 0: a graph that breaks constraints goes to the compilers only, and a crash is
+// a robustness finding; crashes whose texts differ only in what changes between runs are one.
+TEST(CaseRunner, HirfuzzLevelZeroRunsBrokenGraphsForCrashes) {
+  CampaignOptions o;
+  o.strategies = {"hirfuzz"};
+  o.backends = {"ref", "boom"};
+  o.relax_p = 1;
+  RefBackend ref;
+  CrashingBackend boom;
+  CaseRunner runner(o, {&ref, &boom});
+  CaseOutcome a = runner.run(1, 0), b = runner.run(1, 1);
+  ASSERT_TRUE(a.record.error.empty()) << a.record.error;
+  ASSERT_EQ(a.findings.size(), 1u);
+  const FindingRecord& f = a.findings[0];
+  EXPECT_EQ(f.signature.oracle, "robustness");
+  EXPECT_EQ(f.signature.verdict, "crash");
+  EXPECT_FALSE(f.signature.text.empty());
+  EXPECT_EQ(f.graph_a, "relaxed");
+  EXPECT_NE(f.diverging.find("breaks constraints"), std::string::npos) << f.diverging;
+  EXPECT_NE(f.variants.find("relaxed"), std::string::npos);
+  ASSERT_EQ(b.findings.size(), 1u);
+  EXPECT_EQ(b.findings[0].signature, f.signature);
+  EXPECT_DOUBLE_EQ(runner.relax_p(), 1.0);  // p stays within [0, 1]
+}
+
+// HirFuzz's level 1 compares the graph, its functions and its rewritten call chain; a finding
+// moves p by alpha towards the level that found it, only when it is new.
+TEST(CaseRunner, HirfuzzLevelOneComparesFunctionGraphsAndRelaxationFollowsNewBugs) {
+  CampaignOptions o;
+  o.strategies = {"hirfuzz"};
+  o.backends = {"ref"};
+  o.relax_p = 0;
+  RefBackend ref;
+  CaseRunner clean(o, {&ref});
+  size_t three = 0;
+  for (uint64_t i = 0; i < 10; ++i) {
+    CaseOutcome c = clean.run(1, i);
+    ASSERT_TRUE(c.record.error.empty()) << c.record.error;
+    EXPECT_TRUE(c.findings.empty());
+    three += c.record.graphs == 3;
+  }
+  EXPECT_GE(three, 8u);
+
+  o.backends = {"ref", "boom"};
+  o.relax_p = 0.5;
+  o.relax_alpha = 0.1;
+  CrashingBackend boom;
+  CaseRunner runner(o, {&ref, &boom});
+  CaseOutcome first = runner.run(1, 0);
+  ASSERT_FALSE(first.findings.empty());
+  bool level0 = first.findings[0].graph_a == "relaxed";
+  EXPECT_DOUBLE_EQ(runner.relax_p(), level0 ? 0.6 : 0.4);
+  // A campaign that knows the finding already does not count it as new.
+  CaseRunner resumed(o, {&ref, &boom});
+  resumed.know(first.findings);
+  resumed.run(1, 0);
+  EXPECT_DOUBLE_EQ(resumed.relax_p(), 0.5);
+}
+
+// A torch backend as the runner sees it: it records the program mutations each run asks for,
+// and gets every output's first element wrong.
+class MutatedBackend : public Backend {
+ public:
+  BackendInfo info() const override { return {"torchish", "worker", "1", {}, "ready", ""}; }
+  RunResult run(const RunRequest& request) override {
+    asked.push_back(request.mutations);
+    RunResult r = ref_.run(request);
+    for (auto& [name, t] : r.outputs) t.set(0, t.get(0) + 1.0);
+    return r;
+  }
+  std::vector<std::vector<ProgramMutation>> asked;
+
+ private:
+  RefBackend ref_;
+};
+
+// TorchProbe's cases run the generated graph with 1-3 program mutations, drawn from the case
+// seed; a finding keeps them, so opening it mutates the program the same way.
+TEST(CaseRunner, TorchprobeCasesAskForProgramMutationsAndKeepThem) {
+  CampaignOptions o;
+  o.strategies = {"torchprobe"};
+  o.backends = {"ref", "torchish"};
+  o.gen.dtypes = {DType::f32};
+  RefBackend ref;
+  MutatedBackend first, again;
+  CaseRunner a(o, {&ref, &first}), b(o, {&ref, &again});
+  CaseOutcome c = a.run(1, 4);
+  b.run(1, 4);
+  ASSERT_TRUE(c.record.error.empty()) << c.record.error;
+  ASSERT_FALSE(first.asked.empty());
+  const std::vector<ProgramMutation>& m = first.asked.front();
+  EXPECT_GE(m.size(), 1u);
+  EXPECT_LE(m.size(), 3u);
+  for (const ProgramMutation& x : m)
+    EXPECT_NE(std::find(std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds), x.kind),
+              std::end(kProgramMutationKinds));
+  EXPECT_EQ(again.asked.front(), m);  // the same case asks for the same mutations
+  ASSERT_FALSE(c.findings.empty());
+  EXPECT_EQ(mutations_from_json(c.findings[0].trace), m);
+  EXPECT_TRUE(mutations_from_json("{\"steps\": []}").empty());  // a rewrite trace has none
+  EXPECT_THROW(mutations_from_json(R"({"program_mutations": [{"kind": 3}]})"), Error);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ ReduceTarget mul_target(Oracle oracle) {
   return {.oracle = oracle,
           .backend_a = "bad",
           .backend_b = oracle == Oracle::reference ? "ref" : "bad",
-          .signature = {"bad", std::string(oracle_name(oracle)), "mismatch", "mul", "f32", ""},
+          .signature = {"bad", std::string(oracle_name(oracle)), "mismatch", "mul", "f32", "", ""},
           .seed = 1,
           .tolerances = {},
           .inputs = {}};

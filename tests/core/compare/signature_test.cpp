@@ -38,18 +38,24 @@ output out
 )";
 
 TEST(FailureSignature, KeyIsOneCanonicalLineThatParsesBack) {
-  FailureSignature s{"ort", "reference", "mismatch", "mul", "f32", ""};
+  FailureSignature s{"ort", "reference", "mismatch", "mul", "f32", "", ""};
   EXPECT_EQ(s.key(), "ort|reference|mismatch|mul|f32|");
   EXPECT_EQ(FailureSignature::parse(s.key()), s);
-  FailureSignature odd{"a|b", "reference", "shape/dtype mismatch", "we\\ird", "", "add-comm"};
+  FailureSignature odd{"a|b", "reference", "shape/dtype mismatch", "we\\ird", "", "add-comm", ""};
   EXPECT_EQ(odd.key(), "a\\|b|reference|shape/dtype mismatch|we\\\\ird||add-comm");
   EXPECT_EQ(FailureSignature::parse(odd.key()), odd);
   EXPECT_NE(odd.key(), s.key());
   EXPECT_FALSE(FailureSignature::parse("ort|reference"));
-  EXPECT_FALSE(FailureSignature::parse("a|b|c|d|e|f|g"));
+  EXPECT_FALSE(FailureSignature::parse("a|b|c|d|e|f|g|h"));
+  EXPECT_FALSE(FailureSignature::parse("a|b|c|d|e|f|"));  // a text class is never empty
   EXPECT_FALSE(FailureSignature::parse("a|b|c|d|e|f\\"));
+  // A failed run's text class (HirFuzz's dedup) is a seventh field, only when there is one.
+  FailureSignature crash{"tvm", "reference", "crash", "", "", "", "3fa2c1"};
+  EXPECT_EQ(crash.key(), "tvm|reference|crash||||3fa2c1");
+  EXPECT_EQ(FailureSignature::parse(crash.key()), crash);
+  EXPECT_EQ(crash.str(), "tvm reference crash #3fa2c1");
   EXPECT_EQ(s.str(), "ort reference mismatch at mul (f32)");
-  EXPECT_EQ((FailureSignature{"tvm", "reference", "crash", "", "", ""}.str()),
+  EXPECT_EQ((FailureSignature{"tvm", "reference", "crash", "", "", "", ""}.str()),
             "tvm reference crash");
 }
 
@@ -82,7 +88,7 @@ TEST(FailureSignature, ReferenceFindingNamesTheFirstWrongKernelNotTheOutput) {
   SignatureFinder finder(r, {&ref, &wrong});
   for (const Finding& f : r.findings) {
     FailureSignature s = finder.of(f);
-    EXPECT_EQ(s, (FailureSignature{"bad", "reference", "mismatch", "mul", "f32", ""})) << s.key();
+    EXPECT_EQ(s, (FailureSignature{"bad", "reference", "mismatch", "mul", "f32", "", ""})) << s.key();
   }
 }
 
@@ -151,12 +157,12 @@ TEST(FailureSignature, FailedRunsHaveAnOpOnlyWhenTheMessageNamesANode) {
   ASSERT_EQ(r.bug_count(), 1u);
   SignatureFinder finder(r, {&ref, &failing});
   EXPECT_EQ(finder.of(r.findings[0]),
-            (FailureSignature{"w", "reference", "error", "neg", "f32", ""}));
+            (FailureSignature{"w", "reference", "error", "neg", "f32", "", ""}));
 
   failing.text = "the worker was killed by signal 9";
   r = run_compare({{"original", &g}}, {&ref, &failing}, {.seed = 1, .runs = 1, .tolerances = {}});
   SignatureFinder again(r, {&ref, &failing});
-  EXPECT_EQ(again.of(r.findings[0]), (FailureSignature{"w", "reference", "error", "", "", ""}));
+  EXPECT_EQ(again.of(r.findings[0]), (FailureSignature{"w", "reference", "error", "", "", "", ""}));
 }
 
 // One wrong kernel seen on two graphs over four seeds: eight reference findings and the

@@ -29,7 +29,7 @@ class FindingsDbTest : public ::testing::Test {
 
   static FindingRecord finding(const std::string& op, int64_t campaign, uint64_t index) {
     FindingRecord f;
-    f.signature = {"ort", "reference", "mismatch", op, "f32", ""};
+    f.signature = {"ort", "reference", "mismatch", op, "f32", "", ""};
     f.backend_a = "ort:O3";
     f.graph_a = "max";
     f.backend_b = "ref";

@@ -1,0 +1,176 @@
+// `hirfuzz`: HirFuzz (seeds/001) in the workbench. `hirfuzz function` collapses a piece of the
+// current graph into a function called once or more (variant "functions"), `hirfuzz rewrite`
+// changes its call chain (variant "rewritten"); `compare` then checks original vs optimized vs
+// function-rewritten. `hirfuzz calls` lists what a graph calls, `hirfuzz relax` runs a graph
+// that breaks constraints (constraint level 0) on the backends for crashes. docs/techniques.md.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/backend_names.h"
+#include "app/commands.h"
+#include "core/base/error.h"
+#include "core/gen/functions_gen.h"
+#include "core/gen/relax.h"
+#include "core/io/onnx_io.h"
+#include "core/tensor/random_tensor.h"
+
+namespace retort {
+
+namespace {
+
+constexpr const char* kFunctionsVariant = "functions";
+constexpr const char* kRewrittenVariant = "rewritten";
+
+// The graph an action starts from: the first of these variants the session has, else the
+// current graph.
+const Graph& start_from(const Session& s, std::initializer_list<const char*> variants) {
+  for (const char* v : variants)
+    if (const Graph* g = s.find_variant(v)) return *g;
+  return s.graph();
+}
+
+void print_calls(const Graph& g, Output& out) {
+  if (g.functions.empty()) {
+    out.print("{}: no functions", g.name);
+    return;
+  }
+  for (const Function& f : g.functions) {
+    if (f.form == FunctionForm::body)
+      out.print("function {}", f.name);
+    else
+      out.print("function {} {} {}", f.name, function_form_name(f.form), f.target);
+  }
+  for (const Call& c : g.calls) {
+    CallInterface io = call_interface(g, c);
+    std::vector<std::string> covered;  // by first output, as .rtg names nodes
+    for (const auto& name : c.nodes) covered.push_back(g.find_node(name)->outputs.front());
+    out.print("call {}({}) -> {}  covers {}", c.function, fmt::join(io.args, ", "),
+              fmt::join(io.results, ", "), fmt::join(covered, ", "));
+  }
+}
+
+void run_function(Session& s, const Args& args, Output& out) {
+  Rng rng(seed_for(s, args));
+  FunctionGenOptions o;
+  if (auto v = args.option("--size")) o.max_body = static_cast<int>(parse_u64(*v, "--size"));
+  if (auto v = args.option("--calls"))
+    o.max_extra_calls = static_cast<int>(parse_u64(*v, "--calls")) - 1;
+  if (o.max_body < 1) fail("--size must be at least 1");
+  if (o.max_extra_calls < 0) fail("--calls must be at least 1");
+  Graph g = start_from(s, {kFunctionsVariant});
+  std::optional<std::string> name = add_function(g, rng, o);
+  if (!name)
+    fail("no piece of graph '{}' can become a function (every node is in a call, or none "
+         "returns a value)",
+         g.name);
+  size_t calls = 0, body_nodes = 0;
+  for (const Call& c : g.calls)
+    if (body_function(g, c.function).name == *name && calls++ == 0) body_nodes = c.nodes.size();
+  out.print("collapsed {} node(s) into function {}, called {} time(s); variant '{}'", body_nodes,
+            *name, calls, kFunctionsVariant);
+  s.set_variant(kFunctionsVariant, std::move(g));
+  print_calls(s.variant(kFunctionsVariant), out);
+}
+
+void run_rewrite(Session& s, const Args& args, Output& out) {
+  if (!s.find_variant(kFunctionsVariant) && !s.find_variant(kRewrittenVariant))
+    fail("there is no function to rewrite yet: `hirfuzz function` makes one");
+  std::optional<FunctionForm> form;
+  if (const std::string* word = args.arg(1)) {
+    form = parse_function_form(*word);
+    if (!form || *form == FunctionForm::body)
+      fail("unknown rewrite '{}' (forward, returns, closure)", *word);
+  }
+  Rng rng(seed_for(s, args));
+  Graph g = start_from(s, {kRewrittenVariant, kFunctionsVariant});
+  std::optional<std::string> wrapper =
+      rewrite_function(g, rng, form, args.option("--function").value_or(""));
+  if (!wrapper) fail("graph '{}' calls no function", g.name);
+  const Function& w = *find_function(g, *wrapper);
+  out.print("wrapped {} in {} ({}); its calls go through {}; variant '{}'", w.target, w.name,
+            function_form_name(w.form), w.name, kRewrittenVariant);
+  s.set_variant(kRewrittenVariant, std::move(g));
+  print_calls(s.variant(kRewrittenVariant), out);
+}
+
+void run_calls(Session& s, const Args& args, Output& out) {
+  if (const std::string* v = args.arg(1)) return print_calls(s.variant(*v), out);
+  print_calls(start_from(s, {kRewrittenVariant, kFunctionsVariant}), out);
+}
+
+// Constraint level 0 on the current graph: each backend but the reference runs the broken
+// graph; an error is the right answer, a crash is a robustness bug.
+void run_relax(Session& s, const Args& args, Output& out) {
+  int count = args.arg(1) ? static_cast<int>(parse_u64(*args.arg(1), "N")) : 1;
+  if (count < 1) fail("N must be at least 1");
+  uint64_t seed = seed_for(s, args);
+  Rng rng(seed);
+  Graph valid = s.graph();
+  inline_functions(valid);
+  RelaxedGraph relaxed = relax_constraints(valid, rng, count);
+  std::string onnx = export_onnx_unchecked(relaxed.graph);
+  out.print("broke {} constraint(s) of graph '{}' (seed {}):", relaxed.broken.size(), valid.name,
+            seed);
+  for (const auto& line : relaxed.broken) out.print("  {}", line);
+  TensorMap inputs;
+  for (const ValueInfo& in : relaxed.graph.inputs) inputs[in.name] = random_tensor(in.type, rng);
+  std::vector<std::string> words =
+      split_backend_words(args.option("--backends").value_or("ort:O0,ort:O3"));
+  size_t crashes = 0;
+  for (const auto& name : resolve_backends(s, words, out)) {
+    Backend& b = s.backends().get(name);
+    if (b.info().kind == "reference") continue;  // it cannot run a graph that breaks constraints
+    RunRequest request{.graph = &relaxed.graph, .onnx = onnx, .inputs = inputs, .outputs = {}};
+    RunResult r = b.run(request);
+    crashes += r.status == RunStatus::crash;
+    out.print("{:<10} {:<12} {}", name, run_status_name(r.status),
+              r.message.substr(0, r.message.find('\n')));
+  }
+  if (crashes)
+    out.print("{} crash(es): a robustness bug (the compiler must reject such a graph)", crashes);
+  else
+    out.print("no crash: every backend rejected or ran it");
+}
+
+void run_hirfuzz(Session& s, const Args& args, Output& out) {
+  const std::string& action = *args.arg(0);
+  if (action == "function") return run_function(s, args, out);
+  if (action == "rewrite") return run_rewrite(s, args, out);
+  if (action == "calls") return run_calls(s, args, out);
+  if (action == "relax") return run_relax(s, args, out);
+  fail("unknown hirfuzz action '{}' (function, rewrite, calls, relax)", action);
+}
+
+}  // namespace
+
+void register_hirfuzz_commands(CommandRegistry& r) {
+  r.add({.name = "hirfuzz",
+         .args = {{"ACTION", Completion::None, false, false,
+                   {"function", "rewrite", "calls", "relax"}},
+                  {"ARG", Completion::None, true, false, {"forward", "returns", "closure"}}},
+         .options = {{"--seed", "S", "the seed (default: the session seed)"},
+                     {"--size", "N", "function: nodes in the body, at most (default 4)"},
+                     {"--calls", "N", "function: calls of it, at most (default 3)"},
+                     {"--function", "F", "rewrite: the function to wrap (default: drawn)"},
+                     {"--backends", "B,...", "relax: the backends to run (default ort:O0,ort:O3)",
+                      Completion::BackendName}},
+         .summary = "HirFuzz's functions and calls, call-chain rewrites and constraint level 0.",
+         .help =
+             "`hirfuzz function` collapses a random connected, convex piece of the current\n"
+             "graph into a function and calls it once or more (further calls read other\n"
+             "values of the same types; their results become outputs). The graph with\n"
+             "functions is variant 'functions'; again, it adds one more function there.\n"
+             "`hirfuzz rewrite [forward|returns|closure]` wraps a called function (--function,\n"
+             "default drawn) in a new one: forward calls it (repeated: a call chain), returns\n"
+             "returns it to be called, closure defines it inside itself; its calls go through\n"
+             "the wrapper. The result is variant 'rewritten'. All of them compute the same:\n"
+             "`compare` checks original vs optimized vs function-rewritten. Compilers get\n"
+             "ONNX local functions, or nested Python functions (torch, JAX, TF).\n"
+             "`hirfuzz calls [VARIANT]` lists the functions and calls with their arguments.\n"
+             "`hirfuzz relax [N]` breaks N constraints (types, shapes, attributes) of the\n"
+             "current graph and runs it on --backends: an error is right, a crash is a bug.\n"
+             "`fuzz --strategy hirfuzz` runs both levels as a campaign. See docs/techniques.md.",
+         .run = run_hirfuzz});
+}
+
+}  // namespace retort

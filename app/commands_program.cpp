@@ -1,0 +1,139 @@
+// `program`: TorchProbe (seeds/002) in the workbench. The Python program a torch backend
+// generates for the current graph, shown and mutated: `program show`, `program mutate KIND`
+// (resolve, mutate-recover, functionalize, tcb; each an undo step), `program list`, `program
+// reset`, and `program check` (the mutated program on eager torch and compiled, against the
+// reference). `compare` passes the mutations to every run too. docs/techniques.md.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/backend_names.h"
+#include "app/commands.h"
+#include "core/base/error.h"
+#include "core/compare/report_format.h"
+#include "core/compare/signature.h"
+#include "core/exec/inputs.h"
+
+namespace retort {
+
+namespace {
+
+constexpr const char* kShowBackend = "torch:eager";
+constexpr const char* kCheckBackends = "ref,torch:eager,torch:aot_eager";
+
+// Runs the current graph once on the backend with these mutations and returns the program it
+// wrote; Error (with the backend's words) when it cannot.
+std::string program_of(Session& s, const std::string& backend,
+                       const std::vector<ProgramMutation>& mutations, Output& out) {
+  std::vector<std::string> names = resolve_backends(s, {backend}, out);
+  Backend& b = s.backends().get(names.front());
+  TensorMap inputs = generate_inputs(s.graph(), s.seed(), nullptr, s.input_plan());
+  RunRequest request{.graph = &s.graph(), .onnx = {}, .inputs = inputs, .outputs = {}};
+  request.mutations = mutations;
+  request.want_program = true;
+  RunResult r = b.run(request);
+  if (r.status != RunStatus::ok)
+    fail("{} could not run the {}program: {}: {}", names.front(),
+         mutations.empty() ? "" : "mutated ", run_status_name(r.status), r.message);
+  if (!r.program)
+    fail("{} runs the ONNX model, not a generated Python program (torch and inductor do)",
+         names.front());
+  s.set_program_text(names.front(), *r.program);
+  return *r.program;
+}
+
+void run_show(Session& s, const Args& args, Output& out) {
+  out.write(program_of(s, args.option("--backend").value_or(kShowBackend), s.program_mutations(),
+                       out));
+}
+
+void run_mutate(Session& s, const Args& args, Output& out) {
+  const std::string* kind = args.arg(1);
+  if (!kind) fail("`program mutate` needs a kind ({})", fmt::join(kProgramMutationKinds, ", "));
+  if (std::find(std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds), *kind) ==
+      std::end(kProgramMutationKinds))
+    fail("unknown program mutation '{}' ({})", *kind, fmt::join(kProgramMutationKinds, ", "));
+  std::vector<ProgramMutation> mutations = s.program_mutations();
+  uint64_t seed = args.option("--seed") ? seed_for(s, args) : mix_seed(s.seed(), mutations.size());
+  mutations.push_back({*kind, seed});
+  // The backend applies it first: a mutation with nothing to apply to is not recorded.
+  std::string program =
+      program_of(s, args.option("--backend").value_or(kShowBackend), mutations, out);
+  s.set_program_mutations(mutations, fmt::format("program mutate {}", *kind));
+  out.print("mutation {}: {} (seed {}); `undo` takes it back", mutations.size(), *kind, seed);
+  out.write(program);
+}
+
+void run_list(Session& s, Output& out) {
+  if (s.program_mutations().empty()) return out.print("no program mutations");
+  size_t k = 0;
+  for (const ProgramMutation& m : s.program_mutations())
+    out.print("{:>3}  {} (seed {})", ++k, m.kind, m.seed);
+}
+
+// The mutated program on eager torch and compiled, each against the reference (which computes
+// the graph itself): a mutation that changed the result shows on eager too.
+void run_check(Session& s, const Args& args, Output& out) {
+  std::vector<Backend*> backends;
+  for (const auto& b : resolve_backends(
+           s, split_backend_words(args.option("--backends").value_or(kCheckBackends)), out))
+    backends.push_back(&s.backends().get(b));
+  CompareOptions options{.seed = seed_for(s, args), .runs = 1, .tolerances = s.tolerances()};
+  options.mutations = s.program_mutations();
+  CompareReport report = run_compare({{"original", &s.graph()}}, backends, options,
+                                     s.input_plan());
+  sign_findings(report, backends, {}, nullptr);
+  out.write(compare_report_text(report, false));
+  s.set_compare_report(std::move(report));
+}
+
+void run_program(Session& s, const Args& args, Output& out) {
+  const std::string& action = args.arg(0) ? *args.arg(0) : "show";
+  if (action == "show") return run_show(s, args, out);
+  if (action == "mutate") return run_mutate(s, args, out);
+  if (action == "list") return run_list(s, out);
+  if (action == "check") return run_check(s, args, out);
+  if (action == "reset") {
+    if (s.program_mutations().empty()) return out.print("no program mutations");
+    s.set_program_mutations({}, "program reset");
+    return out.print("program mutations cleared; `undo` brings them back");
+  }
+  fail("unknown program action '{}' (show, mutate, list, check, reset)", action);
+}
+
+}  // namespace
+
+void register_program_commands(CommandRegistry& r) {
+  std::vector<std::string> kinds(std::begin(kProgramMutationKinds),
+                                 std::end(kProgramMutationKinds));
+  r.add({.name = "program",
+         .args = {{"ACTION", Completion::None, true, false,
+                   {"show", "mutate", "list", "check", "reset"}},
+                  {"KIND", Completion::None, true, false, kinds}},
+         .options = {{"--backend", "B",
+                      "show, mutate: the backend that writes the program (default torch:eager)",
+                      Completion::BackendName},
+                     {"--backends", "B,...",
+                      "check: where to run it (default ref,torch:eager,torch:aot_eager)",
+                      Completion::BackendName},
+                     {"--seed", "S", "mutate: where and how (default: from the session seed)"}},
+         .summary = "TorchProbe's program mutations: show, mutate and check the Python program.",
+         .help = "The torch backends run a Python program Retort generates from the graph.\n"
+                 "`program show` prints it as --backend writes it for the current graph, with\n"
+                 "the session's mutations applied (the program pane, F7, keeps it).\n"
+                 "`program mutate KIND` adds one, each keeping what the program computes:\n"
+                 "  resolve         an element-wise op unrolled into a loop over one axis\n"
+                 "  mutate-recover  an entry of a tensor changed, restored before its next use\n"
+                 "  functionalize   statements moved into a nested function or a closure\n"
+                 "  tcb             statements under `if COND:`, COND true for the run's inputs,\n"
+                 "                  synthesized from the values profiled there\n"
+                 "A mutation is an undo step; --seed picks where and how. Mutations compose.\n"
+                 "`program check` runs the mutated program on eager torch and compiled against\n"
+                 "the reference; `compare` passes the mutations to every run as well (backends\n"
+                 "that run ONNX ignore them). `program list` and `program reset`.\n"
+                 "`fuzz --strategy torchprobe` runs this as a campaign. See docs/techniques.md.",
+         .run = run_program});
+}
+
+}  // namespace retort
