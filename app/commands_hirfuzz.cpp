@@ -60,9 +60,10 @@ void run_function(Session& s, const Args& args, Output& out) {
   Graph g = start_from(s, {kFunctionsVariant});
   std::optional<std::string> name = add_function(g, rng, o);
   if (!name)
-    fail("no piece of graph '{}' can become a function (every node is in a call, or none "
-         "returns a value)",
-         g.name);
+    fail(
+        "no piece of graph '{}' can become a function (every node is in a call, or none "
+        "returns a value)",
+        g.name);
   size_t calls = 0, body_nodes = 0;
   for (const Call& c : g.calls)
     if (body_function(g, c.function).name == *name && calls++ == 0) body_nodes = c.nodes.size();
@@ -145,9 +146,9 @@ void run_hirfuzz(Session& s, const Args& args, Output& out) {
 
 void register_hirfuzz_commands(CommandRegistry& r) {
   r.add({.name = "hirfuzz",
-         .args = {{"ACTION", Completion::None, false, false,
-                   {"function", "rewrite", "calls", "relax"}},
-                  {"ARG", Completion::None, true, false, {"forward", "returns", "closure"}}},
+         .args =
+             {{"ACTION", Completion::None, false, false, {"function", "rewrite", "calls", "relax"}},
+              {"ARG", Completion::None, true, false, {"forward", "returns", "closure"}}},
          .options = {{"--seed", "S", "the seed (default: the session seed)"},
                      {"--size", "N", "function: nodes in the body, at most (default 4)"},
                      {"--calls", "N", "function: calls of it, at most (default 3)"},

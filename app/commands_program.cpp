@@ -44,8 +44,8 @@ std::string program_of(Session& s, const std::string& backend,
 }
 
 void run_show(Session& s, const Args& args, Output& out) {
-  out.write(program_of(s, args.option("--backend").value_or(kShowBackend), s.program_mutations(),
-                       out));
+  out.write(
+      program_of(s, args.option("--backend").value_or(kShowBackend), s.program_mutations(), out));
 }
 
 void run_mutate(Session& s, const Args& args, Output& out) {
@@ -81,8 +81,7 @@ void run_check(Session& s, const Args& args, Output& out) {
     backends.push_back(&s.backends().get(b));
   CompareOptions options{.seed = seed_for(s, args), .runs = 1, .tolerances = s.tolerances()};
   options.mutations = s.program_mutations();
-  CompareReport report = run_compare({{"original", &s.graph()}}, backends, options,
-                                     s.input_plan());
+  CompareReport report = run_compare({{"original", &s.graph()}}, backends, options, s.input_plan());
   sign_findings(report, backends, {}, nullptr);
   out.write(compare_report_text(report, false));
   s.set_compare_report(std::move(report));
@@ -107,33 +106,34 @@ void run_program(Session& s, const Args& args, Output& out) {
 void register_program_commands(CommandRegistry& r) {
   std::vector<std::string> kinds(std::begin(kProgramMutationKinds),
                                  std::end(kProgramMutationKinds));
-  r.add({.name = "program",
-         .args = {{"ACTION", Completion::None, true, false,
-                   {"show", "mutate", "list", "check", "reset"}},
-                  {"KIND", Completion::None, true, false, kinds}},
-         .options = {{"--backend", "B",
-                      "show, mutate: the backend that writes the program (default torch:eager)",
-                      Completion::BackendName},
-                     {"--backends", "B,...",
-                      "check: where to run it (default ref,torch:eager,torch:aot_eager)",
-                      Completion::BackendName},
-                     {"--seed", "S", "mutate: where and how (default: from the session seed)"}},
-         .summary = "TorchProbe's program mutations: show, mutate and check the Python program.",
-         .help = "The torch backends run a Python program Retort generates from the graph.\n"
-                 "`program show` prints it as --backend writes it for the current graph, with\n"
-                 "the session's mutations applied (the program pane, F7, keeps it).\n"
-                 "`program mutate KIND` adds one, each keeping what the program computes:\n"
-                 "  resolve         an element-wise op unrolled into a loop over one axis\n"
-                 "  mutate-recover  an entry of a tensor changed, restored before its next use\n"
-                 "  functionalize   statements moved into a nested function or a closure\n"
-                 "  tcb             statements under `if COND:`, COND true for the run's inputs,\n"
-                 "                  synthesized from the values profiled there\n"
-                 "A mutation is an undo step; --seed picks where and how. Mutations compose.\n"
-                 "`program check` runs the mutated program on eager torch and compiled against\n"
-                 "the reference; `compare` passes the mutations to every run as well (backends\n"
-                 "that run ONNX ignore them). `program list` and `program reset`.\n"
-                 "`fuzz --strategy torchprobe` runs this as a campaign. See docs/techniques.md.",
-         .run = run_program});
+  r.add(
+      {.name = "program",
+       .args =
+           {{"ACTION", Completion::None, true, false, {"show", "mutate", "list", "check", "reset"}},
+            {"KIND", Completion::None, true, false, kinds}},
+       .options = {{"--backend", "B",
+                    "show, mutate: the backend that writes the program (default torch:eager)",
+                    Completion::BackendName},
+                   {"--backends", "B,...",
+                    "check: where to run it (default ref,torch:eager,torch:aot_eager)",
+                    Completion::BackendName},
+                   {"--seed", "S", "mutate: where and how (default: from the session seed)"}},
+       .summary = "TorchProbe's program mutations: show, mutate and check the Python program.",
+       .help = "The torch backends run a Python program Retort generates from the graph.\n"
+               "`program show` prints it as --backend writes it for the current graph, with\n"
+               "the session's mutations applied (the program pane, F7, keeps it).\n"
+               "`program mutate KIND` adds one, each keeping what the program computes:\n"
+               "  resolve         an element-wise op unrolled into a loop over one axis\n"
+               "  mutate-recover  an entry of a tensor changed, restored before its next use\n"
+               "  functionalize   statements moved into a nested function or a closure\n"
+               "  tcb             statements under `if COND:`, COND true for the run's inputs,\n"
+               "                  synthesized from the values profiled there\n"
+               "A mutation is an undo step; --seed picks where and how. Mutations compose.\n"
+               "`program check` runs the mutated program on eager torch and compiled against\n"
+               "the reference; `compare` passes the mutations to every run as well (backends\n"
+               "that run ONNX ignore them). `program list` and `program reset`.\n"
+               "`fuzz --strategy torchprobe` runs this as a campaign. See docs/techniques.md.",
+       .run = run_program});
 }
 
 }  // namespace retort

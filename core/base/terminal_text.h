@@ -12,8 +12,8 @@
 namespace retort {
 
 // Bounds for the texts that pass through terminal_safe.
-inline constexpr size_t kErrorMessageBytes = 4096;   // an Error's message
-inline constexpr size_t kWorkerMessageBytes = 2000;  // a message or name a worker sends
+inline constexpr size_t kErrorMessageBytes = 4096;      // an Error's message
+inline constexpr size_t kWorkerMessageBytes = 2000;     // a message or name a worker sends
 inline constexpr size_t kWorkerProgramBytes = 1 << 18;  // a generated program a worker sends
 
 // `text` with every control character except newline and tab (C0, DEL, the C1 controls U+0080 to

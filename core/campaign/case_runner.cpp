@@ -16,14 +16,14 @@
 #include "core/egraph/extract.h"
 #include "core/gen/einsum_gen.h"
 #include "core/gen/functions_gen.h"
-#include "core/gen/relax.h"
-#include "core/io/onnx_io.h"
-#include "core/tensor/random_tensor.h"
 #include "core/gen/opt_pattern.h"
+#include "core/gen/relax.h"
 #include "core/gen/weave.h"
+#include "core/io/onnx_io.h"
 #include "core/io/rtg.h"
 #include "core/rules/runner.h"
 #include "core/rules/trace_json.h"
+#include "core/tensor/random_tensor.h"
 
 namespace retort {
 
@@ -80,8 +80,8 @@ std::vector<ProgramMutation> mutations_from_json(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (!j.is_object() || !j.contains("program_mutations")) return out;
   for (const auto& m : j.at("program_mutations")) {
-    if (!m.is_object() || !m.contains("kind") || !m.at("kind").is_string() ||
-        !m.contains("seed") || !m.at("seed").is_number_unsigned())
+    if (!m.is_object() || !m.contains("kind") || !m.at("kind").is_string() || !m.contains("seed") ||
+        !m.at("seed").is_number_unsigned())
       fail("a finding's program mutations are not readable");
     out.push_back({m.at("kind").get<std::string>(), m.at("seed").get<uint64_t>()});
   }
@@ -251,8 +251,9 @@ void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
                                           {"verdict", "crash"},
                                           {"message", r.message}}})
                       .dump();
-    fr.diverging = fmt::format("[robustness] {} crashed on a graph that breaks constraints ({}): {}",
-                               fr.backend_a, broken, r.message);
+    fr.diverging =
+        fmt::format("[robustness] {} crashed on a graph that breaks constraints ({}): {}",
+                    fr.backend_a, broken, r.message);
     fr.first_seen = fr.last_seen = utc_now();
     fr.campaign = rec.campaign;
     fr.case_index = rec.index;
@@ -410,8 +411,7 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
       if (!is_bug(f.verdict)) continue;
       ++rec.findings;
       FailureSignature sig = finder.of(f);
-      if (f.verdict == Verdict::crash || f.verdict == Verdict::error)
-        classify_text(sig, f.message);
+      if (f.verdict == Verdict::crash || f.verdict == Verdict::error) classify_text(sig, f.message);
       if (by_key.count(sig.key())) continue;
       by_key[sig.key()] = out.findings.size();
       FindingRecord fr;

@@ -6,8 +6,9 @@
 // collapsed into functions, and that with its call chain rewritten; at level 0 (probability p,
 // moved by the findings: the dynamic relaxation) a graph that breaks constraints, run for crashes
 // only. TorchProbe's: a generated graph whose Python program gets 1-3 program mutations on the
-// backends that run one. Then compare on the backends -> one finding per distinct failure signature; failed runs
-// (crash, error) are told apart by the similarity of their texts (core/findings/text_clusters.h).
+// backends that run one. Then compare on the backends -> one finding per distinct failure
+// signature; failed runs (crash, error) are told apart by the similarity of their texts
+// (core/findings/text_clusters.h).
 #pragma once
 
 #include <cstdint>

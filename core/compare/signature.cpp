@@ -38,9 +38,9 @@ std::string quoted_after(const std::string& text, size_t pos) {
 }  // namespace
 
 std::string FailureSignature::key() const {
-  std::string key = fmt::format("{}|{}|{}|{}|{}|{}", escape_field(family), escape_field(oracle),
-                                escape_field(verdict), escape_field(op), escape_field(dtype),
-                                escape_field(rule));
+  std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}", escape_field(family), escape_field(oracle),
+                  escape_field(verdict), escape_field(op), escape_field(dtype), escape_field(rule));
   if (!text.empty()) key += "|" + escape_field(text);
   return key;
 }

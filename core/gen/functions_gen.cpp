@@ -128,9 +128,8 @@ std::optional<std::string> add_function(Graph& g, Rng& rng, const FunctionGenOpt
   // depend on each other): try a few.
   constexpr int kAttempts = 8;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    std::vector<std::string> piece =
-        grow_piece(g, rng, static_cast<int>(rng.uniform_int(1, std::max(1, o.max_body))),
-                   covered_nodes(g));
+    std::vector<std::string> piece = grow_piece(
+        g, rng, static_cast<int>(rng.uniform_int(1, std::max(1, o.max_body))), covered_nodes(g));
     if (piece.empty()) return std::nullopt;
     // In graph order, as a person reads the call.
     std::map<std::string, size_t> at;

@@ -33,9 +33,8 @@ bool reshape_input(Graph& g, Rng& rng, std::vector<std::string>& broken) {
   } while (shape == was.shape);
   in.type.shape = shape;
   g.types[in.name] = in.type;
-  broken.push_back(
-      fmt::format("input '{}' declared {} (its readers expect {})", in.name, in.type.str(),
-                  was.str()));
+  broken.push_back(fmt::format("input '{}' declared {} (its readers expect {})", in.name,
+                               in.type.str(), was.str()));
   return true;
 }
 

@@ -43,9 +43,10 @@ void check_convex(const Graph& g, const Call& call, const std::vector<size_t>& a
     const Node& n = g.nodes[i];
     if (inside.count(i)) {
       if (reads_any(n, from_call))
-        fail("the call of '{}' is not convex: node '{}' reads a value computed outside the call "
-             "from the call's own values",
-             call.function, n.name);
+        fail(
+            "the call of '{}' is not convex: node '{}' reads a value computed outside the call "
+            "from the call's own values",
+            call.function, n.name);
       made.insert(n.outputs.begin(), n.outputs.end());
     } else if (reads_any(n, made) || reads_any(n, from_call)) {
       from_call.insert(n.outputs.begin(), n.outputs.end());
@@ -112,8 +113,7 @@ void check_function_table(const Graph& g) {
   }
   for (const Call& c : g.calls)
     if (wrapped.count(c.function))
-      fail("function '{}' is called directly, but its calls go through its wrapper",
-           c.function);
+      fail("function '{}' is called directly, but its calls go through its wrapper", c.function);
 }
 
 // With each call contracted to one unit, the graph must stay acyclic: two calls that each
@@ -202,7 +202,7 @@ const Function& body_function(const Graph& g, std::string_view name) {
 void check_functions(const Graph& g) {
   if (g.functions.empty() && g.calls.empty()) return;
   check_function_table(g);
-  std::map<std::string, std::string> covered;  // node -> the function of the call covering it
+  std::map<std::string, std::string> covered;       // node -> the function of the call covering it
   std::map<std::string, std::string> signature_of;  // body -> what its first call computes
   for (const Call& c : g.calls) {
     check_call(g, c);
@@ -215,9 +215,10 @@ void check_functions(const Graph& g) {
     std::string sig = body_signature(g, c);
     auto [it, first] = signature_of.emplace(body, sig);
     if (!first && it->second != sig)
-      fail("the calls of function '{}' compute different things (the call covering node '{}' "
-           "differs from the first one in its ops, attributes, wiring or argument types)",
-           body, c.nodes.front());
+      fail(
+          "the calls of function '{}' compute different things (the call covering node '{}' "
+          "differs from the first one in its ops, attributes, wiring or argument types)",
+          body, c.nodes.front());
   }
   check_calls_acyclic(g);
 }

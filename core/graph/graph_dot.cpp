@@ -98,7 +98,8 @@ class DotWriter {
       const Call& c = g_.calls[k];
       std::string members;
       for (const auto& n : c.nodes)
-        if (!options_.collapse.count(n)) members += fmt::format("      \"{}\";\n", id(dot_node_id(n)));
+        if (!options_.collapse.count(n))
+          members += fmt::format("      \"{}\";\n", id(dot_node_id(n)));
       if (members.empty()) continue;
       body_ += fmt::format(
           "    subgraph \"{}\" {{\n      label=\"call {}\";\n      style=rounded;\n{}    }}\n",

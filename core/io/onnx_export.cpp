@@ -233,8 +233,8 @@ class Exporter {
       CallInterface io = call_interface(g_, c);
       OpaqueInfo info{std::string(kOnnxFunctionDomain), 1, {}};
       for (const auto& r : io.results) info.output_types.push_back(g_.type_of(r));
-      calls.push_back(Node{fresh_name("call_" + c.function), c.function, io.args, io.results, {},
-                           std::move(info)});
+      calls.push_back(Node{
+          fresh_name("call_" + c.function), c.function, io.args, io.results, {}, std::move(info)});
     }
     std::erase_if(folded.nodes, [&](const Node& n) { return covered.count(n.name) > 0; });
     folded.nodes.insert(folded.nodes.end(), calls.begin(), calls.end());

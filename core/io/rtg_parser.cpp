@@ -97,8 +97,8 @@ struct CallStmt {
   Located function;
   std::vector<Located> nodes;
 };
-using Statement = std::variant<GraphStmt, InputStmt, ConstStmt, NodeStmt, OutputStmt,
-                               FunctionStmt, CallStmt>;
+using Statement =
+    std::variant<GraphStmt, InputStmt, ConstStmt, NodeStmt, OutputStmt, FunctionStmt, CallStmt>;
 
 std::string known_dtypes() {
   std::vector<std::string_view> names;

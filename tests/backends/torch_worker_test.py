@@ -333,6 +333,29 @@ class ProgramMutationsTest(unittest.TestCase):
                     assert_close(self, b, a, f"{case.label} {mutations}: {name}\n{prog.source}")
         self.assertGreater(applied, 30)
 
+    def test_tcb_conditions_hold_for_every_dtype(self):
+        """A synthesized condition is true on the profiled values, also where torch would
+        compare in the tensor's dtype (u8 0 > -1 is False in u8)."""
+        import random
+
+        import torch
+
+        from retort_backends import probe
+
+        values = {"u8": torch.tensor([[0, 3], [250, 7]], dtype=torch.uint8),
+                  "i8": torch.tensor([-128, 5, 127], dtype=torch.int8),
+                  "f16": torch.tensor([[0.25, -65504.0]], dtype=torch.float16),
+                  "f32": torch.tensor(3.5), "b": torch.tensor([True, False])}
+        for seed in range(200):
+            rng = random.Random(seed)
+            names = rng.sample(sorted(values), 2)
+            picks = [p for n in names for p in probe.scalars(n, values[n], rng)]
+            exact = [p for p in picks if p[2]]
+            a = rng.choice(picks)
+            b = rng.choice(exact) if a[2] and rng.random() < 0.5 else None
+            cond = probe.condition((a, b if b is not None and b[0] != a[0] else None), rng)
+            self.assertTrue(eval(cond, {}, dict(values)), cond)
+
     def test_mutations_compose_and_replay(self):
         model, inputs = chain_model()
         parsed = Model(model.SerializeToString())

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The program pane (TorchProbe): hidden until a `program` command, then the mutations and the
 # program torch:eager writes, mutated; `undo` takes a mutation back in the pane too.
+# The torch family's environment is where scripts/setup.sh put it (lib.sh moves HOME).
+export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$HOME/.cache}"
 source "$(dirname "$0")/lib.sh"
 start_retort 120 50 samples/polyjuice/fig6.rtg
 expect_screen 'F1-F5 panes'

@@ -242,8 +242,9 @@ TEST(ScreenLayout, PanesTileTheScreenAndZoomTakesItAll) {
   std::vector<std::unique_ptr<Pane>> panes = workbench_panes(log, false);
   Session s;
   for (auto& p : panes) p->refresh(s, TopicSet::all());
-  size_t campaign = pane_index(panes, "campaign");
+  size_t campaign = pane_index(panes, "campaign"), program = pane_index(panes, "program");
   EXPECT_FALSE(panes[campaign]->visible());  // no campaign yet
+  EXPECT_FALSE(panes[program]->visible());   // no program command yet
   for (auto [rows, cols] : {std::pair{24, 80}, std::pair{60, 200}}) {
     ScreenLayout l = layout_screen(rows, cols, visible_specs(panes), std::nullopt);
     EXPECT_EQ(l.command_row, rows - 1);
@@ -251,7 +252,7 @@ TEST(ScreenLayout, PanesTileTheScreenAndZoomTakesItAll) {
     int area = 0;
     for (size_t i = 0; i < panes.size(); ++i) {
       const Rect& r = l.panes[i];
-      if (i == campaign) {
+      if (i == campaign || i == program) {
         EXPECT_EQ(r.rows * r.cols, 0);
         continue;
       }
@@ -279,14 +280,36 @@ TEST(ScreenLayout, ACampaignPaneTakesItsShareOfTheRightColumn) {
   ASSERT_TRUE(panes[campaign]->visible());
   ScreenLayout l = layout_screen(40, 120, visible_specs(panes), std::nullopt);
   int area = 0;
-  for (const Rect& r : l.panes) {
-    EXPECT_GE(r.rows, 4);
-    area += r.rows * r.cols;
+  for (size_t i = 0; i < l.panes.size(); ++i) {
+    if (!panes[i]->visible()) continue;  // the program pane: no program command yet
+    EXPECT_GE(l.panes[i].rows, 4);
+    area += l.panes[i].rows * l.panes[i].cols;
   }
   EXPECT_EQ(area, 37 * 120);
   const Rect& results = l.panes[pane_index(panes, "results")];
   EXPECT_EQ(l.panes[campaign].row, results.row + results.rows);
   EXPECT_EQ(l.panes[campaign].col, results.col);
+}
+
+TEST(ProgramPane, HiddenUntilAProgramCommandThenShowsTheMutations) {
+  Session s;
+  std::unique_ptr<Pane> pane = make_program_pane();
+  EXPECT_TRUE(pane->spec().topics.has(Topic::Program));
+  pane->refresh(s, TopicSet::all());
+  EXPECT_FALSE(pane->visible());
+  s.set_program_mutations({{"tcb", 4}}, "program mutate tcb");
+  pane->refresh(s, TopicSet{Topic::Program});
+  EXPECT_TRUE(pane->visible());
+  std::string text;
+  for (const StyledLine& l : program_text(s)) text += l.text + "\n";
+  EXPECT_NE(text.find("1. tcb (seed 4)"), std::string::npos) << text;
+  s.set_program_text("torch:eager", "def forward(self, x0):\n    return (x0,)");
+  text.clear();
+  for (const StyledLine& l : program_text(s)) text += l.text + "\n";
+  EXPECT_NE(text.find("as torch:eager writes it"), std::string::npos) << text;
+  EXPECT_NE(text.find("    return (x0,)"), std::string::npos) << text;
+  s.undo();
+  EXPECT_TRUE(s.program_mutations().empty());
 }
 
 TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {

@@ -11,14 +11,13 @@ namespace retort {
 std::vector<StyledLine> program_text(const Session& s) {
   std::vector<StyledLine> lines;
   const auto& mutations = s.program_mutations();
-  lines.push_back({fmt::format("{} program mutation(s){}", mutations.size(),
-                               s.program_backend().empty() ? "" : ", as " + s.program_backend() +
-                                                                      " writes it"),
-                   Style::Title});
+  lines.push_back(
+      {fmt::format("{} program mutation(s){}", mutations.size(),
+                   s.program_backend().empty() ? "" : ", as " + s.program_backend() + " writes it"),
+       Style::Title});
   for (size_t k = 0; k < mutations.size(); ++k)
-    lines.push_back(
-        {fmt::format("  {}. {} (seed {})", k + 1, mutations[k].kind, mutations[k].seed),
-         Style::Dim});
+    lines.push_back({fmt::format("  {}. {} (seed {})", k + 1, mutations[k].kind, mutations[k].seed),
+                     Style::Dim});
   if (s.program_text().empty()) {
     lines.push_back({"`program show` asks a torch backend for the program", Style::Dim});
     return lines;

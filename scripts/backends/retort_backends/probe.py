@@ -246,14 +246,17 @@ def scalars(name, value, rng):
         d = rng.randrange(value.dim())
         out.append((f"{name}.shape[{d}]", int(value.shape[d]), True))
     if value.numel() > 0:
+        # As Python numbers: torch would compare a u8 tensor with -1 as u8 (255).
+        kind = "bool" if value.dtype == __import__("torch").bool else (
+            "float" if value.is_floating_point() else "int")
         pos = tuple(rng.randrange(n) for n in value.shape)
         element = value[pos].item() if value.dim() else value.item()
-        exact = not value.is_floating_point()
+        exact = kind != "float"
         at = f"{name}[{', '.join(map(str, pos))}]" if pos else name
-        out.append((at, element, exact))
-        if value.dtype != __import__("torch").bool:
-            out.append((f"{name}.max()", value.max().item(), exact))
-            out.append((f"{name}.min()", value.min().item(), exact))
+        out.append((f"{kind}({at})", element, exact))
+        if kind != "bool":
+            out.append((f"{kind}({name}.max())", value.max().item(), exact))
+            out.append((f"{kind}({name}.min())", value.min().item(), exact))
     return [(e, v, x) for e, v, x in out
             if isinstance(v, bool) or x or (math.isfinite(v) and abs(v) < 1e6)]
 

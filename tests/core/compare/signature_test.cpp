@@ -88,7 +88,8 @@ TEST(FailureSignature, ReferenceFindingNamesTheFirstWrongKernelNotTheOutput) {
   SignatureFinder finder(r, {&ref, &wrong});
   for (const Finding& f : r.findings) {
     FailureSignature s = finder.of(f);
-    EXPECT_EQ(s, (FailureSignature{"bad", "reference", "mismatch", "mul", "f32", "", ""})) << s.key();
+    EXPECT_EQ(s, (FailureSignature{"bad", "reference", "mismatch", "mul", "f32", "", ""}))
+        << s.key();
   }
 }
 

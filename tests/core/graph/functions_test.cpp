@@ -86,11 +86,10 @@ TEST(Functions, TableErrorsNameTheFunction) {
                                          "call v : a\noutput b\n")
                 .find("wraps itself"),
             std::string::npos);
-  EXPECT_NE(error_of(std::string(body) + "function f\nfunction f\noutput b\n")
-                .find("already defined"),
-            std::string::npos);
-  EXPECT_NE(error_of(std::string(body) + "function f\ncall f : a, a\noutput b\n")
-                .find("twice"),
+  EXPECT_NE(
+      error_of(std::string(body) + "function f\nfunction f\noutput b\n").find("already defined"),
+      std::string::npos);
+  EXPECT_NE(error_of(std::string(body) + "function f\ncall f : a, a\noutput b\n").find("twice"),
             std::string::npos);
   EXPECT_NE(error_of(std::string(body) + "function f\ncall f : zz\noutput b\n").find("'zz'"),
             std::string::npos);

@@ -98,7 +98,7 @@ TEST(SessionEGraph, PublishesWhatChanged) {
   };
   s.start_graph(testing::fig6_graph());
   EXPECT_EQ(changed(), (TopicSet{Topic::Graph, Topic::EGraph, Topic::Variants, Topic::Values,
-                                 Topic::Results}));
+                                 Topic::Results, Topic::Program}));
   s.build_egraph();
   EXPECT_EQ(changed(), (TopicSet{Topic::EGraph, Topic::Variants}));
   s.extract_variant({}, "", "extract min");
