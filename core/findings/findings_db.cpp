@@ -255,13 +255,24 @@ FindingsDb FindingsDb::open(const std::string& path, bool create) {
   if (tables == 0) {
     db.exec("PRAGMA journal_mode=WAL");
     Transaction t([&](const std::string& sql) { db.exec(sql); });
-    db.exec(kSchema);
-    Statement id(raw, "INSERT INTO retort_schema VALUES (?, lower(hex(randomblob(16))))", db.path_);
-    id.bind(1, static_cast<int64_t>(kFindingsSchemaVersion));
-    id.step();
-    db.exec(fmt::format("PRAGMA application_id={}", kApplicationId));
+    // Another process (a shard, `findings` polling a new file) may have made the schema since
+    // the count: count again under the write lock.
+    {
+      Statement again(raw, "SELECT count(*) FROM sqlite_master", db.path_);
+      again.step();
+      tables = again.i64(0);
+    }
+    if (tables == 0) {
+      db.exec(kSchema);
+      Statement id(raw, "INSERT INTO retort_schema VALUES (?, lower(hex(randomblob(16))))",
+                   db.path_);
+      id.bind(1, static_cast<int64_t>(kFindingsSchemaVersion));
+      id.step();
+      db.exec(fmt::format("PRAGMA application_id={}", kApplicationId));
+    }
     t.commit();
-  } else {
+  }
+  if (tables > 0) {
     Statement s(raw, "SELECT max(version) FROM retort_schema", db.path_);
     s.step();
     int64_t version = s.i64(0);

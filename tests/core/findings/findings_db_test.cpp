@@ -4,8 +4,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/base/error.h"
@@ -74,6 +77,29 @@ TEST_F(FindingsDbTest, RecordsCasesAndFindingsAndKeepsThemAcrossReopening) {
   EXPECT_EQ(all[0].case_seed, 0xfedcba9876543210ull);
   EXPECT_EQ(db.finding(all[0].id).backend_a, "ort:O3");
   EXPECT_EQ(db.cases(db.last_campaign()->id)[1].seed, 7u);
+}
+
+// Two processes (here: connections on two threads) creating the same new file: one makes the
+// schema, the other finds it made (a campaign and `findings` polling its file raced before).
+TEST_F(FindingsDbTest, TwoOpenersOfANewFileBothGetTheDatabase) {
+  for (int round = 0; round < 20; ++round) {
+    std::string path = file(fmt::format("race{}.db", round));
+    std::string errors;
+    std::mutex m;
+    auto open = [&] {
+      try {
+        FindingsDb::open(path);
+      } catch (const Error& e) {
+        std::lock_guard<std::mutex> lock(m);
+        errors += e.message() + "\n";
+      }
+    };
+    std::thread a(open), b(open);
+    a.join();
+    b.join();
+    EXPECT_EQ(errors, "") << round;
+    EXPECT_TRUE(FindingsDb::open(path, false).findings().empty());
+  }
 }
 
 TEST_F(FindingsDbTest, ARepeatedSignatureCountsInsteadOfAddingARow) {
