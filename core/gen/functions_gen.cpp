@@ -57,16 +57,15 @@ std::vector<std::string> grow_piece(const Graph& g, Rng& rng, int size,
   if (free.empty()) return {};
   std::vector<std::string> piece{pick_from(rng, free)};
   std::set<std::string> in_piece(piece.begin(), piece.end());
+  Graph probe = g;  // call_problem asks for the called function to exist
+  probe.functions = {{"probe", FunctionForm::body, ""}};
   while (static_cast<int>(piece.size()) < size) {
     std::vector<std::string> next = neighbours(g, in_piece, taken);
     shuffle(rng, next);
     bool grown = false;
     for (const auto& n : next) {
-      Call trial{"", piece};
+      Call trial{"probe", piece};
       trial.nodes.push_back(n);
-      Graph probe = g;  // call_problem needs the function to exist
-      probe.functions = {{"probe", FunctionForm::body, ""}};
-      trial.function = "probe";
       if (call_problem(probe, trial)) continue;
       piece.push_back(n);
       in_piece.insert(n);

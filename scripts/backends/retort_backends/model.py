@@ -192,13 +192,10 @@ class Model:
         """(form, target) of a local function: ("body", None), or a wrapper's form from its
         doc_string ("retort:closure") and the function it calls."""
         fn = self.functions[name]
+        if len(fn.node) != 1 or fn.node[0].domain != FUNCTION_DOMAIN:
+            return "body", None
         form = fn.doc_string[len("retort:"):] if fn.doc_string.startswith("retort:") else ""
-        if form in ("forward", "returns", "closure") and len(fn.node) == 1 \
-                and fn.node[0].domain == FUNCTION_DOMAIN:
-            return form, fn.node[0].op_type
-        if len(fn.node) == 1 and fn.node[0].domain == FUNCTION_DOMAIN:
-            return "forward", fn.node[0].op_type
-        return "body", None
+        return (form if form in ("returns", "closure") else "forward"), fn.node[0].op_type
 
     def check_outputs(self, outputs):
         known = set(self.types) | {o for n in self.graph.node for o in n.output}

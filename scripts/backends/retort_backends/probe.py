@@ -20,6 +20,7 @@ import random
 import re
 
 import numpy as np
+import torch
 
 from .errors import Unsupported
 
@@ -35,10 +36,6 @@ ELEMENTWISE = {
 }
 IDENT = re.compile(r"(?<![\w.])(?:self\.)?[xtcfgbr]\d+\b")
 ASSIGN = re.compile(r"^(t\d+) = (.+)$")
-TORCH_DTYPES = {"float32": "float32", "float64": "float64", "float16": "float16",
-                "int8": "int8", "uint8": "uint8", "int16": "int16", "int32": "int32",
-                "int64": "int64", "bool": "bool"}
-
 
 class Stmt:
     """One statement of the forward body: its lines (a block keeps its indented lines), the
@@ -137,11 +134,6 @@ class Context:
         return self.model.dtype_of(onnx_name)
 
 
-def used_after(stmts, k, name, ctx):
-    """Whether statements after k (or the returned results) read `name`."""
-    return name in ctx.results or any(name in s.uses() for s in stmts[k + 1:])
-
-
 def index_text(axis, var):
     return ", ".join([":"] * axis + [var])
 
@@ -171,7 +163,7 @@ def resolve(stmts, rng, ctx):
     sliced = expr
     for o in sorted(set(operands), key=len, reverse=True):
         sliced = re.sub(rf"(?<![\w.]){re.escape(o)}\b", f"{o}[{index_text(axis, var)}]", sliced)
-    dtype = TORCH_DTYPES[np.dtype(ctx.dtype(stmts[k].value)).name]
+    dtype = np.dtype(ctx.dtype(stmts[k].value)).name  # numpy and torch share these names
     stmts[k] = Stmt([f"{target} = torch.empty({list(shape)}, dtype=torch.{dtype})",
                      f"for {var} in range({shape[axis]}):",
                      f"    {target}[{index_text(axis, var)}] = {sliced}"], stmts[k].label)
@@ -247,7 +239,7 @@ def scalars(name, value, rng):
         out.append((f"{name}.shape[{d}]", int(value.shape[d]), True))
     if value.numel() > 0:
         # As Python numbers: torch would compare a u8 tensor with -1 as u8 (255).
-        kind = "bool" if value.dtype == __import__("torch").bool else (
+        kind = "bool" if value.dtype == torch.bool else (
             "float" if value.is_floating_point() else "int")
         pos = tuple(rng.randrange(n) for n in value.shape)
         element = value[pos].item() if value.dim() else value.item()
