@@ -136,7 +136,8 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
   if (!args.arg(1)) {
     auto backend = args.option("--backend");
     if (!backend) fail("inspect {} needs --backend NAME to check against the reference", name_a);
-    InspectSide a{fmt::format("{} on {}", name_a, *backend), &ga, &s.backends().get(*backend)};
+    InspectSide a{fmt::format("{} on {}", name_a, *backend), &ga, &s.backends().get(*backend),
+                  s.program_mutations()};
     InspectSide b{fmt::format("{} on ref", name_a), &ga, &s.backends().get("ref")};
     out.print("mapping: the same graph, value by value");
     print_inspect(run_inspect(a, b, pair_by_names(ga, ga), inputs, tol), a, b, out);
@@ -146,8 +147,8 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
   const Graph& gb = graph_named(s, name_b);
   std::string backend = args.option("--backend").value_or("ref");
   Backend& run_on = s.backends().get(backend);
-  InspectSide a{fmt::format("{} on {}", name_a, backend), &ga, &run_on};
-  InspectSide b{fmt::format("{} on {}", name_b, backend), &gb, &run_on};
+  InspectSide a{fmt::format("{} on {}", name_a, backend), &ga, &run_on, s.program_mutations()};
+  InspectSide b{fmt::format("{} on {}", name_b, backend), &gb, &run_on, s.program_mutations()};
   std::vector<ValuePair> pairs;
   if (s.has_egraph()) {
     pairs = pair_by_classes(s.egraph().eg, ga, gb);

@@ -83,6 +83,7 @@ GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& 
 namespace {
 
 const std::vector<std::string> kTorchprobeBackends{"ref", "torch:eager", "inductor"};
+const std::vector<std::string> kTensureBackends{"ref", "ort:O0", "ort:O3", "xla:nojit", "xla"};
 
 // The generation, saturation and variant options of a new campaign.
 CampaignOptions options_from(Session& s, const Args& args, Output& out) {
@@ -95,8 +96,10 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
       fail("--strategy: name at least one (polyjuice, tensure, oatest, hirfuzz, torchprobe)");
     for (const auto& name : o.strategies) get_strategy(name);
   }
-  // TorchProbe mutates the Python program torch backends run; ONNX Runtime runs none.
+  // TorchProbe mutates the Python program torch backends run; ONNX Runtime runs none. TENSURE's
+  // sparse storage needs JAX's BCOO.
   if (o.strategies == std::vector<std::string>{"torchprobe"}) o.backends = kTorchprobeBackends;
+  if (o.strategies == std::vector<std::string>{"tensure"}) o.backends = kTensureBackends;
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   o.gen = gen_options_from(s, args, o.gen, out);
@@ -499,7 +502,9 @@ void register_fuzz_commands(CommandRegistry& r) {
            "graph after each iteration but the last, compare them on the backends and record\n"
            "every failure in the findings database, one row per signature with a count.\n"
            "--strategy tensure makes each case an einsum drawn by TENSURE's Algorithm 3 and\n"
-           "two operand permutations of it instead; with several strategies case i takes the\n"
+           "two operand permutations of it instead, in half the cases with operands stored\n"
+           "sparse (JAX BCOO) on the xla backends (alone, its default backends are\n"
+           "ref,ort:O0,ort:O3,xla:nojit,xla); with several strategies case i takes the\n"
            "(i mod n)-th (docs/techniques.md). --strategy hirfuzz compares a graph with\n"
            "the same collapsed into functions and with its call chain rewritten, or (level 0,\n"
            "probability --relax) runs a graph that breaks constraints for crashes only.\n"

@@ -1,8 +1,9 @@
-// `program`: TorchProbe (seeds/002) in the workbench. The Python program a torch backend
-// generates for the current graph, shown and mutated: `program show`, `program mutate KIND`
-// (resolve, mutate-recover, functionalize, tcb; each an undo step), `program list`, `program
-// reset`, and `program check` (the mutated program on eager torch and compiled, against the
-// reference). `compare` passes the mutations to every run too. docs/techniques.md.
+// `program`: TorchProbe (seeds/002) in the workbench. The Python program a torch or JAX
+// backend generates for the current graph, shown and mutated: `program show`, `program mutate
+// KIND` (resolve, mutate-recover, functionalize, tcb, and TENSURE's sparse storage on JAX; each
+// an undo step), `program list`, `program reset`, and `program check` (the mutated program on
+// eager torch and compiled, against the reference). `compare` passes the mutations to every
+// run too. docs/techniques.md.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 
 #include "app/backend_names.h"
 #include "app/commands.h"
+#include "core/backend/family.h"
 #include "core/base/error.h"
 #include "core/compare/report_format.h"
 #include "core/compare/signature.h"
@@ -21,6 +23,17 @@ namespace {
 
 constexpr const char* kShowBackend = "torch:eager";
 constexpr const char* kCheckBackends = "ref,torch:eager,torch:aot_eager";
+
+// The families whose programs take mutations (of `kind`, if given), for a hint.
+std::string program_families(std::string_view kind = {}) {
+  std::vector<std::string> names;
+  for (const FamilyDef& f : families())
+    if (kind.empty() ? !f.program_mutations.empty()
+                     : std::find(f.program_mutations.begin(), f.program_mutations.end(), kind) !=
+                           f.program_mutations.end())
+      names.push_back(f.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
 
 // Runs the current graph once on the backend with these mutations and returns the program it
 // wrote; Error (with the backend's words) when it cannot.
@@ -37,29 +50,47 @@ std::string program_of(Session& s, const std::string& backend,
     fail("{} could not run the {}program: {}: {}", names.front(),
          mutations.empty() ? "" : "mutated ", run_status_name(r.status), r.message);
   if (!r.program)
-    fail("{} runs the ONNX model, not a generated Python program (torch and inductor do)",
-         names.front());
+    fail("{} runs the ONNX model, not a generated Python program ({} do)", names.front(),
+         program_families());
   s.set_program_text(names.front(), *r.program);
   return *r.program;
 }
 
+std::vector<std::string> mutation_kinds() {
+  std::vector<std::string> kinds(std::begin(kProgramMutationKinds),
+                                 std::end(kProgramMutationKinds));
+  kinds.insert(kinds.end(), std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds));
+  return kinds;
+}
+
+// --backend, else the backend that wrote the program last, else torch:eager.
+std::string program_backend(const Session& s, const Args& args) {
+  if (auto b = args.option("--backend")) return *b;
+  return s.program_backend().empty() ? kShowBackend : s.program_backend();
+}
+
 void run_show(Session& s, const Args& args, Output& out) {
-  out.write(
-      program_of(s, args.option("--backend").value_or(kShowBackend), s.program_mutations(), out));
+  out.write(program_of(s, program_backend(s, args), s.program_mutations(), out));
 }
 
 void run_mutate(Session& s, const Args& args, Output& out) {
+  const std::vector<std::string> kinds = mutation_kinds();
   const std::string* kind = args.arg(1);
-  if (!kind) fail("`program mutate` needs a kind ({})", fmt::join(kProgramMutationKinds, ", "));
-  if (std::find(std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds), *kind) ==
-      std::end(kProgramMutationKinds))
-    fail("unknown program mutation '{}' ({})", *kind, fmt::join(kProgramMutationKinds, ", "));
+  if (!kind) fail("`program mutate` needs a kind ({})", fmt::join(kinds, ", "));
+  if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
+    fail("unknown program mutation '{}' ({})", *kind, fmt::join(kinds, ", "));
+  std::string backend = program_backend(s, args);
+  std::vector<std::string> resolved = resolve_backends(s, {backend}, out);
+  if (!applies_mutation(resolved.front(), *kind))
+    fail(
+        "{}'s program does not take '{}' mutations (families whose programs do: {}); "
+        "--backend picks another",
+        resolved.front(), *kind, program_families(*kind));
   std::vector<ProgramMutation> mutations = s.program_mutations();
   uint64_t seed = args.option("--seed") ? seed_for(s, args) : mix_seed(s.seed(), mutations.size());
   mutations.push_back({*kind, seed});
   // The backend applies it first: a mutation with nothing to apply to is not recorded.
-  std::string program =
-      program_of(s, args.option("--backend").value_or(kShowBackend), mutations, out);
+  std::string program = program_of(s, resolved.front(), mutations, out);
   s.set_program_mutations(mutations, fmt::format("program mutate {}", *kind));
   out.print("mutation {}: {} (seed {}); `undo` takes it back", mutations.size(), *kind, seed);
   out.write(program);
@@ -104,31 +135,34 @@ void run_program(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_program_commands(CommandRegistry& r) {
-  std::vector<std::string> kinds(std::begin(kProgramMutationKinds),
-                                 std::end(kProgramMutationKinds));
+  std::vector<std::string> kinds = mutation_kinds();
   r.add(
       {.name = "program",
        .args =
            {{"ACTION", Completion::None, true, false, {"show", "mutate", "list", "check", "reset"}},
             {"KIND", Completion::None, true, false, kinds}},
        .options = {{"--backend", "B",
-                    "show, mutate: the backend that writes the program (default torch:eager)",
+                    "show, mutate: the backend that writes the program (default: the last "
+                    "one, else torch:eager)",
                     Completion::BackendName},
                    {"--backends", "B,...",
                     "check: where to run it (default ref,torch:eager,torch:aot_eager)",
                     Completion::BackendName},
                    {"--seed", "S", "mutate: where and how (default: from the session seed)"}},
        .summary = "TorchProbe's program mutations: show, mutate and check the Python program.",
-       .help = "The torch backends run a Python program Retort generates from the graph.\n"
-               "`program show` prints it as --backend writes it for the current graph, with\n"
-               "the session's mutations applied (the program pane, F7, keeps it).\n"
+       .help = "The torch and xla (JAX) backends run a Python program Retort generates from\n"
+               "the graph. `program show` prints it as --backend writes it for the current\n"
+               "graph, with the session's mutations applied (the program pane, F7, keeps it).\n"
                "`program mutate KIND` adds one, each keeping what the program computes:\n"
                "  resolve         an element-wise op unrolled into a loop over one axis\n"
                "  mutate-recover  an entry of a tensor changed, restored before its next use\n"
                "  functionalize   statements moved into a nested function or a closure\n"
                "  tcb             statements under `if COND:`, COND true for the run's inputs,\n"
-               "                  synthesized from the values profiled there\n"
-               "A mutation is an undo step; --seed picks where and how. Mutations compose.\n"
+               "                  synthesized from the values profiled there (JAX: lax.cond)\n"
+               "  sparse          TENSURE's storage formats: einsum or matmul operands as\n"
+               "                  BCOO arrays through jax.experimental.sparse (xla only)\n"
+               "A mutation is an undo step; --seed picks where and how. Mutations compose;\n"
+               "each backend gets the kinds its family applies.\n"
                "`program check` runs the mutated program on eager torch and compiled against\n"
                "the reference; `compare` passes the mutations to every run as well (backends\n"
                "that run ONNX ignore them). `program list` and `program reset`.\n"

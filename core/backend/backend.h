@@ -24,16 +24,20 @@ enum class RunStatus {
 };
 std::string_view run_status_name(RunStatus status);
 
-// TorchProbe's program mutations (seeds/002; scripts/backends/retort_backends/probe.py): a
-// backend that runs a generated Python program rewrites it before compiling, the seed choosing
-// where and how; backends that run the ONNX model ignore them.
+// Program mutations (scripts/backends/retort_backends/probe.py): a backend that runs a
+// generated Python program rewrites it before compiling, the seed choosing where and how. A
+// family declares the kinds its worker applies (FamilyDef::program_mutations); a run sends a
+// backend only those, and backends that run the ONNX model get none.
 struct ProgramMutation {
-  std::string kind;  // one of kProgramMutationKinds
+  std::string kind;  // one of kProgramMutationKinds or kStorageMutationKinds
   uint64_t seed = 0;
   bool operator==(const ProgramMutation&) const = default;
 };
+// TorchProbe's (seeds/002).
 inline constexpr std::string_view kProgramMutationKinds[] = {"resolve", "mutate-recover",
                                                              "functionalize", "tcb"};
+// TENSURE's storage formats (seeds/003): einsum and matmul operands stored sparse (JAX BCOO).
+inline constexpr std::string_view kStorageMutationKinds[] = {"sparse"};
 
 struct RunRequest {
   const Graph* graph = nullptr;      // validated by infer_graph

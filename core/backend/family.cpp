@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/backend/backend.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 
@@ -110,6 +111,21 @@ std::string oracle_group(const std::string& backend) {
   if (!name) return backend.substr(0, backend.find(':'));
   const FamilyDef& env = environment_family(*name->family);
   return name->version.empty() ? env.name : env.name + "@" + name->version;
+}
+
+std::vector<std::string> torchprobe_mutations() {
+  return {std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds)};
+}
+
+bool applies_mutation(const std::string& backend, std::string_view kind) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+  }
+  if (!name) return true;
+  const std::vector<std::string>& kinds = name->family->program_mutations;
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
 std::string oracle_baseline(const std::string& backend) {

@@ -55,6 +55,8 @@ struct FamilyDef {
   std::vector<std::string> packages{};
   ReproKind repro = ReproKind::python_worker;
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
+  // The program mutations its worker applies (backend.h): the generated Python program's.
+  std::vector<std::string> program_mutations{};
 };
 
 // Every family, in the order `backend list` shows them.
@@ -84,6 +86,11 @@ std::optional<BackendName> parse_backend_name(const std::string& text);
 // "torch@2.1.0:script"), and the baseline backend of that group in canonical form; for a name of
 // no family, the text before ':' and no baseline.
 std::string oracle_group(const std::string& backend);
+// TorchProbe's mutation kinds (kProgramMutationKinds), for families whose program takes them.
+std::vector<std::string> torchprobe_mutations();
+// Whether a run on `backend` gets mutations of this kind: its family applies them, or it is no
+// family's (an attached worker, which ignores what it does not know).
+bool applies_mutation(const std::string& backend, std::string_view kind);
 std::string oracle_baseline(const std::string& backend);
 
 // The families, declared one per file in core/backend/families/.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/backend/family.h"
 #include "core/base/terminal_text.h"
 #include "core/io/onnx_io.h"
 
@@ -225,12 +226,11 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     frame.header["inputs"] = std::move(inputs);
     frame.header["outputs"] = computed;
     if (request.optimized_ops) frame.header["optimized_ops"] = true;
-    if (!request.mutations.empty()) {
-      json mutations = json::array();
-      for (const ProgramMutation& m : request.mutations)
+    json mutations = json::array();
+    for (const ProgramMutation& m : request.mutations)
+      if (applies_mutation(spec_.name, m.kind))
         mutations.push_back({{"kind", m.kind}, {"seed", m.seed}});
-      frame.header["mutations"] = std::move(mutations);
-    }
+    if (!mutations.empty()) frame.header["mutations"] = std::move(mutations);
     if (request.want_program) frame.header["program"] = true;
   } catch (const Error& e) {
     // Retort could not make the model (an export the ONNX checker rejects): the compiler never

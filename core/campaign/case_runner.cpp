@@ -45,8 +45,12 @@ enum Salt : uint64_t {
   kLevelSalt = 6,
   kFunctionSalt = 7,
   kRelaxSalt = 8,
-  kProgramSalt = 9
+  kProgramSalt = 9,
+  kStorageSalt = 10
 };
+
+// TENSURE: the share of cases whose einsum operands are stored sparse where a backend can.
+constexpr double kSparseShare = 0.5;
 
 // OATest's seed pool: how many woven graphs it keeps, and how often a case draws from it rather
 // than generating a fresh seed graph.
@@ -143,15 +147,16 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
 
     EGraph eg;
     RewriteTrace trace;
-    if (strategy == Strategy::torchprobe) {
-      compare_and_record(graphs, nullptr, trace, out, program_mutations(rec.seed));
-      found_new(out);
-      return out;
+    std::vector<ProgramMutation> mutations;
+    if (strategy == Strategy::torchprobe) mutations = program_mutations(rec.seed);
+    if (strategy == Strategy::tensure) {
+      permute_einsum(graphs, rec);
+      mutations = storage_mutations(rec.seed);
     }
-    if (strategy == Strategy::tensure) permute_einsum(graphs, rec);
     if (strategy == Strategy::polyjuice) saturate_and_extract(graphs, eg, trace, rec);
     // OATest compares the woven graph alone, across the backends and their optimization levels.
-    compare_and_record(graphs, strategy == Strategy::polyjuice ? &eg : nullptr, trace, out);
+    compare_and_record(graphs, strategy == Strategy::polyjuice ? &eg : nullptr, trace, out,
+                       mutations);
     if (strategy == Strategy::oatest && out.findings.empty()) keep_seed(graphs.front().graph);
     found_new(out);
   } catch (const Error& e) {
@@ -375,6 +380,14 @@ std::vector<ProgramMutation> CaseRunner::program_mutations(uint64_t seed) const 
     m.seed = rng.next_u64() >> 1;  // JSON carries it as a signed 64-bit number too
   }
   return mutations;
+}
+
+// TENSURE's storage formats: in half the cases, einsum operands stored sparse by the backends
+// whose programs can (JAX BCOO); the reference computes the dense result.
+std::vector<ProgramMutation> CaseRunner::storage_mutations(uint64_t seed) const {
+  Rng rng(mix_seed(seed, kStorageSalt));
+  if (!rng.coin(kSparseShare)) return {};
+  return {{std::string(kStorageMutationKinds[0]), rng.next_u64() >> 1}};
 }
 
 // Compares the distinct graphs on the backends; one finding per distinct failure signature.

@@ -65,6 +65,7 @@ class CaseRunner {
   void saturate_and_extract(std::vector<NamedGraph>& graphs, EGraph& eg, RewriteTrace& trace,
                             CaseRecord& rec) const;
   std::vector<ProgramMutation> program_mutations(uint64_t seed) const;
+  std::vector<ProgramMutation> storage_mutations(uint64_t seed) const;
   void compare_and_record(const std::vector<NamedGraph>& graphs, const EGraph* eg,
                           const RewriteTrace& trace, CaseOutcome& out,
                           const std::vector<ProgramMutation>& mutations = {});

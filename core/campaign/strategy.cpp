@@ -13,7 +13,8 @@ const std::vector<StrategyDef>& strategies() {
        "a generated graph, saturated with the rules; min, max, random and intermediate variants "
        "(POLYJUICE)"},
       {Strategy::tensure, "tensure",
-       "an einsum drawn by Algorithm 3, and two operand permutations of it (TENSURE)"},
+       "an einsum drawn by Algorithm 3, and two operand permutations of it; in half the cases "
+       "its operands stored sparse on the xla backends (TENSURE)"},
       {Strategy::oatest, "oatest",
        "an optimization pattern from a compiler's tests woven into a seed graph, compared across "
        "the backends' optimization levels (OATest)"},
@@ -22,7 +23,7 @@ const std::vector<StrategyDef>& strategies() {
        "call chain; or, at constraint level 0, a graph that breaks constraints, run for crashes "
        "(HirFuzz)"},
       {Strategy::torchprobe, "torchprobe",
-       "a generated graph whose Python program (torch backends) gets 1-3 of TorchProbe's "
+       "a generated graph whose Python program (torch and xla backends) gets 1-3 of TorchProbe's "
        "mutations: resolve, mutate-recover, functionalize, tcb (TorchProbe)"}};
   return all;
 }

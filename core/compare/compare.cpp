@@ -220,6 +220,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     report.graph_defs.push_back(*g.graph);
   }
   report.tolerances = options.tolerances;
+  report.mutations = options.mutations;
   report.inputs = input_plan;
   report.cells.resize(backends.size() * graphs.size());
   const std::vector<Check> checks = plan_checks(report.backends, graphs.size());

@@ -54,6 +54,7 @@ struct CompareReport {
   std::vector<uint64_t> seeds;        // one run per seed
   InputPlan inputs;                   // how the inputs of each seed were drawn, or fixed
   ToleranceTable tolerances;
+  std::vector<ProgramMutation> mutations;  // the program mutations every run carried
   std::vector<CompareCell> cells;  // backends.size() * graphs.size(), row by row (per backend)
   std::vector<Finding> findings;   // in run order: per seed, the checks of plan_checks
   std::map<std::string, size_t> checks;  // oracle name -> checks made (over all runs)

@@ -31,6 +31,7 @@ std::optional<EClassId> class_of_node_output(const EGraph& eg, const Node& node,
 RunResult run_side(const InspectSide& side, const std::vector<std::string>& values,
                    const TensorMap& inputs) {
   RunRequest request{.graph = side.graph, .onnx = {}, .inputs = inputs, .outputs = values};
+  request.mutations = side.mutations;
   try {
     request.onnx = export_onnx(*side.graph);
   } catch (const Error& e) {

@@ -34,6 +34,7 @@ struct InspectSide {
   std::string label;  // "v1 on ort:O3", for messages
   const Graph* graph = nullptr;
   Backend* backend = nullptr;
+  std::vector<ProgramMutation> mutations{};  // what the side's program runs with (compare's)
 };
 
 struct InspectResult {

@@ -135,7 +135,7 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::against_reference(const
   if (under_test && b != "ref") {
     const Graph& graph_def = graph(g);
     InspectResult r =
-        run_inspect({fmt::format("{} on {}", g, b), &graph_def, under_test},
+        run_inspect({fmt::format("{} on {}", g, b), &graph_def, under_test, report_.mutations},
                     {fmt::format("{} on ref", g), &graph_def, &ref_},
                     pair_by_names(graph_def, graph_def), inputs(seed), report_.tolerances);
     if (r.diverged)
@@ -172,8 +172,9 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& 
     std::vector<ValuePair> pairs = f.graph_a == f.graph_b ? pair_by_names(ga, gb)
                                    : egraph_              ? pair_by_classes(*egraph_, ga, gb)
                                                           : pair_by_names(ga, gb);
-    InspectResult r = run_inspect({f.graph_a, &ga, a}, {f.graph_b, &gb, b}, pairs, inputs(f.seed),
-                                  report_.tolerances);
+    InspectResult r =
+        run_inspect({f.graph_a, &ga, a, report_.mutations}, {f.graph_b, &gb, b, report_.mutations},
+                    pairs, inputs(f.seed), report_.tolerances);
     if (r.diverged) return Culprit{r.op_a, std::string(dtype_name(ga.type_of(r.value_a).dtype))};
   }
   // No intermediate value differs: the first diverging output.

@@ -5,6 +5,8 @@ The ONNX graph becomes a generated Python function over jax.numpy/lax
 (retort_backends/jax_ops.py), registered with linecache; constants are globals of it, so jit
 sees them as constants. Option of `hello`: mode = jit (jax.jit(f).lower(...).compile(): XLA
 compiles ahead of the run) | nojit (the function run op by op: the baseline).
+A run's program mutations (TorchProbe's, and TENSURE's sparse storage) rewrite the function
+first (retort_backends/probe.py).
 """
 
 import os
@@ -17,6 +19,9 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
+from jax.experimental import sparse as jsparse  # noqa: E402
+
+from retort_backends import probe  # noqa: E402
 
 from retort_backends.jax_ops import CONVERTERS  # noqa: E402
 from retort_backends.program import Builder, Program, indented  # noqa: E402
@@ -24,25 +29,54 @@ from retort_backends.worker import Compiled, Family, serve  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)
 
-LIMITS = ("not implemented", "Unimplemented", "is not supported", "UNIMPLEMENTED")
+# jax.experimental.sparse says what it lacks with NotImplementedError, in varied words.
+LIMITS = ("not implemented", "Unimplemented", "is not supported", "UNIMPLEMENTED",
+          NotImplementedError)
 
 
-def jax_program(model, outputs):
+def jax_program(model, outputs, mutations=(), args=None):
+    """The program computing `outputs` of the model as forward(); with the program mutations
+    (retort_backends/probe.py) applied, profiled on `args` (numpy, model input order)."""
     builder = Builder(model, CONVERTERS, "jax")
     params = builder.bind_inputs()
     results = builder.convert_for(outputs)
+    namespace = {"jax": jax, "jnp": jnp, "lax": lax, "jsparse": jsparse}
+    namespace.update({k: jnp.asarray(v) for k, v in builder.consts.items()})
+    if mutations:
+        mutate(builder, params, results, mutations, args, namespace)
     head = [f"def forward({', '.join(params)}):"]
     body = indented(builder.lines + [f"return ({', '.join(results)},)"], depth=1)
     source = "\n".join(head + body + [""])
-    namespace = {"jax": jax, "jnp": jnp, "lax": lax}
-    namespace.update({k: jnp.asarray(v) for k, v in builder.consts.items()})
     return Program(source, len(head) + 1, builder.line_nodes, namespace, prefix="retort_jax")
+
+
+def mutate(builder, params, results, mutations, args, namespace):
+    """Rewrites the builder's lines with the mutations; what one profiles (a TCB condition, a
+    BCOO's stored entries) comes from running the program so far on `args`, op by op."""
+
+    def profile(stmts):
+        lines, _ = probe.flatten(stmts)
+        source = "\n".join([f"def retort_probe({', '.join(params)}):",
+                            *indented(lines, depth=1), "    return dict(locals())", ""])
+        scope = dict(namespace)
+        exec(compile(source, "<retort_probe>", "exec"), scope)
+        with jax.disable_jit():
+            values = {**builder.consts, **scope["retort_probe"](*args)}
+        return {name: np.asarray(v) for name, v in values.items()
+                if isinstance(v, (jax.Array, np.ndarray))}
+
+    if args is None:
+        raise ValueError("program mutations need the run's inputs")
+    stmts = probe.statements(builder)
+    probe.apply_mutations(stmts, mutations, probe.Context(builder, results, profile, probe.Jax))
+    builder.lines, builder.line_nodes = probe.flatten(stmts)
 
 
 class XLA(Family):
     NAME = "xla"
     OPTIONS = {"mode": (("jit", "nojit"), "jit")}
     LIMITS = LIMITS
+    PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
@@ -51,8 +85,8 @@ class XLA(Family):
     def version(self):
         return jax.__version__
 
-    def convert(self, model, outputs):
-        return Compiled(program=jax_program(model, outputs))
+    def convert(self, model, outputs, mutations=(), args=None):
+        return Compiled(program=jax_program(model, outputs, mutations, args))
 
     def build(self, entry, args):
         fn = entry.program.namespace["forward"]

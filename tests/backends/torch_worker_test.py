@@ -349,7 +349,8 @@ class ProgramMutationsTest(unittest.TestCase):
         for seed in range(200):
             rng = random.Random(seed)
             names = rng.sample(sorted(values), 2)
-            picks = [p for n in names for p in probe.scalars(n, values[n], rng)]
+            picks = [p for n in names
+                     for p in probe.scalars(n, values[n].numpy(), rng, probe.Torch)]
             exact = [p for p in picks if p[2]]
             a = rng.choice(picks)
             b = rng.choice(exact) if a[2] and rng.random() < 0.5 else None

@@ -23,7 +23,8 @@ FamilyDef inductor_family() {
           .packages = {"torch=={}", "numpy", "onnx", "setuptools"},
           .cannot_run =
               "ops torch has no CPU kernel for (most f16 math on old releases): "
-              "unsupported"};
+              "unsupported",
+          .program_mutations = torchprobe_mutations()};
 }
 
 }  // namespace retort

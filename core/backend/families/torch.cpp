@@ -40,7 +40,8 @@ FamilyDef torch_family() {
           .worker = "inductor_worker.py",
           .timeout_s = 300,
           .installer = Installer::pypi,
-          .cannot_run = "as inductor; frozen modes need a TorchScript module"};
+          .cannot_run = "as inductor; frozen modes need a TorchScript module",
+          .program_mutations = torchprobe_mutations()};
 }
 
 }  // namespace retort

@@ -1,7 +1,19 @@
 // JAX's jit on CPU (XLA). Versions are jax/jaxlib releases.
+#include "core/backend/backend.h"
 #include "core/backend/family.h"
 
 namespace retort {
+
+namespace {
+
+// TorchProbe's on the jax.numpy program, and TENSURE's sparse storage (BCOO through sparsify).
+std::vector<std::string> xla_mutations() {
+  std::vector<std::string> kinds = torchprobe_mutations();
+  kinds.insert(kinds.end(), std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds));
+  return kinds;
+}
+
+}  // namespace
 
 FamilyDef xla_family() {
   return {.name = "xla",
@@ -17,7 +29,8 @@ FamilyDef xla_family() {
           .installer = Installer::pypi,
           .version_package = "jax",
           .packages = {"jax=={}", "jaxlib=={}", "numpy", "onnx"},
-          .cannot_run = "ops without a jax.numpy/lax form: unsupported"};
+          .cannot_run = "ops without a jax.numpy/lax form: unsupported",
+          .program_mutations = xla_mutations()};
 }
 
 }  // namespace retort

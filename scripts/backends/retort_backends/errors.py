@@ -47,21 +47,27 @@ def quoted(name):
 
 
 def kind_of(exc, limits=()):
-    """"unsupported" for Unsupported, a decided Failure's kind, or an exception whose text
-    contains one of the framework's `limits` (phrases in which it says it lacks a kernel or
-    rule); "error" otherwise."""
+    """"unsupported" for Unsupported, a decided Failure's kind, or an exception that is one of
+    the framework's `limits`: phrases in which it says it lacks a kernel or rule, or exception
+    types it raises for that; "error" otherwise."""
     if isinstance(exc, Failure):
         return exc.kind
     if isinstance(exc, Unsupported):
         return "unsupported"
+    if any(isinstance(limit, type) and isinstance(exc, limit) for limit in limits):
+        return "unsupported"
     text = str(exc)
-    return "unsupported" if any(limit in text for limit in limits) else "error"
+    return "unsupported" if any(limit in text for limit in phrases(limits)) else "error"
+
+
+def phrases(limits):
+    return [limit for limit in limits if isinstance(limit, str)]
 
 
 def concise(exc, limits=()):
     """The message of exc; when it names one of `limits`, just the line that does."""
     text = str(exc)
     for line in text.splitlines():
-        if any(limit in line for limit in limits):
+        if any(limit in line for limit in phrases(limits)):
             return line.strip()
     return text

@@ -1,6 +1,6 @@
-"""TorchProbe's program mutations (seeds/002 section 3.3; docs/techniques.md) on the torch
-program Builder writes: each keeps what the program computes, and each makes it more dynamic
-for a compiler that reads Python (dynamo, TorchScript).
+"""TorchProbe's program mutations (seeds/002 section 3.3; docs/techniques.md) on the torch or
+JAX program Builder writes: each keeps what the program computes, and each makes it more
+dynamic for a compiler that reads Python (dynamo, TorchScript, jax.jit's tracing).
 
   resolve         an element-wise op unrolled into a loop over one axis
   mutate-recover  an entry of a tensor changed, and restored before the tensor's next use
@@ -8,9 +8,15 @@ for a compiler that reads Python (dynamo, TorchScript).
                   closure (reading its enclosing scope), returning what later code reads
   tcb             an always-true conditional block: statements wrapped in `if COND:`, COND
                   synthesized from the values the program has at that point for the run's
-                  inputs (equivalence modulo inputs)
+                  inputs (equivalence modulo inputs); in JAX a condition on values is
+                  traced, so the block becomes lax.cond(COND, block, zeros of its results)
+  sparse          TENSURE's storage formats (seeds/003): operands of an einsum or matmul
+                  stored as JAX BCOO arrays (batch, sparse and dense dimensions drawn) and
+                  the op run through jax.experimental.sparse.sparsify; JAX only (torch has no
+                  einsum over its sparse layouts)
 
-A mutation is {"kind": K, "seed": S}; S picks where and how, so a list of mutations replays
+Each framework writes these in its own dialect (Torch, Jax below): torch tensors are updated in
+place, JAX arrays with .at[].set(). A mutation is {"kind": K, "seed": S}; S picks where and how, so a list of mutations replays
 exactly. Mutations compose: each works on the program the previous ones left. Only generated
 identifiers are ever written; nothing a model names reaches the source.
 """
@@ -20,11 +26,12 @@ import random
 import re
 
 import numpy as np
-import torch
 
 from .errors import Unsupported
 
-KINDS = ("resolve", "mutate-recover", "functionalize", "tcb")
+KINDS = ("resolve", "mutate-recover", "functionalize", "tcb")  # TorchProbe's
+STORAGE_KINDS = ("sparse",)  # TENSURE's
+SPARSE_DRAWS = 8  # storages `sparse` tries before it gives up
 
 # ONNX ops whose every output element depends only on the same element of each input.
 ELEMENTWISE = {
@@ -34,8 +41,9 @@ ELEMENTWISE = {
     "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus",
     "Softsign", "Sqrt", "Sub", "Tan", "Tanh", "Xor", "LeakyRelu", "Where", "Clip", "Mod", "Pow",
 }
-IDENT = re.compile(r"(?<![\w.])(?:self\.)?[xtcfgbr]\d+\b")
+IDENT = re.compile(r"(?<![\w.])(?:self\.)?[xtcfgbrs]\d+\b")
 ASSIGN = re.compile(r"^(t\d+) = (.+)$")
+TARGETS = re.compile(r"^\s*((?:[tbrs]\d+)(?:, [tbrs]\d+)*),? = (.*)$")
 
 class Stmt:
     """One statement of the forward body: its lines (a block keeps its indented lines), the
@@ -60,6 +68,21 @@ class Stmt:
         inner = self._scan()[1]
         return {u for line in self.lines for u in IDENT.findall(line)} - inner
 
+    def reads(self):
+        """Names the statement reads before binding them: unlike uses(), not the target of
+        `t = expr`, but the t of JAX's `t = t.at[i].set(v)`."""
+        inner = self._scan()[1]
+        bound, out = set(), set()
+        for line in self.lines:
+            m = re.match(r"^\s*def ([fg]\d+)\(", line)
+            if m:
+                bound.add(m.group(1))
+            m = TARGETS.match(line) or re.match(r"^\s*for (r\d+) in (.*)$", line)
+            targets, rest = (m.group(1).split(", "), m.group(2)) if m else ([], line)
+            out |= set(IDENT.findall(rest)) - bound - inner
+            bound.update(targets)
+        return out
+
     def _scan(self):
         """(names bound at the statement's own scope, names bound inside functions it defines)."""
         own, inner = set(), set()
@@ -72,7 +95,7 @@ class Stmt:
             m = re.match(r"^\s*def ([fg]\d+)\(", line)
             if m:
                 bound.add(m.group(1))
-            m = re.match(r"^\s*((?:[tbr]\d+)(?:, [tbr]\d+)*),? = ", line)
+            m = TARGETS.match(line)
             if m:
                 bound.update(m.group(1).split(", "))
             m = re.match(r"^\s*for (r\d+) in ", line)
@@ -106,14 +129,83 @@ def flatten(stmts):
     return lines, labels
 
 
-class Context:
-    """What a mutation may ask: value types, which identifiers the forward returns, the run's
-    inputs for profiling, fresh names."""
+class Torch:
+    """How a mutation is written in a torch program: tensors change in place."""
 
-    def __init__(self, builder, results, profile):
+    traced_values = False  # a condition on values is a plain `if` (dynamo guards on it)
+    sparse_layouts = False  # torch.einsum and matmul take strided tensors only
+
+    @staticmethod
+    def fresh(expr):
+        # Only a torch.* call surely makes a new tensor: a converter may pass its input on, and
+        # changing an entry of that would change the input too.
+        return re.match(r"^torch\.\w+\(", expr) is not None
+
+    @staticmethod
+    def empty(shape, dtype):
+        return f"torch.empty({list(shape)}, dtype=torch.{dtype})"
+
+    @staticmethod
+    def store(target, index, value):
+        return f"{target}[{index}] = {value}"
+
+    @staticmethod
+    def load(backup, target, index):
+        return f"{backup} = {target}[{index}].clone()"
+
+    @staticmethod
+    def logical_not(x):
+        return f"torch.logical_not({x})"
+
+    @staticmethod
+    def scalar(at, kind):
+        # As Python numbers: torch would compare a u8 tensor with -1 in u8 (255).
+        return f"{kind}({at})"
+
+
+class Jax:
+    """How a mutation is written in a JAX program: arrays are immutable, an entry changes by
+    rebinding the name to x.at[i].set(v); under jit, values are traced."""
+
+    traced_values = True
+    sparse_layouts = True
+
+    @staticmethod
+    def fresh(expr):
+        return True  # rebinding a name changes no other name's array
+
+    @staticmethod
+    def empty(shape, dtype):
+        return f"jnp.zeros({list(shape)}, dtype=jnp.{dtype})"
+
+    @staticmethod
+    def store(target, index, value):
+        return f"{target} = {target}.at[{index}].set({value})"
+
+    @staticmethod
+    def load(backup, target, index):
+        return f"{backup} = {target}[{index}]"
+
+    @staticmethod
+    def logical_not(x):
+        return f"jnp.logical_not({x})"
+
+    @staticmethod
+    def scalar(at, kind):
+        # A 0-d array in a wide type: comparing a u8 array with -1 would convert -1 to u8.
+        return f"{at}.astype(jnp.{ {'bool': 'bool_', 'int': 'int64', 'float': 'float64'}[kind]})"
+
+
+class Context:
+    """What a mutation may ask: the dialect, value types, which identifiers the forward
+    returns, the run's inputs for profiling, fresh names."""
+
+    def __init__(self, builder, results, profile, dialect):
         self.model = builder.model
         self.results = set(results)
-        self.profile = profile  # (stmts) -> {identifier: torch tensor} after them
+        # (stmts) -> {identifier: numpy array} after them, constants included
+        self.profile = profile
+        self.dialect = dialect
         self.expr_of = {**builder.exprs, **builder.const_exprs}
         self._fresh = {}
         used = " ".join(builder.lines)
@@ -138,8 +230,15 @@ def index_text(axis, var):
     return ", ".join([":"] * axis + [var])
 
 
+def substitute(expr, names):
+    """expr with each identifier in `names` ({old: new}) replaced, longest first."""
+    for old in sorted(names, key=len, reverse=True):
+        expr = re.sub(rf"(?<![\w.]){re.escape(old)}\b", names[old], expr)
+    return expr
+
+
 def resolve(stmts, rng, ctx):
-    """b = op(a, ...) becomes b = torch.empty(...); for r in range(n): b[:, r] = op(a[:, r], ...)
+    """b = op(a, ...) becomes b = empty(...); for r in range(n): b[:, r] = op(a[:, r], ...)
     (TorchProbe's operator resolution), for an element-wise op whose tensor operands all have
     the result's shape."""
     candidates = []
@@ -160,20 +259,21 @@ def resolve(stmts, rng, ctx):
     k, target, expr, operands, shape = rng.choice(candidates)
     axis = rng.randrange(len(shape))
     var = ctx.fresh("r")
-    sliced = expr
-    for o in sorted(set(operands), key=len, reverse=True):
-        sliced = re.sub(rf"(?<![\w.]){re.escape(o)}\b", f"{o}[{index_text(axis, var)}]", sliced)
-    dtype = np.dtype(ctx.dtype(stmts[k].value)).name  # numpy and torch share these names
-    stmts[k] = Stmt([f"{target} = torch.empty({list(shape)}, dtype=torch.{dtype})",
+    at = index_text(axis, var)
+    sliced = substitute(expr, {o: f"{o}[{at}]" for o in operands})
+    dtype = np.dtype(ctx.dtype(stmts[k].value)).name  # numpy, torch and JAX share these names
+    d = ctx.dialect
+    stmts[k] = Stmt([f"{target} = {d.empty(shape, dtype)}",
                      f"for {var} in range({shape[axis]}):",
-                     f"    {target}[{index_text(axis, var)}] = {sliced}"], stmts[k].label)
+                     f"    {d.store(target, at, sliced)}"], stmts[k].label)
     return f"resolve: {target} unrolled along axis {axis}"
 
 
 def mutate_recover(stmts, rng, ctx):
     """After b = op(...): back up an entry of b, overwrite it, and restore it right before the
-    next statement that reads b. Only results of element-wise ops, which are fresh tensors that
-    nothing else aliases."""
+    next statement that reads b. Only results of element-wise ops, and in torch only fresh
+    tensors that nothing else aliases."""
+    d = ctx.dialect
     candidates = []
     for k, s in enumerate(stmts):
         if s.node is None or s.node.op_type not in ELEMENTWISE or not ctx.shape(s.value):
@@ -181,24 +281,54 @@ def mutate_recover(stmts, rng, ctx):
         if 0 in ctx.shape(s.value):
             continue
         target, expr = ASSIGN.match(s.lines[0]).groups()
-        if not re.match(r"^torch\.\w+\(", expr):
-            continue  # not a call that makes a new tensor (a converter may pass its input on)
+        if not d.fresh(expr):
+            continue
         later = [j for j in range(k + 1, len(stmts)) if target in stmts[j].uses()]
         if later:
             candidates.append((k, target, later[0], ctx.shape(s.value), ctx.dtype(s.value)))
     if not candidates:
         raise Unsupported("mutate-recover: no tensor that a later statement reads")
     k, target, next_use, shape, dtype = rng.choice(candidates)
-    index = ", ".join(str(rng.randrange(d)) for d in shape)
+    index = ", ".join(str(rng.randrange(n)) for n in shape)
     backup = ctx.fresh("b")
     if np.dtype(dtype) == np.bool_:
-        changed = f"torch.logical_not({backup})"
+        changed = d.logical_not(backup)
     else:
         changed = f"{backup} + {rng.randint(1, 9)}"
-    stmts[next_use:next_use] = [Stmt([f"{target}[{index}] = {backup}"], None)]
-    stmts[k + 1:k + 1] = [Stmt([f"{backup} = {target}[{index}].clone()"], None),
-                          Stmt([f"{target}[{index}] = {changed}"], None)]
+    stmts[next_use:next_use] = [Stmt([d.store(target, index, backup)], None)]
+    stmts[k + 1:k + 1] = [Stmt([d.load(backup, target, index)], None),
+                          Stmt([d.store(target, index, changed)], None)]
     return f"mutate-recover: {target}[{index}] changed, restored before its next use"
+
+
+def reads_of(run):
+    """Names a run of statements reads from the scope before it (also a name it rebinds after
+    reading it: JAX's x = x.at[i].set(v))."""
+    bound, reads = set(), set()
+    for s in run:
+        reads |= s.reads() - bound
+        bound |= s.defines()
+    return reads
+
+
+def live_after(stmts, end, run, ctx):
+    """What the run binds that later statements or the results read, sorted."""
+    defined = set().union(*(s.defines() for s in run))
+    return sorted(d for d in defined if any(d in s.uses() for s in stmts[end:])
+                  or d in ctx.results)
+
+
+def parameters(reads):
+    """The reads a nested function takes as parameters: not the module's buffers (self.c0)
+    nor functions, which it reads from the enclosing scope."""
+    return sorted(r for r in reads if not r.startswith("self.") and not re.match(r"^[fg]\d+$", r))
+
+
+def nested(name, params, run, live):
+    """(def block, the tuple of its results as an assignment target) for a run of statements."""
+    body = [("    " + line) for s in run for line in s.lines]
+    ret = ", ".join(live) + ("," if len(live) == 1 else "")
+    return [f"def {name}({', '.join(params)}):", *body, f"    return ({ret})"], ret
 
 
 def functionalize(stmts, rng, ctx):
@@ -210,55 +340,51 @@ def functionalize(stmts, rng, ctx):
     start = rng.randrange(len(stmts))
     end = min(len(stmts), start + rng.randint(1, 4))
     run = stmts[start:end]
-    defined = set().union(*(s.defines() for s in run))
-    reads = sorted({u for s in run for u in s.uses()} - defined,
-                   key=lambda n: (n.startswith("self."), n))
-    live = sorted(d for d in defined if any(d in s.uses() for s in stmts[end:])
-                  or d in ctx.results)
+    live = live_after(stmts, end, run, ctx)
     if not live:
         raise Unsupported("functionalize: the statements drawn compute nothing later code reads")
+    reads = reads_of(run)
     name = ctx.fresh("g")
-    closure = rng.random() < 0.5
-    params = [] if closure else [r for r in reads if not r.startswith("self.")
-                                 and not re.match(r"^[fg]\d+$", r)]
-    body = [("    " + line) for s in run for line in s.lines]
-    ret = ", ".join(live) + ("," if len(live) == 1 else "")
-    block = [f"def {name}({', '.join(params)}):", *body, f"    return ({ret})"]
+    # A closure cannot rebind a name it also reads from outside (Python makes it local).
+    rebinds = reads & set().union(*(s.defines() for s in run))
+    closure = rng.random() < 0.5 and not rebinds
+    params = [] if closure else parameters(reads)
+    block, ret = nested(name, params, run, live)
     call = f"{ret} = {name}({', '.join(params)})"
     stmts[start:end] = [Stmt(block, run[0].label), Stmt([call], run[0].label)]
     kind = "closure" if closure else "nested function"
     return f"functionalize: {end - start} statement(s) into {kind} {name}"
 
 
-def scalars(name, value, rng):
-    """(expression, exact value, exact?) of scalars TorchProbe's condition grammar reads from a
-    profiled tensor: its rank, a dimension, an element, its max or min."""
-    out = [(f"len({name}.shape)", value.dim(), True)]
-    if value.dim() > 0:
-        d = rng.randrange(value.dim())
-        out.append((f"{name}.shape[{d}]", int(value.shape[d]), True))
-    if value.numel() > 0:
-        # As Python numbers: torch would compare a u8 tensor with -1 as u8 (255).
-        kind = "bool" if value.dtype == torch.bool else (
-            "float" if value.is_floating_point() else "int")
+def scalars(name, value, rng, dialect):
+    """(expression, exact value, exact?, static?) of scalars TorchProbe's condition grammar
+    reads from a profiled tensor (a numpy array): its rank and a dimension (static: known
+    while tracing), an element, its max or min."""
+    out = [(f"len({name}.shape)", value.ndim, True, True)]
+    if value.ndim > 0:
+        d = rng.randrange(value.ndim)
+        out.append((f"{name}.shape[{d}]", int(value.shape[d]), True, True))
+    if value.size > 0:
+        kind = {"b": "bool", "f": "float"}.get(value.dtype.kind, "int")
         pos = tuple(rng.randrange(n) for n in value.shape)
-        element = value[pos].item() if value.dim() else value.item()
+        element = value[pos].item()
         exact = kind != "float"
         at = f"{name}[{', '.join(map(str, pos))}]" if pos else name
-        out.append((f"{kind}({at})", element, exact))
+        out.append((dialect.scalar(at, kind), element, exact, False))
         if kind != "bool":
-            out.append((f"{kind}({name}.max())", value.max().item(), exact))
-            out.append((f"{kind}({name}.min())", value.min().item(), exact))
-    return [(e, v, x) for e, v, x in out
-            if isinstance(v, bool) or x or (math.isfinite(v) and abs(v) < 1e6)]
+            out.append((dialect.scalar(f"{name}.max()", kind), value.max().item(), exact, False))
+            out.append((dialect.scalar(f"{name}.min()", kind), value.min().item(), exact, False))
+    return [(e, v, x, s) for e, v, x, s in out
+            if isinstance(v, bool) or (x and -2**63 <= v < 2**63)
+            or (not x and math.isfinite(v) and abs(v) < 1e6)]
 
 
 def condition(lhs, rng):
     """A comparison that holds: the order of two exact scalars, or a float scalar against an
     integer at least 1 away (compiled code may round the float differently)."""
-    (ea, va, xa), rhs = lhs
+    (ea, va, xa, _), rhs = lhs
     if rhs is not None:
-        eb, vb, xb = rhs
+        eb, vb = rhs[:2]
         if va > vb:
             return f"{ea} > {eb}"
         if va < vb:
@@ -273,31 +399,112 @@ def condition(lhs, rng):
 
 def tcb(stmts, rng, ctx):
     """1-3 statements wrapped in `if COND:`, COND true for the run's inputs: profiled from the
-    program as it is up to that point (Equivalence Modulo Inputs)."""
+    program as it is up to that point (Equivalence Modulo Inputs). Where values are traced
+    (JAX) and COND reads one, the block is a function under lax.cond whose other branch gives
+    zeros: taking the wrong branch changes the results."""
     if not stmts:
         raise Unsupported("tcb: the program has no statement")
     start = rng.randrange(len(stmts))
     end = min(len(stmts), start + rng.randint(1, 3))
     values = ctx.profile(stmts[:start])
-    names = sorted(n for n, v in values.items() if hasattr(v, "dim") and re.match(r"^[xtb]\d+$", n))
+    names = sorted(n for n in values if re.match(r"^[xtb]\d+$", n))
     if not names:
         raise Unsupported("tcb: no tensor is defined before the statements drawn")
     picks = []
     for name in rng.sample(names, min(2, len(names))):
-        picks.extend(scalars(name, values[name], rng))
+        picks.extend(scalars(name, values[name], rng, ctx.dialect))
     exact = [p for p in picks if p[2]]
     a = rng.choice(picks)
     b = rng.choice(exact) if a[2] and len(exact) > 1 and rng.random() < 0.5 else None
     if b is not None and b[0] == a[0]:
         b = None
     cond = condition((a, b), rng)
-    body = [("    " + line) for s in stmts[start:end] for line in s.lines]
+    run = stmts[start:end]
+    if ctx.dialect.traced_values and not (a[3] and (b is None or b[3])):
+        live = live_after(stmts, end, run, ctx)
+        if not live or any(re.match(r"^[fg]\d+$", n) for n in live):
+            raise Unsupported("tcb: lax.cond's branches must give arrays later code reads")
+        name = ctx.fresh("g")
+        params = parameters(reads_of(run))
+        block, ret = nested(name, params, run, live)
+        other = f"lambda *a: jax.tree_util.tree_map(jnp.zeros_like, {name}(*a))"
+        call = f"{ret} = lax.cond({cond}, {name}, {other}{''.join(', ' + p for p in params)})"
+        stmts[start:end] = [Stmt(block, run[0].label), Stmt([call], run[0].label)]
+        return f"tcb: {end - start} statement(s) under lax.cond({cond}, ...)"
+    body = [("    " + line) for s in run for line in s.lines]
     stmts[start:end] = [Stmt([f"if {cond}:", *body], stmts[start].label)]
     return f"tcb: {end - start} statement(s) under `if {cond}:`"
 
 
+def nonzeros(value, n_batch, n_dense):
+    """The most stored entries any batch of a BCOO of `value` needs: sparse positions whose
+    dense block is not all zero."""
+    shape = value.shape
+    batch = int(np.prod(shape[:n_batch], dtype=np.int64))
+    dense = int(np.prod(shape[value.ndim - n_dense:], dtype=np.int64))
+    blocks = value.reshape(batch, -1, dense) != 0
+    return max(1, int(blocks.any(axis=2).sum(axis=1).max()))
+
+
+def sparse(stmts, rng, ctx):
+    """TENSURE's storage formats: some operands of an einsum or matmul become BCOO arrays, each
+    with its batch and dense dimensions drawn (the rest sparse, at least one), holding exactly
+    its nonzeros for the run's inputs; the op runs through sparsify on them."""
+    if not ctx.dialect.sparse_layouts:
+        raise Unsupported("sparse: torch has no einsum or matmul over its sparse layouts "
+                          "(COO, CSR, CSC); JAX's BCOO has (the xla backends)")
+    candidates = []
+    for k, s in enumerate(stmts):
+        if s.node is None or s.node.op_type not in ("Einsum", "MatMul"):
+            continue
+        target, expr = ASSIGN.match(s.lines[0]).groups()
+        used = set(IDENT.findall(expr))
+        operands = sorted({ctx.expr_of[n] for n in s.node.input
+                           if n and ctx.shape(n) and 0 not in ctx.shape(n)
+                           and ctx.expr_of.get(n) in used})
+        if operands:
+            candidates.append((k, target, expr, operands))
+    if not candidates:
+        raise Unsupported("sparse: no einsum or matmul with an operand of rank 1 or more")
+    k, target, expr, operands = rng.choice(candidates)
+    values = ctx.profile(stmts[:k])
+    label = stmts[k].label
+    names, why = {}, ""
+    # JAX's sparse rules take some storages of an operand only (a contraction's batch
+    # dimensions must be the BCOO's): draws that it refuses on these values are redrawn.
+    for _ in range(SPARSE_DRAWS):
+        chosen = [o for o in operands if rng.random() < 0.5] or [rng.choice(operands)]
+        lines, formats = [], []
+        for o in chosen:
+            value = values[o]
+            n_batch = rng.randint(0, value.ndim - 1)
+            # A product of two sparse operands takes no dense dimensions (bcoo_spdot_general).
+            n_dense = rng.randint(0, value.ndim - 1 - n_batch) if len(chosen) == 1 else 0
+            nse = nonzeros(value, n_batch, n_dense)
+            if o not in names:
+                names[o] = ctx.fresh("s")
+            lines.append(f"{names[o]} = jsparse.BCOO.fromdense({o}, nse={nse}, "
+                         f"n_batch={n_batch}, n_dense={n_dense})")
+            formats.append(f"{o} as BCOO(n_batch={n_batch}, n_dense={n_dense}, nse={nse})")
+        params = ", ".join(names[o] for o in chosen)
+        sparse_expr = substitute(expr, {o: names[o] for o in chosen})
+        lines += [f"{target} = jsparse.sparsify(lambda {params}: {sparse_expr})({params})",
+                  f"{target} = {target}.todense() if isinstance({target}, jsparse.BCOO) "
+                  f"else {target}"]
+        mutated = [Stmt([line], label) for line in lines]
+        try:
+            ctx.profile(stmts[:k] + mutated)
+        except NotImplementedError as e:
+            why = str(e).splitlines()[0] if str(e) else type(e).__name__
+            continue
+        stmts[k:k + 1] = mutated
+        return f"sparse: {', '.join(formats)} in {target}"
+    raise Unsupported(f"sparse: JAX's sparse rules took none of {SPARSE_DRAWS} storages drawn "
+                      f"for {target} (the last: {why})")
+
+
 MUTATORS = {"resolve": resolve, "mutate-recover": mutate_recover,
-            "functionalize": functionalize, "tcb": tcb}
+            "functionalize": functionalize, "tcb": tcb, "sparse": sparse}
 
 
 def apply_mutations(stmts, mutations, ctx):
@@ -307,7 +514,8 @@ def apply_mutations(stmts, mutations, ctx):
     for m in mutations:
         kind = str(m.get("kind", ""))
         if kind not in MUTATORS:
-            raise Unsupported(f"unknown program mutation {kind!r} (known: {', '.join(KINDS)})")
+            raise Unsupported(f"unknown program mutation {kind!r} "
+                              f"(known: {', '.join(KINDS + STORAGE_KINDS)})")
         rng = random.Random(int(m.get("seed", 0)))
         notes.append(MUTATORS[kind](stmts, rng, ctx))
     return notes

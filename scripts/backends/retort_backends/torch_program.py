@@ -67,13 +67,15 @@ def mutate(builder, params, results, mutations, args):
         with torch.no_grad():
             # On copies: a prefix may end between a mutate and its recover, and must not leave
             # the run's own inputs changed.
-            return namespace["retort_probe"](buffers, *to_torch([a.copy() for a in args]))
+            values = namespace["retort_probe"](buffers, *to_torch([a.copy() for a in args]))
+        # As numpy arrays (which have no bfloat16: such a tensor is profiled in float32).
+        return {name: (v.float() if v.dtype == torch.bfloat16 else v).numpy()
+                for name, v in values.items() if isinstance(v, torch.Tensor)}
 
     if args is None:
         raise ValueError("program mutations need the run's inputs")
     stmts = probe.statements(builder)
-    builder.mutation_notes = probe.apply_mutations(stmts, mutations,
-                                                   probe.Context(builder, results, profile))
+    probe.apply_mutations(stmts, mutations, probe.Context(builder, results, profile, probe.Torch))
     builder.lines, builder.line_nodes = probe.flatten(stmts)
 
 

@@ -26,7 +26,8 @@ CACHE_SIZE = 16
 
 class Family:
     """One framework. Subclasses set NAME, OPTIONS ({option: (choices, default)}) and LIMITS
-    (phrases in which the framework says it lacks a kernel or rule: unsupported, not a bug)."""
+    (phrases in which the framework says it lacks a kernel or rule, or exception types it
+    raises for that: unsupported, not a bug)."""
 
     NAME = "?"
     OPTIONS = {}

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
+#include "core/backend/backend.h"
 #include "core/base/error.h"
 #include "core/compare/oracles.h"
 #include "core/compare/release_bisect.h"
@@ -59,6 +61,27 @@ TEST(Family, OracleGroupsAndBaselines) {
   EXPECT_EQ(oracle_baseline("inductor@2.1.0:default"), "torch@2.1.0:eager");
   EXPECT_EQ(oracle_baseline("xla:jit"), "xla:nojit");
   EXPECT_EQ(oracle_baseline("mine:fast"), "");
+}
+
+// A run sends a backend the program mutations its family's worker applies; an attached worker
+// of no family gets them all (it ignores what it does not know).
+TEST(Family, ProgramMutationsGoWhereTheyApply) {
+  EXPECT_TRUE(applies_mutation("torch:eager", "tcb"));
+  EXPECT_TRUE(applies_mutation("inductor@2.1.0:default", "resolve"));
+  EXPECT_FALSE(applies_mutation("torch:eager", "sparse"));
+  EXPECT_TRUE(applies_mutation("xla", "sparse"));
+  EXPECT_TRUE(applies_mutation("xla:nojit", "functionalize"));
+  EXPECT_FALSE(applies_mutation("ort:O3", "tcb"));
+  EXPECT_FALSE(applies_mutation("tvm", "sparse"));
+  EXPECT_TRUE(applies_mutation("mine:fast", "sparse"));
+  for (const auto& f : families())
+    for (const auto& kind : f.program_mutations) {
+      bool known = std::find(std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds),
+                             kind) != std::end(kProgramMutationKinds) ||
+                   std::find(std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds),
+                             kind) != std::end(kStorageMutationKinds);
+      EXPECT_TRUE(known) << f.name << ": " << kind;
+    }
 }
 
 TEST(Family, TheOptimizationOracleUsesTheBaseline) {

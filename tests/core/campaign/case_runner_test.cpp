@@ -186,10 +186,44 @@ TEST(CaseRunner, TorchprobeCasesAskForProgramMutationsAndKeepThem) {
     EXPECT_NE(std::find(std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds), x.kind),
               std::end(kProgramMutationKinds));
   EXPECT_EQ(again.asked.front(), m);  // the same case asks for the same mutations
+  // Finding the failure's first diverging op inspects the same mutated program.
+  EXPECT_GT(first.asked.size(), 1u);
+  for (const std::vector<ProgramMutation>& asked : first.asked) EXPECT_EQ(asked, m);
   ASSERT_FALSE(c.findings.empty());
   EXPECT_EQ(mutations_from_json(c.findings[0].trace), m);
   EXPECT_TRUE(mutations_from_json("{\"steps\": []}").empty());  // a rewrite trace has none
   EXPECT_THROW(mutations_from_json(R"({"program_mutations": [{"kind": 3}]})"), Error);
+}
+
+// TENSURE's storage formats: about half the cases ask the backends to store the einsum's
+// operands sparse (each backend gets it if its family applies it), the same case the same way.
+TEST(CaseRunner, TensureCasesAskForSparseOperandsInHalfTheCases) {
+  CampaignOptions o;
+  o.strategies = {"tensure"};
+  o.backends = {"ref", "torchish"};
+  RefBackend ref;
+  MutatedBackend first, again;
+  CaseRunner a(o, {&ref, &first}), b(o, {&ref, &again});
+  size_t sparse = 0;
+  const size_t cases = 40;
+  for (uint64_t i = 0; i < cases; ++i) {
+    size_t before = first.asked.size();
+    CaseOutcome c = a.run(1, i);
+    b.run(1, i);
+    ASSERT_TRUE(c.record.error.empty()) << c.record.error;
+    ASSERT_GT(first.asked.size(), before);
+    // The case's first run (the comparison's; finding a signature inspects after it).
+    const std::vector<ProgramMutation>& m = first.asked[before];
+    EXPECT_EQ(again.asked[before], m);
+    EXPECT_LE(m.size(), 1u);
+    if (m.empty()) continue;
+    ++sparse;
+    EXPECT_EQ(m.front().kind, "sparse");
+    ASSERT_FALSE(c.findings.empty());  // torchish gets every einsum wrong
+    EXPECT_EQ(mutations_from_json(c.findings[0].trace), m);
+  }
+  EXPECT_GT(sparse, cases / 4);
+  EXPECT_LT(sparse, cases * 3 / 4);
 }
 
 }  // namespace
