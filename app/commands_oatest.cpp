@@ -2,6 +2,8 @@
 // patterns taken from compilers' own tests, `oatest weave` puts one into the current (or a
 // generated) graph, `oatest trigger` measures how often the targeted passes fire on a backend
 // that reports its optimized graph. docs/techniques.md.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -17,10 +19,20 @@ namespace retort {
 
 namespace {
 
+// The longest name or pass of the built-in patterns: the width of an aligned column.
+size_t widest(std::string OptPattern::*field) {
+  size_t width = 0;
+  for (const OptPattern& p : builtin_opt_patterns()) width = std::max(width, (p.*field).size());
+  return width;
+}
+
 void run_patterns(Output& out) {
-  for (const OptPattern& p : builtin_opt_patterns())
-    out.print("{:<17} {:<22} {} nodes, removes {} when it fires ({})", p.name, p.pass,
-              p.graph.op_count(), fmt::join(p.fires, ", "), p.test);
+  size_t name_width = widest(&OptPattern::name), pass_width = widest(&OptPattern::pass);
+  for (const OptPattern& p : builtin_opt_patterns()) {
+    size_t nodes = p.graph.op_count();
+    out.print("{:<{}} {:<{}} {} node{}, removes {} when it fires ({})", p.name, name_width, p.pass,
+              pass_width, nodes, nodes == 1 ? "" : "s", fmt::join(p.fires, ", "), p.test);
+  }
 }
 
 // Weaves into the current graph; with none, into one generated from the seed.
@@ -72,9 +84,10 @@ void run_trigger(Session& s, const Args& args, Output& out) {
   TriggerRates r = trigger_rates(s.backends().get(backend), patterns, o);
   if (in_place) out.write("\r\x1b[K");
 
+  size_t name_width = widest(&OptPattern::name);
   auto row = [&](const std::string& name, const TriggerTally& t) {
-    out.print("{:<17} {:>5} of {:>5} fired ({:6.2f}%){}", name, t.fired, t.known(), t.rate(),
-              t.unknown ? fmt::format(", {} unknown", t.unknown) : "");
+    out.print("{:<{}} {:>5} of {:>5} fired ({:6.2f}%){}", name, name_width, t.fired, t.known(),
+              t.rate(), t.unknown ? fmt::format(", {} unknown", t.unknown) : "");
   };
   out.print("{} cases on {} (seed {}){}", r.cases, backend, o.seed,
             r.cases < o.cases ? ", stopped by Ctrl-C" : "");

@@ -6,8 +6,16 @@ tvm.compile (relax.build where tvm.compile is missing) and runs it on the Relax 
 apache-tvm release on PyPI (0.25.0 on) has Relax; the Relay releases (up to 0.1x) were never
 published there, so there is no Relay path to install or test.
 Option of `hello`: opt_level = 0 | 1 | 2 | 3 (tvm.transform.PassContext; default 3).
+
+A run's "optimized_ops" (OATest's trigger check) counts the operator calls of the Relax module
+that tvm.compile lowers, by ONNX op_type (RELAX_TO_ONNX; another op under its Relax name, e.g.
+"relax.nn.gelu"). That module is what the ONNX importer made of the model, constants folded:
+tvm.compile's CPU pipeline ("default_build") legalizes it to TIR straight away, with no Relax
+graph pass between (its DispatchSampling and DispatchSortScan only replace sampling, sort and
+scan ops by library calls), so it is the last graph in which Relax ops can be told apart.
 """
 
+import collections
 import sys
 
 import numpy as np
@@ -20,6 +28,30 @@ from retort_backends.worker import Compiled, Family, serve
 LIMITS = ("not supported", "Unsupported", "is not implemented", "OpNotImplemented",
           "not yet implemented", "only applies to float",
           "must have the same datatype for both operands")
+
+# Relax ops and the ONNX op_type each computes (the importer may also build an ONNX op from
+# several: Gemm from matmul, multiply and add).
+RELAX_TO_ONNX = {
+    "relax.abs": "Abs", "relax.add": "Add", "relax.argmax": "ArgMax", "relax.argmin": "ArgMin",
+    "relax.astype": "Cast", "relax.broadcast_to": "Expand", "relax.ceil": "Ceil",
+    "relax.clip": "Clip", "relax.concat": "Concat", "relax.cos": "Cos", "relax.divide": "Div",
+    "relax.einsum": "Einsum", "relax.equal": "Equal", "relax.exp": "Exp",
+    "relax.expand_dims": "Unsqueeze", "relax.floor": "Floor", "relax.greater": "Greater",
+    "relax.less": "Less", "relax.log": "Log", "relax.logical_not": "Not",
+    "relax.matmul": "MatMul", "relax.max": "ReduceMax", "relax.maximum": "Max",
+    "relax.mean": "ReduceMean", "relax.min": "ReduceMin", "relax.minimum": "Min",
+    "relax.multiply": "Mul", "relax.negative": "Neg", "relax.nn.avg_pool1d": "AveragePool",
+    "relax.nn.avg_pool2d": "AveragePool", "relax.nn.avg_pool3d": "AveragePool",
+    "relax.nn.batch_norm": "BatchNormalization", "relax.nn.conv1d": "Conv",
+    "relax.nn.conv2d": "Conv", "relax.nn.conv3d": "Conv", "relax.nn.max_pool1d": "MaxPool",
+    "relax.nn.max_pool2d": "MaxPool", "relax.nn.max_pool3d": "MaxPool", "relax.nn.pad": "Pad",
+    "relax.nn.relu": "Relu",
+    "relax.nn.softmax": "Softmax", "relax.permute_dims": "Transpose", "relax.power": "Pow",
+    "relax.reshape": "Reshape", "relax.sigmoid": "Sigmoid", "relax.sin": "Sin",
+    "relax.split": "Split", "relax.sqrt": "Sqrt", "relax.squeeze": "Squeeze",
+    "relax.strided_slice": "Slice", "relax.subtract": "Sub", "relax.sum": "ReduceSum",
+    "relax.take": "Gather", "relax.tanh": "Tanh", "relax.tile": "Tile", "relax.where": "Where",
+}
 
 
 class TVM(Family):
@@ -53,6 +85,23 @@ class TVM(Family):
             return flatten(vm["main"](*[to_device(a, self.device) for a in arrays]))
 
         entry.fn = run
+
+    def optimized_ops(self, entry):
+        return relax_op_counts(entry.mod)
+
+
+def relax_op_counts(mod):
+    """Operator calls in the module's Relax functions, by ONNX op_type (RELAX_TO_ONNX)."""
+    counts = collections.Counter()
+
+    def visit(expr):
+        if isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op):
+            counts[RELAX_TO_ONNX.get(expr.op.name, expr.op.name)] += 1
+
+    for func in mod.functions.values():
+        if isinstance(func, relax.Function):
+            relax.analysis.post_order_visit(func, visit)
+    return dict(counts)
 
 
 def to_device(array, device):

@@ -24,8 +24,8 @@ def assert_close(test, got, expected, label, tol=None):
         np.testing.assert_array_equal(got, expected, err_msg=label)
 
 
-def check_run(test, client, model, inputs, expected, label, tol=None):
-    header, arrays = client.run(model, inputs, list(expected))
+def check_run(test, client, model, inputs, expected, label, tol=None, **fields):
+    header, arrays = client.run(model, inputs, list(expected), **fields)
     test.assertEqual(header["type"], "result", f"{label}: {header.get('message')}")
     test.assertEqual([o["name"] for o in header["outputs"]], list(expected))
     for name, value in expected.items():

@@ -34,8 +34,9 @@ class WorkerClient:
         self.send(header, blobs)
         return self.receive()
 
-    def run(self, model_bytes, inputs, outputs):
-        """(reply header, {name: array}) for one run."""
+    def run(self, model_bytes, inputs, outputs, **fields):
+        """(reply header, {name: array}) for one run; `fields` go into the run request as they
+        are (optimized_ops=True)."""
         self.next_id += 1
         blobs = [model_bytes]
         described = []
@@ -45,7 +46,7 @@ class WorkerClient:
             described.append({"name": name, "dtype": DTYPE_NAMES[array.dtype],
                               "shape": list(array.shape), "blob": len(blobs) - 1})
         header, out_blobs = self.request({"type": "run", "id": self.next_id, "model": 0,
-                                          "inputs": described, "outputs": outputs}, blobs)
+                                          "inputs": described, "outputs": outputs, **fields}, blobs)
         arrays = {}
         for o in header.get("outputs", []):
             dtype = np.dtype(DTYPES[o["dtype"]]).newbyteorder("<")

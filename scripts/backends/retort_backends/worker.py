@@ -56,6 +56,12 @@ class Family:
         """Calls of a fresh compilation before the answered one (lazy JIT compilation)."""
         return 0
 
+    def optimized_ops(self, entry):
+        """The node count per ONNX op_type of the graph the framework optimized for a built
+        entry (a run's "optimized_ops", docs/backend-protocol.md), or None when the family
+        cannot see that graph."""
+        return None
+
 
 class Compiled:
     """A runnable model: fn(list of numpy inputs in model order) -> list of numpy outputs.
@@ -196,6 +202,10 @@ class Worker:
                   "cached": cached}
         if header.get("program") and entry.program is not None:
             answer["program"] = entry.program.source
+        if header.get("optimized_ops"):
+            ops = self.family.optimized_ops(entry)
+            if ops is not None:
+                answer["optimized_ops"] = ops
         return answer, out_blobs
 
     def answer(self, header, blobs):

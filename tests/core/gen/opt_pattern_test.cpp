@@ -22,7 +22,7 @@ std::string with_front(const std::string& fires) {
 
 TEST(OptPattern, BuiltinsParseAndNameWhatTheirPassRemoves) {
   const auto& all = builtin_opt_patterns();
-  EXPECT_GE(all.size(), 15u);
+  EXPECT_GE(all.size(), 22u);
   for (const OptPattern& p : all) {
     SCOPED_TRACE(p.name);
     EXPECT_FALSE(p.pass.empty());
@@ -33,6 +33,25 @@ TEST(OptPattern, BuiltinsParseAndNameWhatTheirPassRemoves) {
     EXPECT_FALSE(p.graph.types.empty());  // typed
     EXPECT_EQ(&get_opt_pattern(p.name), &p);
   }
+}
+
+// The library draws on two compilers' own tests: ONNX Runtime's optimizer tests and TVM's Relax
+// transform tests (those patterns named tvm_*).
+TEST(OptPattern, BuiltinsComeFromOnnxRuntimeAndTvmTests) {
+  size_t ort = 0, tvm = 0;
+  for (const OptPattern& p : builtin_opt_patterns()) {
+    SCOPED_TRACE(p.name);
+    bool from_tvm = p.source.starts_with(
+        "https://github.com/apache/tvm/blob/main/tests/python/relax/test_transform_");
+    bool from_ort = p.source.starts_with(
+        "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/test/optimizer/");
+    EXPECT_NE(from_tvm, from_ort);
+    EXPECT_EQ(p.name.starts_with("tvm_"), from_tvm);
+    ort += from_ort;
+    tvm += from_tvm;
+  }
+  EXPECT_GE(ort, 15u);
+  EXPECT_GE(tvm, 7u);
 }
 
 TEST(OptPattern, FrontMatterIsRead) {
