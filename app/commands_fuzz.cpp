@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/backend_names.h"
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
@@ -356,15 +357,17 @@ InputPlan finding_input_plan(const FindingsDb& db, const FindingRecord& f) {
 }
 
 void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Output& out) {
-  std::vector<Backend*> backends;
-  for (const auto& name : split_list(f.backends)) {
-    if (!s.backends().has(name))
+  std::vector<std::string> names = split_list(f.backends);
+  for (const auto& name : names)
+    if (!s.backends().has(name) && !parse_backend_name(name))
       fail(
           "finding #{} ran on {}, which is not attached here: attach it with `backend attach {} "
           "--cmd ...` first",
           f.id, name, name);
+  // A campaign may name a family ("inductor"): the session attaches its default mode.
+  std::vector<Backend*> backends;
+  for (const auto& name : resolve_backends(s, names, out))
     backends.push_back(&s.backends().get(name));
-  }
   Session loaded(f.inputs_seed);
   loaded.set_graph(parse_rtg(f.original, fmt::format("finding #{}", f.id)));
   auto variants = nlohmann::json::parse(f.variants, nullptr, false);

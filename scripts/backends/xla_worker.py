@@ -54,21 +54,28 @@ def mutate(builder, params, results, mutations, args, namespace):
     """Rewrites the builder's lines with the mutations; what one profiles (a TCB condition, a
     BCOO's stored entries) comes from running the program so far on `args`, op by op."""
 
-    def profile(stmts):
+    def prefix(stmts):
         lines, _ = probe.flatten(stmts)
         source = "\n".join([f"def retort_probe({', '.join(params)}):",
                             *indented(lines, depth=1), "    return dict(locals())", ""])
         scope = dict(namespace)
         exec(compile(source, "<retort_probe>", "exec"), scope)
+        return scope["retort_probe"]
+
+    def profile(stmts):
         with jax.disable_jit():
-            values = {**builder.consts, **scope["retort_probe"](*args)}
+            values = {**builder.consts, **prefix(stmts)(*args)}
         return {name: np.asarray(v) for name, v in values.items()
                 if isinstance(v, (jax.Array, np.ndarray))}
+
+    def trace(stmts):
+        jax.make_jaxpr(prefix(stmts))(*args)
 
     if args is None:
         raise ValueError("program mutations need the run's inputs")
     stmts = probe.statements(builder)
-    probe.apply_mutations(stmts, mutations, probe.Context(builder, results, profile, probe.Jax))
+    probe.apply_mutations(stmts, mutations,
+                          probe.Context(builder, results, profile, probe.Jax, trace))
     builder.lines, builder.line_nodes = probe.flatten(stmts)
 
 

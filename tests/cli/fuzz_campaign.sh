@@ -40,6 +40,18 @@ case $opened in
   *) echo "findings open did not reproduce finding 1:"; echo "$opened"; exit 1 ;;
 esac
 "$retort" -c "$attach; findings export 1 bundle --db one.db" >/dev/null
+# A campaign may name a family ("ort", whose default mode is ort:O3): the finding opens with that
+# mode attached.
+cp one.db family.db
+python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("update findings set backends = ? where id = 1", ("ref,fault,ort",))
+db.commit()' family.db
+opened=$("$retort" -c "$attach; findings open 1 --db family.db")
+case $opened in
+  *"opened finding #1"*) ;;
+  *) echo "findings open refused a family name:"; echo "$opened"; exit 1 ;;
+esac
 [ -s bundle/README.md ] || { echo "findings export wrote no bundle"; ls -R bundle; exit 1; }
 
 # 1. kill -9 midway, then resume.

@@ -200,11 +200,14 @@ class Context:
     """What a mutation may ask: the dialect, value types, which identifiers the forward
     returns, the run's inputs for profiling, fresh names."""
 
-    def __init__(self, builder, results, profile, dialect):
+    def __init__(self, builder, results, profile, dialect, trace=None):
         self.model = builder.model
         self.results = set(results)
         # (stmts) -> {identifier: numpy array} after them, constants included
         self.profile = profile
+        # (stmts) -> None, raising what the framework raises for them, without running them
+        # (faster than profile where running compiles op by op)
+        self.trace = trace or profile
         self.dialect = dialect
         self.expr_of = {**builder.exprs, **builder.const_exprs}
         self._fresh = {}
@@ -493,7 +496,7 @@ def sparse(stmts, rng, ctx):
                   f"else {target}"]
         mutated = [Stmt([line], label) for line in lines]
         try:
-            ctx.profile(stmts[:k] + mutated)
+            ctx.trace(stmts[:k] + mutated)
         except NotImplementedError as e:
             why = str(e).splitlines()[0] if str(e) else type(e).__name__
             continue
