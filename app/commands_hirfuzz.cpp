@@ -9,10 +9,8 @@
 #include "app/backend_names.h"
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/campaign/relaxed_run.h"
 #include "core/gen/functions_gen.h"
-#include "core/gen/relax.h"
-#include "core/io/onnx_io.h"
-#include "core/tensor/random_tensor.h"
 
 namespace retort {
 
@@ -108,24 +106,21 @@ void run_relax(Session& s, const Args& args, Output& out) {
   Rng rng(seed);
   Graph valid = s.graph();
   inline_functions(valid);
-  RelaxedGraph relaxed = relax_constraints(valid, rng, count);
-  std::string onnx = export_onnx_unchecked(relaxed.graph);
-  out.print("broke {} constraint(s) of graph '{}' (seed {}):", relaxed.broken.size(), valid.name,
-            seed);
-  for (const auto& line : relaxed.broken) out.print("  {}", line);
-  TensorMap inputs;
-  for (const ValueInfo& in : relaxed.graph.inputs) inputs[in.name] = random_tensor(in.type, rng);
-  std::vector<std::string> words =
-      split_backend_words(args.option("--backends").value_or("ort:O0,ort:O3"));
+  std::vector<std::string> names = resolve_backends(
+      s, split_backend_words(args.option("--backends").value_or("ort:O0,ort:O3")), out);
+  std::vector<Backend*> backends;
+  for (const auto& name : names) backends.push_back(&s.backends().get(name));
+  RelaxedRun run = run_relaxed_graph(valid, rng, count, backends);
+  out.print("broke {} constraint(s) of graph '{}' (seed {}):", run.relaxed.broken.size(),
+            valid.name, seed);
+  for (const auto& line : run.relaxed.broken) out.print("  {}", line);
   size_t crashes = 0;
-  for (const auto& name : resolve_backends(s, words, out)) {
-    Backend& b = s.backends().get(name);
-    if (b.info().kind == "reference") continue;  // it cannot run a graph that breaks constraints
-    RunRequest request{.graph = &relaxed.graph, .onnx = onnx, .inputs = inputs, .outputs = {}};
-    RunResult r = b.run(request);
-    crashes += r.status == RunStatus::crash;
-    out.print("{:<10} {:<12} {}", name, run_status_name(r.status),
-              r.message.substr(0, r.message.find('\n')));
+  for (size_t b = 0; b < names.size(); ++b) {
+    const std::optional<RunResult>& r = run.results[b];
+    if (!r) continue;  // the reference cannot run a graph that breaks constraints
+    crashes += r->status == RunStatus::crash;
+    out.print("{:<10} {:<12} {}", names[b], run_status_name(r->status),
+              r->message.substr(0, r->message.find('\n')));
   }
   if (crashes)
     out.print("{} crash(es): a robustness bug (the compiler must reject such a graph)", crashes);

@@ -10,6 +10,7 @@
 
 #include "core/base/error.h"
 #include "core/base/rng.h"
+#include "core/campaign/relaxed_run.h"
 #include "core/compare/compare.h"
 #include "core/compare/signature.h"
 #include "core/egraph/convert.h"
@@ -17,13 +18,10 @@
 #include "core/gen/einsum_gen.h"
 #include "core/gen/functions_gen.h"
 #include "core/gen/opt_pattern.h"
-#include "core/gen/relax.h"
 #include "core/gen/weave.h"
-#include "core/io/onnx_io.h"
 #include "core/io/rtg.h"
 #include "core/rules/runner.h"
 #include "core/rules/trace_json.h"
-#include "core/tensor/random_tensor.h"
 
 namespace retort {
 
@@ -215,27 +213,15 @@ std::vector<NamedGraph> CaseRunner::function_graphs(uint64_t seed) const {
 void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
   CaseRecord& rec = out.record;
   Rng rng(mix_seed(rec.seed, kRelaxSalt));
-  RelaxedGraph relaxed;
-  std::string onnx;
-  for (int attempt = 0; attempt < 4 && onnx.empty(); ++attempt) {
-    relaxed = relax_constraints(valid, rng, static_cast<int>(rng.uniform_int(1, 3)));
-    try {
-      onnx = export_onnx_unchecked(relaxed.graph);
-    } catch (const Error&) {
-      continue;  // something ONNX cannot carry at all: break other constraints
-    }
-  }
-  if (onnx.empty()) fail("no constraint-breaking graph of this case could be written as ONNX");
   rec.graphs = 1;
   auto t = Clock::now();
-  TensorMap inputs;
-  for (const ValueInfo& in : relaxed.graph.inputs) inputs[in.name] = random_tensor(in.type, rng);
+  RelaxedRun run =
+      run_relaxed_graph(valid, rng, static_cast<int>(rng.uniform_int(1, 3)), backends_);
+  const RelaxedGraph& relaxed = run.relaxed;
   std::string broken = fmt::format("{}", fmt::join(relaxed.broken, "; "));
   for (size_t b = 0; b < backends_.size(); ++b) {
-    if (backends_[b]->info().kind == "reference") continue;
-    RunRequest request{.graph = &relaxed.graph, .onnx = onnx, .inputs = inputs, .outputs = {}};
-    RunResult r = backends_[b]->run(request);
-    if (r.status != RunStatus::crash) continue;
+    if (!run.results[b] || run.results[b]->status != RunStatus::crash) continue;
+    const RunResult& r = *run.results[b];
     ++rec.findings;
     FindingRecord fr;
     fr.signature = {signature_family(options_.backends[b]), "robustness", "crash", "", "", "", ""};

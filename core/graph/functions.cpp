@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -199,26 +200,43 @@ const Function& body_function(const Graph& g, std::string_view name) {
   return *f;
 }
 
+namespace {
+
+// What the calls taken so far fix: the nodes they cover, and what each body computes.
+struct CallLedger {
+  std::map<std::string, std::string> covered;       // node -> the function of the call covering it
+  std::map<std::string, std::string> signature_of;  // body -> what its first call computes
+};
+
+// Why call c cannot join the calls in the ledger (a node one of them covers, a body that computes
+// something else), or nullopt, and then it has joined. Throws Error when its function does not
+// end in a body.
+std::optional<std::string> join_call(const Graph& g, const Call& c, CallLedger& ledger) {
+  for (const auto& n : c.nodes)
+    if (auto it = ledger.covered.find(n); it != ledger.covered.end())
+      return fmt::format("node '{}' is in a call of '{}' and in a call of '{}'", n, it->second,
+                         c.function);
+  const std::string& body = body_function(g, c.function).name;
+  std::string sig = body_signature(g, c);
+  auto [it, first] = ledger.signature_of.emplace(body, sig);
+  if (!first && it->second != sig)
+    return fmt::format(
+        "the calls of function '{}' compute different things (the call covering node '{}' "
+        "differs from the first one in its ops, attributes, wiring or argument types)",
+        body, c.nodes.front());
+  for (const auto& n : c.nodes) ledger.covered.emplace(n, c.function);
+  return std::nullopt;
+}
+
+}  // namespace
+
 void check_functions(const Graph& g) {
   if (g.functions.empty() && g.calls.empty()) return;
   check_function_table(g);
-  std::map<std::string, std::string> covered;       // node -> the function of the call covering it
-  std::map<std::string, std::string> signature_of;  // body -> what its first call computes
+  CallLedger ledger;
   for (const Call& c : g.calls) {
     check_call(g, c);
-    for (const auto& n : c.nodes) {
-      auto [it, fresh] = covered.emplace(n, c.function);
-      if (!fresh)
-        fail("node '{}' is in a call of '{}' and in a call of '{}'", n, it->second, c.function);
-    }
-    const std::string& body = body_function(g, c.function).name;
-    std::string sig = body_signature(g, c);
-    auto [it, first] = signature_of.emplace(body, sig);
-    if (!first && it->second != sig)
-      fail(
-          "the calls of function '{}' compute different things (the call covering node '{}' "
-          "differs from the first one in its ops, attributes, wiring or argument types)",
-          body, c.nodes.front());
+    if (auto problem = join_call(g, c, ledger)) fail("{}", *problem);
   }
   check_calls_acyclic(g);
 }
@@ -239,20 +257,12 @@ void inline_functions(Graph& g) {
 
 size_t drop_broken_calls(Graph& g) {
   size_t before = g.calls.size();
-  std::map<std::string, std::string> signature_of;
-  std::set<std::string> covered;
+  CallLedger ledger;
   std::vector<Call> kept;
   for (const Call& c : g.calls) {
     if (call_problem(g, c)) continue;
     try {
-      const std::string& body = body_function(g, c.function).name;
-      std::string sig = body_signature(g, c);
-      auto [it, first] = signature_of.emplace(body, sig);
-      bool overlaps = std::any_of(c.nodes.begin(), c.nodes.end(),
-                                  [&](const std::string& n) { return covered.count(n) > 0; });
-      if ((!first && it->second != sig) || overlaps) continue;
-      covered.insert(c.nodes.begin(), c.nodes.end());
-      kept.push_back(c);
+      if (!join_call(g, c, ledger)) kept.push_back(c);
     } catch (const Error&) {
       continue;  // its function no longer ends in a body
     }
