@@ -302,6 +302,16 @@ class JaxProgramMutationsTest(unittest.TestCase):
         cases = [c for c in all_cases() if c.op in ("Einsum", "MatMul")]
         self.assertGreater(self.check_kind("sparse", cases, range(4)), 15)
 
+    def test_storages_jax_refuses_are_drawn_again(self):
+        """A storage JAX's sparse rules refuse at trace time (here with a ValueError, for seed
+        19) is drawn again; the mutation is applied or unsupported, never an error."""
+        from torch_cases import Case
+
+        case = Case("Einsum refused storage", "Einsum",
+                    [np.random.default_rng(1).random((3, 1, 1)),
+                     np.random.default_rng(2).random((4, 1))], equation="dae,ce->adc")
+        self.assertGreater(self.check_kind("sparse", [case], range(20)), 14)
+
     def test_jax_forms_in_the_source(self):
         case = chain_cases(1)[0]
         sources = ""
