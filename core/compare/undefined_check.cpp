@@ -21,10 +21,14 @@ std::string UndefinedUse::str() const {
 
 namespace {
 
-// Whether an integer power fits the base's dtype. The reference wraps one that does not
-// (docs/ops/elementwise.md), but ONNX leaves integer overflow open and runtimes compute the power
-// in double and convert it (ONNX Runtime gives INT64_MIN for 7^40), so such a power is undefined.
-bool int_pow_fits(double base, double exponent, DType dtype) {
+// Whether an integer power is defined: it fits the base's dtype, and the exponent is not
+// negative. The reference wraps a power that does not fit (docs/ops/elementwise.md), but ONNX
+// leaves integer overflow open and runtimes compute the power in double and convert it (ONNX
+// Runtime gives INT64_MIN for 7^40). A negative exponent ONNX's reference (numpy) refuses; the
+// reference truncates 1 / a^-e like ONNX Runtime, XLA's repeated squaring gives garbage
+// (3^-3 = 7838787811945079059 in i64).
+bool int_pow_defined(double base, double exponent, DType dtype) {
+  if (exponent < 0) return false;
   double power = std::pow(base, exponent);
   auto [lo, hi] = integer_range(dtype);
   return std::isfinite(power) && power >= static_cast<double>(lo) &&
@@ -32,7 +36,7 @@ bool int_pow_fits(double base, double exponent, DType dtype) {
 }
 
 // The first element where pow's base and exponent make the power undefined (pow_defined, or an
-// integer power too large for its dtype), as the use of input 0.
+// integer power too large for its dtype or with a negative exponent), as the use of input 0.
 std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
                                           const Tensor& exponent, const InputDomain& domain) {
   if (base.dtype() == DType::boolean) return std::nullopt;
@@ -42,7 +46,7 @@ std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
   for_each_broadcast(out, {&base.shape(), &exponent.shape()}, [&](int64_t, const int64_t* offsets) {
     if (use) return;
     double a = base.get(offsets[0]), b = exponent.get(offsets[1]);
-    if (integer ? int_pow_fits(a, b, base.dtype()) : pow_defined(a, b)) return;
+    if (integer ? int_pow_defined(a, b, base.dtype()) : pow_defined(a, b)) return;
     use = UndefinedUse{.node = node.name,
                        .op = node.op,
                        .value = node.inputs[0],

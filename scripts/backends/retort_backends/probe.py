@@ -162,6 +162,10 @@ class Torch:
         # As Python numbers: torch would compare a u8 tensor with -1 in u8 (255).
         return f"{kind}({at})"
 
+    @staticmethod
+    def slice(axis, var):
+        return ", ".join([":"] * axis + [var])
+
 
 class Jax:
     """How a mutation is written in a JAX program: arrays are immutable, an entry changes by
@@ -180,7 +184,9 @@ class Jax:
 
     @staticmethod
     def store(target, index, value):
-        return f"{target} = {target}.at[{index}].set({value})"
+        # jnp.asarray: run op by op (xla:nojit), a value may still be the numpy input it came
+        # from (a one-input Max passes its operand on), which has no .at.
+        return f"{target} = jnp.asarray({target}).at[{index}].set({value})"
 
     @staticmethod
     def load(backup, target, index):
@@ -189,6 +195,12 @@ class Jax:
     @staticmethod
     def logical_not(x):
         return f"jnp.logical_not({x})"
+
+    @staticmethod
+    def slice(axis, var):
+        # A slice one wide, not an index: jnp.power of a concrete 0-d integer exponent (an
+        # index of a vector, run op by op) raises for a negative one, unlike that of an array.
+        return ", ".join([":"] * axis + [f"{var}:{var} + 1"])
 
     @staticmethod
     def scalar(at, kind):
@@ -229,10 +241,6 @@ class Context:
         return self.model.dtype_of(onnx_name)
 
 
-def index_text(axis, var):
-    return ", ".join([":"] * axis + [var])
-
-
 def substitute(expr, names):
     """expr with each identifier in `names` ({old: new}) replaced, longest first."""
     for old in sorted(names, key=len, reverse=True):
@@ -262,7 +270,7 @@ def resolve(stmts, rng, ctx):
     k, target, expr, operands, shape = rng.choice(candidates)
     axis = rng.randrange(len(shape))
     var = ctx.fresh("r")
-    at = index_text(axis, var)
+    at = ctx.dialect.slice(axis, var)
     sliced = substitute(expr, {o: f"{o}[{at}]" for o in operands})
     dtype = np.dtype(ctx.dtype(stmts[k].value)).name  # numpy, torch and JAX share these names
     d = ctx.dialect
