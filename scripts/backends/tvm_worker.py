@@ -5,14 +5,21 @@ TVM imports the ONNX model itself through Relax (relax.frontend.onnx.from_onnx),
 tvm.compile (relax.build where tvm.compile is missing) and runs it on the Relax VM. Every
 apache-tvm release on PyPI (0.25.0 on) has Relax; the Relay releases (up to 0.1x) were never
 published there, so there is no Relay path to install or test.
-Option of `hello`: opt_level = 0 | 1 | 2 | 3 (tvm.transform.PassContext; default 3).
+Options of `hello`: opt_level = 0 | 1 | 2 | 3 (tvm.transform.PassContext; default 3); passes =
+none | graph (default none). With passes=graph the imported module goes through graph_passes(), a
+fixed sequence of Relax graph passes, in that PassContext before tvm.compile (which skips a pass
+registered above the context's opt_level: EliminateCommonSubexpr, ReorderPermuteDimsAfterConcat
+and DeadCodeElimination need 1; mode tvm:passes uses 3); with none it goes to tvm.compile as
+imported.
 
 A run's "optimized_ops" (OATest's trigger check) counts the operator calls of the Relax module
 that tvm.compile lowers, by ONNX op_type (RELAX_TO_ONNX; another op under its Relax name, e.g.
-"relax.nn.gelu"). That module is what the ONNX importer made of the model, constants folded:
+"relax.nn.gelu" or "relax.call_tir" for a call of a TIR function a pass generated). With
+passes=none that module is what the ONNX importer made of the model, constants folded:
 tvm.compile's CPU pipeline ("default_build") legalizes it to TIR straight away, with no Relax
 graph pass between (its DispatchSampling and DispatchSortScan only replace sampling, sort and
-scan ops by library calls), so it is the last graph in which Relax ops can be told apart.
+scan ops by library calls), so it is the last graph in which Relax ops can be told apart. With
+passes=graph it is the module after graph_passes().
 """
 
 import collections
@@ -54,14 +61,39 @@ RELAX_TO_ONNX = {
 }
 
 
+
+def graph_passes():
+    """The Relax graph passes of passes=graph, in order: those OATest's tvm_* patterns target
+    (samples/patterns), each before the passes whose input it prepares, then clean-ups.
+    FoldBatchnormToConv2D needs batch_norm whole, so it precedes DecomposeOpsForInference (which
+    rewrites the remaining batch_norms into arithmetic); FoldConstant then folds the constant
+    weight and bias arithmetic both leave. ReorderPermuteDimsAfterConcat restores, after
+    CombineParallelMatmul, the matmul(x, permute_dims(w)) that FuseTransposeMatmul fuses (the
+    order apache/tvm documents for the reorder pass). CanonicalizeBindings and
+    DeadCodeElimination drop the bindings the others left unused."""
+    transform = relax.transform
+    return tvm.transform.Sequential([
+        transform.FoldBatchnormToConv2D(),
+        transform.DecomposeOpsForInference(),
+        transform.FoldConstant(),
+        transform.EliminateCommonSubexpr(),
+        transform.CombineParallelMatmul(),
+        transform.ReorderPermuteDimsAfterConcat(),
+        transform.FuseTransposeMatmul(),
+        transform.CanonicalizeBindings(),
+        transform.DeadCodeElimination(),
+    ], name="retort_graph_passes")
+
+
 class TVM(Family):
     NAME = "tvm"
-    OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3")}
+    OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3"), "passes": (("none", "graph"), "none")}
     LIMITS = LIMITS
 
     def __init__(self, options):
         super().__init__(options)
         self.opt_level = int(options["opt_level"])
+        self.passes = graph_passes() if options["passes"] == "graph" else None
         self.target = tvm.target.Target("llvm")
         self.device = tvm.cpu(0)
 
@@ -78,6 +110,8 @@ class TVM(Family):
     def build(self, entry, args):
         build = tvm.compile if hasattr(tvm, "compile") else relax.build
         with tvm.transform.PassContext(opt_level=self.opt_level):
+            if self.passes is not None:
+                entry.mod = self.passes(entry.mod)
             executable = build(entry.mod, target=self.target)
         vm = relax.VirtualMachine(executable, self.device)
 

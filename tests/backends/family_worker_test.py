@@ -69,10 +69,14 @@ KNOWN_DIFFERENCES = {
              "Pad edge crop", "chain 3"},
 }
 TOLERANCE = {"openvino": 2e-3, "tvm": 1e-3}
-# Per family: its "optimized_ops" answer for optimized_ops_case() (OATest's trigger check); a
-# family not named here must leave the field out. TVM's ONNX importer folds the Add of two
-# constants, and its CPU build has no Relax graph pass before legalization: the rest stays.
-OPTIMIZED_OPS = {"tvm": {"Add": 1, "Transpose": 1, "MatMul": 1}}
+# Per family and TVM's `passes` option: its "optimized_ops" answer for optimized_ops_case()
+# (OATest's trigger check); a family not named here must leave the field out. TVM's ONNX
+# importer folds the Add of two constants, and its CPU build has no Relax graph pass before
+# legalization: the rest stays, unless passes=graph, where FuseTransposeMatmul makes the
+# Transpose and the MatMul one call of a TIR function.
+PASSES = OPTIONS.get("passes", "none")
+OPTIMIZED_OPS = {("tvm", "none"): {"Add": 1, "Transpose": 1, "MatMul": 1},
+                 ("tvm", "graph"): {"Add": 1, "relax.call_tir": 1}}
 
 
 def op_cases():
@@ -101,6 +105,57 @@ def optimized_ops_case():
     model = model_of(nodes, {"x": x},
                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])])
     return model.SerializeToString(), {"x": x}, {"y": (x + c0 + c1) @ x.T}
+
+
+def graph_pass_cases():
+    """(label, model, inputs, expected, {passes: optimized_ops}): the simplest graph of each
+    Relax pass of passes=graph (the tvm_* patterns of samples/patterns), expected values from
+    the numpy evaluation, and the ops TVM's module holds without the passes and after them."""
+    rng = np.random.default_rng(7)
+
+    def f32(*shape, low=-1.0, high=1.0):
+        return rng.uniform(low, high, shape).astype(np.float32)
+
+    def case(label, nodes, inputs, counts, constants=None):
+        model = model_of(nodes, inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                                                       None)])
+        model.graph.initializer.extend(numpy_helper.from_array(v, n)
+                                       for n, v in (constants or {}).items())
+        expected = {"y": evaluate(model, inputs)["y"]}
+        return label, model.SerializeToString(), inputs, expected, counts
+
+    bn = {"g": f32(4, low=0.5, high=1.5), "b": f32(4), "m": f32(4), "v": f32(4, low=0.5, high=1.5)}
+    return [
+        case("CombineParallelMatmul",
+             [helper.make_node("MatMul", ["x", f"w{i}"], [f"m{i}"]) for i in range(3)]
+             + [helper.make_node("Concat", ["m0", "m1", "m2"], ["y"], axis=1)],
+             {"x": f32(4, 6), "w0": f32(6, 5), "w1": f32(6, 5), "w2": f32(6, 5)},
+             {"none": {"MatMul": 3, "Concat": 1},
+              "graph": {"Concat": 2, "MatMul": 1, "Split": 1}}),
+        case("EliminateCommonSubexpr",
+             [helper.make_node("Add", ["x", "z"], ["a"]),
+              helper.make_node("Add", ["x", "z"], ["b"]),
+              helper.make_node("Mul", ["a", "b"], ["y"])],
+             {"x": f32(2, 3), "z": f32(2, 3)},
+             {"none": {"Add": 2, "Mul": 1}, "graph": {"Add": 1, "Mul": 1}}),
+        case("FoldBatchnormToConv2D",
+             [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+              helper.make_node("BatchNormalization", ["c", "g", "b", "m", "v"], ["y"])],
+             {"x": f32(1, 3, 8, 8)},
+             {"none": {"Conv": 1, "BatchNormalization": 1}, "graph": {"Conv": 1, "Add": 1}},
+             {"w": f32(4, 3, 3, 3), **bn}),
+        case("DecomposeOpsForInference",
+             [helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"])],
+             {"x": f32(1, 4, 6, 6)},
+             {"none": {"BatchNormalization": 1}, "graph": {"Sub": 1, "Div": 1, "Mul": 1, "Add": 1}},
+             bn),
+        case("ReorderPermuteDimsAfterConcat",
+             [helper.make_node("Transpose", ["a"], ["ta"], perm=[1, 0]),
+              helper.make_node("Transpose", ["b"], ["tb"], perm=[1, 0]),
+              helper.make_node("Concat", ["ta", "tb"], ["y"], axis=1)],
+             {"a": f32(6, 4), "b": f32(6, 4)},
+             {"none": {"Transpose": 2, "Concat": 1}, "graph": {"Concat": 1, "Transpose": 1}}),
+    ]
 
 
 class FamilyTest(HostileNames, Protocol, unittest.TestCase):
@@ -134,13 +189,21 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
         model, inputs, expected = optimized_ops_case()
         header = check_run(self, self.client, model, inputs, expected, "optimized_ops",
                            TOLERANCE.get(FAMILY), optimized_ops=True)
-        if FAMILY in OPTIMIZED_OPS:
-            self.assertEqual(header.get("optimized_ops"), OPTIMIZED_OPS[FAMILY])
+        if (FAMILY, PASSES) in OPTIMIZED_OPS:
+            self.assertEqual(header.get("optimized_ops"), OPTIMIZED_OPS[FAMILY, PASSES])
         else:
             self.assertNotIn("optimized_ops", header)
         header = check_run(self, self.client, model, inputs, expected, "not asked",
                            TOLERANCE.get(FAMILY))
         self.assertNotIn("optimized_ops", header)
+
+    @unittest.skipUnless(FAMILY == "tvm", "the passes option is TVM's")
+    def test_graph_passes(self):
+        for label, model, inputs, expected, counts in graph_pass_cases():
+            with self.subTest(case=label):
+                header = check_run(self, self.client, model, inputs, expected, label,
+                                   TOLERANCE.get(FAMILY), optimized_ops=True)
+                self.assertEqual(header["optimized_ops"], counts[PASSES])
 
     def known_difference(self, label, model, inputs, outputs):
         """For a known difference, only a well-formed answer is asked; True then."""

@@ -1,5 +1,6 @@
 // Apache TVM: ONNX import (Relax, or Relay up to 0.1x), built for llvm on CPU at an
-// optimization level.
+// optimization level; mode passes first runs the worker's Relax graph passes (graph_passes() in
+// scripts/backends/tvm_worker.py), which tvm.compile's CPU pipeline does not.
 #include "core/backend/family.h"
 
 namespace retort {
@@ -19,6 +20,9 @@ FamilyDef tvm_family() {
     f.modes.push_back({.name = "O" + std::to_string(i),
                        .options = {{"opt_level", std::to_string(i)}},
                        .help = "opt_level " + std::to_string(i)});
+  f.modes.push_back({.name = "passes",
+                     .options = {{"opt_level", "3"}, {"passes", "graph"}},
+                     .help = "opt_level 3 after Relax graph passes (FoldConstant, CSE, ...)"});
   return f;
 }
 
