@@ -29,9 +29,11 @@ from retort_backends.worker import Compiled, Family, serve  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)
 
-# jax.experimental.sparse says what it lacks with NotImplementedError, in varied words.
+# jax.experimental.sparse says what it lacks with NotImplementedError, in varied words. jnp.power
+# refuses a negative integer exponent it sees as a constant scalar, as numpy (ONNX's reference)
+# does; compare counts such a power as undefined anyway.
 LIMITS = ("not implemented", "Unimplemented", "is not supported", "UNIMPLEMENTED",
-          NotImplementedError)
+          "Integers cannot be raised to negative powers", NotImplementedError)
 
 
 def jax_program(model, outputs, mutations=(), args=None):
