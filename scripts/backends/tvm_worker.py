@@ -61,7 +61,6 @@ RELAX_TO_ONNX = {
 }
 
 
-
 def graph_passes():
     """The Relax graph passes of passes=graph, in order: those OATest's tvm_* patterns target
     (samples/patterns), each before the passes whose input it prepares, then clean-ups.
