@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <thread>
 
 #include "core/base/error.h"
 
@@ -21,6 +22,8 @@ namespace {
 // "Retr": marks the file as Retort's (PRAGMA application_id), so another application's SQLite
 // database is recognised and left alone.
 constexpr int32_t kApplicationId = 0x52657472;
+// Tries at switching a new file to WAL while another opener holds it, 10 ms apart.
+constexpr int kWalAttempts = 500;
 
 const char* const kSchema = R"SQL(
 CREATE TABLE retort_schema (version INTEGER NOT NULL, db_id TEXT NOT NULL);
@@ -253,7 +256,18 @@ FindingsDb FindingsDb::open(const std::string& path, bool create) {
   if (tables > 0 && app_id != kApplicationId)
     fail("{}: another application's SQLite database, not Retort's findings (left untouched)", path);
   if (tables == 0) {
-    db.exec("PRAGMA journal_mode=WAL");
+    // WAL is a property of the file, so one opener's switch serves all. Switching needs the file
+    // to itself and SQLite's busy handler does not wait for that: an opener that finds it in use
+    // (another one creating the schema) tries again.
+    for (int attempt = 1;; ++attempt) {
+      try {
+        db.exec("PRAGMA journal_mode=WAL");
+        break;
+      } catch (const Error&) {
+        if (sqlite3_errcode(raw) != SQLITE_BUSY || attempt == kWalAttempts) throw;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     Transaction t([&](const std::string& sql) { db.exec(sql); });
     // Another process (a shard, `findings` polling a new file) may have made the schema since
     // the count: count again under the write lock.
