@@ -56,13 +56,6 @@ std::string program_of(Session& s, const std::string& backend,
   return *r.program;
 }
 
-std::vector<std::string> mutation_kinds() {
-  std::vector<std::string> kinds(std::begin(kProgramMutationKinds),
-                                 std::end(kProgramMutationKinds));
-  kinds.insert(kinds.end(), std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds));
-  return kinds;
-}
-
 // --backend, else the backend that wrote the program last, else torch:eager.
 std::string program_backend(const Session& s, const Args& args) {
   if (auto b = args.option("--backend")) return *b;
@@ -74,7 +67,7 @@ void run_show(Session& s, const Args& args, Output& out) {
 }
 
 void run_mutate(Session& s, const Args& args, Output& out) {
-  const std::vector<std::string> kinds = mutation_kinds();
+  const std::vector<std::string> kinds = all_program_mutations();
   const std::string* kind = args.arg(1);
   if (!kind) fail("`program mutate` needs a kind ({})", fmt::join(kinds, ", "));
   if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
@@ -135,7 +128,7 @@ void run_program(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_program_commands(CommandRegistry& r) {
-  std::vector<std::string> kinds = mutation_kinds();
+  std::vector<std::string> kinds = all_program_mutations();
   r.add(
       {.name = "program",
        .args =

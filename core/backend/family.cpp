@@ -117,6 +117,12 @@ std::vector<std::string> torchprobe_mutations() {
   return {std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds)};
 }
 
+std::vector<std::string> all_program_mutations() {
+  std::vector<std::string> kinds = torchprobe_mutations();
+  kinds.insert(kinds.end(), std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds));
+  return kinds;
+}
+
 bool applies_mutation(const std::string& backend, std::string_view kind) {
   std::optional<BackendName> name;
   try {

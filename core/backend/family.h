@@ -86,8 +86,10 @@ std::optional<BackendName> parse_backend_name(const std::string& text);
 // "torch@2.1.0:script"), and the baseline backend of that group in canonical form; for a name of
 // no family, the text before ':' and no baseline.
 std::string oracle_group(const std::string& backend);
-// TorchProbe's mutation kinds (kProgramMutationKinds), for families whose program takes them.
+// TorchProbe's mutation kinds (kProgramMutationKinds), for families whose program takes them;
+// and every kind (TorchProbe's, then kStorageMutationKinds).
 std::vector<std::string> torchprobe_mutations();
+std::vector<std::string> all_program_mutations();
 // Whether a run on `backend` gets mutations of this kind: its family applies them, or it is no
 // family's (an attached worker, which ignores what it does not know).
 bool applies_mutation(const std::string& backend, std::string_view kind);

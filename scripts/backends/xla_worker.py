@@ -57,12 +57,7 @@ def mutate(builder, params, results, mutations, args, namespace):
     BCOO's stored entries) comes from running the program so far on `args`, op by op."""
 
     def prefix(stmts):
-        lines, _ = probe.flatten(stmts)
-        source = "\n".join([f"def retort_probe({', '.join(params)}):",
-                            *indented(lines, depth=1), "    return dict(locals())", ""])
-        scope = dict(namespace)
-        exec(compile(source, "<retort_probe>", "exec"), scope)
-        return scope["retort_probe"]
+        return probe.prefix_function(stmts, params, dict(namespace))
 
     def profile(stmts):
         with jax.disable_jit():
@@ -83,10 +78,7 @@ def mutate(builder, params, results, mutations, args, namespace):
 
     if args is None:
         raise ValueError("program mutations need the run's inputs")
-    stmts = probe.statements(builder)
-    probe.apply_mutations(stmts, mutations,
-                          probe.Context(builder, results, profile, probe.Jax, trace))
-    builder.lines, builder.line_nodes = probe.flatten(stmts)
+    probe.rewrite(builder, results, mutations, probe.Jax, profile, trace)
 
 
 def raised_in_sparse(exc):

@@ -1,19 +1,7 @@
 // JAX's jit on CPU (XLA). Versions are jax/jaxlib releases.
-#include "core/backend/backend.h"
 #include "core/backend/family.h"
 
 namespace retort {
-
-namespace {
-
-// TorchProbe's on the jax.numpy program, and TENSURE's sparse storage (BCOO through sparsify).
-std::vector<std::string> xla_mutations() {
-  std::vector<std::string> kinds = torchprobe_mutations();
-  kinds.insert(kinds.end(), std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds));
-  return kinds;
-}
-
-}  // namespace
 
 FamilyDef xla_family() {
   return {.name = "xla",
@@ -30,7 +18,8 @@ FamilyDef xla_family() {
           .version_package = "jax",
           .packages = {"jax=={}", "jaxlib=={}", "numpy", "onnx"},
           .cannot_run = "ops without a jax.numpy/lax form: unsupported",
-          .program_mutations = xla_mutations()};
+          // TorchProbe's on the jax.numpy program, and TENSURE's sparse storage (BCOO).
+          .program_mutations = all_program_mutations()};
 }
 
 }  // namespace retort

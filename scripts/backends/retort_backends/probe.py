@@ -28,6 +28,7 @@ import re
 import numpy as np
 
 from .errors import Unsupported
+from .program import indented
 
 KINDS = ("resolve", "mutate-recover", "functionalize", "tcb")  # TorchProbe's
 STORAGE_KINDS = ("sparse",)  # TENSURE's
@@ -512,6 +513,23 @@ def sparse(stmts, rng, ctx):
         return f"sparse: {', '.join(formats)} in {target}"
     raise Unsupported(f"sparse: JAX's sparse rules took none of {SPARSE_DRAWS} storages drawn "
                       f"for {target} (the last: {why})")
+
+
+def prefix_function(stmts, params, scope):
+    """The statements as `retort_probe(params)`, which runs them and returns its locals,
+    defined in `scope` (what the program reads: modules, constants)."""
+    lines, _ = flatten(stmts)
+    source = "\n".join([f"def retort_probe({', '.join(params)}):",
+                        *indented(lines, depth=1), "    return dict(locals())", ""])
+    exec(compile(source, "<retort_probe>", "exec"), scope)
+    return scope["retort_probe"]
+
+
+def rewrite(builder, results, mutations, dialect, profile, trace=None):
+    """Applies the mutations to the builder's lines (see Context for profile and trace)."""
+    stmts = statements(builder)
+    apply_mutations(stmts, mutations, Context(builder, results, profile, dialect, trace))
+    builder.lines, builder.line_nodes = flatten(stmts)
 
 
 MUTATORS = {"resolve": resolve, "mutate-recover": mutate_recover,

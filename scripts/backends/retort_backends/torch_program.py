@@ -59,24 +59,20 @@ def mutate(builder, params, results, mutations, args):
         setattr(buffers, ident, torch.from_numpy(np.array(value)))
 
     def profile(stmts):
-        lines, _ = probe.flatten(stmts)
-        source = "\n".join([*IMPORTS, f"def retort_probe(self, {', '.join(params)}):",
-                            *indented(lines, depth=1), "    return dict(locals())", ""])
-        namespace = {}
-        exec(compile(source, "<retort_probe>", "exec"), namespace)
+        scope = {}
+        exec("\n".join(IMPORTS), scope)
+        run = probe.prefix_function(stmts, ["self", *params], scope)
         with torch.no_grad():
             # On copies: a prefix may end between a mutate and its recover, and must not leave
             # the run's own inputs changed.
-            values = namespace["retort_probe"](buffers, *to_torch([a.copy() for a in args]))
+            values = run(buffers, *to_torch([a.copy() for a in args]))
         # As numpy arrays (which have no bfloat16: such a tensor is profiled in float32).
         return {name: (v.float() if v.dtype == torch.bfloat16 else v).numpy()
                 for name, v in values.items() if isinstance(v, torch.Tensor)}
 
     if args is None:
         raise ValueError("program mutations need the run's inputs")
-    stmts = probe.statements(builder)
-    probe.apply_mutations(stmts, mutations, probe.Context(builder, results, profile, probe.Torch))
-    builder.lines, builder.line_nodes = probe.flatten(stmts)
+    probe.rewrite(builder, results, mutations, probe.Torch, profile)
 
 
 def to_torch(arrays):
