@@ -18,6 +18,7 @@ void register_session_commands(CommandRegistry& r);  // save open history replay
 void register_backend_commands(CommandRegistry& r);  // backend
 void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
 void register_reduce_commands(CommandRegistry& r);   // bisect reduce
+void register_sweep_commands(CommandRegistry& r);    // sweep
 void register_variant_commands(CommandRegistry& r);  // variant equiv
 void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
 void register_einsum_commands(CommandRegistry& r);   // einsum (TENSURE)

@@ -7,9 +7,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "app/backend_names.h"
@@ -19,6 +23,7 @@
 #include "core/base/error.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
+#include "core/campaign/review.h"
 #include "core/campaign/strategy.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
@@ -121,7 +126,8 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
 void check_resume_args(const Args& args) {
   for (const auto& [name, value] : args.options)
     if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
-        name != "--jobs" && name != "--quiet" && name != "--job")
+        name != "--jobs" && name != "--quiet" && name != "--job" && name != "--no-opinion" &&
+        name != "--no-reduce" && name != "--review-time")
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
 }
 
@@ -219,6 +225,31 @@ CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& 
   return stats;
 }
 
+// The end of a campaign (core/campaign/review.h): a second opinion and a reduction for each new
+// distinct finding, then findings with one root merged.
+void review_findings(Session& s, FindingsDb& db, int64_t campaign, const CampaignOptions& o,
+                     const Args& args, bool quiet, Output& out) {
+  ReviewOptions review;
+  review.opinion = !args.has("--no-opinion");
+  review.reduce = !args.has("--no-reduce");
+  if (!review.opinion && !review.reduce) return;
+  if (auto v = args.option("--review-time")) review.seconds = parse_seconds(*v, "--review-time");
+  if (review.opinion) review.extra = opinion_backends(o.backends);
+  std::atomic<bool>& cancel = s.cancel_flag();
+  cancel = false;
+  SigintCancels guard(cancel);
+  review.cancel = &cancel;
+  if (!quiet) review.progress = [&](const std::string& line) { out.print("  review {}", line); };
+  ReviewStats r = review_campaign(
+      db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
+      review);
+  if (r.reviewed == 0 && r.left == 0) return;
+  out.print(
+      "review: {} findings, {} reference disputed, {} reduced, {} merged into others{}", r.reviewed,
+      r.disputed, r.reduced, r.merged,
+      r.left ? fmt::format("; {} left for lack of time (`fuzz --resume` goes on)", r.left) : "");
+}
+
 void run_fuzz(Session& s, const Args& args, Output& out) {
   std::string path = db_path(args);
   bool resume = args.has("--resume");
@@ -279,6 +310,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   if (quiet) {
     out.print("fuzz: campaign {} in {}: {} cases, {} distinct findings ({} failures){}", campaign,
               path, stats.cases, stats.signatures.size(), stats.failures, stopped);
+    if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
     return;
   }
   out.print(
@@ -288,6 +320,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
       stats.failures, stopped);
   out.print("per case: {}", stats.stages());
   for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
+  if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
 }
 
 void run_gen(Session& s, const Args& args, Output& out) {
@@ -308,18 +341,66 @@ int64_t finding_id(const Args& args, size_t i, std::string_view usage) {
   return static_cast<int64_t>(parse_u64(*text, "a finding number"));
 }
 
+// How strongly a finding's second opinion accuses the compiler, for sorting: fewest backends
+// differing first, then most agreeing with the reference; unreviewed ones after, and findings
+// the references dispute last.
+std::tuple<int, size_t, size_t> accusation_rank(const std::optional<Agreement>& a) {
+  if (!a) return {1, 0, 0};
+  if (a->disputed || a->differ.empty()) return {2, 0, 0};
+  return {0, a->differ.size(), static_cast<size_t>(-1) - a->agree.size()};
+}
+
 void list_findings(const FindingsDb& db, Output& out) {
   auto all = db.findings();
   if (all.empty()) {
     out.print("no findings in {}", db.path());
     return;
   }
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  std::map<int64_t, std::vector<int64_t>> merged;  // root id -> findings merged into it
+  std::map<int64_t, std::optional<Agreement>> agreements;
+  size_t disputed = 0;
   int64_t total = 0;
-  for (const auto& f : all) total += f.count;
-  out.print("{} distinct findings in {} ({} in all), newest first:", all.size(), db.path(), total);
-  for (const auto& f : all)
-    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f.id, f.count, f.signature.str(),
-              f.backend_a, f.graph_a, f.case_index);
+  for (const auto& f : all) {
+    total += f.count;
+    auto r = reviews.find(f.signature.key());
+    if (r == reviews.end()) continue;
+    if (r->second.merged_into) merged[r->second.merged_into].push_back(f.id);
+    agreements[f.id] = Agreement::from_json(r->second.agreement);
+    disputed += r->second.disputed;
+  }
+  std::vector<const FindingRecord*> shown;
+  size_t roots = 0;
+  for (const auto& f : all) {
+    shown.push_back(&f);
+    auto r = reviews.find(f.signature.key());
+    roots += r == reviews.end() || !r->second.merged_into;
+  }
+  std::stable_sort(shown.begin(), shown.end(), [&](const FindingRecord* a, const FindingRecord* b) {
+    return accusation_rank(agreements[a->id]) < accusation_rank(agreements[b->id]);
+  });
+  if (reviews.empty()) {
+    out.print("{} distinct findings in {} ({} in all), newest first:", all.size(), db.path(),
+              total);
+  } else {
+    out.print(
+        "{} distinct findings in {} ({} in all), {} after merging, {} reference disputed; "
+        "those one backend alone gets wrong first:",
+        all.size(), db.path(), total, roots, disputed);
+  }
+  for (const FindingRecord* f : shown) {
+    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count, f->signature.str(),
+              f->backend_a, f->graph_a, f->case_index);
+    if (const auto& a = agreements[f->id]) out.print("        {}", a->str());
+    const FindingReview& r = reviews[f->signature.key()];
+    if (r.merged_into) out.print("        merged into #{} (one root: {})", r.merged_into, r.root);
+    if (merged.count(f->id)) {
+      std::vector<std::string> ids;
+      for (int64_t id : merged[f->id]) ids.push_back(fmt::format("#{}", id));
+      out.print("        merged: {} (one root: {})", fmt::join(ids, ", "),
+                reviews[f->signature.key()].root);
+    }
+  }
 }
 
 void show_finding(const FindingRecord& f, Output& out) {
@@ -343,6 +424,23 @@ void show_finding(const FindingRecord& f, Output& out) {
                 c.value("message", "").empty() ? "" : " (" + c.value("message", "") + ")");
   out.print("original:");
   out.write(f.original);
+}
+
+// What the end of its campaign learnt (core/campaign/review.h), when it was reviewed.
+void show_review(const FindingsDb& db, const FindingRecord& f, Output& out) {
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  auto r = reviews.find(f.signature.key());
+  if (r == reviews.end()) return;
+  if (auto a = Agreement::from_json(r->second.agreement)) out.print("opinion: {}", a->str());
+  if (r->second.merged_into)
+    out.print("merged into #{} (one root: {})", r->second.merged_into, r->second.root);
+  if (r->second.reduced.empty()) return;
+  out.print("reduced ({}):", r->second.root);
+  out.write(r->second.reduced);
+  if (!r->second.reduced_b.empty()) {
+    out.print("reduced, the graph it must agree with:");
+    out.write(r->second.reduced_b);
+  }
 }
 
 // Loads a finding into the session: the original as the current graph, its variants, the seed
@@ -421,7 +519,9 @@ void run_findings(Session& s, const Args& args, Output& out) {
   if (action == "list") {
     list_findings(db, out);
   } else if (action == "show") {
-    show_finding(db.finding(finding_id(args, 1, "findings show N")), out);
+    FindingRecord f = db.finding(finding_id(args, 1, "findings show N"));
+    show_finding(f, out);
+    show_review(db, f, out);
   } else if (action == "open") {
     open_finding(s, db, db.finding(finding_id(args, 1, "findings open N")), out);
   } else if (action == "export") {
@@ -497,7 +597,11 @@ void register_fuzz_commands(CommandRegistry& r) {
                    {"--resume", "", "continue the database's last campaign where it stopped"},
                    {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
                    {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
-                   {"--quiet", "", "no progress; a summary without timings"}},
+                   {"--quiet", "", "no progress; a summary without timings"},
+                   {"--no-opinion", "", "no second opinion on the new findings"},
+                   {"--no-reduce", "", "do not reduce the new findings"},
+                   {"--review-time", "S",
+                    "seconds for the second opinions and reductions at the end (default 120)"}},
        .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
        .help =
            "POLYJUICE's loop, once per case: generate a random graph, build its e-graph,\n"
@@ -521,7 +625,11 @@ void register_fuzz_commands(CommandRegistry& r) {
            "--time is a deadline: a run still going then is stopped and its case left for\n"
            "--resume. Ctrl-C ends after the case in flight; every\n"
            "finished case is in the database (one transaction each). Without --time or\n"
-           "--cases it runs until Ctrl-C. See docs/campaigns.md.",
+           "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
+           "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
+           "with whom; \"reference disputed\" when the two references disagree) and is\n"
+           "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
+           "share a root merge into one. See docs/campaigns.md.",
        .run = run_fuzz,
        .restorable = false});
   r.add(

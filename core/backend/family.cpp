@@ -13,9 +13,9 @@
 namespace retort {
 
 const std::vector<FamilyDef>& families() {
-  static const std::vector<FamilyDef> all = {ort_family(),      inductor_family(), torch_family(),
-                                             xla_family(),      tf_xla_family(),   tvm_family(),
-                                             openvino_family(), iree_family()};
+  static const std::vector<FamilyDef> all = {
+      ort_family(), inductor_family(), torch_family(), xla_family(),     tf_xla_family(),
+      tvm_family(), openvino_family(), iree_family(),  onnx_ref_family()};
   return all;
 }
 

@@ -108,5 +108,6 @@ FamilyDef tf_xla_family();
 FamilyDef tvm_family();
 FamilyDef openvino_family();
 FamilyDef iree_family();
+FamilyDef onnx_ref_family();
 
 }  // namespace retort

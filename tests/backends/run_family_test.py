@@ -16,7 +16,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOCKS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "backends", "locks")
 MAIN_PACKAGE = {"inductor": "torch", "xla": "jax", "tf-xla": "tensorflow",
-                "tvm": "apache-tvm", "openvino": "openvino", "iree": "iree-base-compiler"}
+                "tvm": "apache-tvm", "openvino": "openvino", "iree": "iree-base-compiler",
+                "onnx-ref": "onnx"}
 SKIP = 77
 
 

@@ -36,7 +36,8 @@ TEST(Family, EveryFamilyIsComplete) {
     const FamilyDef& env = environment_family(f);
     EXPECT_FALSE(env.version_package.empty()) << f.name;
   }
-  for (const char* name : {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino", "iree"})
+  for (const char* name :
+       {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino", "iree", "onnx-ref"})
     EXPECT_TRUE(names.count(name)) << name;
 }
 
