@@ -503,6 +503,20 @@ size_t matching_bug(const CompareReport& report, const FindingRecord& f) {
   return 1;
 }
 
+// `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
+void report_finding(Session& s, const FindingsDb& db, const FindingRecord& f, const Args& args,
+                    Output& out) {
+  std::string dir = args.arg(2) ? *args.arg(2) : fmt::format("finding-{}", f.id);
+  open_finding(s, db, f, out);
+  if (s.compare_report()->bug_count() == 0)
+    fail("finding #{} does not reproduce here, so there is nothing to report", f.id);
+  ReproOptions options;
+  options.force = args.has("--force");
+  options.full = args.has("--full");
+  options.retort_command = fmt::format("retort -c 'findings report {} --db {}'", f.id, db.path());
+  write_repro_bundle(s, dir, matching_bug(*s.compare_report(), f), options, true, out);
+}
+
 void run_findings(Session& s, const Args& args, Output& out) {
   std::string action = args.arg(0) ? *args.arg(0) : "list";
   std::string path = db_path(args);
@@ -531,12 +545,14 @@ void run_findings(Session& s, const Args& args, Output& out) {
     open_finding(s, db, f, out);
     if (s.compare_report()->bug_count() == 0)
       fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
-    Args repro;
+    Args repro = args;
     repro.positional = {"repro", *dir};
     repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
     run_export_repro(s, repro, out);
+  } else if (action == "report") {
+    report_finding(s, db, db.finding(finding_id(args, 1, "findings report N [DIR]")), args, out);
   } else {
-    fail("unknown findings action '{}' (list, show, open, export, merge)", action);
+    fail("unknown findings action '{}' (list, show, open, export, report, merge)", action);
   }
 }
 
@@ -635,8 +651,10 @@ void register_fuzz_commands(CommandRegistry& r) {
   r.add(
       {.name = "findings",
        .args = {{"ACTION", Completion::None, true}, {"ARGS...", Completion::FilePath, true, true}},
-       .options = {db},
-       .summary = "List, show, open, export or merge the findings of campaigns.",
+       .options = {db,
+                   {"--force", "", "export, report: write into a non-empty DIR"},
+                   {"--full", "", "export, report: also Retort's replay through its workers"}},
+       .summary = "List, show, open, export, report or merge the findings of campaigns.",
        .help = "`findings` lists the distinct findings, newest first, with their counts.\n"
                "`findings show N` prints one: signature, counts, first and last seen, the\n"
                "failing checks and the original graph.\n"
@@ -644,6 +662,10 @@ void register_fuzz_commands(CommandRegistry& r) {
                "graph, its variants, its inputs seed, and its compare re-run on its backends,\n"
                "ready for `inspect`, `export repro` and the rest.\n"
                "`findings export N DIR` writes its reproducer bundle (as `export repro`).\n"
+               "`findings report N [DIR]` writes that bundle (default DIR finding-N), a picture\n"
+               "of the failing graph and issue.md, an issue ready to file upstream: title,\n"
+               "compiler and release, the standalone script, expected against actual, the\n"
+               "graph, and the Retort command; it prints the issue. See docs/bugs.md.\n"
                "`findings merge DB...` adds other databases (shards) to --db: findings with\n"
                "the same signature add their counts; a database is merged at most once.",
        .run = run_findings,

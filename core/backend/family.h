@@ -31,12 +31,6 @@ enum class Installer {
   pypi,  // a virtual environment per version, made with uv
 };
 
-// How `export repro` writes a family's reproducer (core/compare/repro.h).
-enum class ReproKind {
-  ort_node,       // repro.js on onnxruntime-node: needs only Node and the package
-  python_worker,  // repro.py starting the family's worker with its hello options
-};
-
 struct FamilyDef {
   std::string name{};     // "ort", "inductor", "tf-xla"
   std::string summary{};  // one line for `backend` help and docs/compare.md
@@ -57,7 +51,12 @@ struct FamilyDef {
   // and every package a version needs, with {} for the version ("jax=={}", "jaxlib=={}").
   std::string version_package{};
   std::vector<std::string> packages{};
-  ReproKind repro = ReproKind::python_worker;
+  // The standalone reproducer (core/compare/repro.h): the stem of its runner in scripts/repro
+  // ("ort" for scripts/repro/ort.py.in), which uses only the compiler's public API and numpy;
+  // empty: `export repro` writes Retort's replay through the worker instead. And what its
+  // requirements.txt pins, with {} for the release; empty: `packages`.
+  std::string repro_script{};
+  std::vector<std::string> repro_requirements{};
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
   // The program mutations its worker applies (backend.h): the generated Python program's.
   std::vector<std::string> program_mutations{};

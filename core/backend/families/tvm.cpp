@@ -15,6 +15,7 @@ FamilyDef tvm_family() {
               .installer = Installer::pypi,
               .version_package = "apache-tvm",
               .packages = {"apache-tvm=={}", "numpy", "onnx"},
+              .repro_script = "tvm",
               .cannot_run = "ops its ONNX importer lacks: unsupported"};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),
