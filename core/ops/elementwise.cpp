@@ -22,6 +22,8 @@ bool dtype_in_set(DType t, DTypeSet set) {
       return t == DType::boolean;
     case DTypeSet::Any:
       return true;
+    case DTypeSet::FloatOrWideInt:
+      return is_float(t) || t == DType::i32 || t == DType::i64;
   }
   return false;
 }
@@ -40,6 +42,8 @@ std::string_view dtype_set_name(DTypeSet set) {
       return "bool";
     case DTypeSet::Any:
       return "any dtype";
+    case DTypeSet::FloatOrWideInt:
+      return "a float dtype, i32 or i64";
   }
   return "?";
 }

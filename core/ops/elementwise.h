@@ -14,7 +14,8 @@
 namespace retort {
 
 // Which dtypes an elementwise op accepts.
-enum class DTypeSet { Float, Numeric, SignedNumeric, Integer, Bool, Any };
+// FloatOrWideInt: floats, i32 and i64 (ONNX's Pow base and PRelu take no narrower integers).
+enum class DTypeSet { Float, Numeric, SignedNumeric, Integer, Bool, Any, FloatOrWideInt };
 bool dtype_in_set(DType t, DTypeSet set);
 std::string_view dtype_set_name(DTypeSet set);
 

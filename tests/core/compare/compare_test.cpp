@@ -260,8 +260,8 @@ output y
   WideBackend o0("fam:O0", DType::f64, "nothing");  // runs as the reference does
   WideBackend o3("fam:O3", DType::f32);
   WideBackend fused("one", DType::f32, "e2");  // wide on the variant only
-  CompareReport r =
-      run_compare({{"original", &g}, {"v", &v}}, {&o0, &o3, &fused}, {.seed = 3, .runs = 1});
+  CompareReport r = run_compare({{"original", &g}, {"v", &v}}, {&o0, &o3, &fused},
+                                {.seed = 3, .runs = 1, .tolerances = {}});
   std::map<std::string, Verdict> by_oracle;
   for (const auto& f : r.findings)
     by_oracle[fmt::format("{} {}", oracle_name(f.oracle), f.backend_a)] = f.verdict;
@@ -269,7 +269,7 @@ output y
   EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::precision);
   EXPECT_EQ(r.bug_count(), 0u);
 
-  CompareOptions counted{.seed = 3, .runs = 1};
+  CompareOptions counted{.seed = 3, .runs = 1, .tolerances = {}};
   counted.count_precision = true;
   r = run_compare({{"original", &g}, {"v", &v}}, {&o0, &o3, &fused}, counted);
   by_oracle.clear();

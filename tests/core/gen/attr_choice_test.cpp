@@ -84,7 +84,9 @@ TEST(AttrChoice, ReflectPaddingMirrorsTheAxisOnce) {
     const auto& pads = attr_ints(a, "pads");
     for (size_t i = 0; i < pads.size(); ++i) {
       EXPECT_GE(pads[i], 0) << mode << " seed " << seed;
-      if (mode == "reflect") EXPECT_LT(pads[i], x[i % 2]) << "seed " << seed;
+      if (mode == "reflect") {
+        EXPECT_LT(pads[i], x[i % 2]) << "seed " << seed;
+      }
     }
   }
   EXPECT_GT(reflect, 30u);
