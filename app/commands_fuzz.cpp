@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -20,6 +21,7 @@
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
+#include "core/backend/support.h"
 #include "core/base/error.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
@@ -91,6 +93,19 @@ namespace {
 const std::vector<std::string> kTorchprobeBackends{"ref", "torch:eager", "inductor"};
 const std::vector<std::string> kTensureBackends{"ref", "ort:O0", "ort:O3", "xla:nojit", "xla"};
 
+// Per op, the dtypes every release among the backends runs: each release is probed once (through
+// its baseline mode) and its table cached, so a campaign draws nothing a release cannot run.
+std::map<std::string, std::set<DType>> campaign_support(Session& s,
+                                                        const std::vector<std::string>& backends,
+                                                        Output& out) {
+  std::set<std::string> probes;
+  for (const auto& b : backends)
+    if (std::string probe = release_probe(b); !probe.empty()) probes.insert(probe);
+  std::vector<SupportTable> tables;
+  for (const auto& probe : probes) tables.push_back(support_for(s, probe, out));
+  return supported_by_all(tables);
+}
+
 // The generation, saturation and variant options of a new campaign.
 CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
@@ -109,6 +124,7 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   o.gen = gen_options_from(s, args, o.gen, out);
+  if (!args.option("--for")) o.gen.op_dtypes = campaign_support(s, o.backends, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
   if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
   if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");

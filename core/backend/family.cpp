@@ -146,4 +146,16 @@ std::string oracle_baseline(const std::string& backend) {
   return base->str();
 }
 
+const Refusal* find_refusal(const std::string& backend, const std::string& message) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+  }
+  if (!name) return nullptr;
+  for (const Refusal& r : name->family->refusals)
+    if (message.find(r.text) != std::string::npos) return &r;
+  return nullptr;
+}
+
 }  // namespace retort

@@ -31,6 +31,15 @@ enum class Installer {
   pypi,  // a virtual environment per version, made with uv
 };
 
+// A message by which a compiler refuses a model it cannot run, rather than computing a wrong
+// answer: a run that fails with it is `unsupported`, not a finding. Workers already answer
+// `unsupported` for their frameworks' generic phrases ("not implemented for"); these are the
+// compiler's own refusals of particular forms, which a worker reports as plain errors.
+struct Refusal {
+  std::string text{};  // a part of the error message, matched exactly
+  std::string why{};   // what the compiler cannot do: the unsupported run's message says it
+};
+
 struct FamilyDef {
   std::string name{};     // "ort", "inductor", "tf-xla"
   std::string summary{};  // one line for `backend` help and docs/compare.md
@@ -58,6 +67,7 @@ struct FamilyDef {
   std::string repro_script{};
   std::vector<std::string> repro_requirements{};
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
+  std::vector<Refusal> refusals{};
   // The program mutations its worker applies (backend.h): the generated Python program's.
   std::vector<std::string> program_mutations{};
 };
@@ -97,6 +107,9 @@ std::vector<std::string> all_program_mutations();
 // family's (an attached worker, which ignores what it does not know).
 bool applies_mutation(const std::string& backend, std::string_view kind);
 std::string oracle_baseline(const std::string& backend);
+// The refusal of the backend's family that an error message contains, or null (also for a
+// backend of no family).
+const Refusal* find_refusal(const std::string& backend, const std::string& message);
 
 // The families, declared one per file in core/backend/families/.
 FamilyDef ort_family();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend/family.h"
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/exec/inputs.h"
@@ -147,6 +148,28 @@ SupportTable backend_support(Backend& backend, const std::string& name,
   if (ec) fail("{}: cannot make the support cache directory: {}", path, ec.message());
   write_file(path, to_json(table).dump(1) + "\n", /*overwrite=*/true);
   return table;
+}
+
+std::string release_probe(const std::string& backend) {
+  std::optional<BackendName> name = parse_backend_name(backend);
+  if (!name) return "";
+  std::string baseline = oracle_baseline(backend);
+  // The baseline is a backend of the same group (torch:eager for inductor), at the same release.
+  return baseline.empty() ? name->str() : baseline;
+}
+
+std::map<std::string, std::set<DType>> supported_by_all(const std::vector<SupportTable>& tables) {
+  std::map<std::string, std::set<DType>> all;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    for (auto& [op, dtypes] : tables[i].supported()) {
+      if (i == 0) {
+        all[op] = dtypes;
+        continue;
+      }
+      std::erase_if(all[op], [&](DType t) { return !dtypes.count(t); });
+    }
+  }
+  return all;
 }
 
 }  // namespace retort

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/backend/backend.h"
 #include "core/base/dtype.h"
@@ -45,5 +46,15 @@ std::string support_cache_path(const std::string& backend, const std::string& ve
 SupportTable backend_support(Backend& backend, const std::string& name,
                              const std::function<void(size_t, size_t)>& progress = {},
                              const std::atomic<bool>* cancel = nullptr);
+
+// The backend whose probe stands for `backend`'s release in a campaign: its family's baseline
+// mode at that release ("ort@1.16.3:O0" for "ort@1.16.3:O3"), else the backend itself. An error
+// of an optimising mode is a finding, not something the release cannot run. Empty for backends
+// of no family (the reference, attached workers): they are not probed.
+std::string release_probe(const std::string& backend);
+
+// Per op, the operand dtypes that the backends of all the tables run (GenOptions::op_dtypes);
+// no tables: no restriction.
+std::map<std::string, std::set<DType>> supported_by_all(const std::vector<SupportTable>& tables);
 
 }  // namespace retort

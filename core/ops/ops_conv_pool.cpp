@@ -237,6 +237,7 @@ OpDef max_pool_op() {
   op.infer = infer_max_pool;
   op.kernel = kernel_max_pool;
   op.onnx = {"MaxPool", 12, {}};
+  op.input_domains = {ValueDomain::NotNaN};  // whether NaN wins is left open (docs/ops/nn.md)
   op.tags = {"pool"};
   return op;
 }
@@ -300,6 +301,7 @@ OpDef global_pool_op(bool max) {
   op.doc = max ? "Maximum over all spatial axes of x [N,C,D...], keeping them as extent 1."
                : "Mean over all spatial axes of x [N,C,D...], keeping them as extent 1.";
   op.input_names = {"x"};
+  if (max) op.input_domains = {ValueDomain::NotNaN};
   std::string name = op.name;
   op.infer = [name](const std::vector<TensorType>& in, const Attrs&, size_t) {
     return infer_global_pool(in, name.c_str());

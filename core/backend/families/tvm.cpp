@@ -16,7 +16,14 @@ FamilyDef tvm_family() {
               .version_package = "apache-tvm",
               .packages = {"apache-tvm=={}", "numpy", "onnx"},
               .repro_script = "tvm",
-              .cannot_run = "ops its ONNX importer lacks: unsupported"};
+              .cannot_run = "ops its ONNX importer lacks: unsupported",
+              .refusals = {
+                  {.text = "Prelu requires",
+                   .why = "PRelu on anything but floats (Relax's prelu takes floats only)"},
+                  {.text = "cannot handle ShapeExpr",
+                   .why = "a shape value (Shape's result) read by an op the importer keeps "
+                          "only for tensors"},
+              }};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),
                        .options = {{"opt_level", std::to_string(i)}},

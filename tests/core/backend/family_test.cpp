@@ -41,6 +41,45 @@ TEST(Family, EveryFamilyIsComplete) {
     EXPECT_TRUE(names.count(name)) << name;
 }
 
+// Each refusal of the table, with the message the compiler gave (as a worker reports it): the
+// family's backends at any release and mode find it, other families and attached workers do not.
+TEST(Family, RefusalsAreFoundInTheMessagesTheCompilersGive) {
+  struct Case {
+    const char* backend;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"ort:O3",
+       "Non-zero status code returned while running Conv node. Name:'n3' Status Message: "
+       "Dilation not supported for AutoPadType::SAME_UPPER or AutoPadType::SAME_LOWER."},
+      {"ort@1.16.3:O0",
+       "pool_attributes.h:78 onnxruntime::PoolAttributes::PoolAttributes pads[dim] < "
+       "kernel_shape[dim] was false. Pad should be smaller than kernel."},
+      {"tvm:O3",
+       "InternalError: Check failed: Prelu requires the input tensor to have float dtype. "
+       "However, the given input dtype is int32"},
+      {"tvm@0.27.0:passes", "ValueError: Node n4 cannot handle ShapeExpr inputs."},
+  };
+  std::set<std::string> found;
+  for (const Case& c : cases) {
+    const Refusal* r = find_refusal(c.backend, c.message);
+    ASSERT_NE(r, nullptr) << c.backend << ": " << c.message;
+    found.insert(r->text);
+    EXPECT_EQ(find_refusal("xla:jit", c.message), nullptr);
+    EXPECT_EQ(find_refusal("my-worker", c.message), nullptr);
+  }
+  size_t entries = 0;
+  for (const auto& f : families()) {
+    for (const Refusal& r : f.refusals) {
+      ++entries;
+      EXPECT_TRUE(found.count(r.text)) << f.name << ": no case for \"" << r.text << "\"";
+      EXPECT_FALSE(r.why.empty()) << r.text;
+    }
+  }
+  EXPECT_EQ(entries, found.size());
+  EXPECT_EQ(find_refusal("ort:O3", "Dilation not supported"), nullptr);  // only the whole text
+}
+
 TEST(Family, ParsesNamesVersionsAndModes) {
   EXPECT_EQ(parse_backend_name("inductor")->str(), "inductor:default");
   EXPECT_EQ(parse_backend_name("ort@1.16.3:O3")->str(), "ort@1.16.3:O3");
