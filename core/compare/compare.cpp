@@ -262,6 +262,9 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
             .graph = graphs[g].graph, .onnx = onnx[g], .inputs = inputs, .outputs = {}};
         request.mutations = options.mutations;
         results[b].push_back(backends[b]->run(request));
+        if (options.progress)
+          options.progress((run * backends.size() + b) * graphs.size() + g + 1,
+                           options.runs * backends.size() * graphs.size(), report.backends[b]);
         CompareCell& cell = report.cell(b, g);
         const RunResult& result = results[b].back();
         cell.millis += result.millis;
