@@ -39,6 +39,8 @@ void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptio
 // session's) of a command that runs graphs (commands_compare.cpp).
 ToleranceTable tolerances_for(const Session& s, const Args& args);
 uint64_t seed_for(const Session& s, const Args& args);
+// Reports a compare's runs as the command's progress (CompareOptions::progress).
+std::function<void(size_t, size_t, const std::string&)> compare_progress(Output& out);
 // "original" (the current graph) or a variant's graph; an Error listing the variants otherwise.
 const Graph& graph_named(const Session& s, const std::string& name);
 // A positive number of seconds (--time); an Error naming the option otherwise.

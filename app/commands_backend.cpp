@@ -11,6 +11,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/program_path.h"
+#include "core/base/suggest.h"
 #include "core/base/words.h"
 #include "core/compare/release_bisect.h"
 #include "core/tensor/number_text.h"
@@ -202,8 +203,9 @@ void bisect_backend(Session& s, const Args& args, Output& out) {
   auto pos = [&](const std::string& v) {
     auto it = std::find(releases.begin(), releases.end(), v);
     if (it == releases.end())
-      fail("{} {} is not among the {} releases", env.name, v,
-           args.has("--installed") ? "installed" : "installable published");
+      fail("{} {} is not among the {} releases{}", env.name, v,
+           args.has("--installed") ? "installed" : "installable published",
+           did_you_mean(v, releases));
     return it - releases.begin();
   };
   auto lo = pos(from), hi = pos(to);
@@ -248,10 +250,9 @@ void run_backend(Session& s, const Args& args, Output& out) {
   const std::vector<std::string> actions = {"attach", "detach",  "install", "versions",
                                             "remove", "support", "use"};
   if (std::find(actions.begin(), actions.end(), *action) == actions.end())
-    fail(
-        "unknown backend action '{}' (list, attach, detach, support, install, versions, remove, "
-        "use, bisect)",
-        *action);
+    fail_unknown(
+        "backend action", *action,
+        {"list", "attach", "detach", "support", "install", "versions", "remove", "use", "bisect"});
   if (!name) fail("`backend {}` needs a NAME", *action);
   if (args.positional.size() > 2) fail("`backend {}` takes one NAME", *action);
   if (*action == "attach") {
@@ -287,25 +288,14 @@ std::string family_help() {
 }  // namespace
 
 SupportTable support_for(Session& s, const std::string& name, Output& out) {
-  bool in_place = out.in_place();
   s.cancel_flag().store(false);
   SigintCancels guard(s.cancel_flag());
-  auto clear_line = [&] {
-    if (in_place) out.write("\r\x1b[K");
-  };
-  try {
-    SupportTable table = backend_support(
-        s.backends().get(name), name,
-        [&](size_t done, size_t all) {
-          if (in_place) out.write(fmt::format("\rprobing {}: op {} of {}\x1b[K", name, done, all));
-        },
-        &s.cancel_flag());
-    clear_line();
-    return table;
-  } catch (...) {
-    clear_line();
-    throw;
-  }
+  return backend_support(
+      s.backends().get(name), name,
+      [&](size_t done, size_t all) {
+        out.progress(fmt::format("ops probed on {}", name), done, all);
+      },
+      &s.cancel_flag());
 }
 
 void register_backend_commands(CommandRegistry& r) {
@@ -317,7 +307,15 @@ void register_backend_commands(CommandRegistry& r) {
                  false,
                  {"list", "attach", "detach", "support", "install", "versions", "remove", "use",
                   "bisect"}},
-                {"NAME...", Completion::BackendName, true, true}},
+                {"NAME...",
+                 Completion::BackendName,
+                 true,
+                 true,
+                 {},
+                 {{"install", Completion::Release},
+                  {"remove", Completion::Release},
+                  {"versions", Completion::FamilyName},
+                  {"bisect", Completion::FamilyName}}}},
        .options = {{"--cmd", "C", "the worker's command line (attach)"},
                    {"--timeout", "S", "seconds a worker may take per request (attach; default 30)"},
                    {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"},

@@ -9,6 +9,7 @@
 #include "app/commands.h"
 #include "core/backend/backend_set.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/base/version.h"
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
@@ -60,6 +61,12 @@ double parse_seconds(const std::string& text, std::string_view option) {
   fail("{} wants a positive number of seconds, not '{}'", option, text);
 }
 
+std::function<void(size_t, size_t, const std::string&)> compare_progress(Output& out) {
+  return [&out](size_t done, size_t total, const std::string& backend) {
+    out.progress(fmt::format("runs (last on {})", backend), done, total);
+  };
+}
+
 uint64_t seed_for(const Session& s, const Args& args) {
   auto text = args.option("--seed");
   return text ? parse_u64(*text, "--seed") : s.seed();
@@ -69,13 +76,19 @@ namespace {
 
 void run_compare_command(Session& s, const Args& args, Output& out) {
   // `--backends ref ort:O0` leaves ort:O0 among the positional words: a word that is no variant
-  // but names a backend belongs to the list.
+  // but names a backend belongs to the list, and so does a misspelt backend (`inductr`), so that
+  // its error names the backend it resembles rather than a variant.
   std::vector<std::string> names;
   std::vector<std::string> backend_words =
       split_backend_words(args.option("--backends").value_or(kDefaultBackends));
+  std::vector<std::string> backend_names = s.backends().names();
+  for (const auto& f : families()) backend_names.push_back(f.name);
+  auto backend_like = [&](const std::string& word) {
+    return is_backend_word(s, word) || (!closest_matches(word, backend_names).empty() &&
+                                        closest_matches(word, s.variant_names()).empty());
+  };
   for (const auto& word : args.positional) {
-    if (args.has("--backends") && !s.find_variant(word) && word != "original" &&
-        is_backend_word(s, word))
+    if (args.has("--backends") && !s.find_variant(word) && word != "original" && backend_like(word))
       backend_words.push_back(word);
     else
       names.push_back(word);
@@ -95,6 +108,7 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
                          .keep_undefined = args.has("--keep-undefined"),
                          .count_precision = args.has("--count-precision")};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
+  options.progress = compare_progress(out);
   CompareReport report = run_compare(graphs, backends, options, s.input_plan());
   sign_findings(report, backends, {}, s.has_egraph() ? &s.egraph().eg : nullptr);
   out.write(args.has("--json") ? compare_report_json(report) + "\n"
@@ -224,7 +238,8 @@ void register_compare_commands(CommandRegistry& r) {
          .options = {{"--backends", "B B ...",
                       fmt::format("the backends to run, separated by spaces or commas: names, "
                                   "families, FAMILY@VERSION, all (default {})",
-                                  kDefaultBackends)},
+                                  kDefaultBackends),
+                      Completion::BackendName},
                      seed,
                      {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
                      atol,
@@ -267,7 +282,8 @@ void register_compare_commands(CommandRegistry& r) {
          .run = run_tolerance});
   r.add({.name = "inspect",
          .args = {{"A", Completion::VariantName}, {"B", Completion::VariantName, true}},
-         .options = {{"--backend", "NAME", "the backend to run on (two graphs: default ref)"},
+         .options = {{"--backend", "NAME", "the backend to run on (two graphs: default ref)",
+                      Completion::BackendName},
                      seed,
                      atol,
                      rtol},

@@ -23,10 +23,12 @@
 #include "app/sigint_cancels.h"
 #include "core/backend/support.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
 #include "core/campaign/review.h"
 #include "core/campaign/strategy.h"
+#include "core/compare/verdict.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
@@ -155,41 +157,34 @@ std::string budget_text(const CampaignOptions& o) {
   return parts.empty() ? "until Ctrl-C" : fmt::format("{}", fmt::join(parts, " or "));
 }
 
-// A progress line redrawn in place on a terminal, else printed every few seconds; every case's
-// progress is also published to the session (the workbench's campaign pane).
+// Every case's progress goes to the front end (Output::progress: a line redrawn in place, a
+// status line every 10 s, the status bar) and to the session (the workbench's campaign pane).
 class ProgressDisplay {
  public:
-  ProgressDisplay(Output& out, bool quiet, Session& s, CampaignStatus status)
-      : out_(out), quiet_(quiet), in_place_(out.in_place()), s_(s), status_(std::move(status)) {}
+  ProgressDisplay(Output& out, Session& s, CampaignStatus status, const CampaignOptions& o)
+      : out_(out), s_(s), status_(std::move(status)), cases_(o.cases), seconds_(o.seconds) {}
   void show(const CampaignStats& stats) {
     status_.stats = stats;
     status_.running = true;
     s_.publish_campaign(status_);
-    if (quiet_) return;
-    auto now = Clock::now();
-    double since = std::chrono::duration<double>(now - last_).count();
-    if (in_place_ && since >= 0.2) {
-      out_.write(fmt::format("\rfuzz: {}\x1b[K", stats.line()));
-      shown_ = true;
-      last_ = now;
-    } else if (!in_place_ && since >= 5) {
-      out_.line("fuzz: " + stats.line());
-      last_ = now;
-    }
+    // A time budget has its ETA in the time left; a case budget in the cases left.
+    std::string left = seconds_ > 0 && cases_ == 0
+                           ? fmt::format(", {:.0f} s left", std::max(0.0, seconds_ - stats.seconds))
+                           : "";
+    out_.progress(fmt::format("cases, {}{}", stats.line(), left), stats.cases, cases_);
   }
   void finish(const CampaignStats& stats) {
     status_.stats = stats;
     status_.running = false;
     s_.publish_campaign(status_);
-    if (shown_) out_.write("\n");
   }
 
  private:
   Output& out_;
-  bool quiet_, in_place_, shown_ = false;
-  Clock::time_point last_ = Clock::now();
   Session& s_;
   CampaignStatus status_;
+  uint64_t cases_;
+  double seconds_;
 };
 
 // --jobs N: N processes of this program run the campaign's cases (each `fuzz --resume --job
@@ -311,7 +306,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
   SigintCancels guard(cancel);
-  ProgressDisplay progress(out, quiet || child, s, {campaign, path, budget_text(o), {}, true});
+  ProgressDisplay progress(out, s, {campaign, path, budget_text(o), {}, true}, o);
   CampaignStats stats;
   if (jobs > 1 && !child) {
     stats = run_jobs(db, campaign, o, jobs, cancel, progress);
@@ -324,16 +319,14 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   if (child) return;
   std::string stopped = cancel ? " (stopped; `fuzz --resume` continues)" : "";
   if (quiet) {
-    out.print("fuzz: campaign {} in {}: {} cases, {} distinct findings ({} failures){}", campaign,
-              path, stats.cases, stats.signatures.size(), stats.failures, stopped);
+    out.print("fuzz: campaign {} in {}: {} cases, {}{}", campaign, path, stats.cases,
+              findings_count_text(stats.signatures.size(), stats.seen), stopped);
     if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
     return;
   }
-  out.print(
-      "fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {} distinct findings "
-      "({} failures){}",
-      campaign, path, stats.cases, stats.seconds, stats.cases_per_second(), stats.signatures.size(),
-      stats.failures, stopped);
+  out.print("fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {}{}", campaign, path,
+            stats.cases, stats.seconds, stats.cases_per_second(),
+            findings_count_text(stats.signatures.size(), stats.seen), stopped);
   out.print("per case: {}", stats.stages());
   for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
   if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
@@ -396,13 +389,13 @@ void list_findings(const FindingsDb& db, Output& out) {
     return accusation_rank(agreements[a->id]) < accusation_rank(agreements[b->id]);
   });
   if (reviews.empty()) {
-    out.print("{} distinct findings in {} ({} in all), newest first:", all.size(), db.path(),
-              total);
+    out.print("{} in {}, newest first (xN: seen N times):",
+              findings_count_text(all.size(), static_cast<uint64_t>(total)), db.path());
   } else {
     out.print(
-        "{} distinct findings in {} ({} in all), {} after merging, {} reference disputed; "
-        "those one backend alone gets wrong first:",
-        all.size(), db.path(), total, roots, disputed);
+        "{} in {}, {} after merging, {} reference disputed; those one backend alone gets wrong "
+        "first (xN: seen N times):",
+        findings_count_text(all.size(), static_cast<uint64_t>(total)), db.path(), roots, disputed);
   }
   for (const FindingRecord* f : shown) {
     out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count, f->signature.str(),
@@ -434,10 +427,14 @@ void show_finding(const FindingRecord& f, Output& out) {
   out.print("  variants    {}", names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", ")));
   auto cells = nlohmann::json::parse(f.verdicts, nullptr, false);
   if (cells.is_array())
-    for (const auto& c : cells)
-      out.print("  failing     {} on {}: {}{}", c.value("backend", ""), c.value("graph", ""),
-                c.value("verdict", ""),
+    for (const auto& c : cells) {
+      // Cells that differ without a bug (precision, undefined, unsupported) are shown apart.
+      std::string verdict = c.value("verdict", "");
+      std::optional<Verdict> v = parse_verdict(verdict);
+      out.print("  {:<11} {} on {}: {}{}", !v || is_bug(*v) ? "failing" : "not a bug",
+                c.value("backend", ""), c.value("graph", ""), verdict,
                 c.value("message", "").empty() ? "" : " (" + c.value("message", "") + ")");
+    }
   out.print("original:");
   out.write(f.original);
 }
@@ -492,6 +489,7 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
   for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
   CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
+  options.progress = compare_progress(out);
   options.mutations = mutations_from_json(f.trace);  // a TorchProbe finding's
   InputPlan plan = finding_input_plan(db, f);
   CompareReport report = run_compare(graphs, backends, options, plan);
@@ -568,7 +566,8 @@ void run_findings(Session& s, const Args& args, Output& out) {
   } else if (action == "report") {
     report_finding(s, db, db.finding(finding_id(args, 1, "findings report N [DIR]")), args, out);
   } else {
-    fail("unknown findings action '{}' (list, show, open, export, report, merge)", action);
+    fail_unknown("findings action", action,
+                 {"list", "show", "open", "export", "report", "merge"});
   }
 }
 
@@ -579,7 +578,8 @@ std::vector<OptionSpec> gen_option_specs() {
           {"--dtypes", "T,T,...", "element types to draw (default: all)"},
           {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
           {"--rank", "N", "highest rank of a value (default 4)"},
-          {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)"}};
+          {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)",
+           Completion::BackendName}};
 }
 
 void register_fuzz_commands(CommandRegistry& r) {
@@ -603,7 +603,8 @@ void register_fuzz_commands(CommandRegistry& r) {
          .run = run_gen});
   r.add(
       {.name = "fuzz",
-       .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)"},
+       .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)",
+                    Completion::BackendName},
                    gen_options[0],
                    gen_options[1],
                    gen_options[2],
@@ -666,7 +667,12 @@ void register_fuzz_commands(CommandRegistry& r) {
        .restorable = false});
   r.add(
       {.name = "findings",
-       .args = {{"ACTION", Completion::None, true}, {"ARGS...", Completion::FilePath, true, true}},
+       .args = {{"ACTION",
+                 Completion::None,
+                 true,
+                 false,
+                 {"list", "show", "open", "export", "report", "merge"}},
+                {"ARGS...", Completion::FilePath, true, true}},
        .options = {db,
                    {"--force", "", "export, report: write into a non-empty DIR"},
                    {"--full", "", "export, report: also Retort's replay through its workers"}},

@@ -33,10 +33,29 @@ std::string graph_counts(const Graph& g) {
                      count_of(g.outputs.size(), "output", "outputs"));
 }
 
+// What starting over (`load`, `new`) drops with the graph, said so that no work disappears
+// without a word; empty when there is nothing but the graph.
+std::string dropped_by_start(const Session& s) {
+  std::vector<std::string> parts;
+  if (s.has_egraph())
+    parts.push_back(fmt::format("the e-graph ({})",
+                                count_of(s.egraph().trace.steps.size(), "rewrite", "rewrites")));
+  std::vector<std::string> variants = s.variant_names();
+  if (!variants.empty())
+    parts.push_back(fmt::format("{} {}", variants.size() == 1 ? "variant" : "variants",
+                                fmt::join(variants, ", ")));
+  if (s.compare_report()) parts.push_back("the compare results");
+  if (parts.empty()) return "";
+  return fmt::format("dropped {} (`save FILE` before keeps a session)", fmt::join(parts, "; "));
+}
+
 void run_load(Session& s, const Args& args, Output& out) {
   const std::string& path = *args.arg(0);
-  s.start_graph(load_graph_file(path));
+  Graph g = load_graph_file(path);
+  std::string dropped = dropped_by_start(s);
+  s.start_graph(std::move(g));
   out.print("loaded {}: {}", path, graph_counts(s.graph()));
+  if (!dropped.empty()) out.line(dropped);
 }
 
 void run_def(Session& s, const Args& args, Output& out) {
@@ -113,8 +132,10 @@ void register_graph_commands(CommandRegistry& r) {
                  "results, as `load` does before it loads; seed, rules, tolerances and backends\n"
                  "stay. `def` then builds a graph from nothing.",
          .run = [](Session& s, const Args&, Output& out) {
+           std::string dropped = dropped_by_start(s);
            s.start_graph(std::nullopt);
            out.line("no graph: `load FILE`, `def` or `gen` one");
+           if (!dropped.empty()) out.line(dropped);
          }});
   r.add({.name = "def",
          .args = {{"STATEMENT", Completion::NodeName}},

@@ -30,5 +30,8 @@ std::string egraph_picture(const Session& s, const EGraphPictureOptions& o = {},
 // Unchanged regions away from the changes are one box each unless `full`.
 std::string diff_picture(const Session& s, const std::string& a, const std::string& b,
                          bool full = false);
+// One rewrite (trace step `step`, the last when not given) as a diff of the graph before and
+// after it, titled "rewrite #N: RULE"; Error when there is none to draw.
+std::string rewrite_picture(const Session& s, std::optional<size_t> step, bool full = false);
 
 }  // namespace retort

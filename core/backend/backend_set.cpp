@@ -83,25 +83,22 @@ Backend& BackendSet::get(const std::string& name) {
         it != environments_.end() && parsed->version.empty())
       python = &it->second;
     if (!python && !is_installed(*parsed->family, parsed->version))
-      fail("{} is not installed: `backend install {}` installs it",
+      fail("{} is not installed{}: `backend install {}` installs it",
            parsed->version.empty() ? parsed->family->name
                                    : parsed->family->name + "@" + parsed->version,
+           parsed->version.empty()
+               ? ""
+               : did_you_mean(parsed->version, installed_versions(*parsed->family)),
            parsed->family->name + (parsed->version.empty() ? "" : "@" + parsed->version));
     entries_.push_back(
         {canonical, true, std::make_unique<WorkerBackend>(family_backend_spec(*parsed, python))});
     return *entries_.back().backend;
   }
-  std::vector<std::string> all = names();
-  std::vector<std::string> close = close_matches(name, all);
-  if (!close.empty()) {
-    // Only the closest: "ort:03" suggests ort:O3, not every ort:O*.
-    size_t best = edit_distance(name, close.front());
-    for (const auto& c : close) best = std::min(best, edit_distance(name, c));
-    std::erase_if(close, [&](const std::string& c) { return edit_distance(name, c) != best; });
-    fail("unknown backend '{}'; did you mean {}? (backends: {})", name, fmt::join(close, ", "),
-         fmt::join(all, ", "));
-  }
-  fail("unknown backend '{}' (backends: {})", name, fmt::join(all, ", "));
+  // A misspelt family ("inductr") is suggested as well as the attached backends.
+  std::vector<std::string> candidates = names();
+  for (const auto& f : families()) candidates.push_back(f.name);
+  fail("unknown backend '{}'{} (backends: {})", name, did_you_mean(name, candidates),
+       fmt::join(names(), ", "));
 }
 
 std::vector<std::string> BackendSet::names() const {

@@ -15,6 +15,7 @@
 #include "core/backend/backend_set.h"
 #include "core/backend/command_run.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 
 namespace retort {
 
@@ -366,14 +367,21 @@ void remove_version(const FamilyDef& f, const std::string& version) {
     fail("{}@{} is the default release (pinned by its lock); it stays", env.name,
          default_version(env));
   std::string dir = environment_dir(env, version);
-  if (!fs::exists(dir)) fail("{}@{} is not installed", env.name, version);
+  if (!fs::exists(dir))
+    fail("{}@{} is not installed{}", env.name, version,
+         did_you_mean(version, installed_versions(env)));
   std::error_code ec;
   fs::remove_all(dir, ec);
   if (ec) fail("cannot remove {}: {}", dir, ec.message());
 }
 
-std::vector<PublishedVersion> published_versions(const FamilyDef& f, const InstallHooks& hooks) {
-  const FamilyDef& env = environment_family(f);
+namespace {
+
+std::string published_cache_path(const FamilyDef& env) {
+  return retort_cache_dir() + "/releases/" + env.name + ".txt";
+}
+
+std::vector<PublishedVersion> query_registry(const FamilyDef& env, const InstallHooks& hooks) {
   std::vector<PublishedVersion> out;
   if (env.installer == Installer::npm) {
     CommandResult r =
@@ -400,12 +408,35 @@ std::vector<PublishedVersion> published_versions(const FamilyDef& f, const Insta
                   {.cancel = hooks.cancel});
   if (r.exit_status != 0)
     fail("cannot list {} on PyPI: {}", env.version_package, one_line_reason(r));
+  // Tabs part the fields: the reason is words ("no wheel for cp311 on linux-x86_64").
   std::istringstream in(r.output);
-  for (std::string version, date, ok; in >> version >> date >> ok;) {
+  for (std::string version, date, ok;
+       std::getline(in, version, '\t') && std::getline(in, date, '\t') && std::getline(in, ok);) {
     if (!is_release(version)) continue;
-    std::replace(ok.begin(), ok.end(), '_', ' ');
     out.push_back({version, date == "-" ? "" : date, ok == "yes" ? "" : ok});
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PublishedVersion> published_versions(const FamilyDef& f, const InstallHooks& hooks) {
+  const FamilyDef& env = environment_family(f);
+  std::vector<PublishedVersion> out = query_registry(env, hooks);
+  // The cache is a convenience for completion: a failure to write it is no failure here.
+  std::error_code ec;
+  fs::create_directories(fs::path(published_cache_path(env)).parent_path(), ec);
+  std::ofstream cache(published_cache_path(env));
+  for (const PublishedVersion& p : out)
+    if (p.reason.empty()) cache << p.version << "\n";
+  return out;
+}
+
+std::vector<std::string> cached_published_versions(const FamilyDef& f) {
+  std::ifstream cache(published_cache_path(environment_family(f)));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(cache, line);)
+    if (!line.empty()) out.push_back(line);
   return out;
 }
 

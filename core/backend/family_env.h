@@ -68,7 +68,11 @@ struct PublishedVersion {
   std::string date;    // "2023-10-04", or empty when the registry does not say
   std::string reason;  // empty when it installs here, else why not ("no wheel for cp311 ...")
 };
-// The releases the registry publishes, oldest first (PyPI's JSON API; `npm view`).
+// The releases the registry publishes, oldest first (PyPI's JSON API; `npm view`). Each call
+// keeps the list in retort_cache_dir()/releases/<family>.txt for cached_published_versions.
 std::vector<PublishedVersion> published_versions(const FamilyDef& f, const InstallHooks& hooks);
+// The installable releases the last published_versions of f's environment family found (tab
+// completion asks no registry); empty when it never ran here.
+std::vector<std::string> cached_published_versions(const FamilyDef& f);
 
 }  // namespace retort

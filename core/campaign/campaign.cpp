@@ -11,7 +11,7 @@ namespace retort {
 void CampaignStats::add(const CaseOutcome& c) {
   ++cases;
   if (!c.record.error.empty()) ++errors;
-  failures += c.record.findings;
+  seen += c.record.findings;
   gen_ms += c.record.gen_ms;
   saturate_ms += c.record.saturate_ms;
   extract_ms += c.record.extract_ms;
@@ -27,9 +27,13 @@ double CampaignStats::cases_per_second() const {
   return seconds > 0 ? cases / seconds : 0;
 }
 
+std::string findings_count_text(size_t distinct, uint64_t seen) {
+  return fmt::format("{} distinct finding{}, seen {} time{}", distinct, distinct == 1 ? "" : "s",
+                     seen, seen == 1 ? "" : "s");
+}
+
 std::string CampaignStats::line() const {
-  std::string s = fmt::format("{} cases  {:.1f}/s  findings {} distinct ({})", cases,
-                              cases_per_second(), signatures.size(), failures);
+  std::string s = findings_count_text(signatures.size(), seen);
   if (errors) s += fmt::format("  {} retort errors", errors);
   if (!last_finding.empty()) s += "  last: " + last_finding;
   return s;

@@ -267,7 +267,6 @@ void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
   for (size_t b = 0; b < backends_.size(); ++b) {
     if (!run.results[b] || run.results[b]->status != RunStatus::crash) continue;
     const RunResult& r = *run.results[b];
-    ++rec.findings;
     FindingRecord fr;
     fr.signature = {signature_family(options_.backends[b]), "robustness", "crash", "", "", "", ""};
     if (const Node* n = node_named_in(r.message, relaxed.graph)) fr.signature.op = n->op;
@@ -275,6 +274,7 @@ void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
     if (std::any_of(out.findings.begin(), out.findings.end(),
                     [&](const FindingRecord& f) { return f.signature == fr.signature; }))
       continue;
+    ++rec.findings;
     fr.backend_a = options_.backends[b];
     fr.graph_a = "relaxed";
     fr.backends = fmt::format("{}", fmt::join(options_.backends, ","));
@@ -453,10 +453,10 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
     for (const auto& b : options_.backends) backends_list += (backends_list.empty() ? "" : ",") + b;
     for (const Finding& f : report.findings) {
       if (!is_bug(f.verdict)) continue;
-      ++rec.findings;
       FailureSignature sig = finder.of(f);
       if (f.verdict == Verdict::crash || f.verdict == Verdict::error) classify_text(sig, f.message);
       if (by_key.count(sig.key())) continue;
+      ++rec.findings;
       by_key[sig.key()] = out.findings.size();
       FindingRecord fr;
       fr.signature = sig;

@@ -36,7 +36,7 @@ struct CaseRecord {
   uint64_t index = 0, seed = 0;
   size_t nodes = 0, graphs = 0;  // the generated graph's op nodes; graphs compared
   double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;
-  size_t findings = 0;  // failures seen in this case (before deduplication)
+  size_t findings = 0;  // distinct findings seen in this case (each adds 1 to its finding's count)
   std::string error;    // why Retort itself could not finish the case (empty when it did)
 };
 

@@ -28,7 +28,7 @@ gen="--backends ref,fault --ops add,mul,sub,neg,relu --dtypes f32 --nodes 5..8 -
 fuzz() { "$retort" -c "$attach; fuzz $* --no-opinion --no-reduce" >/dev/null; }
 # "x31 fault reference mismatch at mul (f32)" per finding, sorted: what must be equal.
 counts() { "$retort" findings --db "$1" | sed -n 's/^ *#[0-9]* *\(x[0-9]*\) *\(.*\)  (.*$/\1 \2/p' | sort; }
-total() { "$retort" findings --db "$1" | sed -n 's/.*(\([0-9]*\) in all).*/\1/p'; }
+total() { "$retort" findings --db "$1" | sed -n 's/^[0-9]* distinct findings*, seen \([0-9]*\) times* in .*/\1/p'; }
 
 fuzz $gen --cases $cases --db one.db --quiet
 counts one.db >one.txt
