@@ -1,12 +1,14 @@
 // `fuzz` runs a campaign (core/campaign) into the findings database (core/findings); `findings`
 // lists, shows, opens, exports and merges what campaigns found. docs/campaigns.md.
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -20,10 +22,12 @@
 #include "app/backend_names.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/consent.h"
 #include "app/sigint_cancels.h"
 #include "core/backend/support.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/terminal_text.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
 #include "core/campaign/review.h"
@@ -32,8 +36,7 @@
 #include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
-
-extern char** environ;
+#include "core/rules/rule.h"
 
 namespace retort {
 
@@ -45,11 +48,24 @@ std::string db_path(const Args& args) {
   return args.option("--db").value_or(FindingsDb::default_path());
 }
 
-// The campaign's backends from the session; attached ones the session lacks (a new process
-// resuming the campaign) are attached as the campaign recorded them.
-std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o) {
+// The campaign's backends from the session. Attached ones the session lacks (a process resuming
+// the campaign) are attached as the campaign recorded them: their commands come from the
+// database, so they run only once the person agrees (app/consent.h); a job of --jobs has its
+// parent's agreement (--trust).
+std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o, const Args& args,
+                                        const std::string& source, Output& out) {
+  std::vector<BackendSpec> missing;
   for (const BackendSpec& b : o.attached)
-    if (!s.backends().has(b.name)) s.backends().attach(b.name, b.argv, b.timeout_s, b.options);
+    if (!s.backends().has(b.name)) missing.push_back(b);
+  if (!missing.empty()) {
+    bool trust = args.has("--trust");
+    if (!(args.has("--job") ? trust : consent_to_commands(missing, source, trust, out)))
+      fail(
+          "not resuming: Retort runs a file's commands only once you have seen and trusted them "
+          "(`fuzz --resume --trust`), or attach backends of these names yourself first");
+    for (const BackendSpec& b : missing)
+      s.backends().attach(b.name, b.argv, b.timeout_s, b.options);
+  }
   std::vector<Backend*> backends;
   for (const auto& name : o.backends) backends.push_back(&s.backends().get(name));
   return backends;
@@ -113,18 +129,12 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
   o.seed = s.seed();
   if (auto v = args.option("--seed")) o.seed = parse_u64(*v, "--seed");
-  if (auto v = args.option("--strategy")) {
-    o.strategies = split_list(*v);
-    if (o.strategies.empty())
-      fail("--strategy: name at least one (polyjuice, tensure, oatest, hirfuzz, torchprobe)");
-    for (const auto& name : o.strategies) get_strategy(name);
-  }
+  if (auto v = args.option("--strategy")) o.strategies = split_list(*v);
   // TorchProbe mutates the Python program torch backends run; ONNX Runtime runs none. TENSURE's
   // sparse storage needs JAX's BCOO.
   if (o.strategies == std::vector<std::string>{"torchprobe"}) o.backends = kTorchprobeBackends;
   if (o.strategies == std::vector<std::string>{"tensure"}) o.backends = kTensureBackends;
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
-  if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   o.gen = gen_options_from(s, args, o.gen, out);
   if (!args.option("--for")) o.gen.op_dtypes = campaign_support(s, o.backends, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
@@ -135,6 +145,7 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   if (auto v = args.option("--relax")) o.relax_p = parse_fraction(*v, "--relax");
   if (auto v = args.option("--relax-step")) o.relax_alpha = parse_fraction(*v, "--relax-step");
   if (auto v = args.option("--shard")) std::tie(o.shard, o.shards) = parse_shard(*v);
+  o.validate();             // the same check a stored campaign's options pass (`fuzz --resume`)
   campaign_rules(o.rules);  // a bad rule set name is an error now, not in every case
   o.attached = attached_specs(s, o.backends);
   return o;
@@ -145,7 +156,7 @@ void check_resume_args(const Args& args) {
   for (const auto& [name, value] : args.options)
     if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
         name != "--jobs" && name != "--quiet" && name != "--job" && name != "--no-opinion" &&
-        name != "--no-reduce" && name != "--review-time")
+        name != "--no-reduce" && name != "--review-time" && name != "--trust" && name != "--rules")
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
 }
 
@@ -187,23 +198,45 @@ class ProgressDisplay {
   double seconds_;
 };
 
+// Starts a job: a process of this program that dies with this one, however this one ends (a
+// kill -9 included: the parent-death signal), in the jobs' own process group (`group`, 0 for the
+// first), so that the terminal's Ctrl-C reaches this process only and it tells the jobs.
+// Between fork and exec only system calls run. Returns -1 (errno set) when it cannot start.
+pid_t start_job(const std::vector<char*>& argv, pid_t group) {
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  setpgid(0, group);
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);  // died already
+  execv("/proc/self/exe", argv.data());
+  _exit(127);
+}
+
 // --jobs N: N processes of this program run the campaign's cases (each `fuzz --resume --job
 // J/N`, writing to the same database); this one shows their progress from the database.
 CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& o, uint64_t jobs,
                        std::atomic<bool>& cancel, ProgressDisplay& progress) {
+  // The campaign's rule files, which the jobs read on this process's word (check_stored_rules).
+  std::vector<std::string> builtin = builtin_rule_set_names(), files;
+  for (const auto& r : o.rules)
+    if (std::find(builtin.begin(), builtin.end(), r) == builtin.end()) files.push_back(r);
   std::vector<pid_t> children;
   for (uint64_t j = 0; j < jobs; ++j) {
-    std::vector<std::string> words{"retort", "fuzz",    "--resume", "--quiet",
-                                   "--db",   db.path(), "--job",    fmt::format("{}/{}", j, jobs)};
+    // The parent has attached the campaign's backends itself or with the person's consent.
+    std::vector<std::string> words{"retort",  "fuzz",    "--resume",
+                                   "--quiet", "--trust", "--db",
+                                   db.path(), "--job",   fmt::format("{}/{}", j, jobs)};
     if (o.seconds > 0) words.insert(words.end(), {"--time", fmt::format("{}", o.seconds)});
     if (o.cases > 0) words.insert(words.end(), {"--cases", fmt::format("{}", o.cases)});
+    if (!files.empty())
+      words.insert(words.end(), {"--rules", fmt::format("{}", fmt::join(files, ","))});
     std::vector<char*> argv;
     for (auto& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0) {
+    pid_t pid = start_job(argv, children.empty() ? 0 : children.front());
+    if (pid < 0) {
       for (pid_t c : children) kill(c, SIGINT);
-      fail("--jobs: cannot start job {}", j);
+      fail("--jobs: cannot start job {}: {}", j, std::strerror(errno));
     }
     children.push_back(pid);
   }
@@ -280,11 +313,14 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
   if (!resume) o = options_from(s, args, out);
   std::vector<Backend*> backends;
-  if (!resume) backends = campaign_backends(s, o);
+  if (!resume) backends = campaign_backends(s, o, args, "", out);
   FindingsDb db = FindingsDb::open(path, !resume);
   int64_t campaign = 0;
   if (resume) {
     auto last = db.last_campaign();
+    if (!last && db.campaign_count() > 0)
+      fail("{}: no campaign to resume: its campaigns were all merged in from other databases",
+           path);
     if (!last) fail("{}: no campaign to resume", path);
     campaign = last->id;
     try {
@@ -293,7 +329,17 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
       fail("{}: campaign {} has unreadable options: {}", path, campaign, e.what());
     }
     o.seconds = 0;
-    backends = campaign_backends(s, o);
+    std::vector<std::string> named = split_list(args.option("--rules").value_or(""));
+    for (const auto& file : named)
+      if (std::find(o.rules.begin(), o.rules.end(), file) == o.rules.end())
+        fail(
+            "--rules with --resume names the campaign's rule files to read; '{}' is not one "
+            "of them ({})",
+            file, fmt::join(o.rules, ", "));
+    check_stored_rules(o, named);
+    backends = campaign_backends(
+        s, o, args,
+        fmt::format("campaign {} of findings database {}", campaign, terminal_name(path)), out);
   }
   if (seconds) o.seconds = *seconds;
   if (cases) o.cases = *cases;
@@ -303,6 +349,9 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   }
   bool quiet = args.has("--quiet");
   bool child = args.has("--job");
+  // One process runs a campaign (with its jobs): a second resume would run the same cases.
+  std::optional<CampaignLock> lock;
+  if (!child) lock.emplace(path, campaign);
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
   SigintCancels guard(cancel);
@@ -390,53 +439,62 @@ void list_findings(const FindingsDb& db, Output& out) {
   });
   if (reviews.empty()) {
     out.print("{} in {}, newest first (xN: seen N times):",
-              findings_count_text(all.size(), static_cast<uint64_t>(total)), db.path());
+              findings_count_text(all.size(), static_cast<uint64_t>(total)), terminal_name(db.path()));
   } else {
     out.print(
         "{} in {}, {} after merging, {} reference disputed; those one backend alone gets wrong "
         "first (xN: seen N times):",
-        findings_count_text(all.size(), static_cast<uint64_t>(total)), db.path(), roots, disputed);
+        findings_count_text(all.size(), static_cast<uint64_t>(total)), terminal_name(db.path()),
+        roots, disputed);
   }
+  // A database is a file someone may send: what it holds prints through terminal_name.
   for (const FindingRecord* f : shown) {
-    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count, f->signature.str(),
-              f->backend_a, f->graph_a, f->case_index);
+    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count,
+              terminal_name(f->signature.str()), terminal_name(f->backend_a),
+              terminal_name(f->graph_a), f->case_index);
     if (const auto& a = agreements[f->id]) out.print("        {}", a->str());
     const FindingReview& r = reviews[f->signature.key()];
-    if (r.merged_into) out.print("        merged into #{} (one root: {})", r.merged_into, r.root);
+    if (r.merged_into) out.print("        merged into #{} (one root: {})", r.merged_into, terminal_name(r.root));
     if (merged.count(f->id)) {
       std::vector<std::string> ids;
       for (int64_t id : merged[f->id]) ids.push_back(fmt::format("#{}", id));
       out.print("        merged: {} (one root: {})", fmt::join(ids, ", "),
-                reviews[f->signature.key()].root);
+                terminal_name(reviews[f->signature.key()].root));
     }
   }
 }
 
 void show_finding(const FindingRecord& f, Output& out) {
-  out.print("finding #{}: {}", f.id, f.signature.str());
-  out.print("  signature   {}", f.signature.key());
-  out.print("  seen        {} times, first {}, last {}", f.count, f.first_seen, f.last_seen);
+  auto safe = [](const std::string& text) { return terminal_name(text); };
+  out.print("finding #{}: {}", f.id, safe(f.signature.str()));
+  out.print("  signature   {}", safe(f.signature.key()));
+  out.print("  seen        {} times, first {}, last {}", f.count, safe(f.first_seen),
+            safe(f.last_seen));
   out.print("  example     campaign {}, case {} (case seed {}, inputs seed {})", f.campaign,
             f.case_index, f.case_seed, f.inputs_seed);
-  out.print("  check       {}", f.diverging);
-  out.print("  backends    {}", f.backends);
+  out.print("  check       {}", safe(f.diverging));
+  out.print("  backends    {}", safe(f.backends));
   auto variants = nlohmann::json::parse(f.variants, nullptr, false);
   std::vector<std::string> names;
   if (variants.is_object())
-    for (const auto& [name, text] : variants.items()) names.push_back(name);
+    for (const auto& [name, text] : variants.items()) names.push_back(safe(name));
   out.print("  variants    {}", names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", ")));
   auto cells = nlohmann::json::parse(f.verdicts, nullptr, false);
   if (cells.is_array())
     for (const auto& c : cells) {
+      if (!c.is_object()) continue;
+      auto text = [&](const char* key) {
+        auto it = c.find(key);
+        return it != c.end() && it->is_string() ? safe(it->get<std::string>()) : std::string();
+      };
       // Cells that differ without a bug (precision, undefined, unsupported) are shown apart.
-      std::string verdict = c.value("verdict", "");
-      std::optional<Verdict> v = parse_verdict(verdict);
+      std::optional<Verdict> v = parse_verdict(text("verdict"));
       out.print("  {:<11} {} on {}: {}{}", !v || is_bug(*v) ? "failing" : "not a bug",
-                c.value("backend", ""), c.value("graph", ""), verdict,
-                c.value("message", "").empty() ? "" : " (" + c.value("message", "") + ")");
+                text("backend"), text("graph"), text("verdict"),
+                text("message").empty() ? "" : " (" + text("message") + ")");
     }
   out.print("original:");
-  out.write(f.original);
+  out.write(terminal_safe(f.original, 4 * f.original.size() + 64));  // every byte may escape
 }
 
 // What the end of its campaign learnt (core/campaign/review.h), when it was reviewed.
@@ -538,9 +596,19 @@ void run_findings(Session& s, const Args& args, Output& out) {
     if (args.positional.size() < 2) fail("usage: findings merge DB... [--db INTO]");
     FindingsDb db = FindingsDb::open(path);
     for (size_t i = 1; i < args.positional.size(); ++i) {
-      size_t n = db.merge(args.positional[i]);
-      out.print("merged {} findings from {} into {}", n, args.positional[i], path);
+      MergeResult merged = db.merge(args.positional[i]);
+      std::vector<std::string> campaigns;
+      for (const auto& [there, here] : merged.campaigns)
+        campaigns.push_back(there == here ? fmt::format("{}", here)
+                                          : fmt::format("{} (there {})", here, there));
+      out.print("merged {} findings and {} from {} into {}", merged.findings,
+                campaigns.empty() ? std::string("no campaigns")
+                                  : fmt::format("campaign{} {}", campaigns.size() == 1 ? "" : "s",
+                                                fmt::join(campaigns, ", ")),
+                terminal_name(args.positional[i]), terminal_name(path));
     }
+    if (auto own = db.last_campaign())
+      out.print("`fuzz --resume` continues campaign {}, this database's own", own->id);
     return;
   }
   FindingsDb db = FindingsDb::open(path, false);
@@ -616,7 +684,9 @@ void register_fuzz_commands(CommandRegistry& r) {
                    {"--strategy", "S,...",
                     "how cases make programs: polyjuice, tensure, oatest, hirfuzz, torchprobe; "
                     "several take turns (default polyjuice)"},
-                   {"--rules", "SET,...", "built-in rule sets or .rules files (default polyjuice)"},
+                   {"--rules", "SET,...",
+                    "built-in rule sets or .rules files (default polyjuice); with --resume: the "
+                    "campaign's rule files, which it reads only when named here"},
                    {"--iters", "N", "saturation iterations per case (default 2)"},
                    {"--enodes", "N", "e-node limit per case (default 100)"},
                    {"--random", "K", "random variants per case (default 2)"},
@@ -628,6 +698,9 @@ void register_fuzz_commands(CommandRegistry& r) {
                    {"--jobs", "N", "run N worker processes in parallel"},
                    db,
                    {"--resume", "", "continue the database's last campaign where it stopped"},
+                   {"--trust", "",
+                    "with --resume: run the worker commands the campaign's attached backends "
+                    "name"},
                    {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
                    {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
                    {"--quiet", "", "no progress; a summary without timings"},
@@ -662,7 +735,9 @@ void register_fuzz_commands(CommandRegistry& r) {
            "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
            "with whom; \"reference disputed\" when the two references disagree) and is\n"
            "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
-           "share a root merge into one. See docs/campaigns.md.",
+           "share a root merge into one. --resume shows the worker commands of attached\n"
+           "backends this session lacks, stored with the campaign, and runs them only when\n"
+           "the console's question is answered yes or with --trust. See docs/campaigns.md.",
        .run = run_fuzz,
        .restorable = false});
   r.add(

@@ -5,8 +5,10 @@
 
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/consent.h"
 #include "app/shell.h"
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 #include "core/io/graph_files.h"
 #include "core/session/session_file.h"
 
@@ -29,6 +31,15 @@ void run_open(Session& s, const Args& args, Output& out) {
   // Loaded into a fresh session and swapped in only when everything loaded and replayed.
   Session fresh;
   std::vector<std::string> warnings = load_session_file(fresh, path);
+  // Its attached backends come untrusted (core/session/session_file.h): say what they would run.
+  std::vector<BackendSpec> commands = fresh.backends().untrusted();
+  bool trusted =
+      !commands.empty() && consent_to_commands(commands, "session file " + terminal_name(path),
+                                               args.has("--trust"), out);
+  if (trusted)
+    for (const BackendSpec& b : commands) fresh.backends().trust(b.name);
+  else if (!commands.empty())
+    out.print("they run only once trusted: `open {} --trust`", terminal_name(path));
   s.adopt(std::move(fresh));
   for (const auto& w : warnings) out.print("warning: {}", w);
   std::string egraph = s.has_egraph()
@@ -145,10 +156,14 @@ void register_session_commands(CommandRegistry& r) {
          .restorable = false});
   r.add({.name = "open",
          .args = {{"FILE", Completion::FilePath}},
+         .options = {{"--trust", "", "run the worker commands of the file's attached backends"}},
          .summary = "Open a saved session, replacing the current one.",
          .help = "Replays the rewrite trace to the same e-graph and extracts the variants again;\n"
                  "a variant that comes out different from the saved graph is reported (the new\n"
-                 "one is kept). A bad file leaves the current session untouched.",
+                 "one is kept). A bad file leaves the current session untouched.\n"
+                 "A session file is data: the commands of the backends it attaches are shown,\n"
+                 "and run only when the console's question is answered yes or with --trust;\n"
+                 "until then using such a backend is an error that shows its command.",
          .run = run_open});
   r.add({.name = "history",
          .args = {{"ACTION", Completion::None, true}, {"FILE", Completion::FilePath, true}},

@@ -5,12 +5,20 @@
 
 #include <readline/readline.h>
 
+#include "app/consent.h"
 #include "app/line_editor.h"
 
 namespace retort {
 
 int run_console(Shell& shell) {
   LineEditor editor(shell);
+  // The person at the console answers what a command asks (app/consent.h).
+  set_asker([](const std::string& question) {
+    char* raw = readline(question.c_str());
+    std::string answer = raw ? raw : "";
+    std::free(raw);
+    return answer == "y" || answer == "Y" || answer == "yes";
+  });
   while (true) {
     char* raw = readline("retort> ");
     if (!raw) {

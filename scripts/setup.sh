@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Retort needs on Debian 12 (only the packages that are missing), configures and
 # builds it into build/, then installs the default release of every backend family from its lock
-# (scripts/backends/locks/FAMILY.txt, exact versions and hashes) into
+# (scripts/backends/locks/FAMILY.txt, exact versions and hashes) into $RETORT_ENVS_DIR, else
 # ${XDG_CACHE_HOME:-~/.cache}/retort/envs. Run as root, or as a user with sudo. Safe to run again:
 # what is installed stays.
 #   RETORT_BUILD_DIR  build directory (default: build)

@@ -11,6 +11,7 @@
 #include "core/backend/ref_backend.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/terminal_text.h"
 
 #ifndef RETORT_SOURCE_DIR
 #error "RETORT_SOURCE_DIR must name the source tree (CMakeLists.txt defines it)"
@@ -29,6 +30,21 @@ std::string scripts_dir() {
     if (std::filesystem::is_directory(installed / "backends", ec)) return installed.string();
   }
   return RETORT_SOURCE_DIR "/scripts";
+}
+
+std::string command_text(const std::vector<std::string>& argv) {
+  std::vector<std::string> words;
+  for (const auto& word : argv) {
+    std::string safe = terminal_name(word);
+    bool plain = !safe.empty() && safe.find_first_of(" '\"\\$`;&|<>()*?") == std::string::npos;
+    if (!plain) {
+      std::string quoted = "'";
+      for (char c : safe) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      safe = quoted + "'";
+    }
+    words.push_back(safe);
+  }
+  return fmt::format("{}", fmt::join(words, " "));
 }
 
 std::vector<BackendSpec> builtin_worker_specs() {
@@ -73,7 +89,16 @@ bool BackendSet::is_builtin(const std::string& name) const {
 }
 
 Backend& BackendSet::get(const std::string& name) {
-  if (Entry* e = find(name)) return *e->backend;
+  if (Entry* e = find(name)) {
+    if (!e->from_file.empty()) {
+      const BackendSpec& spec = static_cast<const WorkerBackend&>(*e->backend).spec();
+      fail(
+          "backend '{}' runs `{}`, a command from {}; Retort runs a file's commands only once "
+          "you have seen and trusted them: {}",
+          name, command_text(spec.argv), e->from_file, e->how_to_trust);
+    }
+    return *e->backend;
+  }
   if (std::optional<BackendName> parsed = parse_backend_name(name)) {
     // "inductor" is inductor:default; "ort@1.16.3:O3" a release installed with `backend install`.
     std::string canonical = parsed->str();
@@ -108,10 +133,15 @@ std::vector<std::string> BackendSet::names() const {
 }
 
 void BackendSet::attach(const std::string& name, std::vector<std::string> argv, double timeout_s,
-                        std::map<std::string, std::string> options) {
+                        std::map<std::string, std::string> options, std::string from_file,
+                        std::string how_to_trust) {
   if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
     fail("a backend name must be one word without commas, not '{}'", name);
   if (is_builtin(name)) fail("'{}' is a built-in backend; pick another name", name);
+  // "ort", "ort@1.16.3" and "ort:mine" would be read as the family's backends (or hide them).
+  if (const FamilyDef* family = find_family(name.substr(0, name.find_first_of("@:"))))
+    fail("'{}' names the built-in family {}; pick another name", name, family->name);
+  if (name == "all") fail("'all' means every backend; pick another name");
   if (has(name)) fail("a backend named '{}' is already attached; detach it first", name);
   if (argv.empty() || argv[0].empty()) fail("backend '{}': the command line is empty", name);
   if (!(timeout_s > 0))
@@ -120,11 +150,35 @@ void BackendSet::attach(const std::string& name, std::vector<std::string> argv, 
                       std::make_unique<WorkerBackend>(BackendSpec{.name = name,
                                                                   .argv = std::move(argv),
                                                                   .timeout_s = timeout_s,
-                                                                  .options = std::move(options)})});
+                                                                  .options = std::move(options)}),
+                      std::move(from_file), std::move(how_to_trust)});
+}
+
+void BackendSet::trust(const std::string& name) {
+  Entry* e = find(name);
+  if (!e || e->builtin) fail("no attached backend '{}' to trust", name);
+  e->from_file.clear();
+  e->how_to_trust.clear();
+}
+
+std::vector<BackendSpec> BackendSet::untrusted() const {
+  std::vector<BackendSpec> out;
+  for (const auto& e : entries_)
+    if (!e.from_file.empty()) out.push_back(static_cast<const WorkerBackend&>(*e.backend).spec());
+  return out;
+}
+
+void BackendSet::adopt_attached(const BackendSet& other) {
+  std::erase_if(entries_, [](const Entry& e) { return !e.builtin; });
+  for (const auto& e : other.entries_) {
+    if (e.builtin) continue;
+    BackendSpec spec = static_cast<const WorkerBackend&>(*e.backend).spec();
+    attach(spec.name, spec.argv, spec.timeout_s, spec.options, e.from_file, e.how_to_trust);
+  }
 }
 
 void BackendSet::detach(const std::string& name) {
-  get(name);  // the unknown-name error with suggestions
+  if (!has(name)) get(name);  // the unknown-name error with suggestions
   if (is_builtin(name)) fail("'{}' is a built-in backend and cannot be detached", name);
   std::erase_if(entries_, [&](const Entry& e) { return e.name == name; });
 }

@@ -20,6 +20,10 @@ namespace retort {
 // source tree's scripts/.
 std::string scripts_dir();
 
+// A command line as a person reads it before trusting it: words with blanks or quotes quoted,
+// every word printed with terminal_name (core/base/terminal_text.h).
+std::string command_text(const std::vector<std::string>& argv);
+
 // The built-in worker backends (every mode of every family with a default release), in the
 // order `backend list` shows them.
 std::vector<BackendSpec> builtin_worker_specs();
@@ -33,14 +37,26 @@ class BackendSet {
 
   // Also takes a family name ("inductor": its default mode) and an installed release
   // ("ort@1.16.3:O3"), which it adds. Throws Error listing the backends (with close matches
-  // first) when the name is unknown, and when a release is not installed.
+  // first) when the name is unknown, and when a release is not installed; and, showing the
+  // command, for a backend attached from a file that nobody has trusted yet.
   Backend& get(const std::string& name);
   bool has(const std::string& name) const;
   std::vector<std::string> names() const;  // built-ins first, then attached, in order
 
-  // Throws Error when the name is taken or malformed, argv is empty or the timeout is not > 0.
+  // Throws Error when the name is taken or malformed, names a family (an attached backend never
+  // hides a built-in one: "ort", "xla@0.4.30", "torch:eager"), argv is empty or the timeout is
+  // not > 0. `from_file` names the file the command came from ("session file s.json"): such a
+  // backend runs nothing until trust(name), because files are data, never commands
+  // (docs/architecture.md, "Text from outside"); `how_to_trust` is what its error suggests.
   void attach(const std::string& name, std::vector<std::string> argv, double timeout_s,
-              std::map<std::string, std::string> options);
+              std::map<std::string, std::string> options, std::string from_file = {},
+              std::string how_to_trust = {});
+  // The person confirmed the command of a backend attached from a file: it may run.
+  void trust(const std::string& name);
+  // The attached backends whose commands came from a file and are not trusted yet.
+  std::vector<BackendSpec> untrusted() const;
+  // Replaces this set's attached backends by `other`'s, trusted or not as they are there.
+  void adopt_attached(const BackendSet& other);
   // Stops and removes an attached backend; throws Error for built-ins and unknown names.
   void detach(const std::string& name);
   bool is_builtin(const std::string& name) const;
@@ -61,6 +77,7 @@ class BackendSet {
     std::string name;
     bool builtin = false;
     std::unique_ptr<Backend> backend;
+    std::string from_file{}, how_to_trust{};  // empty from_file: trusted
   };
   Entry* find(const std::string& name);
   const Entry* find(const std::string& name) const;

@@ -205,6 +205,12 @@ std::string retort_cache_dir() {
   return std::string(home) + "/.cache/retort";
 }
 
+std::string envs_dir() {
+  const char* dir = std::getenv("RETORT_ENVS_DIR");
+  if (dir && *dir) return dir;
+  return retort_cache_dir() + "/envs";
+}
+
 std::string default_version(const FamilyDef& f) {
   const FamilyDef& env = environment_family(f);
   if (env.installer == Installer::npm) {
@@ -232,7 +238,7 @@ std::string environment_dir(const FamilyDef& f, const std::string& version) {
   if (v.empty())
     fail("{} has no default release: its lock {} is missing; give a version ({}@VERSION)", env.name,
          lock_file(env), env.name);
-  return fmt::format("{}/envs/{}@{}", retort_cache_dir(), env.name, v);
+  return fmt::format("{}/{}@{}", envs_dir(), env.name, v);
 }
 
 bool is_installed(const FamilyDef& f, const std::string& version) {
@@ -249,7 +255,7 @@ std::vector<std::string> installed_versions(const FamilyDef& f) {
   if (env.installer == Installer::npm && is_installed(env, "")) out.push_back(default_version(env));
   std::error_code ec;
   std::string prefix = env.name + "@";
-  for (const auto& entry : fs::directory_iterator(retort_cache_dir() + "/envs", ec)) {
+  for (const auto& entry : fs::directory_iterator(envs_dir(), ec)) {
     std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0) continue;
     std::string v = name.substr(prefix.size());

@@ -2,7 +2,7 @@
 //
 // A PyPI family's release is a virtual environment made with uv (uv itself lives in a tools
 // environment, pinned by scripts/backends/locks/tools.txt); ORT's is an npm prefix. Both are in
-// ${XDG_CACHE_HOME:-~/.cache}/retort/envs/<family>@<version>/, complete once the marker file
+// envs_dir()/<family>@<version>/, complete once the marker file
 // .retort-complete is there. The default release of each family is the one its lock pins
 // (scripts/backends/locks/<family>.txt; ORT: scripts/backends/package-lock.json), installed by
 // scripts/setup.sh from the lock, with hashes. uv's own cache is shared by every environment, so
@@ -21,6 +21,9 @@ namespace retort {
 
 // ${XDG_CACHE_HOME:-$HOME/.cache}/retort
 std::string retort_cache_dir();
+// Where the releases' environments are: $RETORT_ENVS_DIR, else retort_cache_dir()/envs (the
+// family tests and scripts/setup.sh read the same variable).
+std::string envs_dir();
 
 // The release the lock pins ("2.15.0"); empty when the family has no lock file.
 std::string default_version(const FamilyDef& f);

@@ -52,7 +52,10 @@ nlohmann::json to_json(const SupportTable& t) {
 std::optional<SupportTable> from_json(const nlohmann::json& j) {
   try {
     SupportTable t{j.at("backend").get<std::string>(), j.at("version").get<std::string>(), {}};
-    for (const auto& [op, row] : j.at("cells").items())
+    for (const auto& [op, row] : j.at("cells").items()) {
+      // Only the registry's ops: a cache file naming others (their names reach the terminal in
+      // `backend support`) is not this build's, and is probed again.
+      if (!OpRegistry::instance().find(op)) return std::nullopt;
       for (const auto& [name, word] : row.items()) {
         auto dtype = parse_dtype(name);
         if (!dtype) return std::nullopt;
@@ -61,6 +64,7 @@ std::optional<SupportTable> from_json(const nlohmann::json& j) {
                               : w == "no" ? Support::no
                                           : Support::untyped;
       }
+    }
     return t;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;

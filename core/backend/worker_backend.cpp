@@ -177,9 +177,10 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
   try {
     process_ = std::make_unique<WorkerProcess>(spec_.argv);
   } catch (const Error& e) {
-    fail_worker(result, RunStatus::crash, fmt::format("cannot start the worker: {}", e.message()));
+    // A program that is not there (a family whose environment is missing, a wrong path) is a
+    // fault of the set-up, not of the compiler: an error, never a crash finding.
     state_ = "failed to start";
-    return Start::failed;
+    fail("backend {}: cannot start its worker: {}", spec_.name, e.message());
   }
   Frame hello;
   hello.header = {{"type", "hello"}, {"options", spec_.options}};
@@ -294,7 +295,9 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
       return result;
     }
     if (type != "result") fail("the worker answered a run with a '{}' frame", type);
-    const json& outputs = answer.header.at("outputs");
+    auto found = answer.header.find("outputs");
+    if (found == answer.header.end()) fail("the result has no 'outputs'");
+    const json& outputs = *found;
     if (!outputs.is_array()) fail("'outputs' is not an array");
     for (const json& entry : outputs) {
       auto [name, value] = tensor_from_entry(entry, answer);

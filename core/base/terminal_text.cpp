@@ -1,5 +1,7 @@
 #include "core/base/terminal_text.h"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 namespace retort {
@@ -21,13 +23,29 @@ size_t utf8_length(std::string_view text, size_t i) {
   return n;
 }
 
-bool is_control(std::string_view seq) {
-  auto c = static_cast<unsigned char>(seq[0]);
-  if (seq.size() == 1) return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F;
-  return seq.size() == 2 && c == 0xC2 && static_cast<unsigned char>(seq[1]) < 0xA0;  // C1
+// The code point of a valid UTF-8 sequence.
+uint32_t code_point(std::string_view seq) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(seq[k]); };
+  size_t n = seq.size();
+  uint32_t cp = n == 1   ? byte(0)
+                : n == 2 ? byte(0) & 0x1F
+                : n == 3 ? byte(0) & 0x0F
+                         : byte(0) & 0x07;
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (byte(k) & 0x3F);
+  return cp;
 }
 
-std::string escaped(std::string_view text) {
+// Besides the C0 and C1 controls: the characters that reorder or break what a terminal shows
+// without being visible themselves (a right-to-left override makes "exe.txt" of "txt.exe"; a line
+// separator forges a line): U+061C, U+200E/F, U+202A..U+202E, U+2066..U+2069, U+2028/9.
+bool is_control(std::string_view seq, bool keep_lines) {
+  uint32_t cp = code_point(seq);
+  if (cp == '\n' || cp == '\t') return !keep_lines;
+  return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+         (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+std::string escaped(std::string_view text, bool keep_lines) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
@@ -38,12 +56,12 @@ std::string escaped(std::string_view text) {
       continue;
     }
     std::string_view seq = text.substr(i, n);
-    if (!is_control(seq))
+    if (!is_control(seq, keep_lines))
       out += seq;
     else if (n == 1)
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(seq[0]));
     else
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(seq[1]));
+      out += fmt::format("\\u{:04x}", code_point(seq));
     i += n;
   }
   return out;
@@ -58,7 +76,9 @@ size_t char_start(std::string_view text, size_t pos) {
 
 }  // namespace
 
-std::string terminal_safe(std::string_view text, size_t max_bytes) {
+namespace {
+
+std::string bounded(std::string_view text, size_t max_bytes, bool keep_lines) {
   // Cut the raw text first, so a 10 MB token costs no 10 MB of escaping.
   std::string_view head = text, tail;
   size_t left_out = 0;
@@ -69,15 +89,25 @@ std::string terminal_safe(std::string_view text, size_t max_bytes) {
     tail = text.substr(keep_tail);
     left_out = keep_tail - keep_head;
   }
-  std::string out = escaped(head);
-  if (left_out == 0) return out.size() <= max_bytes ? out : terminal_safe(out, max_bytes);
-  std::string rest = escaped(tail);
+  std::string out = escaped(head, keep_lines);
+  if (left_out == 0) return out.size() <= max_bytes ? out : bounded(out, max_bytes, true);
+  std::string rest = escaped(tail, keep_lines);
   std::string note = fmt::format("[... {} bytes left out ...]", left_out);
   // Escapes may have made the parts longer than the bound: cut them again, at a character.
   size_t head_room = max_bytes * 2 / 3, tail_room = max_bytes / 4;
   if (out.size() > head_room) out.resize(char_start(out, head_room));
   if (rest.size() > tail_room) rest = rest.substr(char_start(rest, rest.size() - tail_room));
   return out + note + rest;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text, size_t max_bytes) {
+  return bounded(text, max_bytes, true);
+}
+
+std::string terminal_name(std::string_view name, size_t max_bytes) {
+  return bounded(name, max_bytes, false);
 }
 
 }  // namespace retort

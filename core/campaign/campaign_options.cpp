@@ -1,10 +1,17 @@
 #include "core/campaign/campaign_options.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
+
+#include <fmt/ranges.h>
 
 #include "core/base/error.h"
 #include "core/base/rng.h"
+#include "core/base/shape.h"
 #include "core/campaign/strategy.h"
+#include "core/ops/registry.h"
+#include "core/rules/rule.h"
 
 namespace retort {
 
@@ -12,6 +19,53 @@ GenOptions CampaignOptions::default_gen() {
   GenOptions g;
   g.min_nodes = g.max_nodes = 10;
   return g;
+}
+
+void CampaignOptions::validate() const {
+  if (gen.min_nodes < 1 || gen.min_nodes > gen.max_nodes || gen.max_nodes > kMaxCaseNodes)
+    fail("--nodes: between 1 and {} op nodes, LO <= HI, not {}..{}", kMaxCaseNodes, gen.min_nodes,
+         gen.max_nodes);
+  if (gen.dtypes.empty()) fail("--dtypes: name at least one dtype");
+  for (const auto& op : gen.ops) OpRegistry::instance().get(op);
+  for (const auto& [op, dtypes] : gen.op_dtypes) OpRegistry::instance().get(op);
+  if (gen.max_rank < 0 || gen.max_rank > static_cast<int>(kMaxRank))
+    fail("--rank: between 0 and {}, not {}", kMaxRank, gen.max_rank);
+  if (gen.max_dim < 1 || gen.max_dim > kMaxCaseDim)
+    fail("max_dim: between 1 and {}, not {}", kMaxCaseDim, gen.max_dim);
+  if (backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
+  for (const auto& name : backends)
+    if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
+      fail("--backends: a backend name is one word without commas, not '{}'", name);
+  if (strategies.empty())
+    fail("--strategy: name at least one (polyjuice, tensure, oatest, hirfuzz, torchprobe)");
+  for (const auto& name : strategies) get_strategy(name);
+  if (rules.empty()) fail("--rules: a campaign needs at least one rule set");
+  if (iter_limit > kMaxIterations)
+    fail("--iters: at most {} saturation iterations, not {}", kMaxIterations, iter_limit);
+  if (node_limit > kMaxENodes) fail("--enodes: at most {} e-nodes, not {}", kMaxENodes, node_limit);
+  if (random_variants > kMaxRandomVariants)
+    fail("--random: at most {} random variants, not {}", kMaxRandomVariants, random_variants);
+  if (!(saturate_seconds > 0 && saturate_seconds <= kMaxSaturateSeconds))
+    fail("saturate_seconds: more than 0 and at most {}, not {}", kMaxSaturateSeconds,
+         saturate_seconds);
+  if (!(relax_p >= 0 && relax_p <= 1)) fail("--relax: between 0 and 1, not {}", relax_p);
+  if (!(relax_alpha >= 0 && relax_alpha <= 1))
+    fail("--relax-step: between 0 and 1, not {}", relax_alpha);
+  if (!(seconds >= 0 && std::isfinite(seconds)))
+    fail("--time: 0 (no limit) or more seconds, not {}", seconds);
+  if (shards == 0 || shard >= shards)
+    fail("--shard: K/N with 0 <= K < N, not {}/{}", shard, shards);
+}
+
+void check_stored_rules(const CampaignOptions& o, const std::vector<std::string>& named_files) {
+  std::vector<std::string> builtin = builtin_rule_set_names();
+  for (const auto& name : o.rules)
+    if (std::find(builtin.begin(), builtin.end(), name) == builtin.end() &&
+        std::find(named_files.begin(), named_files.end(), name) == named_files.end())
+      fail(
+          "the campaign names the rule file '{}'; a file named in a findings database is read "
+          "only when you name it too (`fuzz --resume --rules {}`); built-in sets: {}",
+          name, name, fmt::join(builtin, ", "));
 }
 
 nlohmann::json CampaignOptions::to_json() const {
@@ -101,6 +155,11 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.shards = j.at("shards").get<uint64_t>();
   } catch (const nlohmann::json::exception& e) {
     fail("campaign options: {}", e.what());
+  }
+  try {
+    o.validate();
+  } catch (const Error& e) {
+    fail("campaign options: {}", e.message());
   }
   return o;
 }

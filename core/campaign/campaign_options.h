@@ -47,10 +47,28 @@ struct CampaignOptions {
 
   static GenOptions default_gen();  // 10 nodes, every op and dtype
 
+  // The one check of a campaign's options, wherever they come from (the command line, a campaign
+  // stored in a findings database): throws Error naming the option (--nodes, --shard, ...) when
+  // one is out of its range, so that no file can make a case loop forever or ask for more than
+  // a case can do.
+  void validate() const;
+
   nlohmann::json to_json() const;
-  // Throws Error naming the field when the JSON is not a campaign's options.
+  // Throws Error naming the field when the JSON is not a campaign's options or they fail
+  // validate().
   static CampaignOptions from_json(const nlohmann::json& j);
 };
+
+// The bounds validate() holds the options to.
+inline constexpr int kMaxCaseNodes = 100000;
+inline constexpr int64_t kMaxCaseDim = 1024;
+inline constexpr size_t kMaxIterations = 1000, kMaxENodes = 1000000, kMaxRandomVariants = 1000;
+inline constexpr double kMaxSaturateSeconds = 3600;
+
+// A stored campaign's rule sets resolve as built-in names only, or as the files the person names
+// on the command line (`fuzz --resume --rules FILE`): a path stored in a findings database is
+// never opened on its say-so. Throws Error naming the first other entry.
+void check_stored_rules(const CampaignOptions& o, const std::vector<std::string>& named_files);
 
 // How case `case_seed` of a campaign with these options draws its inputs.
 InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed);

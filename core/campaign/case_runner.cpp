@@ -14,6 +14,7 @@
 #include "core/campaign/relaxed_run.h"
 #include "core/compare/compare.h"
 #include "core/compare/signature.h"
+#include "core/egraph/attrs_scope.h"
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
 #include "core/gen/einsum_gen.h"
@@ -157,6 +158,8 @@ CaseRunner::CaseRunner(const CampaignOptions& options, std::vector<Backend*> bac
 }
 
 CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
+  // The attribute sets only this case makes are freed with it (its outcome is text and counts).
+  AttrsScope scope;
   CaseOutcome out;
   CaseRecord& rec = out.record;
   rec.campaign = campaign;

@@ -1,9 +1,12 @@
 #include "core/egraph/attrs_pool.h"
+#include "core/egraph/attrs_scope.h"
 
 #include <array>
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -56,6 +59,16 @@ class AttrsPool {
     return AttrsId(insert(attrs));
   }
 
+  // The id of `attrs` when it is interned already.
+  std::optional<AttrsId> find(const Attrs& attrs) {
+    std::lock_guard lock(mu_);
+    auto it = ids_.find(attrs);
+    if (it == ids_.end()) return std::nullopt;
+    return AttrsId(it->second);
+  }
+
+  size_t size() const { return size_.load(std::memory_order_acquire); }
+
   const Attrs& at(AttrsId id) const {
     if (id.value >= size_.load(std::memory_order_acquire))
       fail("invalid attribute set id {}", id.value);
@@ -85,15 +98,85 @@ AttrsPool& pool() {
   return p;
 }
 
+// A scope's ids: the top bit set, then 8 bits of the scope's generation (so that an id kept past
+// its scope is caught, not read as another scope's entry), then the index in its table.
+constexpr uint32_t kScopedBit = 1u << 31;
+constexpr uint32_t kIndexBits = 23, kIndexMask = (1u << kIndexBits) - 1;
+
+struct ScopeTable {
+  bool active = false;
+  uint64_t generation = 0;
+  std::deque<Attrs> entries;  // a deque: references stay valid as it grows
+  std::unordered_map<Attrs, uint32_t, AttrsHash> ids;
+};
+
+ScopeTable& scope_table() {
+  thread_local ScopeTable table;
+  return table;
+}
+
+uint32_t generation_bits(uint64_t generation) {
+  return static_cast<uint32_t>(generation & 0xFF) << kIndexBits;
+}
+
 }  // namespace
+
+AttrsScope::AttrsScope() : outer_(!scope_table().active) {
+  if (!outer_) return;
+  ScopeTable& t = scope_table();
+  t.active = true;
+  ++t.generation;
+}
+
+AttrsScope::~AttrsScope() {
+  if (!outer_) return;
+  ScopeTable& t = scope_table();
+  t.active = false;
+  std::deque<Attrs>().swap(t.entries);
+  std::unordered_map<Attrs, uint32_t, AttrsHash>().swap(t.ids);
+}
+
+bool attrs_scoped(AttrsId id) {
+  return (id.value & kScopedBit) != 0;
+}
+
+uint64_t attrs_scope_generation() {
+  return scope_table().generation;
+}
+
+size_t attrs_pool_size() {
+  return pool().size();
+}
+
+size_t attrs_scope_size() {
+  return scope_table().entries.size();
+}
 
 AttrsId intern_attrs(const Attrs& attrs) {
   if (attrs.empty()) return kNoAttrs;
-  return pool().intern(attrs);
+  ScopeTable& t = scope_table();
+  if (!t.active) return pool().intern(attrs);
+  // The scope's own table first: once a set is there, it keeps its id for the whole scope even
+  // if another thread adds it to the pool meanwhile (equal ids must mean equal attributes).
+  if (auto it = t.ids.find(attrs); it != t.ids.end())
+    return AttrsId(kScopedBit | generation_bits(t.generation) | it->second);
+  if (std::optional<AttrsId> shared = pool().find(attrs)) return *shared;
+  if (t.entries.size() > kIndexMask)
+    fail("too many distinct attribute sets in one case ({})", t.entries.size());
+  auto index = static_cast<uint32_t>(t.entries.size());
+  t.entries.push_back(attrs);
+  t.ids.emplace(attrs, index);
+  return AttrsId(kScopedBit | generation_bits(t.generation) | index);
 }
 
 const Attrs& attrs_of(AttrsId id) {
-  return pool().at(id);
+  if (!attrs_scoped(id)) return pool().at(id);
+  const ScopeTable& t = scope_table();
+  uint32_t index = id.value & kIndexMask;
+  if (!t.active || (id.value & ~kIndexMask & ~kScopedBit) != generation_bits(t.generation) ||
+      index >= t.entries.size())
+    fail("attribute set id {:#x} outlived the case that made it", id.value);
+  return t.entries[index];
 }
 
 int compare_attrs(AttrsId a, AttrsId b) {

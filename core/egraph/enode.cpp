@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/base/error.h"
+#include "core/egraph/attrs_scope.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -19,17 +20,32 @@ inline uint64_t mix(uint64_t h, uint64_t x) {
 // Normalising against the registry builds a new attribute map, and rules build the same few
 // attribute sets again and again (a transpose's perm), so the normalised set is kept per (op,
 // attributes as given). Attributes the registry rejects are not kept: they throw every time.
+// Inside an AttrsScope (a fuzz case) the ids of sets new to the process live as long as the
+// scope, and so does this thread's memo of them.
 AttrsId normalized_attrs(const OpDef& def, OpId op, const Attrs& given) {
+  AttrsId given_id = intern_attrs(given);
+  uint64_t key = uint64_t{op.value} << 32 | given_id.value;
+  if (attrs_scoped(given_id)) {
+    thread_local uint64_t generation = 0;
+    thread_local std::unordered_map<uint64_t, AttrsId> scoped;
+    if (generation != attrs_scope_generation()) {
+      std::unordered_map<uint64_t, AttrsId>().swap(scoped);
+      generation = attrs_scope_generation();
+    }
+    if (auto it = scoped.find(key); it != scoped.end()) return it->second;
+    AttrsId normal = intern_attrs(OpRegistry::instance().normalize_attrs(def, given));
+    scoped.emplace(key, normal);
+    return normal;
+  }
   static std::mutex mu;
   static std::unordered_map<uint64_t, AttrsId> memo;
-  uint64_t key = uint64_t{op.value} << 32 | intern_attrs(given).value;
   {
     std::lock_guard lock(mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
   }
   AttrsId normal = intern_attrs(OpRegistry::instance().normalize_attrs(def, given));
   std::lock_guard lock(mu);
-  memo.emplace(key, normal);
+  if (!attrs_scoped(normal)) memo.emplace(key, normal);
   return normal;
 }
 

@@ -2,10 +2,14 @@
 // case, far below the cost of a case, so there is nothing to gain from caching them.
 #include "core/findings/findings_db.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -36,7 +40,8 @@ CREATE TABLE campaigns (
   backends TEXT NOT NULL,
   seed INTEGER NOT NULL,
   shard INTEGER NOT NULL,
-  shards INTEGER NOT NULL
+  shards INTEGER NOT NULL,
+  origin TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE cases (
   campaign INTEGER NOT NULL REFERENCES campaigns(id),
@@ -189,12 +194,18 @@ FindingRecord finding_from_row(const Statement& s) {
 }
 
 CampaignRecord campaign_from_row(const Statement& s) {
-  return {s.i64(0),  s.text(1),         s.text(2),         s.text(3),
-          s.text(4), from_db(s.i64(5)), from_db(s.i64(6)), from_db(s.i64(7))};
+  return {s.i64(0),          s.text(1),         s.text(2),         s.text(3), s.text(4),
+          from_db(s.i64(5)), from_db(s.i64(6)), from_db(s.i64(7)), s.text(8)};
 }
 
 const char* const kCampaignColumns =
-    "id, started, options, retort_version, backends, seed, shard, shards";
+    "id, started, options, retort_version, backends, seed, shard, shards, origin";
+
+int64_t schema_version(sqlite3* raw, const std::string& path) {
+  Statement s(raw, "SELECT max(version) FROM retort_schema", path);
+  s.step();
+  return s.i64(0);
+}
 
 }  // namespace
 
@@ -255,19 +266,15 @@ FindingsDb FindingsDb::open(const std::string& path, bool create) {
   }
   if (tables > 0 && app_id != kApplicationId)
     fail("{}: another application's SQLite database, not Retort's findings (left untouched)", path);
-  if (tables == 0) {
-    // WAL is a property of the file, so one opener's switch serves all. Switching needs the file
-    // to itself and SQLite's busy handler does not wait for that: an opener that finds it in use
-    // (another one creating the schema) tries again.
-    for (int attempt = 1;; ++attempt) {
-      try {
-        db.exec("PRAGMA journal_mode=WAL");
-        break;
-      } catch (const Error&) {
-        if (sqlite3_errcode(raw) != SQLITE_BUSY || attempt == kWalAttempts) throw;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+  if (tables > 0) {
+    int64_t version = schema_version(raw, db.path_);
+    if (version > kFindingsSchemaVersion)
+      fail("{}: findings schema version {} is newer than this Retort's ({}); left untouched", path,
+           version, kFindingsSchemaVersion);
+    db.switch_to_wal();
+    if (version < kFindingsSchemaVersion) db.upgrade_schema(version);
+  } else {
+    db.switch_to_wal();
     Transaction t([&](const std::string& sql) { db.exec(sql); });
     // Another process (a shard, `findings` polling a new file) may have made the schema since
     // the count: count again under the write lock.
@@ -285,15 +292,6 @@ FindingsDb FindingsDb::open(const std::string& path, bool create) {
       db.exec(fmt::format("PRAGMA application_id={}", kApplicationId));
     }
     t.commit();
-  }
-  if (tables > 0) {
-    Statement s(raw, "SELECT max(version) FROM retort_schema", db.path_);
-    s.step();
-    int64_t version = s.i64(0);
-    if (version > kFindingsSchemaVersion)
-      fail("{}: findings schema version {} is newer than this Retort's ({}); left untouched", path,
-           version, kFindingsSchemaVersion);
-    db.exec("PRAGMA journal_mode=WAL");
   }
   // WAL with synchronous=NORMAL: a committed case survives the process being killed (the OS
   // holds the written pages); only a power cut can lose the last few.
@@ -329,13 +327,39 @@ void FindingsDb::exec(const std::string& sql) const {
   }
 }
 
+// WAL is a property of the file, so one opener's switch serves all. It must run outside any
+// transaction (no statement of this connection may be open), and a file in another mode needs
+// the file to itself, which SQLite's busy handler does not wait for: an opener that finds it in
+// use (another one creating the schema, a reader of a copied file) tries again.
+void FindingsDb::switch_to_wal() {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      exec("PRAGMA journal_mode=WAL");
+      return;
+    } catch (const Error&) {
+      if (sqlite3_errcode(db_) != SQLITE_BUSY || attempt == kWalAttempts) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+void FindingsDb::upgrade_schema(int64_t from_version) {
+  Transaction t([&](const std::string& sql) { exec(sql); });
+  // Another opener may have upgraded it since the version was read: read it under the lock.
+  if (schema_version(db_, path_) == from_version) {
+    if (from_version < 2) exec("ALTER TABLE campaigns ADD COLUMN origin TEXT NOT NULL DEFAULT ''");
+    exec(fmt::format("UPDATE retort_schema SET version = {}", kFindingsSchemaVersion));
+  }
+  t.commit();
+}
+
 int64_t FindingsDb::add_campaign(CampaignRecord c) {
   Statement s(db_,
               "INSERT INTO campaigns (started, options, retort_version, backends, seed, shard, "
-              "shards) VALUES (?, ?, ?, ?, ?, ?, ?)",
+              "shards, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
               path_);
   s.bind(1, c.started).bind(2, c.options).bind(3, c.retort_version).bind(4, c.backends);
-  s.bind(5, to_db(c.seed)).bind(6, to_db(c.shard)).bind(7, to_db(c.shards));
+  s.bind(5, to_db(c.seed)).bind(6, to_db(c.shard)).bind(7, to_db(c.shards)).bind(8, c.origin);
   s.step();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -355,10 +379,17 @@ std::optional<CampaignRecord> FindingsDb::campaign(int64_t id) const {
 
 std::optional<CampaignRecord> FindingsDb::last_campaign() const {
   Statement s(db_,
-              fmt::format("SELECT {} FROM campaigns ORDER BY id DESC LIMIT 1", kCampaignColumns),
+              fmt::format("SELECT {} FROM campaigns WHERE origin = '' ORDER BY id DESC LIMIT 1",
+                          kCampaignColumns),
               path_);
   if (!s.step()) return std::nullopt;
   return campaign_from_row(s);
+}
+
+size_t FindingsDb::campaign_count() const {
+  Statement s(db_, "SELECT count(*) FROM campaigns", path_);
+  s.step();
+  return static_cast<size_t>(s.i64(0));
 }
 
 std::set<uint64_t> FindingsDb::done_cases(int64_t campaign) const {
@@ -449,7 +480,7 @@ std::string FindingsDb::db_id() const {
   return s.text(0);
 }
 
-size_t FindingsDb::merge(const std::string& other_path) {
+MergeResult FindingsDb::merge(const std::string& other_path) {
   if (std::filesystem::equivalent(other_path, path_))
     fail("{}: cannot merge a findings database into itself", other_path);
   FindingsDb other = open(other_path, false);
@@ -470,23 +501,51 @@ size_t FindingsDb::merge(const std::string& other_path) {
                       fmt::format("SELECT {} FROM campaigns ORDER BY id", kCampaignColumns),
                       other.path_);
   std::map<int64_t, int64_t> new_id;
+  MergeResult result;
   while (campaigns.step()) {
     CampaignRecord c = campaign_from_row(campaigns);
     int64_t old = c.id;
+    if (c.origin.empty()) c.origin = other_id;
     new_id[old] = add_campaign(c);
+    result.campaigns.emplace_back(old, new_id[old]);
     for (CaseRecord cr : other.cases(old)) {
       cr.campaign = new_id[old];
       insert_case(cr);
     }
   }
-  size_t merged = 0;
   for (FindingRecord f : other.findings()) {
     f.campaign = new_id.count(f.campaign) ? new_id[f.campaign] : 0;
     upsert_finding(f);
-    ++merged;
+    ++result.findings;
   }
   t.commit();
-  return merged;
+  return result;
+}
+
+CampaignLock::CampaignLock(const std::string& db_path, int64_t campaign) {
+  std::string path = db_path + "-lock";
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail("{}: cannot open the campaigns' lock file: {}", path, std::strerror(errno));
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = campaign;
+  lock.l_len = 1;
+  if (fcntl(fd_, F_SETLK, &lock) == 0) return;
+  int why = errno;
+  struct flock holder = lock;
+  bool known = fcntl(fd_, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK;
+  ::close(fd_);
+  fd_ = -1;
+  if (why != EACCES && why != EAGAIN)
+    fail("{}: cannot lock campaign {}: {}", path, campaign, std::strerror(why));
+  if (known)
+    fail("{}: campaign {} is being resumed by process {}", db_path, campaign, holder.l_pid);
+  fail("{}: campaign {} is being resumed by another process", db_path, campaign);
+}
+
+CampaignLock::~CampaignLock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 const char* const kReviewsTable = R"SQL(

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/compare/signature.h"
@@ -18,7 +19,9 @@ struct sqlite3;
 
 namespace retort {
 
-inline constexpr int kFindingsSchemaVersion = 1;
+// 2: campaigns.origin (which database a merged campaign came from). Version 1 files are
+// upgraded when opened.
+inline constexpr int kFindingsSchemaVersion = 2;
 
 struct CampaignRecord {
   int64_t id = 0;
@@ -28,6 +31,15 @@ struct CampaignRecord {
   std::string backends;        // JSON object: backend name -> version
   uint64_t seed = 0;
   uint64_t shard = 0, shards = 1;  // this campaign runs cases i with i % shards == shard
+  // Empty for a campaign started in this database; for one brought in by `findings merge`, the
+  // id of the database it was started in. Only a campaign of one's own is resumed.
+  std::string origin{};
+};
+
+// What `findings merge` brought in.
+struct MergeResult {
+  size_t findings = 0;
+  std::vector<std::pair<int64_t, int64_t>> campaigns;  // (id there, id here)
 };
 
 // One case a campaign ran: its seed and where its time went.
@@ -73,7 +85,8 @@ struct FindingReview {
 class FindingsDb {
  public:
   // Opens (and with create, makes) the database. Throws Error, leaving the file untouched, when
-  // it is not a SQLite file, is another application's database or has a newer schema.
+  // it is not a SQLite file, is another application's database or has a newer schema. A file in
+  // another journal mode (a copy made with VACUUM INTO, the sqlite3 shell's) is switched to WAL.
   static FindingsDb open(const std::string& path, bool create = true);
   // ${XDG_DATA_HOME:-~/.local/share}/retort/findings.db
   static std::string default_path();
@@ -88,7 +101,9 @@ class FindingsDb {
   // The backends' versions are known once their workers have started (after the first case).
   void set_campaign_backends(int64_t id, const std::string& backends);
   std::optional<CampaignRecord> campaign(int64_t id) const;
+  // The newest campaign started in this database (not one brought in by merge).
   std::optional<CampaignRecord> last_campaign() const;
+  size_t campaign_count() const;
   std::set<uint64_t> done_cases(int64_t campaign) const;
   std::vector<CaseRecord> cases(int64_t campaign) const;
 
@@ -102,8 +117,9 @@ class FindingsDb {
 
   // Copies the campaigns, cases and findings of another findings database into this one (one
   // transaction); known signatures add their counts. Refuses a database merged before (by its
-  // id, so a copy counts too). Returns the number of findings merged.
-  size_t merge(const std::string& other_path);
+  // id, so a copy counts too). The campaigns brought in keep where they came from (origin), so
+  // that `fuzz --resume` goes on with this database's own campaign.
+  MergeResult merge(const std::string& other_path);
 
   // Stores (replaces) the review of the finding with this signature key.
   void set_review(const std::string& signature, const FindingReview& review);
@@ -113,6 +129,8 @@ class FindingsDb {
  private:
   FindingsDb(std::string path, sqlite3* db);
   void exec(const std::string& sql) const;
+  void switch_to_wal();
+  void upgrade_schema(int64_t from_version);
   void upsert_finding(const FindingRecord& f);
   void insert_case(const CaseRecord& c);
   std::string db_id() const;  // random at creation: recognises a database merged before
@@ -123,5 +141,20 @@ class FindingsDb {
 
 // The current time as the database stores it.
 std::string utc_now();
+
+// Marks campaign `campaign` of a database as run by this process while it lives: an fcntl lock
+// on one byte of FILE-lock beside the database, which the system releases when the process ends,
+// however it ends (kill -9 included). Throws Error "campaign N is being resumed by process P"
+// when another process holds it.
+class CampaignLock {
+ public:
+  CampaignLock(const std::string& db_path, int64_t campaign);
+  ~CampaignLock();
+  CampaignLock(const CampaignLock&) = delete;
+  CampaignLock& operator=(const CampaignLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 }  // namespace retort

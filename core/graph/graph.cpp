@@ -1,5 +1,7 @@
 #include "core/graph/graph.h"
 
+#include <algorithm>
+
 #include <set>
 #include <unordered_map>
 
@@ -7,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 #include "core/ops/registry.h"
 #include "core/tensor/value_budget.h"
 
@@ -113,19 +116,39 @@ std::vector<Node> topological_order(const std::vector<Node>& nodes,
   return order;
 }
 
+// A name from a model file reaches the terminal in every command that shows the graph (info,
+// eval, compare, hirfuzz calls, the panes): one that a terminal would act on (an escape sequence,
+// a line break, a bidirectional override) is refused here, where every graph passes, and shown
+// escaped by the one printer of names (core/base/terminal_text.h).
+void check_printable(const std::string& name, std::string_view what) {
+  bool plain = std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
+  if (!plain && terminal_name(name) != name)
+    fail(
+        "{} '{}' holds characters a terminal would act on (shown escaped); names must print as "
+        "they are",
+        what, terminal_name(name));
+}
+
 void check_unique_names(const Graph& g) {
+  check_printable(g.name, "the graph name");
   std::set<std::string> seen;
   auto claim = [&](const std::string& name, const std::string& what) {
     if (name.empty()) fail("{} has an empty name", what);
+    check_printable(name, what);
     if (!seen.insert(name).second) fail("value '{}' is defined twice", name);
   };
   for (const auto& i : g.inputs) claim(i.name, "an input");
   for (const auto& c : g.constants) claim(c.name, "a constant");
   std::set<std::string> node_names;
   for (const auto& n : g.nodes) {
+    check_printable(n.name, "a node name");
+    check_printable(n.op, "an op name");
+    for (const auto& i : n.inputs) check_printable(i, "an input of a node");
     if (!node_names.insert(n.name).second) fail("node name '{}' is used twice", n.name);
     for (const auto& o : n.outputs) claim(o, fmt::format("an output of node '{}'", n.name));
   }
+  for (const auto& o : g.outputs) check_printable(o, "a graph output");
+  for (const auto& f : g.functions) check_printable(f.name, "a function name");
 }
 
 void infer_node(Graph& g, Node& node) {
@@ -168,6 +191,14 @@ void infer_node(Graph& g, Node& node) {
   }
 }
 
+// The bytes every value of a run takes together (each is within the budget per value, so
+// this sum of at most a few million terms cannot overflow).
+uint64_t all_values_bytes(const Graph& g) {
+  uint64_t total = 0;
+  for (const auto& [name, type] : g.types) total += value_bytes(type.dtype, type.shape).value_or(0);
+  return total;
+}
+
 }  // namespace
 
 std::vector<TensorType> input_types(const Graph& g, const Node& node) {
@@ -202,6 +233,7 @@ void infer_graph(Graph& g) {
       throw e.at_node(node.name);
     }
   }
+  check_total_value_budget(all_values_bytes(g));
   if (g.outputs.empty()) fail("the graph has no output");
   std::set<std::string> seen_outputs;
   for (const auto& o : g.outputs) {

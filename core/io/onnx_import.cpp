@@ -284,6 +284,7 @@ class Importer {
     while (!node.inputs.empty() && node.inputs.back().empty()) node.inputs.pop_back();
 
     const OpDef* op = is_default_domain(p.domain()) ? registry_.find_onnx(p.op_type()) : nullptr;
+    if (op) check_attribute_types(p);
     std::string why = op ? registry_form_problem(*op, p, node) : "Retort has no such op";
     if (why.empty()) {
       to_registry_node(*op, p, node);
@@ -327,6 +328,21 @@ class Importer {
       unsupported(fmt::format("Constant attribute '{}' is not supported", a.name()));
     }
     add_constant(p.output(0), std::move(value));
+  }
+
+  // An attribute of another type than the op's ONNX schema declares makes the model broken (the
+  // ONNX checker rejects it): an error naming the node now, not an opaque node that fails later
+  // for a reason that hides this one.
+  void check_attribute_types(const onnx::NodeProto& p) const {
+    const auto* schema = onnx::OpSchemaRegistry::Schema(p.op_type(), opsets_.at(""), "");
+    if (!schema) return;
+    for (const auto& a : p.attribute()) {
+      auto declared = schema->attributes().find(a.name());
+      if (declared == schema->attributes().end()) continue;
+      if (attr_type(a) != onnx::AttributeProto::UNDEFINED && attr_type(a) != declared->second.type)
+        fail("attribute '{}' is {}; ONNX's {} takes {}", a.name(), attr_type_label(attr_type(a)),
+             p.op_type(), attr_type_label(declared->second.type));
+    }
   }
 
   // Why p cannot become a node of op (empty when it can): an older definition of the op, or an

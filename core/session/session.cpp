@@ -83,10 +83,8 @@ void Session::adopt(Session&& other) {
   redo_ = std::move(other.redo_);
   input_plan_ = std::move(other.input_plan_);
   // A BackendSet owns worker processes and does not move: the attached backends are replaced
-  // by other's (workers start on first use).
-  for (const BackendSpec& b : backends_.attached()) backends_.detach(b.name);
-  for (const BackendSpec& b : other.backends_.attached())
-    backends_.attach(b.name, b.argv, b.timeout_s, b.options);
+  // by other's, trusted or not as they were (workers start on first use).
+  backends_.adopt_attached(other.backends_);
   newest_variant_.clear();
   topics_.bump_all();
 }

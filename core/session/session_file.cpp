@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 #include "core/io/base64.h"
 #include "core/io/graph_files.h"
 #include "core/io/json_graph.h"
@@ -121,7 +122,8 @@ class SessionReader : public JsonReader {
     return *plan;
   }
 
-  // Attached worker backends (they start on first use, so attaching here runs nothing).
+  // Attached worker backends, not trusted: their commands run only once the person has seen and
+  // trusted them (`open FILE --trust`, app/commands_session.cpp).
   void backends(Session& s, const json& list) {
     size_t i = 0;
     for (const auto& b : array(list, "backends")) {
@@ -135,7 +137,9 @@ class SessionReader : public JsonReader {
       try {
         s.backends().attach(string(field(b, "name", path), path + ".name"),
                             strings(field(b, "argv", path), path + ".argv"),
-                            number(field(b, "timeout_s", path), path + ".timeout_s"), options);
+                            number(field(b, "timeout_s", path), path + ".timeout_s"), options,
+                            "session file " + terminal_name(file()),
+                            fmt::format("`open {} --trust`", terminal_name(file())));
       } catch (const Error& e) {
         bad(path, e.message());
       }

@@ -100,5 +100,47 @@ TEST(BackendSet, AMissingWorkerScriptIsACrashResultNotAnException) {
   EXPECT_NE(r.stderr_tail.find("ort_worker.js"), std::string::npos) << r.stderr_tail;
 }
 
+// Issue 27: a session file attached backends named like the families and `compare --backends
+// ref,ort` ran the file's command instead of ONNX Runtime.
+TEST(BackendSet, AnAttachedNameNeverHidesAFamily) {
+  BackendSet set;
+  for (const std::string name :
+       {"ort", "xla", "inductor", "torch", "tvm", "ort@1.16.3", "ort:mine", "torch@2:x", "all"}) {
+    std::string error = error_of([&] { set.attach(name, {"/bin/true"}, 1, {}); });
+    EXPECT_NE(error.find("pick another name"), std::string::npos) << name << ": " << error;
+  }
+  EXPECT_TRUE(set.attached().empty());
+  set.attach("ortish", {"/bin/true"}, 1, {});  // a longer word is no family name
+}
+
+TEST(BackendSet, ABackendFromAFileRunsNothingUntilTrusted) {
+  BackendSet set;
+  set.attach("w", {"/bin/sh", "-c", "touch marker\x1b]0;title\x07"}, 1, {}, "session file s.json",
+             "`open s.json --trust`");
+  EXPECT_EQ(set.untrusted().size(), 1u);
+  EXPECT_TRUE(set.has("w"));
+  std::string error = error_of([&] { set.get("w"); });
+  EXPECT_NE(error.find("backend 'w' runs `/bin/sh -c 'touch marker\\x1b]0;title\\x07'`, a command "
+                       "from session file s.json"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("`open s.json --trust`"), std::string::npos) << error;
+  // Another set takes it over as untrusted as it was; detaching needs no trust.
+  BackendSet other;
+  other.adopt_attached(set);
+  EXPECT_EQ(other.untrusted().size(), 1u);
+  other.detach("w");
+  set.trust("w");
+  EXPECT_TRUE(set.untrusted().empty());
+  EXPECT_EQ(set.get("w").info().name, "w");
+}
+
+TEST(BackendSet, CommandTextQuotesAndEscapes) {
+  EXPECT_EQ(command_text({"python3", "w.py", "--x"}), "python3 w.py --x");
+  EXPECT_EQ(command_text({"sh", "-c", "rm -rf ~"}), "sh -c 'rm -rf ~'");
+  EXPECT_EQ(command_text({"a\nb", "it's"}), "'a\\x0ab' 'it'\\''s'");
+  EXPECT_EQ(command_text({"x\u202eexe.txt"}), "'x\\u202eexe.txt'");
+}
+
 }  // namespace
 }  // namespace retort

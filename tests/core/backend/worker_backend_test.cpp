@@ -176,12 +176,18 @@ TEST_F(WorkerBackendTest, PerturbChangesTheValuesOfOneOp) {
   EXPECT_EQ(r.outputs.at("y").get(0), ref.outputs.at("y").get(0) + 1.0);
 }
 
-TEST_F(WorkerBackendTest, AMissingProgramIsACrashResult) {
+// A missing environment is Retort's set-up failing, not the compiler crashing: an error, which a
+// campaign records as the case's error, never as a crash finding.
+TEST_F(WorkerBackendTest, AMissingProgramIsAnErrorNotACrash) {
   WorkerBackend w(
       {.name = "w", .argv = {(dir_ / "no_such_worker").string()}, .timeout_s = 30, .options = {}});
-  RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::crash);
-  EXPECT_NE(r.message.find("cannot start"), std::string::npos) << r.message;
+  try {
+    w.run(request_);
+    ADD_FAILURE() << "a worker that cannot start gave a result";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("backend w: cannot start its worker"), std::string::npos)
+        << e.message();
+  }
   EXPECT_EQ(w.info().state, "failed to start");
 }
 

@@ -25,6 +25,22 @@ TEST(TerminalText, EscapesControlsC1AndBrokenUtf8) {
   EXPECT_EQ(terminal_safe("\xc0\x9b", 100), "\\xc0\\x9b");  // overlong
 }
 
+// Issue 27: worker messages still passed U+202E (which shows "exe.txt" for "txt.exe") and
+// U+2028 (a line break to many terminals).
+TEST(TerminalText, EscapesBidiOverridesAndLineSeparators) {
+  EXPECT_EQ(terminal_safe("evil\u202etxt.exe", 100), "evil\\u202etxt.exe");
+  EXPECT_EQ(terminal_safe("a\u2028b\u2029c", 100), "a\\u2028b\\u2029c");
+  EXPECT_EQ(terminal_safe("\u2066\u2069\u200f\u061c", 100), "\\u2066\\u2069\\u200f\\u061c");
+  EXPECT_EQ(terminal_safe("\u2027\u2030", 100), "\u2027\u2030");  // neighbours stay
+}
+
+TEST(TerminalText, ANameStaysOnItsLine) {
+  EXPECT_EQ(terminal_name("x\ny\tz"), "x\\x0ay\\x09z");
+  EXPECT_EQ(terminal_name("graph\x1b]2;owned\x07"), "graph\\x1b]2;owned\\x07");
+  EXPECT_EQ(terminal_name("caf\u00e9 \u4f60\u597d"), "caf\u00e9 \u4f60\u597d");
+  EXPECT_LE(terminal_name(std::string(100000, '\n')).size(), kWorkerMessageBytes + 100);
+}
+
 TEST(TerminalText, BoundsLongTextKeepingHeadAndTail) {
   std::string token = "HEAD" + std::string(10'000'000, 'x') + "TAIL";
   std::string safe = terminal_safe(token, 1000);

@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "core/base/error.h"
+
 namespace retort {
 namespace {
 
@@ -40,6 +42,50 @@ TEST(CampaignOptions, CampaignsStoredBeforeForAndInputRangesStillRead) {
   EXPECT_FALSE(old.input_ranges);
   for (uint64_t seed = 1; seed <= 16; ++seed)
     EXPECT_EQ(case_input_plan(old, seed).str(), "standard");
+}
+
+std::string stored_error(const std::string& field, const nlohmann::json& value) {
+  nlohmann::json j = CampaignOptions().to_json();
+  j[field] = value;
+  try {
+    CampaignOptions::from_json(j);
+  } catch (const Error& e) {
+    return e.message();
+  }
+  return "no error";
+}
+
+// Issue 27: a stored `shards: 0` looped forever and huge counts hung; the options read from a
+// database now pass the same check as the command line's.
+TEST(CampaignOptions, StoredOptionsPassTheCommandLinesCheck) {
+  EXPECT_EQ(stored_error("shards", 0), "campaign options: --shard: K/N with 0 <= K < N, not 0/0");
+  EXPECT_NE(stored_error("nodes", {1, 1000000000}).find("--nodes"), std::string::npos);
+  EXPECT_NE(stored_error("nodes", {0, 3}).find("--nodes"), std::string::npos);
+  EXPECT_NE(stored_error("random_variants", 1000000000).find("--random"), std::string::npos);
+  EXPECT_NE(stored_error("enodes", 1ull << 40).find("--enodes"), std::string::npos);
+  EXPECT_NE(stored_error("iterations", 1ull << 40).find("--iters"), std::string::npos);
+  EXPECT_NE(stored_error("max_dim", 1 << 30).find("max_dim"), std::string::npos);
+  EXPECT_NE(stored_error("relax_p", 7).find("--relax"), std::string::npos);
+  EXPECT_NE(stored_error("saturate_seconds", -1).find("saturate_seconds"), std::string::npos);
+  EXPECT_NE(stored_error("backends", nlohmann::json::array()).find("--backends"),
+            std::string::npos);
+  EXPECT_NE(stored_error("ops", {"no_such_op"}).find("no_such_op"), std::string::npos);
+  EXPECT_NE(stored_error("strategies", {"bogus"}).find("bogus"), std::string::npos);
+  EXPECT_EQ(stored_error("seed", 5), "no error");
+}
+
+TEST(CampaignOptions, StoredRulesAreBuiltInNamesOrFilesThePersonNames) {
+  CampaignOptions o;
+  o.rules = {"polyjuice", "/etc/passwd"};
+  try {
+    check_stored_rules(o, {});
+    ADD_FAILURE() << "a path from the database was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("the rule file '/etc/passwd'"), std::string::npos) << e.message();
+  }
+  check_stored_rules(o, {"/etc/passwd"});
+  o.rules = {"polyjuice"};
+  check_stored_rules(o, {});
 }
 
 }  // namespace

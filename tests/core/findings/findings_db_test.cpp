@@ -1,6 +1,9 @@
 #include "core/findings/findings_db.h"
 
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -205,15 +208,117 @@ TEST_F(FindingsDbTest, MergeUnionsFindingsAndAddsCountsOnce) {
   a.record_case(a_case(ca, 0), {finding("mul", ca, 0)});
   b.record_case(a_case(cb, 1), {finding("mul", cb, 1), finding("add", cb, 1)});
   b.record_case(a_case(cb, 3), {finding("add", cb, 3)});
-  EXPECT_EQ(a.merge(file("b.db")), 2u);
+  MergeResult merged = a.merge(file("b.db"));
+  EXPECT_EQ(merged.findings, 2u);
+  ASSERT_EQ(merged.campaigns.size(), 1u);
+  EXPECT_EQ(merged.campaigns[0].first, cb);
+  int64_t brought = merged.campaigns[0].second;
   std::map<std::string, int64_t> counts;
   for (const auto& f : a.findings()) counts[f.signature.op] = f.count;
   EXPECT_EQ(counts, (std::map<std::string, int64_t>{{"add", 2}, {"mul", 2}}));
   EXPECT_THROW(a.merge(file("b.db")), Error);
   EXPECT_THROW(a.merge(file("a.db")), Error);
+  // The shard brought in is kept, with where it came from; the one to resume stays a's own
+  // (issue 27: --resume ran the merged shard's campaign, and its stored command).
+  EXPECT_EQ(a.done_cases(brought), (std::set<uint64_t>{1, 3}));
+  EXPECT_FALSE(a.campaign(brought)->origin.empty());
   ASSERT_TRUE(a.last_campaign());
-  EXPECT_EQ(a.last_campaign()->shard, 1u);
-  EXPECT_EQ(a.done_cases(a.last_campaign()->id), (std::set<uint64_t>{1, 3}));
+  EXPECT_EQ(a.last_campaign()->id, ca);
+  EXPECT_EQ(a.last_campaign()->shard, 0u);
+}
+
+TEST_F(FindingsDbTest, ADatabaseOnlyOfMergedCampaignsHasNoneToResume) {
+  FindingsDb b = FindingsDb::open(file("b.db"));
+  b.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+  FindingsDb a = FindingsDb::open(file("a.db"));
+  a.merge(file("b.db"));
+  EXPECT_EQ(a.campaign_count(), 1u);
+  EXPECT_FALSE(a.last_campaign());
+  // Merged on: a campaign merged from a merge keeps its first origin.
+  FindingsDb c = FindingsDb::open(file("c.db"));
+  c.merge(file("a.db"));
+  EXPECT_FALSE(c.last_campaign());
+  EXPECT_EQ(c.campaign(1)->origin, a.campaign(1)->origin);
+}
+
+// Issue 27: a copy made with VACUUM INTO (or the sqlite3 shell: any database not in WAL mode)
+// failed with "cannot change into wal mode from within a transaction".
+TEST_F(FindingsDbTest, ACopyInAnotherJournalModeOpensAndBecomesWal) {
+  {
+    FindingsDb db = FindingsDb::open(file("a.db"));
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    db.record_case(a_case(c, 0), {finding("mul", c, 0)});
+  }
+  for (const std::string mode : {"delete", "truncate", "persist"}) {
+    std::string copy = file("copy-" + mode + ".db");
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(file("a.db").c_str(), &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, ("VACUUM INTO '" + copy + "'").c_str(), nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(raw);
+    ASSERT_EQ(sqlite3_open(copy.c_str(), &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, ("PRAGMA journal_mode=" + mode).c_str(), nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(raw);
+    FindingsDb db = FindingsDb::open(copy, false);
+    EXPECT_EQ(db.findings().size(), 1u) << mode;
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    db.record_case(a_case(c, 0), {});
+    EXPECT_EQ(slurp(copy).substr(18, 2), std::string("\x02\x02", 2)) << mode;  // WAL's versions
+  }
+}
+
+TEST_F(FindingsDbTest, AVersion1FileIsUpgraded) {
+  {
+    FindingsDb db = FindingsDb::open(file("old.db"));
+    db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(file("old.db").c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw,
+                         "ALTER TABLE campaigns DROP COLUMN origin; "
+                         "UPDATE retort_schema SET version = 1",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  FindingsDb db = FindingsDb::open(file("old.db"), false);
+  ASSERT_TRUE(db.last_campaign());
+  EXPECT_EQ(db.last_campaign()->origin, "");
+  EXPECT_EQ(db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1}), 2);
+}
+
+// The lock of a campaign is the process's: another process that tries it is told who holds it,
+// and it is free again once the holder ends, whatever way it ends.
+TEST_F(FindingsDbTest, ACampaignIsRunByOneProcessAtATime) {
+  std::string db = file("a.db");
+  int ready[2], done[2];
+  ASSERT_EQ(pipe(ready), 0);
+  ASSERT_EQ(pipe(done), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    CampaignLock lock(db, 7);
+    char c = 1;
+    if (write(ready[1], &c, 1) != 1) _exit(1);
+    if (read(done[0], &c, 1) != 1) _exit(1);  // holds it until the parent says
+    _exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  try {
+    CampaignLock second(db, 7);
+    ADD_FAILURE() << "a second process took the campaign";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find(fmt::format("campaign 7 is being resumed by process {}", child)),
+              std::string::npos)
+        << e.message();
+  }
+  { CampaignLock other(db, 8); }  // another campaign of the same file is free
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  CampaignLock after(db, 7);
+  for (int fd : {ready[0], ready[1], done[0], done[1]}) close(fd);
 }
 
 // Reviews live in a table of their own, made on the first write: a database written before

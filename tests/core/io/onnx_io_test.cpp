@@ -360,5 +360,58 @@ TEST(OnnxIo, SymbolicDimensionsAreNamed) {
   }
 }
 
+std::string one_node_model(const std::string& node_proto, const std::string& in,
+                           const std::string& out) {
+  ProtoWriter graph;
+  graph.bytes(1, node_proto)
+      .bytes(2, "g")
+      .bytes(11, value_info(in, {2, 3}))
+      .bytes(12, value_info(out, {2, 3}));
+  return ProtoWriter()
+      .varint(1, 7)
+      .bytes(7, graph.str())
+      .bytes(8, ProtoWriter().bytes(1, "").varint(2, 13).str())
+      .str();
+}
+
+// Issue 27: a known op with an attribute of the wrong type loaded as an unknown (opaque) op and
+// failed later with a misleading error; now the load fails naming the node and the attribute.
+TEST(OnnxIo, AKnownOpWithAWrongTypedAttributeFailsAtLoadNamingTheNode) {
+  ProtoWriter perm;
+  perm.bytes(1, "perm").fixed32(2, 1.5f).varint(20, 1);  // FLOAT, where Transpose takes INTS
+  ProtoWriter n;
+  n.bytes(1, "x").bytes(2, "y").bytes(3, "flip").bytes(4, "Transpose").bytes(5, perm.str());
+  try {
+    import_onnx(one_node_model(n.str(), "x", "y"), "typed.onnx");
+    FAIL() << "a float perm was accepted";
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("typed.onnx"), std::string::npos) << what;
+    EXPECT_NE(what.find("flip"), std::string::npos) << what;
+    EXPECT_NE(what.find("attribute 'perm' is float; ONNX's Transpose takes ints"),
+              std::string::npos)
+        << what;
+  }
+}
+
+// Issue 27: names from a model reached the terminal raw (info, eval, compare, hirfuzz calls);
+// a graph whose names a terminal would act on is refused where every graph passes.
+TEST(OnnxIo, NamesATerminalWouldActOnAreRefused) {
+  for (const std::string name : {std::string("y\x1b]2;owned\x07"), std::string("y\nforged line"),
+                                 std::string("y\u202etxt.exe")}) {
+    ProtoWriter n;
+    n.bytes(1, "x").bytes(2, name).bytes(4, "Neg");
+    try {
+      import_onnx(one_node_model(n.str(), "x", name), "names.onnx");
+      ADD_FAILURE() << "accepted " << name;
+    } catch (const Error& e) {
+      std::string what = e.what();
+      EXPECT_NE(what.find("holds characters a terminal would act on"), std::string::npos) << what;
+      EXPECT_EQ(what.find_first_of("\x1b\n"), std::string::npos) << what;
+      EXPECT_EQ(what.find("\u202e"), std::string::npos) << what;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace retort
