@@ -20,17 +20,15 @@ struct FamilyMode {
   std::map<std::string, std::string> options{};  // sent to the worker in hello
   std::string help{};                            // one line for `help` and the docs
   std::string worker{};                          // the worker script when not the family's
+  // The accelerator the mode runs on ("cuda"; JAX calls it "gpu"), told to the worker as the
+  // option `device`; empty: the CPU. Without it here the mode is listed as unavailable, with
+  // the reason (family_env.h, device_unavailable), and its runs are `unsupported`.
+  std::string device{};
 };
 
 enum class Installer {
   npm,   // an npm prefix per version (onnxruntime-node)
   pypi,  // a virtual environment per version, made with uv
-};
-
-// How `export repro` writes a family's reproducer (core/compare/repro.h).
-enum class ReproKind {
-  ort_node,       // repro.js on onnxruntime-node: needs only Node and the package
-  python_worker,  // repro.py starting the family's worker with its hello options
 };
 
 // A message by which a compiler refuses a model it cannot run, rather than computing a wrong
@@ -62,7 +60,12 @@ struct FamilyDef {
   // and every package a version needs, with {} for the version ("jax=={}", "jaxlib=={}").
   std::string version_package{};
   std::vector<std::string> packages{};
-  ReproKind repro = ReproKind::python_worker;
+  // The standalone reproducer (core/compare/repro.h): the stem of its runner in scripts/repro
+  // ("ort" for scripts/repro/ort.py.in), which uses only the compiler's public API and numpy;
+  // empty: `export repro` writes Retort's replay through the worker instead. And what its
+  // requirements.txt pins, with {} for the release; empty: `packages`.
+  std::string repro_script{};
+  std::vector<std::string> repro_requirements{};
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
   std::vector<Refusal> refusals{};
   // The program mutations its worker applies (backend.h): the generated Python program's.
@@ -117,5 +120,6 @@ FamilyDef tf_xla_family();
 FamilyDef tvm_family();
 FamilyDef openvino_family();
 FamilyDef iree_family();
+FamilyDef onnx_ref_family();
 
 }  // namespace retort

@@ -8,12 +8,14 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/backend/backend.h"
 #include "core/base/dtype.h"
+#include "core/graph/graph.h"
 
 namespace retort {
 
@@ -28,6 +30,11 @@ struct SupportTable {
   // A table for people: one row per op, one column per dtype ("+" runs, "-" fails, "." n/a).
   std::string str() const;
 };
+
+// A one-node graph of `op` whose first operand has dtype t, its attributes and shapes drawn with
+// `seed`; results may take a second dtype (comparisons give bool, shape ops i64). Null when the
+// op cannot be typed so. The probe's graphs, and `conform`'s (core/compare/conform.h).
+std::optional<Graph> single_op_graph(const std::string& op, DType t, uint64_t seed);
 
 // ${XDG_CACHE_HOME:-~/.cache}/retort/support/<backend>@<version>.json, with the name and version
 // made safe by file_name_part (core/io/file_io.h).

@@ -238,6 +238,9 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
             result.message =
                 fmt::format("{} refuses {}: {}", report.backends[b], refusal->why, result.message);
           }
+        if (options.progress)
+          options.progress((run * backends.size() + b) * graphs.size() + g + 1,
+                           options.runs * backends.size() * graphs.size(), report.backends[b]);
         CompareCell& cell = report.cell(b, g);
         cell.millis += result.millis;
         if (result.compile_ms)

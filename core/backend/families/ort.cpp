@@ -12,7 +12,8 @@ FamilyDef ort_family() {
               .installer = Installer::npm,
               .version_package = "onnxruntime-node",
               .packages = {"onnxruntime-node@{}"},
-              .repro = ReproKind::ort_node,
+              .repro_script = "ort",
+              .repro_requirements = {"onnxruntime=={}", "numpy"},
               .cannot_run =
                   "ops or dtypes without a CPU kernel: unsupported (1.20.1 had no Add on u8, "
                   "i8, i16; 1.30.0 has)",
