@@ -578,7 +578,7 @@ void register_fuzz_commands(CommandRegistry& r) {
                    gen_options[3],
                    gen_options[4],
                    seed,
-                   {"--time", "S", "stop after S seconds"},
+                   {"--time", "S", "a deadline: stop after S seconds, cutting the case in flight"},
                    {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
                    {"--strategy", "S,...",
                     "how cases make programs: polyjuice, tensure, oatest, hirfuzz, torchprobe; "
@@ -620,7 +620,10 @@ void register_fuzz_commands(CommandRegistry& r) {
            "(alone, its default backends are ref,torch:eager,inductor).\n"
            "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
            "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
-           "finding; its worker is restarted. Ctrl-C ends after the case in flight; every\n"
+           "finding; its worker is restarted (once per case after a timeout). A worker that\n"
+           "never answers hello is an infrastructure problem of the case, not a finding.\n"
+           "--time is a deadline: a run still going then is stopped and its case left for\n"
+           "--resume. Ctrl-C ends after the case in flight; every\n"
            "finished case is in the database (one transaction each). Without --time or\n"
            "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
            "second opinion (its case run on onnx-ref and every installed family: who agrees\n"

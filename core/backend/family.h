@@ -20,6 +20,10 @@ struct FamilyMode {
   std::map<std::string, std::string> options{};  // sent to the worker in hello
   std::string help{};                            // one line for `help` and the docs
   std::string worker{};                          // the worker script when not the family's
+  // The accelerator the mode runs on ("cuda"; JAX calls it "gpu"), told to the worker as the
+  // option `device`; empty: the CPU. Without it here the mode is listed as unavailable, with
+  // the reason (family_env.h, device_unavailable), and its runs are `unsupported`.
+  std::string device{};
 };
 
 enum class Installer {

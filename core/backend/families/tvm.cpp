@@ -23,6 +23,10 @@ FamilyDef tvm_family() {
   f.modes.push_back({.name = "passes",
                      .options = {{"opt_level", "3"}, {"passes", "graph"}},
                      .help = "opt_level 3 after Relax graph passes (FoldConstant, CSE, ...)"});
+  f.modes.push_back({.name = "cuda",
+                     .options = {{"opt_level", "3"}, {"device", "cuda"}},
+                     .help = "opt_level 3, built for cuda (needs a CUDA build of TVM)",
+                     .device = "cuda"});
   return f;
 }
 

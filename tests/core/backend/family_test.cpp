@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "core/backend/backend.h"
+#include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/compare/oracles.h"
 #include "core/compare/release_bisect.h"
@@ -94,6 +96,34 @@ TEST(Family, TheOptimizationOracleUsesTheBaseline) {
     if (c.oracle == Oracle::optimization) pairs.push_back({c.backend_a, c.backend_b});
   std::vector<std::pair<size_t, size_t>> expected = {{0, 1}, {2, 3}, {4, 5}};
   EXPECT_EQ(pairs, expected);
+}
+
+// inductor:cuda, torch:cuda, xla:gpu and tvm:cuda tell their worker the device; on a machine
+// without a GPU they are unavailable, with the reason, and a run is `unsupported` without
+// starting a worker.
+TEST(Family, DeviceModesAreUnavailableWithoutTheirDevice) {
+  std::set<std::string> device_modes;
+  for (const auto& f : families())
+    for (const auto& m : f.modes)
+      if (!m.device.empty()) {
+        device_modes.insert(f.name + ":" + m.name);
+        EXPECT_EQ(m.options.at("device"), m.device) << f.name << ":" << m.name;
+      }
+  EXPECT_EQ(device_modes,
+            (std::set<std::string>{"inductor:cuda", "torch:cuda", "xla:gpu", "tvm:cuda"}));
+  if (std::filesystem::exists("/dev/nvidiactl"))
+    GTEST_SKIP() << "this machine has an NVIDIA GPU: the device modes are available";
+  for (const std::string& name : device_modes) {
+    WorkerBackend w(family_backend_spec(*parse_backend_name(name)));
+    EXPECT_EQ(w.info().state, "unavailable") << name;
+    EXPECT_EQ(w.info().unavailable, "no NVIDIA GPU here: /dev/nvidiactl is absent") << name;
+    Graph g;
+    RunResult r = w.run({.graph = &g, .onnx = {}, .inputs = {}, .outputs = {}});
+    EXPECT_EQ(r.status, RunStatus::unsupported) << name;
+    EXPECT_NE(r.message.find("/dev/nvidiactl is absent"), std::string::npos) << r.message;
+    EXPECT_EQ(w.worker_pid(), -1) << name;
+  }
+  EXPECT_EQ(family_backend_spec(*parse_backend_name("inductor")).unavailable, "");
 }
 
 TEST(Bisect, FindsTheFirstReleaseThatChanged) {
