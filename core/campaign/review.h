@@ -12,7 +12,7 @@
 // Reduction: core/compare/reduce.h, the same failure, bounded in time. The root of a reduced
 // graph is its backend family and the ops left besides the one the signature names (the op
 // whose value differs or that the error names): ORT's MaxPool length bug reduced under a Split
-// error, a Clip error and a Reshape error has the root "ort: maxpool" each time. Findings with
+// error, a Clip error and a Reshape error has the root "ort: max_pool" each time. Findings with
 // one root merge into the oldest (the others keep their rows and name it).
 #pragma once
 

@@ -93,10 +93,10 @@ TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
   FindingRecord split = finding(kChain, "split", "f32", 1);
   Graph g = parse_rtg(
       "graph r\ninput x : f32[1,1,5,5]\n"
-      "p = maxpool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, num_outputs=2)\n"
+      "p = max_pool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, parts=2)\n"
       "output s0\noutput s1\n");
-  EXPECT_EQ(reduced_root(split, g), "ort: maxpool");
-  EXPECT_EQ(reduced_root(finding(kChain, "exp", "f32", 1), parse_rtg(kChain)), "ort: abs exp neg");
+  EXPECT_EQ(reduced_root(split, g), "ort: max_pool");
+  EXPECT_EQ(reduced_root(finding(kChain, "exp", "f32", 1), parse_rtg(kChain)), "ort: abs neg");
   FindingRecord neg = finding(kChain, "neg", "f32", 1);
   EXPECT_EQ(reduced_root(neg, parse_rtg("graph n\ninput x : f32[2]\ny = neg(x)\noutput y\n")),
             "ort: neg");
