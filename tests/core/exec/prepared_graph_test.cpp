@@ -22,9 +22,9 @@ std::pair<Graph, TensorMap> constants_as_inputs(const Graph& g, TensorMap feeds)
   return {h, feeds};
 }
 
-class InterpreterModels : public ::testing::TestWithParam<const char*> {};
+class PreparedGraphModels : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(InterpreterModels, PreparedRunsEqualPlainRunsBitForBit) {
+TEST_P(PreparedGraphModels, PreparedRunsEqualPlainRunsBitForBit) {
   std::string name = GetParam();
   Graph g = name == "resnet18" ? testing::resnet18_graph(32, 1, 10)
                                : testing::mobilenet_v2_graph(32, 1, 10);
@@ -42,9 +42,10 @@ TEST_P(InterpreterModels, PreparedRunsEqualPlainRunsBitForBit) {
   EXPECT_NE(logits.get(0), logits.get(1));
 }
 
-INSTANTIATE_TEST_SUITE_P(Vision, InterpreterModels, ::testing::Values("resnet18", "mobilenet_v2"));
+INSTANTIATE_TEST_SUITE_P(Vision, PreparedGraphModels,
+                         ::testing::Values("resnet18", "mobilenet_v2"));
 
-TEST(Interpreter, KeepsIntermediatesAndReportsInputErrorsPerRun) {
+TEST(PreparedGraph, KeepsIntermediatesAndReportsInputErrorsPerRun) {
   Graph g = testing::resnet18_graph(16, 2, 4);
   PreparedGraph interpreter(g);
   TensorMap feeds = generate_inputs(g, 1, nullptr);

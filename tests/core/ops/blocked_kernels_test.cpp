@@ -103,7 +103,7 @@ std::pair<Tensor, Tensor> run_conv(const std::vector<const Tensor*>& in, const A
   return {plain, prepared};
 }
 
-TEST(BlockedKernels, ConvMatchesThePlainLoopsBitForBit) {
+TEST(OpsBlockedKernels, ConvMatchesThePlainLoopsBitForBit) {
   Rng rng(7);
   const DType kTypes[] = {DType::f32, DType::f64, DType::f16};
   for (int trial = 0; trial < 300; ++trial) {
@@ -145,7 +145,7 @@ TEST(BlockedKernels, ConvMatchesThePlainLoopsBitForBit) {
 
 // Past ConvKernel::kSingleAbove weights an f32 conv keeps its packed filters as float: the same
 // values, so the same results.
-TEST(BlockedKernels, LargeF32FiltersKeptAsFloatGiveTheSameResults) {
+TEST(OpsBlockedKernels, LargeF32FiltersKeptAsFloatGiveTheSameResults) {
   Rng rng(3);
   for (int64_t special : {0, 50}) {
     Tensor x = values({DType::f32, {1, 128, 4, 3}}, rng, special);
@@ -173,7 +173,7 @@ std::vector<double> reference_dots(const Tensor& a, const Tensor& b, int64_t m, 
   return dot;
 }
 
-TEST(BlockedKernels, GemmAndMatmulMatchThePlainLoopsBitForBit) {
+TEST(OpsBlockedKernels, GemmAndMatmulMatchThePlainLoopsBitForBit) {
   Rng rng(11);
   const OpRegistry& reg = OpRegistry::instance();
   for (int trial = 0; trial < 200; ++trial) {
