@@ -81,7 +81,8 @@ EGraphPictureOptions egraph_options(const Args& args) {
 
 struct Picture {
   std::string dot;
-  std::string stem;  // for a fresh file name
+  std::string stem;       // for a fresh file name
+  std::string note = {};  // how the picture is simplified, for the user
 };
 
 Picture picture(const Session& s, const Args& args) {
@@ -95,7 +96,9 @@ Picture picture(const Session& s, const Args& args) {
   }
   if (*what == "egraph") {
     if (args.arg(1)) fail("`render egraph` takes no further argument");
-    return {egraph_picture(s, egraph_options(args)), "egraph"};
+    Picture p{"", "egraph", ""};
+    p.dot = egraph_picture(s, egraph_options(args), &p.note);
+    return p;
   }
   if (*what == "rewrite") {
     if (args.arg(2)) fail("`render rewrite` takes one step number at most");
@@ -125,6 +128,7 @@ void run_render(Session& s, const Args& args, Output& out) {
   render_format(path);  // a bad extension fails before any work
   std::string warnings = render_dot_file(p.dot, path, args.has("--force"));
   out.print("wrote {}", path);
+  if (!p.note.empty()) out.print("{}", p.note);
   if (!warnings.empty()) out.print("graphviz: {}", warnings);
   if (file) return;
   if (const char* viewer = std::getenv("RETORT_VIEWER"); viewer && *viewer)
@@ -156,8 +160,12 @@ void register_render_commands(CommandRegistry& r) {
              "green, max salmon; a legend names them); `--around eN [--depth D]` draws only\n"
              "the classes within D edges of eN (operands and users) and `--variants` only the\n"
              "classes the variants chose, each left-out operand as a dashed eN stub: a large\n"
-             "e-graph is cut at 500 classes otherwise; `render diff A B` draws A and B side by\n"
-             "side (A and B are variant names or `original`) with removed, added and rewritten\n"
+             "e-graph is cut at 500 classes otherwise. Past 200 e-nodes the e-graph picture is\n"
+             "compact, and a line says so: one box per class listing its e-nodes (the chosen\n"
+             "ones marked `<- min`), placed in layers by Retort instead of a Graphviz layout\n"
+             "search, so that it draws in well under a second; `render diff A B` draws A and B\n"
+             "side by side (A and B are variant names or `original`) with removed, added and\n"
+             "rewritten "
              "nodes coloured; three or more connected unchanged nodes with no changed neighbour\n"
              "are one dashed box (\"unchanged 1 (7 nodes)\" and their ops) unless --full; a\n"
              "node and its counterpart share a row and rewritten pairs are linked by a dashed\n"

@@ -43,7 +43,7 @@ std::string graph_picture(const Graph& g) {
   return graph_dot(g);
 }
 
-std::string egraph_picture(const Session& s, const EGraphPictureOptions& o) {
+std::string egraph_picture(const Session& s, const EGraphPictureOptions& o, std::string* note) {
   const EGraphWork& w = s.egraph();
   DotOptions options;
   size_t next_other = 0;
@@ -61,7 +61,7 @@ std::string egraph_picture(const Session& s, const EGraphPictureOptions& o) {
     else
       options.only = std::move(near);
   }
-  return egraph_dot(w.eg, options);
+  return egraph_dot(w.eg, options, note);
 }
 
 std::string diff_picture(const Session& s, const std::string& a, const std::string& b, bool full) {

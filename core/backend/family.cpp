@@ -13,9 +13,9 @@
 namespace retort {
 
 const std::vector<FamilyDef>& families() {
-  static const std::vector<FamilyDef> all = {ort_family(),      inductor_family(), torch_family(),
-                                             xla_family(),      tf_xla_family(),   tvm_family(),
-                                             openvino_family(), iree_family()};
+  static const std::vector<FamilyDef> all = {
+      ort_family(), inductor_family(), torch_family(), xla_family(),     tf_xla_family(),
+      tvm_family(), openvino_family(), iree_family(),  onnx_ref_family()};
   return all;
 }
 
@@ -132,6 +132,18 @@ std::string oracle_baseline(const std::string& backend) {
   std::optional<BackendName> base = parse_backend_name(name->family->baseline);
   base->version = name->version;
   return base->str();
+}
+
+const Refusal* find_refusal(const std::string& backend, const std::string& message) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+  }
+  if (!name) return nullptr;
+  for (const Refusal& r : name->family->refusals)
+    if (message.find(r.text) != std::string::npos) return &r;
+  return nullptr;
 }
 
 }  // namespace retort

@@ -261,7 +261,53 @@ std::vector<std::string> installed_versions(const FamilyDef& f) {
   return out;
 }
 
-BackendSpec family_backend_spec(const BackendName& name) {
+PythonEnvironment probe_python_environment(const FamilyDef& f, const std::string& python,
+                                           const std::atomic<bool>* cancel) {
+  const FamilyDef& env = environment_family(f);
+  if (env.installer != Installer::pypi)
+    fail("{} does not run in a Python environment (it is an npm family)", env.name);
+  // The packages by name: "jaxlib=={}" is jaxlib.
+  std::vector<std::string> packages{env.version_package};
+  for (const std::string& p : env.packages) {
+    std::string name = p.substr(0, p.find_first_of("=<>![ "));
+    if (std::find(packages.begin(), packages.end(), name) == packages.end())
+      packages.push_back(name);
+  }
+  std::vector<std::string> argv{python, "-c",
+                                "import importlib.metadata as m, json, sys\n"
+                                "def version(p):\n"
+                                "    try:\n"
+                                "        return m.version(p)\n"
+                                "    except m.PackageNotFoundError:\n"
+                                "        return None\n"
+                                "print(json.dumps({p: version(p) for p in sys.argv[1:]}))\n"};
+  argv.insert(argv.end(), packages.begin(), packages.end());
+  CommandResult r = run_command(argv, {.cancel = cancel});
+  std::string last = r.output.substr(0, r.output.find_last_not_of("\n") + 1);
+  last = last.substr(last.find_last_of('\n') + 1);
+  nlohmann::json found = nlohmann::json::parse(last, nullptr, false);
+  if (r.exit_status != 0 || !found.is_object())
+    fail("{} cannot tell its packages' versions: {}", python, one_line_reason(r));
+  PythonEnvironment out{.python = python, .versions = ""};
+  for (const std::string& p : packages) {
+    auto it = found.find(p);
+    bool has = it != found.end() && it->is_string();
+    if (!has && p == env.version_package)
+      fail("{} has no {}: {} needs it (and {})", python, p, env.name, fmt::join(packages, ", "));
+    out.versions += fmt::format("{}{} {}", out.versions.empty() ? "" : ", ", p,
+                                has ? it->get<std::string>() : "missing");
+  }
+  return out;
+}
+
+std::string device_unavailable(const std::string& device) {
+  if (device.empty()) return "";
+  if (device != "cuda" && device != "gpu") return fmt::format("unknown device '{}'", device);
+  if (!fs::exists("/dev/nvidiactl")) return "no NVIDIA GPU here: /dev/nvidiactl is absent";
+  return "";
+}
+
+BackendSpec family_backend_spec(const BackendName& name, const PythonEnvironment* python) {
   const FamilyDef& f = *name.family;
   const FamilyDef& env = environment_family(f);
   const FamilyMode& mode = *find_mode(f, name.mode);
@@ -271,7 +317,11 @@ BackendSpec family_backend_spec(const BackendName& name) {
   spec.name = name.str();
   spec.timeout_s = f.timeout_s;
   spec.options = mode.options;
-  if (env.installer == Installer::npm) {
+  spec.unavailable = device_unavailable(mode.device);
+  if (python && name.version.empty()) {
+    spec.argv = {python->python, script};
+    spec.environment = python->str();
+  } else if (env.installer == Installer::npm) {
     spec.argv = {"node", script};
     if (!is_default(env, name.version))
       spec.argv.insert(spec.argv.end(),

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -56,6 +57,19 @@ struct FindingRecord {
   uint64_t case_index = 0;
 };
 
+// What the end of a campaign learnt about a finding (core/campaign/review.h): who agrees with
+// whom on its case, its reduced graph, and the finding it was merged into. Kept in a table of
+// its own (reviews, keyed by signature) made on the first write, so that databases written
+// before it open and read as they are.
+struct FindingReview {
+  std::string agreement;    // JSON of core/campaign/review.h's Agreement; empty: not asked
+  bool disputed = false;    // the two references disagree on its case: not a compiler bug
+  std::string reduced;      // .rtg text of the reduced graph under test; empty: not reduced
+  std::string reduced_b;    // of the graph it had to agree with (an equivalence finding)
+  std::string root;         // what the reduced graph comes down to: one root, one finding
+  int64_t merged_into = 0;  // the finding it was merged into; 0: none
+};
+
 class FindingsDb {
  public:
   // Opens (and with create, makes) the database. Throws Error, leaving the file untouched, when
@@ -90,6 +104,11 @@ class FindingsDb {
   // transaction); known signatures add their counts. Refuses a database merged before (by its
   // id, so a copy counts too). Returns the number of findings merged.
   size_t merge(const std::string& other_path);
+
+  // Stores (replaces) the review of the finding with this signature key.
+  void set_review(const std::string& signature, const FindingReview& review);
+  // Every stored review, by signature key; none for a database without the table.
+  std::map<std::string, FindingReview> reviews() const;
 
  private:
   FindingsDb(std::string path, sqlite3* db);
