@@ -60,7 +60,7 @@ TEST(CommandSpec, BadArgumentsGiveUsage) {
   CommandSpec e = eval_like();
   EXPECT_EQ(error_of(e, "a b"), "unexpected argument 'b'; usage: eval [NAME] [--seed S] [--quiet]");
   EXPECT_EQ(error_of(e, "--sed 3"),
-            "unknown option --sed; usage: eval [NAME] [--seed S] [--quiet]");
+            "unknown option --sed; did you mean --seed?; usage: eval [NAME] [--seed S] [--quiet]");
   EXPECT_EQ(error_of(e, "--seed"),
             "--seed needs a value S; usage: eval [NAME] [--seed S] [--quiet]");
   EXPECT_EQ(error_of(e, "--quiet=1"),

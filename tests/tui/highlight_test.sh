@@ -8,7 +8,7 @@ expect_screen 'e-classes'
 run_cmd 'apply add-assoc'
 wait_text 'F1 graph: rewrite #0'
 # 80x24 is small: one-line boxes, the new ones between stars.
-expect_screen '\*[a-z0-9]+ add\*'
+expect_screen '\*[a-z0-9]+ add\([^)]*\)\*'
 # On a big screen, boxes have borders and the new ones a double border, in colour.
 tm resize-window -t t -x 200 -y 60
 wait_text '╔'

@@ -84,8 +84,7 @@ std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
   size_t steps = w.trace.steps.size() - from;
   view.label = steps == 1 ? fmt::format("rewrite #{}", from)
                           : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
-  view.note =
-      fmt::format("{} of {} rewrite(s) shown; added and rewritten nodes marked", used, steps);
+  view.note = fmt::format("{} of {} rewrite(s); added, rewritten marked", used, steps);
   return view;
 }
 
@@ -130,8 +129,7 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
   }
   for (const auto& [name, v] : s.variants())
     views.push_back({"variant " + name, v.graph, variant_new_nodes(s, name),
-                     value_summaries(s, name),
-                     "nodes added or rewritten since the original are marked"});
+                     value_summaries(s, name), "added, rewritten since the original marked"});
   return views;
 }
 

@@ -209,7 +209,7 @@ TEST(RtgParser, NameErrors) {
 
 TEST(RtgParser, OpAndAttributeErrorsComeFromTheRegistry) {
   EXPECT_EQ(parse_error("input x : f32[2]\ny = addd(x, x)\noutput y\n"),
-            "t.rtg:2:5: unknown op 'addd'; did you mean add or and?");
+            "t.rtg:2:5: unknown op 'addd'; did you mean add?");
   EXPECT_EQ(parse_error("input x : f32[2,3]\ny = transpose(x, prem=[1,0])\noutput y\n"),
             "t.rtg:2:18: op 'transpose' has no attribute 'prem' (it has: perm)");
   EXPECT_EQ(parse_error("input x : f32[2]\ny = relu(x, alpha=1)\noutput y\n"),
