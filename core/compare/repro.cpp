@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/error.h"
+#include "core/compare/output_match.h"
 #include "core/exec/inputs.h"
 #include "core/io/graph_files.h"
 #include "core/io/json_graph.h"
@@ -27,6 +28,18 @@ size_t graph_index(const CompareReport& report, const std::string& name) {
   auto it = std::find(report.graphs.begin(), report.graphs.end(), name);
   if (it == report.graphs.end()) fail("the compare report has no graph '{}'", name);
   return static_cast<size_t>(it - report.graphs.begin());
+}
+
+// The outputs a two-graph finding compared, as compare paired them (core/compare/output_match.h).
+OutputPairs finding_pairs(const CompareReport& report, size_t a, size_t b) {
+  std::vector<const Graph*> defs;
+  for (const Graph& g : report.graph_defs) defs.push_back(&g);
+  std::vector<OutputMatch> matches(defs.size());
+  for (size_t g : {a, b})
+    if (g != 0) matches[g] = match_outputs(*defs[0], *defs[g], report.graphs[g]);
+  std::vector<std::vector<size_t>> values;
+  if (a != 0 && b != 0) values = output_values(defs);
+  return output_pairs(defs, matches, values, a, b);
 }
 
 const ReproBackend& backend_of(const ReproOptions& options, const std::string& name) {
@@ -210,20 +223,30 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
 
   std::map<std::string, std::string> copies = backend_a.copy_files;
   auto side = [&](const std::string& backend, const std::string& graph, const ReproBackend& b,
-                  const std::string& model, const Graph& g) {
+                  const std::string& model, const std::vector<std::string>& outputs) {
     return nlohmann::json{{"label", fmt::format("{} on {}", backend, graph)},
                           {"model", model},
                           {"backend", backend_json(b)},
-                          {"outputs", g.outputs}};
+                          {"outputs", outputs}};
   };
-  cfg["a"] = side(f.backend_a, f.graph_a, backend_a, "model_a.onnx", ga);
+  std::vector<std::string> outputs_a = ga.outputs, outputs_b = gb.outputs;
+  if (two_graphs) {
+    outputs_a.clear();
+    outputs_b.clear();
+    for (const auto& [oa, ob] :
+         finding_pairs(report, graph_index(report, f.graph_a), graph_index(report, f.graph_b))) {
+      outputs_a.push_back(oa);
+      outputs_b.push_back(ob);
+    }
+  }
+  cfg["a"] = side(f.backend_a, f.graph_a, backend_a, "model_a.onnx", outputs_a);
   if (b_is_reference) {
     cfg["b"] = {{"label", fmt::format("the reference on {}", f.graph_a)},
                 {"expected", expected_files},
                 {"outputs", ga.outputs}};
   } else {
-    cfg["b"] =
-        side(f.backend_b, f.graph_b, *backend_b, two_graphs ? "model_b.onnx" : "model_a.onnx", gb);
+    cfg["b"] = side(f.backend_b, f.graph_b, *backend_b,
+                    two_graphs ? "model_b.onnx" : "model_a.onnx", outputs_b);
     copies.insert(backend_b->copy_files.begin(), backend_b->copy_files.end());
   }
   for (const auto& [from, name] : copies) out.copy(from, name);
