@@ -36,11 +36,13 @@ bool install_with_progress(Session& s, const FamilyDef& family, const std::strin
   const FamilyDef& env = environment_family(family);
   std::string label = env.name + "@" + (version.empty() ? default_version(env) : version);
   if (is_installed(env, version)) return false;
-  out.print("installing {} into {} (Ctrl-C stops)", label, environment_dir(env, version));
+  out.live(
+      fmt::format("installing {} into {} (Ctrl-C stops)", label, environment_dir(env, version)));
+  out.progress(fmt::format("installing {}", label));
   s.cancel_flag().store(false);
   SigintCancels guard(s.cancel_flag());
   install_version(env, version,
-                  {.progress = [&](const std::string& line) { out.print("  {}", line); },
+                  {.progress = [&](const std::string& line) { out.live("  " + line); },
                    .cancel = &s.cancel_flag()});
   out.print("installed {}", label);
   return true;

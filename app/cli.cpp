@@ -1,5 +1,6 @@
 #include "app/cli.h"
 
+#include <termios.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "app/shell.h"
 #include "app/tui.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/base/version.h"
 #include "core/session/journal.h"
 
@@ -44,8 +46,22 @@ bool is_batch(const CliOptions& o) {
   return o.commands || o.script || !o.command_words.empty();
 }
 
+// A workbench killed with SIGKILL leaves the terminal as curses set it: no echo, no line editing,
+// Enter sending \r, the cursor hidden. The question needs an ordinary terminal back.
+void sane_terminal() {
+  termios t{};
+  if (tcgetattr(STDIN_FILENO, &t) != 0) return;
+  t.c_iflag |= ICRNL;
+  t.c_iflag &= ~static_cast<tcflag_t>(INLCR | IGNCR);
+  t.c_oflag |= OPOST | ONLCR;
+  t.c_lflag |= ICANON | ECHO | ECHOE | ISIG | IEXTEN;
+  tcsetattr(STDIN_FILENO, TCSANOW, &t);
+  std::fputs("\x1b[?25h", stdout);  // show the cursor
+}
+
 // Asks on the terminal; anything but y or yes is no.
 bool ask_restore(size_t commands) {
+  sane_terminal();
   std::fprintf(stdout, "restore the previous session (%zu commands)? [y/N] ", commands);
   std::fflush(stdout);
   char answer[16] = {};
@@ -73,8 +89,9 @@ std::string restored_state(const Session& s) {
 // journal from a killed session is restored when asked (--restore, or yes at the console's
 // prompt) by running its commands again; otherwise it is kept as journal.previous.jsonl, and a
 // new journal starts.
+// `replay_log`, when set, gets every restored command and what it printed (the workbench's log).
 void start_journal(Session& session, Shell& shell, const CliOptions& options, bool console,
-                   Output& out, Output& err) {
+                   Output& out, Output& err, ProgressView* progress, Output* replay_log) {
   std::string path = journal_path();
   if (path.empty()) return;
   std::optional<UnfinishedJournal> pending;
@@ -105,17 +122,19 @@ void start_journal(Session& session, Shell& shell, const CliOptions& options, bo
     err.print("warning: {}; this session is not journaled", e.what());
   }
   if (!restore) return;
-  StringOutput quiet;
-  Shell replaying(session, shell.commands(), quiet, quiet);
+  StringOutput replayed;
+  Shell replaying(session, shell.commands(), replayed, replayed);
   size_t failed = 0;
   // A long journal (a saturation, a campaign) takes seconds to replay: say where it is.
+  if (progress) progress->begin("restore");
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (out.in_place())
-      out.write(fmt::format("\rrestoring: command {} of {}: {:.50}\x1b[K", i + 1, lines.size(),
-                            lines[i]));
+    if (progress) progress->progress(fmt::format("commands: {:.50}", lines[i]), i, lines.size());
+    replayed.clear();
     failed += replaying.run(lines[i]) == LineStatus::Failed;
+    if (replay_log)
+      replay_log->write(fmt::format("{}{}\n{}", kTuiPrompt, lines[i], replayed.text()));
   }
-  if (out.in_place()) out.write("\r\x1b[K");
+  if (progress) progress->end();
   out.print("restored {} commands from {}{}", lines.size(), path,
             failed ? fmt::format(" ({} failed)", failed) : "");
   out.line(restored_state(session));
@@ -135,7 +154,8 @@ std::string journal_path() {
 }
 
 std::string cli_usage() {
-  return "usage: retort [FILE] [--seed N] [--restore] [--plain | -c \"CMD; CMD\" | --script FILE]\n"
+  return "usage: retort [FILE] [--seed N] [--restore] [--quiet]\n"
+         "              [--plain | -c \"CMD; CMD\" | --script FILE]\n"
          "       retort COMMAND [ARGS...]\n"
          "\n"
          "Starts the workbench (panes, see docs/tui.md), loading FILE (.rtg, .json, .onnx) first\n"
@@ -146,6 +166,8 @@ std::string cli_usage() {
          "  --script FILE    run FILE, one command per line ('#' comments); stops at the first "
          "failure\n"
          "  --seed N         the session seed (default 1)\n"
+         "  --quiet, -q      no progress lines (a long command otherwise redraws one in place on\n"
+         "                   a terminal, or prints one to standard error every 10 s)\n"
          "  --version        print Retort's version and exit (`backend list`: the compilers')\n"
          "  --restore        restore the previous session if it did not end cleanly (the\n"
          "                   console offers this itself; see docs/formats.md, journal)\n"
@@ -169,6 +191,8 @@ CliOptions parse_cli(const std::vector<std::string>& argv) {
       o.plain = true;
     } else if (a == "--restore") {
       o.restore = true;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
     } else if (a == "-c") {
       o.commands = value_of(i);
     } else if (a == "--script") {
@@ -176,7 +200,9 @@ CliOptions parse_cli(const std::vector<std::string>& argv) {
     } else if (a == "--seed") {
       o.seed = parse_u64(value_of(i), "--seed");
     } else if (a.starts_with("-") && a.size() > 1) {
-      fail("unknown option {}", a);
+      fail("unknown option {}{}", a,
+           did_you_mean(a, {"--help", "--version", "--plain", "--restore", "--quiet", "--seed",
+                            "--script"}));
     } else if (!o.file && app_commands().find(a)) {
       o.command_words.assign(argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end());
       break;
@@ -215,15 +241,25 @@ int run_cli(int argc, char** argv) {
   }
 
   Session session(options.seed.value_or(kDefaultSeed));
-  Shell shell(session, app_commands(), out, err);
+  ProgressLine progress_line(stderr, isatty(STDERR_FILENO));
+  ProgressView* progress = options.quiet ? nullptr : &progress_line;
+  Shell shell(session, app_commands(), out, err, progress);
   bool batch = is_batch(options);
   bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   bool workbench = !batch && terminal && !options.plain;
-  if (!batch) start_journal(session, shell, options, workbench, out, err);
+  // What the workbench's start prints (a restore: its commands and their output) is kept for its
+  // log; printed before curses takes the screen, it would be lost.
+  StringOutput before_workbench;
+  if (workbench)
+    start_journal(session, shell, options, true, before_workbench, before_workbench, progress,
+                  &before_workbench);
+  else if (!batch)
+    start_journal(session, shell, options, false, out, err, progress, nullptr);
   if (workbench) {
     // The workbench loads the file itself, so that what `load` prints lands in its log.
     int status = run_tui(
-        session, options.file ? std::optional("load " + quote_word(*options.file)) : std::nullopt);
+        session, options.file ? std::optional("load " + quote_word(*options.file)) : std::nullopt,
+        before_workbench.text());
     if (JournalFile* journal = session.journal_file()) journal->finish();
     return status;
   }

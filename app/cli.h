@@ -13,6 +13,7 @@ struct CliOptions {
   bool usage = false;                      // --help
   bool version = false;                    // --version
   bool restore = false;                    // --restore: restore an unfinished session
+  bool quiet = false;                      // --quiet: no progress lines
   std::optional<uint64_t> seed;            // --seed N
   std::optional<std::string> commands;     // -c "cmd; cmd"
   std::optional<std::string> script;       // --script FILE

@@ -104,7 +104,12 @@ Args CommandSpec::parse(std::string_view rest) const {
     size_t eq = w.find('=');
     std::string name_part = w.substr(0, eq);
     const OptionSpec* spec = find_option(name_part);
-    if (!spec) throw usage_error(fmt::format("unknown option {}", name_part));
+    if (!spec) {
+      std::vector<std::string> names;
+      for (const auto& o : options) names.push_back(o.name);
+      throw usage_error(
+          fmt::format("unknown option {}{}", name_part, did_you_mean(name_part, names)));
+    }
     if (spec->value_name.empty()) {
       if (eq != std::string::npos) throw usage_error(fmt::format("{} takes no value", name_part));
       out.options[spec->name] = "";
@@ -139,9 +144,8 @@ const CommandSpec* CommandRegistry::find(std::string_view name) const {
 
 const CommandSpec& CommandRegistry::get(std::string_view name) const {
   if (const CommandSpec* c = find(name)) return *c;
-  std::vector<std::string> close = close_matches(name, names());
-  if (close.empty()) fail("unknown command '{}' (try `help`)", name);
-  fail("unknown command '{}'; did you mean {}?", name, fmt::join(close, " or "));
+  std::string hint = did_you_mean(name, names());
+  fail("unknown command '{}'{}", name, hint.empty() ? " (try `help`)" : hint);
 }
 
 std::vector<std::string> CommandRegistry::names() const {

@@ -24,7 +24,9 @@ enum class Completion {
   OpName,
   VariantName,
   RuleName,
-  BackendName
+  BackendName,  // attached backends, `all`, families, FAMILY@VERSION releases
+  FamilyName,
+  Release  // FAMILY@ then its installed releases and those the registry offers (cached)
 };
 
 struct ArgSpec {

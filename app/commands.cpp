@@ -13,6 +13,7 @@ const CommandRegistry& app_commands() {
     register_backend_commands(r);
     register_compare_commands(r);
     register_reduce_commands(r);
+    register_sweep_commands(r);
     register_variant_commands(r);
     register_fuzz_commands(r);
     register_einsum_commands(r);

@@ -3,6 +3,7 @@
 
 #include "app/command.h"
 #include "core/backend/support.h"
+#include "core/compare/repro.h"
 #include "core/gen/graph_gen.h"
 
 namespace retort {
@@ -18,6 +19,7 @@ void register_session_commands(CommandRegistry& r);  // save open history replay
 void register_backend_commands(CommandRegistry& r);  // backend
 void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
 void register_reduce_commands(CommandRegistry& r);   // bisect reduce
+void register_sweep_commands(CommandRegistry& r);    // sweep
 void register_variant_commands(CommandRegistry& r);  // variant equiv
 void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
 void register_einsum_commands(CommandRegistry& r);   // einsum (TENSURE)
@@ -26,14 +28,19 @@ void register_hirfuzz_commands(CommandRegistry& r);  // hirfuzz (HirFuzz)
 void register_program_commands(CommandRegistry& r);  // program (TorchProbe)
 void register_help_commands(CommandRegistry& r);     // help quit
 
-// `export repro DIR [--finding N]`: the bundle for a finding of the last compare
-// (commands_compare.cpp).
+// `export repro DIR [--finding N] [--full] [--issue]`: the bundle for a finding of the last
+// compare (commands_compare.cpp). write_repro_bundle writes that of finding #n, and with `issue`
+// also DIR/issue.md (core/compare/repro_issue.h) and DIR/graph.svg, printing the issue.
 void run_export_repro(Session& s, const Args& args, Output& out);
+void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
+                        bool issue, Output& out);
 
 // The tolerances (--atol, --rtol over the session's) and the input seed (--seed, else the
 // session's) of a command that runs graphs (commands_compare.cpp).
 ToleranceTable tolerances_for(const Session& s, const Args& args);
 uint64_t seed_for(const Session& s, const Args& args);
+// Reports a compare's runs as the command's progress (CompareOptions::progress).
+std::function<void(size_t, size_t, const std::string&)> compare_progress(Output& out);
 // "original" (the current graph) or a variant's graph; an Error listing the variants otherwise.
 const Graph& graph_named(const Session& s, const std::string& name);
 // A positive number of seconds (--time); an Error naming the option otherwise.

@@ -11,6 +11,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/program_path.h"
+#include "core/base/suggest.h"
 #include "core/base/words.h"
 #include "core/compare/release_bisect.h"
 #include "core/tensor/number_text.h"
@@ -51,6 +52,8 @@ void list_backends(const Session& s, Output& out) {
   for (const auto& i : infos) {
     out.print("{:<{}}  {:<{}}  {:<{}}  {}", i.name, name_w, i.state, state_w,
               i.version.empty() ? "-" : i.version, version_w, options_text(i.options));
+    if (!i.unavailable.empty()) out.print("  unavailable: {}", i.unavailable);
+    if (!i.environment.empty()) out.print("  environment: {}", i.environment);
     if (!i.last_error.empty()) out.print("  last error: {}", i.last_error);
   }
 }
@@ -104,6 +107,25 @@ void install_backend(Session& s, const std::string& text, Output& out) {
     out.print("{}@{} is installed already ({})", environment_family(*family).name,
               version.empty() ? default_version(*family) : version,
               environment_dir(*family, version));
+}
+
+// `backend use FAMILY --python PATH`: the family's default release runs in that environment.
+void use_backend(Session& s, const std::string& text, const Args& args, Output& out) {
+  auto python = args.option("--python");
+  if (!python) fail("`backend use` needs --python PATH (the interpreter of the environment)");
+  auto [family, version] = family_release(text);
+  if (!version.empty())
+    fail("`backend use` names a family, not a release: the environment has its own versions");
+  s.cancel_flag().store(false);
+  SigintCancels guard(s.cancel_flag());
+  PythonEnvironment env =
+      probe_python_environment(*family, resolve_program(*python), &s.cancel_flag());
+  s.backends().use_environment(*family, env);
+  const FamilyDef& shared = environment_family(*family);
+  std::vector<std::string> names;
+  for (const FamilyDef& f : families())
+    if (&environment_family(f) == &shared) names.push_back(f.name);
+  out.print("{} now run in {}", fmt::join(names, ", "), env.str());
 }
 
 void remove_backend(Session& s, const std::string& text, Output& out) {
@@ -181,8 +203,9 @@ void bisect_backend(Session& s, const Args& args, Output& out) {
   auto pos = [&](const std::string& v) {
     auto it = std::find(releases.begin(), releases.end(), v);
     if (it == releases.end())
-      fail("{} {} is not among the {} releases", env.name, v,
-           args.has("--installed") ? "installed" : "installable published");
+      fail("{} {} is not among the {} releases{}", env.name, v,
+           args.has("--installed") ? "installed" : "installable published",
+           did_you_mean(v, releases));
     return it - releases.begin();
   };
   auto lo = pos(from), hi = pos(to);
@@ -224,19 +247,20 @@ void run_backend(Session& s, const Args& args, Output& out) {
     bisect_backend(s, args, out);
     return;
   }
-  const std::vector<std::string> actions = {"attach",   "detach", "install",
-                                            "versions", "remove", "support"};
+  const std::vector<std::string> actions = {"attach", "detach",  "install", "versions",
+                                            "remove", "support", "use"};
   if (std::find(actions.begin(), actions.end(), *action) == actions.end())
-    fail(
-        "unknown backend action '{}' (list, attach, detach, support, install, versions, remove, "
-        "bisect)",
-        *action);
+    fail_unknown(
+        "backend action", *action,
+        {"list", "attach", "detach", "support", "install", "versions", "remove", "use", "bisect"});
   if (!name) fail("`backend {}` needs a NAME", *action);
   if (args.positional.size() > 2) fail("`backend {}` takes one NAME", *action);
   if (*action == "attach") {
     attach_backend(s, *name, args, out);
   } else if (*action == "install") {
     install_backend(s, *name, out);
+  } else if (*action == "use") {
+    use_backend(s, *name, args, out);
   } else if (*action == "remove") {
     remove_backend(s, *name, out);
   } else if (*action == "versions") {
@@ -264,25 +288,14 @@ std::string family_help() {
 }  // namespace
 
 SupportTable support_for(Session& s, const std::string& name, Output& out) {
-  bool in_place = out.in_place();
   s.cancel_flag().store(false);
   SigintCancels guard(s.cancel_flag());
-  auto clear_line = [&] {
-    if (in_place) out.write("\r\x1b[K");
-  };
-  try {
-    SupportTable table = backend_support(
-        s.backends().get(name), name,
-        [&](size_t done, size_t all) {
-          if (in_place) out.write(fmt::format("\rprobing {}: op {} of {}\x1b[K", name, done, all));
-        },
-        &s.cancel_flag());
-    clear_line();
-    return table;
-  } catch (...) {
-    clear_line();
-    throw;
-  }
+  return backend_support(
+      s.backends().get(name), name,
+      [&](size_t done, size_t all) {
+        out.progress(fmt::format("ops probed on {}", name), done, all);
+      },
+      &s.cancel_flag());
 }
 
 void register_backend_commands(CommandRegistry& r) {
@@ -292,14 +305,23 @@ void register_backend_commands(CommandRegistry& r) {
                  Completion::None,
                  true,
                  false,
-                 {"list", "attach", "detach", "support", "install", "versions", "remove",
+                 {"list", "attach", "detach", "support", "install", "versions", "remove", "use",
                   "bisect"}},
-                {"NAME...", Completion::BackendName, true, true}},
+                {"NAME...",
+                 Completion::BackendName,
+                 true,
+                 true,
+                 {},
+                 {{"install", Completion::Release},
+                  {"remove", Completion::Release},
+                  {"versions", Completion::FamilyName},
+                  {"bisect", Completion::FamilyName}}}},
        .options = {{"--cmd", "C", "the worker's command line (attach)"},
                    {"--timeout", "S", "seconds a worker may take per request (attach; default 30)"},
                    {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"},
                    {"--finding", "N", "bisect the N-th finding of the last compare (default 1)"},
-                   {"--installed", "", "bisect over the installed releases only"}},
+                   {"--installed", "", "bisect over the installed releases only"},
+                   {"--python", "PATH", "the interpreter of an existing environment (use)"}},
        .summary = "List, install, attach or bisect the compilers under test.",
        .help = family_help() +
                "`backend` or `backend list` shows each backend: its state (not started, ready,\n"
@@ -312,6 +334,13 @@ void register_backend_commands(CommandRegistry& r) {
                "ORT: an npm prefix); naming a release in `compare --backends` installs it too.\n"
                "`backend versions FAMILY` lists the installed and the published releases (and\n"
                "why one cannot install here); `backend remove FAMILY@VERSION` deletes one.\n"
+               "`backend use FAMILY --python PATH` runs the family's default release (and the\n"
+               "families sharing its environment: torch with inductor) in an existing Python\n"
+               "environment instead, a CUDA torch or a nightly; its package versions are asked\n"
+               "of it, shown by `backend list` and recorded by campaigns.\n"
+               "Modes on a device (inductor:cuda, torch:cuda, xla:gpu, tvm:cuda) are listed as\n"
+               "unavailable, with the reason, where the machine has none; their runs are\n"
+               "unsupported.\n"
                "`backend bisect FAMILY A B` runs the check of the last compare's first finding\n"
                "(--finding N: the N-th) on the published releases from A to B (`default` is the\n"
                "default release) by binary search, installing each, and names the first release\n"

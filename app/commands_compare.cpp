@@ -9,12 +9,18 @@
 #include "app/commands.h"
 #include "core/backend/backend_set.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
+#include "core/base/version.h"
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
 #include "core/compare/repro.h"
+#include "core/compare/repro_issue.h"
 #include "core/compare/signature.h"
 #include "core/exec/inputs.h"
+#include "core/io/file_io.h"
 #include "core/tensor/number_text.h"
+#include "views/pictures.h"
+#include "views/render_file.h"
 
 namespace retort {
 
@@ -55,6 +61,12 @@ double parse_seconds(const std::string& text, std::string_view option) {
   fail("{} wants a positive number of seconds, not '{}'", option, text);
 }
 
+std::function<void(size_t, size_t, const std::string&)> compare_progress(Output& out) {
+  return [&out](size_t done, size_t total, const std::string& backend) {
+    out.progress(fmt::format("runs (last on {})", backend), done, total);
+  };
+}
+
 uint64_t seed_for(const Session& s, const Args& args) {
   auto text = args.option("--seed");
   return text ? parse_u64(*text, "--seed") : s.seed();
@@ -64,13 +76,19 @@ namespace {
 
 void run_compare_command(Session& s, const Args& args, Output& out) {
   // `--backends ref ort:O0` leaves ort:O0 among the positional words: a word that is no variant
-  // but names a backend belongs to the list.
+  // but names a backend belongs to the list, and so does a misspelt backend (`inductr`), so that
+  // its error names the backend it resembles rather than a variant.
   std::vector<std::string> names;
   std::vector<std::string> backend_words =
       split_backend_words(args.option("--backends").value_or(kDefaultBackends));
+  std::vector<std::string> backend_names = s.backends().names();
+  for (const auto& f : families()) backend_names.push_back(f.name);
+  auto backend_like = [&](const std::string& word) {
+    return is_backend_word(s, word) || (!closest_matches(word, backend_names).empty() &&
+                                        closest_matches(word, s.variant_names()).empty());
+  };
   for (const auto& word : args.positional) {
-    if (args.has("--backends") && !s.find_variant(word) && word != "original" &&
-        is_backend_word(s, word))
+    if (args.has("--backends") && !s.find_variant(word) && word != "original" && backend_like(word))
       backend_words.push_back(word);
     else
       names.push_back(word);
@@ -90,6 +108,7 @@ void run_compare_command(Session& s, const Args& args, Output& out) {
                          .keep_undefined = args.has("--keep-undefined"),
                          .count_precision = args.has("--count-precision")};
   if (auto runs = args.option("--runs")) options.runs = parse_u64(*runs, "--runs");
+  options.progress = compare_progress(out);
   CompareReport report = run_compare(graphs, backends, options, s.input_plan());
   sign_findings(report, backends, {}, s.has_egraph() ? &s.egraph().eg : nullptr);
   out.write(args.has("--json") ? compare_report_json(report) + "\n"
@@ -160,71 +179,51 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
   print_inspect(run_inspect(a, b, pairs, inputs, tol), a, b, out);
 }
 
-// The family of a built-in backend or release; null for ref and attached workers.
-const FamilyDef* family_of(const std::string& name) {
-  try {
-    std::optional<BackendName> parsed = parse_backend_name(name);
-    return parsed ? parsed->family : nullptr;
-  } catch (const Error&) {
-    return nullptr;  // an attached backend named like "ort:par"
-  }
-}
-
-// How the bundle's script runs each backend of the set.
-ReproOptions repro_options(Session& s, bool force) {
-  ReproOptions options;
-  options.force = force;
-  options.node_modules = scripts_dir() + "/backends/node_modules";
-  for (const auto& name : s.backends().names()) {
-    Backend& backend = s.backends().get(name);
-    BackendInfo info = backend.info();
-    ReproBackend rb;
-    rb.version = info.version;
-    const auto* worker = dynamic_cast<const WorkerBackend*>(&backend);
-    if (!worker) {
-      rb.kind = ReproBackend::Kind::reference;
-    } else if (family_of(name) && family_of(name)->repro == ReproKind::ort_node) {
-      rb.kind = ReproBackend::Kind::ort;
-      rb.ort_level = worker->spec().options.at("opt_level");
-      const auto& argv = worker->spec().argv;
-      auto modules = std::find(argv.begin(), argv.end(), "--modules");
-      if (modules != argv.end() && modules + 1 != argv.end()) rb.node_modules = *(modules + 1);
-    } else {
-      rb.kind = ReproBackend::Kind::worker;
-      rb.argv = worker->spec().argv;
-      rb.options = worker->spec().options;
-      // A family worker's scripts travel with the bundle, so that it runs the same converter.
-      if (family_of(name) && rb.argv.size() > 1) {
-        std::filesystem::path script(rb.argv[1]);
-        std::filesystem::path dir = script.parent_path();
-        for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-          if (entry.path().extension() == ".py" &&
-              entry.path().string().find("node_modules") == std::string::npos)
-            rb.copy_files[entry.path().string()] =
-                std::filesystem::relative(entry.path(), dir).string();
-        rb.argv[1] = script.filename().string();
-      }
-    }
-    options.backends[name] = std::move(rb);
-  }
-  return options;
-}
-
 }  // namespace
+
+void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
+                        bool issue, Output& out) {
+  const CompareReport* report = s.compare_report();
+  if (!report) fail("no compare results yet: run `compare` first");
+  const Finding* finding = report->bug(n);
+  if (!finding)
+    fail("the last compare has {} findings; there is no #{} to reproduce", report->bug_count(), n);
+  options.backends_dir = scripts_dir() + "/backends";
+  ReproBundle bundle = write_repro(dir, *report, *finding, repro_backends(s.backends()), options);
+  out.print("wrote {} files to {} for: {}", bundle.files.size(), dir, finding->str());
+  if (issue) {
+    if (options.retort_command.empty())
+      options.retort_command = fmt::format(
+          "retort -c 'load graph.rtg; compare --backends ref,{}{} --seed {}'  # graph.rtg: the "
+          "text above",
+          finding->backend_a,
+          finding->backend_b == "ref" || finding->backend_b == finding->backend_a
+              ? ""
+              : "," + finding->backend_b,
+          finding->seed);
+    IssueFacts facts{.script = read_file(dir + "/repro.py"),
+                     .picture = "graph.svg",
+                     .retort_command = options.retort_command,
+                     .retort_version = fmt::format("Retort {}", kRetortVersion)};
+    render_dot_file(graph_picture(graph_named(s, finding->graph_a)), dir + "/" + facts.picture,
+                    options.force);
+    std::string text = repro_issue_markdown(*report, *finding, bundle, facts);
+    write_file_in(dir, "issue.md", text, true);
+    out.write(text);
+    out.print("wrote {}/issue.md, an issue ready to file, with its picture {}", dir, facts.picture);
+  }
+  out.print("run: cd {} && {}", dir, bundle.run_line());
+}
 
 void run_export_repro(Session& s, const Args& args, Output& out) {
   const std::string* dir = args.arg(1);
   if (!dir) fail("export repro needs a directory: export repro DIR");
-  const CompareReport* report = s.compare_report();
-  if (!report) fail("no compare results yet: run `compare` first");
   size_t n = 1;
   if (auto text = args.option("--finding")) n = parse_u64(*text, "--finding");
-  const Finding* finding = report->bug(n);
-  if (!finding)
-    fail("the last compare has {} findings; there is no #{} to reproduce", report->bug_count(), n);
-  ReproBundle bundle = write_repro(*dir, *report, *finding, repro_options(s, args.has("--force")));
-  out.print("wrote {} files to {} for: {}", bundle.files.size(), *dir, finding->str());
-  out.print("run: cd {} && {}", *dir, bundle.run);
+  ReproOptions options;
+  options.force = args.has("--force");
+  options.full = args.has("--full");
+  write_repro_bundle(s, *dir, n, options, args.has("--issue"), out);
 }
 
 void register_compare_commands(CommandRegistry& r) {
@@ -239,7 +238,8 @@ void register_compare_commands(CommandRegistry& r) {
          .options = {{"--backends", "B B ...",
                       fmt::format("the backends to run, separated by spaces or commas: names, "
                                   "families, FAMILY@VERSION, all (default {})",
-                                  kDefaultBackends)},
+                                  kDefaultBackends),
+                      Completion::BackendName},
                      seed,
                      {"--runs", "N", "run N times, with seeds S, S+1, ... (default 1)"},
                      atol,
@@ -282,7 +282,8 @@ void register_compare_commands(CommandRegistry& r) {
          .run = run_tolerance});
   r.add({.name = "inspect",
          .args = {{"A", Completion::VariantName}, {"B", Completion::VariantName, true}},
-         .options = {{"--backend", "NAME", "the backend to run on (two graphs: default ref)"},
+         .options = {{"--backend", "NAME", "the backend to run on (two graphs: default ref)",
+                      Completion::BackendName},
                      seed,
                      atol,
                      rtol},

@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/rules/ematch.h"
 
 namespace retort {
@@ -58,7 +59,7 @@ void run_rules(Session& s, const Args& args, Output& out) {
     book.set_enabled(*name, *action == "enable");
     out.print("{}d {}", *action, *name);
   } else {
-    fail("unknown rules action '{}' (list, load, enable, disable)", *action);
+    fail_unknown("rules action", *action, {"list", "load", "enable", "disable"});
   }
 }
 
@@ -138,7 +139,7 @@ void run_saturate(Session& s, const Args& args, Output& out) {
     options.time_limit_seconds = parse_seconds(*text, "--time");
   if (auto text = args.option("--scheduler")) {
     auto kind = parse_scheduler(*text);
-    if (!kind) fail("unknown scheduler '{}' (simple or backoff)", *text);
+    if (!kind) fail_unknown("scheduler", *text, {"simple", "backoff"});
     options.scheduler = *kind;
   }
   SigintCancels guard(s.cancel_flag());
@@ -162,7 +163,7 @@ std::map<std::string, double> parse_costs(const std::string& text) {
 void run_extract(Session& s, const Args& args, Output& out) {
   ExtractOptions options;
   auto mode = parse_extract_mode(*args.arg(0));
-  if (!mode) fail("unknown extraction mode '{}' (min, max, random, cost)", *args.arg(0));
+  if (!mode) fail_unknown("extraction mode", *args.arg(0), {"min", "max", "random", "cost"});
   options.mode = *mode;
   options.seed = s.seed();
   if (auto text = args.option("--seed")) options.seed = parse_u64(*text, "--seed");

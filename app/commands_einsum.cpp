@@ -7,6 +7,7 @@
 
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/campaign/campaign_options.h"
 #include "core/compare/compare.h"
 #include "core/gen/einsum_gen.h"
@@ -116,7 +117,7 @@ void run_einsum(Session& s, const Args& args, Output& out) {
   if (action == "gen") return run_gen_einsum(s, args, out);
   if (action == "permute") return run_permute(s, args, out);
   if (action == "validity") return run_validity(s, args, out);
-  fail("unknown einsum action '{}' (gen, permute, validity)", action);
+  fail_unknown("einsum action", action, {"gen", "permute", "validity"});
 }
 
 }  // namespace

@@ -7,19 +7,28 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "app/backend_names.h"
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
+#include "core/backend/support.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
+#include "core/campaign/review.h"
 #include "core/campaign/strategy.h"
+#include "core/compare/verdict.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
@@ -86,6 +95,19 @@ namespace {
 const std::vector<std::string> kTorchprobeBackends{"ref", "torch:eager", "inductor"};
 const std::vector<std::string> kTensureBackends{"ref", "ort:O0", "ort:O3", "xla:nojit", "xla"};
 
+// Per op, the dtypes every release among the backends runs: each release is probed once (through
+// its baseline mode) and its table cached, so a campaign draws nothing a release cannot run.
+std::map<std::string, std::set<DType>> campaign_support(Session& s,
+                                                        const std::vector<std::string>& backends,
+                                                        Output& out) {
+  std::set<std::string> probes;
+  for (const auto& b : backends)
+    if (std::string probe = release_probe(b); !probe.empty()) probes.insert(probe);
+  std::vector<SupportTable> tables;
+  for (const auto& probe : probes) tables.push_back(support_for(s, probe, out));
+  return supported_by_all(tables);
+}
+
 // The generation, saturation and variant options of a new campaign.
 CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
@@ -104,6 +126,7 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   if (o.backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   o.gen = gen_options_from(s, args, o.gen, out);
+  if (!args.option("--for")) o.gen.op_dtypes = campaign_support(s, o.backends, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
   if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
   if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");
@@ -121,7 +144,8 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
 void check_resume_args(const Args& args) {
   for (const auto& [name, value] : args.options)
     if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
-        name != "--jobs" && name != "--quiet" && name != "--job")
+        name != "--jobs" && name != "--quiet" && name != "--job" && name != "--no-opinion" &&
+        name != "--no-reduce" && name != "--review-time")
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
 }
 
@@ -133,41 +157,34 @@ std::string budget_text(const CampaignOptions& o) {
   return parts.empty() ? "until Ctrl-C" : fmt::format("{}", fmt::join(parts, " or "));
 }
 
-// A progress line redrawn in place on a terminal, else printed every few seconds; every case's
-// progress is also published to the session (the workbench's campaign pane).
+// Every case's progress goes to the front end (Output::progress: a line redrawn in place, a
+// status line every 10 s, the status bar) and to the session (the workbench's campaign pane).
 class ProgressDisplay {
  public:
-  ProgressDisplay(Output& out, bool quiet, Session& s, CampaignStatus status)
-      : out_(out), quiet_(quiet), in_place_(out.in_place()), s_(s), status_(std::move(status)) {}
+  ProgressDisplay(Output& out, Session& s, CampaignStatus status, const CampaignOptions& o)
+      : out_(out), s_(s), status_(std::move(status)), cases_(o.cases), seconds_(o.seconds) {}
   void show(const CampaignStats& stats) {
     status_.stats = stats;
     status_.running = true;
     s_.publish_campaign(status_);
-    if (quiet_) return;
-    auto now = Clock::now();
-    double since = std::chrono::duration<double>(now - last_).count();
-    if (in_place_ && since >= 0.2) {
-      out_.write(fmt::format("\rfuzz: {}\x1b[K", stats.line()));
-      shown_ = true;
-      last_ = now;
-    } else if (!in_place_ && since >= 5) {
-      out_.line("fuzz: " + stats.line());
-      last_ = now;
-    }
+    // A time budget has its ETA in the time left; a case budget in the cases left.
+    std::string left = seconds_ > 0 && cases_ == 0
+                           ? fmt::format(", {:.0f} s left", std::max(0.0, seconds_ - stats.seconds))
+                           : "";
+    out_.progress(fmt::format("cases, {}{}", stats.line(), left), stats.cases, cases_);
   }
   void finish(const CampaignStats& stats) {
     status_.stats = stats;
     status_.running = false;
     s_.publish_campaign(status_);
-    if (shown_) out_.write("\n");
   }
 
  private:
   Output& out_;
-  bool quiet_, in_place_, shown_ = false;
-  Clock::time_point last_ = Clock::now();
   Session& s_;
   CampaignStatus status_;
+  uint64_t cases_;
+  double seconds_;
 };
 
 // --jobs N: N processes of this program run the campaign's cases (each `fuzz --resume --job
@@ -219,6 +236,31 @@ CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& 
   return stats;
 }
 
+// The end of a campaign (core/campaign/review.h): a second opinion and a reduction for each new
+// distinct finding, then findings with one root merged.
+void review_findings(Session& s, FindingsDb& db, int64_t campaign, const CampaignOptions& o,
+                     const Args& args, bool quiet, Output& out) {
+  ReviewOptions review;
+  review.opinion = !args.has("--no-opinion");
+  review.reduce = !args.has("--no-reduce");
+  if (!review.opinion && !review.reduce) return;
+  if (auto v = args.option("--review-time")) review.seconds = parse_seconds(*v, "--review-time");
+  if (review.opinion) review.extra = opinion_backends(o.backends);
+  std::atomic<bool>& cancel = s.cancel_flag();
+  cancel = false;
+  SigintCancels guard(cancel);
+  review.cancel = &cancel;
+  if (!quiet) review.progress = [&](const std::string& line) { out.print("  review {}", line); };
+  ReviewStats r = review_campaign(
+      db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
+      review);
+  if (r.reviewed == 0 && r.left == 0) return;
+  out.print(
+      "review: {} findings, {} reference disputed, {} reduced, {} merged into others{}", r.reviewed,
+      r.disputed, r.reduced, r.merged,
+      r.left ? fmt::format("; {} left for lack of time (`fuzz --resume` goes on)", r.left) : "");
+}
+
 void run_fuzz(Session& s, const Args& args, Output& out) {
   std::string path = db_path(args);
   bool resume = args.has("--resume");
@@ -264,7 +306,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
   SigintCancels guard(cancel);
-  ProgressDisplay progress(out, quiet || child, s, {campaign, path, budget_text(o), {}, true});
+  ProgressDisplay progress(out, s, {campaign, path, budget_text(o), {}, true}, o);
   CampaignStats stats;
   if (jobs > 1 && !child) {
     stats = run_jobs(db, campaign, o, jobs, cancel, progress);
@@ -277,17 +319,17 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   if (child) return;
   std::string stopped = cancel ? " (stopped; `fuzz --resume` continues)" : "";
   if (quiet) {
-    out.print("fuzz: campaign {} in {}: {} cases, {} distinct findings ({} failures){}", campaign,
-              path, stats.cases, stats.signatures.size(), stats.failures, stopped);
+    out.print("fuzz: campaign {} in {}: {} cases, {}{}", campaign, path, stats.cases,
+              findings_count_text(stats.signatures.size(), stats.seen), stopped);
+    if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
     return;
   }
-  out.print(
-      "fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {} distinct findings "
-      "({} failures){}",
-      campaign, path, stats.cases, stats.seconds, stats.cases_per_second(), stats.signatures.size(),
-      stats.failures, stopped);
+  out.print("fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {}{}", campaign, path,
+            stats.cases, stats.seconds, stats.cases_per_second(),
+            findings_count_text(stats.signatures.size(), stats.seen), stopped);
   out.print("per case: {}", stats.stages());
   for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
+  if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
 }
 
 void run_gen(Session& s, const Args& args, Output& out) {
@@ -308,18 +350,66 @@ int64_t finding_id(const Args& args, size_t i, std::string_view usage) {
   return static_cast<int64_t>(parse_u64(*text, "a finding number"));
 }
 
+// How strongly a finding's second opinion accuses the compiler, for sorting: fewest backends
+// differing first, then most agreeing with the reference; unreviewed ones after, and findings
+// the references dispute last.
+std::tuple<int, size_t, size_t> accusation_rank(const std::optional<Agreement>& a) {
+  if (!a) return {1, 0, 0};
+  if (a->disputed || a->differ.empty()) return {2, 0, 0};
+  return {0, a->differ.size(), static_cast<size_t>(-1) - a->agree.size()};
+}
+
 void list_findings(const FindingsDb& db, Output& out) {
   auto all = db.findings();
   if (all.empty()) {
     out.print("no findings in {}", db.path());
     return;
   }
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  std::map<int64_t, std::vector<int64_t>> merged;  // root id -> findings merged into it
+  std::map<int64_t, std::optional<Agreement>> agreements;
+  size_t disputed = 0;
   int64_t total = 0;
-  for (const auto& f : all) total += f.count;
-  out.print("{} distinct findings in {} ({} in all), newest first:", all.size(), db.path(), total);
-  for (const auto& f : all)
-    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f.id, f.count, f.signature.str(),
-              f.backend_a, f.graph_a, f.case_index);
+  for (const auto& f : all) {
+    total += f.count;
+    auto r = reviews.find(f.signature.key());
+    if (r == reviews.end()) continue;
+    if (r->second.merged_into) merged[r->second.merged_into].push_back(f.id);
+    agreements[f.id] = Agreement::from_json(r->second.agreement);
+    disputed += r->second.disputed;
+  }
+  std::vector<const FindingRecord*> shown;
+  size_t roots = 0;
+  for (const auto& f : all) {
+    shown.push_back(&f);
+    auto r = reviews.find(f.signature.key());
+    roots += r == reviews.end() || !r->second.merged_into;
+  }
+  std::stable_sort(shown.begin(), shown.end(), [&](const FindingRecord* a, const FindingRecord* b) {
+    return accusation_rank(agreements[a->id]) < accusation_rank(agreements[b->id]);
+  });
+  if (reviews.empty()) {
+    out.print("{} in {}, newest first (xN: seen N times):",
+              findings_count_text(all.size(), static_cast<uint64_t>(total)), db.path());
+  } else {
+    out.print(
+        "{} in {}, {} after merging, {} reference disputed; those one backend alone gets wrong "
+        "first (xN: seen N times):",
+        findings_count_text(all.size(), static_cast<uint64_t>(total)), db.path(), roots, disputed);
+  }
+  for (const FindingRecord* f : shown) {
+    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count, f->signature.str(),
+              f->backend_a, f->graph_a, f->case_index);
+    if (const auto& a = agreements[f->id]) out.print("        {}", a->str());
+    const FindingReview& r = reviews[f->signature.key()];
+    if (r.merged_into) out.print("        merged into #{} (one root: {})", r.merged_into, r.root);
+    if (merged.count(f->id)) {
+      std::vector<std::string> ids;
+      for (int64_t id : merged[f->id]) ids.push_back(fmt::format("#{}", id));
+      out.print("        merged: {} (one root: {})", fmt::join(ids, ", "),
+                reviews[f->signature.key()].root);
+    }
+  }
 }
 
 void show_finding(const FindingRecord& f, Output& out) {
@@ -337,12 +427,33 @@ void show_finding(const FindingRecord& f, Output& out) {
   out.print("  variants    {}", names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", ")));
   auto cells = nlohmann::json::parse(f.verdicts, nullptr, false);
   if (cells.is_array())
-    for (const auto& c : cells)
-      out.print("  failing     {} on {}: {}{}", c.value("backend", ""), c.value("graph", ""),
-                c.value("verdict", ""),
+    for (const auto& c : cells) {
+      // Cells that differ without a bug (precision, undefined, unsupported) are shown apart.
+      std::string verdict = c.value("verdict", "");
+      std::optional<Verdict> v = parse_verdict(verdict);
+      out.print("  {:<11} {} on {}: {}{}", !v || is_bug(*v) ? "failing" : "not a bug",
+                c.value("backend", ""), c.value("graph", ""), verdict,
                 c.value("message", "").empty() ? "" : " (" + c.value("message", "") + ")");
+    }
   out.print("original:");
   out.write(f.original);
+}
+
+// What the end of its campaign learnt (core/campaign/review.h), when it was reviewed.
+void show_review(const FindingsDb& db, const FindingRecord& f, Output& out) {
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  auto r = reviews.find(f.signature.key());
+  if (r == reviews.end()) return;
+  if (auto a = Agreement::from_json(r->second.agreement)) out.print("opinion: {}", a->str());
+  if (r->second.merged_into)
+    out.print("merged into #{} (one root: {})", r->second.merged_into, r->second.root);
+  if (r->second.reduced.empty()) return;
+  out.print("reduced ({}):", r->second.root);
+  out.write(r->second.reduced);
+  if (!r->second.reduced_b.empty()) {
+    out.print("reduced, the graph it must agree with:");
+    out.write(r->second.reduced_b);
+  }
 }
 
 // Loads a finding into the session: the original as the current graph, its variants, the seed
@@ -378,6 +489,7 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
   for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
   CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
+  options.progress = compare_progress(out);
   options.mutations = mutations_from_json(f.trace);  // a TorchProbe finding's
   InputPlan plan = finding_input_plan(db, f);
   CompareReport report = run_compare(graphs, backends, options, plan);
@@ -405,6 +517,20 @@ size_t matching_bug(const CompareReport& report, const FindingRecord& f) {
   return 1;
 }
 
+// `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
+void report_finding(Session& s, const FindingsDb& db, const FindingRecord& f, const Args& args,
+                    Output& out) {
+  std::string dir = args.arg(2) ? *args.arg(2) : fmt::format("finding-{}", f.id);
+  open_finding(s, db, f, out);
+  if (s.compare_report()->bug_count() == 0)
+    fail("finding #{} does not reproduce here, so there is nothing to report", f.id);
+  ReproOptions options;
+  options.force = args.has("--force");
+  options.full = args.has("--full");
+  options.retort_command = fmt::format("retort -c 'findings report {} --db {}'", f.id, db.path());
+  write_repro_bundle(s, dir, matching_bug(*s.compare_report(), f), options, true, out);
+}
+
 void run_findings(Session& s, const Args& args, Output& out) {
   std::string action = args.arg(0) ? *args.arg(0) : "list";
   std::string path = db_path(args);
@@ -421,7 +547,9 @@ void run_findings(Session& s, const Args& args, Output& out) {
   if (action == "list") {
     list_findings(db, out);
   } else if (action == "show") {
-    show_finding(db.finding(finding_id(args, 1, "findings show N")), out);
+    FindingRecord f = db.finding(finding_id(args, 1, "findings show N"));
+    show_finding(f, out);
+    show_review(db, f, out);
   } else if (action == "open") {
     open_finding(s, db, db.finding(finding_id(args, 1, "findings open N")), out);
   } else if (action == "export") {
@@ -431,12 +559,15 @@ void run_findings(Session& s, const Args& args, Output& out) {
     open_finding(s, db, f, out);
     if (s.compare_report()->bug_count() == 0)
       fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
-    Args repro;
+    Args repro = args;
     repro.positional = {"repro", *dir};
     repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
     run_export_repro(s, repro, out);
+  } else if (action == "report") {
+    report_finding(s, db, db.finding(finding_id(args, 1, "findings report N [DIR]")), args, out);
   } else {
-    fail("unknown findings action '{}' (list, show, open, export, merge)", action);
+    fail_unknown("findings action", action,
+                 {"list", "show", "open", "export", "report", "merge"});
   }
 }
 
@@ -447,7 +578,8 @@ std::vector<OptionSpec> gen_option_specs() {
           {"--dtypes", "T,T,...", "element types to draw (default: all)"},
           {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
           {"--rank", "N", "highest rank of a value (default 4)"},
-          {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)"}};
+          {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)",
+           Completion::BackendName}};
 }
 
 void register_fuzz_commands(CommandRegistry& r) {
@@ -471,14 +603,15 @@ void register_fuzz_commands(CommandRegistry& r) {
          .run = run_gen});
   r.add(
       {.name = "fuzz",
-       .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)"},
+       .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)",
+                    Completion::BackendName},
                    gen_options[0],
                    gen_options[1],
                    gen_options[2],
                    gen_options[3],
                    gen_options[4],
                    seed,
-                   {"--time", "S", "stop after S seconds"},
+                   {"--time", "S", "a deadline: stop after S seconds, cutting the case in flight"},
                    {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
                    {"--strategy", "S,...",
                     "how cases make programs: polyjuice, tensure, oatest, hirfuzz, torchprobe; "
@@ -497,7 +630,11 @@ void register_fuzz_commands(CommandRegistry& r) {
                    {"--resume", "", "continue the database's last campaign where it stopped"},
                    {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
                    {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
-                   {"--quiet", "", "no progress; a summary without timings"}},
+                   {"--quiet", "", "no progress; a summary without timings"},
+                   {"--no-opinion", "", "no second opinion on the new findings"},
+                   {"--no-reduce", "", "do not reduce the new findings"},
+                   {"--review-time", "S",
+                    "seconds for the second opinions and reductions at the end (default 120)"}},
        .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
        .help =
            "POLYJUICE's loop, once per case: generate a random graph, build its e-graph,\n"
@@ -516,16 +653,30 @@ void register_fuzz_commands(CommandRegistry& r) {
            "(alone, its default backends are ref,torch:eager,inductor).\n"
            "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
            "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
-           "finding; its worker is restarted. Ctrl-C ends after the case in flight; every\n"
+           "finding; its worker is restarted (once per case after a timeout). A worker that\n"
+           "never answers hello is an infrastructure problem of the case, not a finding.\n"
+           "--time is a deadline: a run still going then is stopped and its case left for\n"
+           "--resume. Ctrl-C ends after the case in flight; every\n"
            "finished case is in the database (one transaction each). Without --time or\n"
-           "--cases it runs until Ctrl-C. See docs/campaigns.md.",
+           "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
+           "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
+           "with whom; \"reference disputed\" when the two references disagree) and is\n"
+           "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
+           "share a root merge into one. See docs/campaigns.md.",
        .run = run_fuzz,
        .restorable = false});
   r.add(
       {.name = "findings",
-       .args = {{"ACTION", Completion::None, true}, {"ARGS...", Completion::FilePath, true, true}},
-       .options = {db},
-       .summary = "List, show, open, export or merge the findings of campaigns.",
+       .args = {{"ACTION",
+                 Completion::None,
+                 true,
+                 false,
+                 {"list", "show", "open", "export", "report", "merge"}},
+                {"ARGS...", Completion::FilePath, true, true}},
+       .options = {db,
+                   {"--force", "", "export, report: write into a non-empty DIR"},
+                   {"--full", "", "export, report: also Retort's replay through its workers"}},
+       .summary = "List, show, open, export, report or merge the findings of campaigns.",
        .help = "`findings` lists the distinct findings, newest first, with their counts.\n"
                "`findings show N` prints one: signature, counts, first and last seen, the\n"
                "failing checks and the original graph.\n"
@@ -533,6 +684,10 @@ void register_fuzz_commands(CommandRegistry& r) {
                "graph, its variants, its inputs seed, and its compare re-run on its backends,\n"
                "ready for `inspect`, `export repro` and the rest.\n"
                "`findings export N DIR` writes its reproducer bundle (as `export repro`).\n"
+               "`findings report N [DIR]` writes that bundle (default DIR finding-N), a picture\n"
+               "of the failing graph and issue.md, an issue ready to file upstream: title,\n"
+               "compiler and release, the standalone script, expected against actual, the\n"
+               "graph, and the Retort command; it prints the issue. See docs/bugs.md.\n"
                "`findings merge DB...` adds other databases (shards) to --db: findings with\n"
                "the same signature add their counts; a database is merged at most once.",
        .run = run_findings,

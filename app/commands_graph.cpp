@@ -33,10 +33,29 @@ std::string graph_counts(const Graph& g) {
                      count_of(g.outputs.size(), "output", "outputs"));
 }
 
+// What starting over (`load`, `new`) drops with the graph, said so that no work disappears
+// without a word; empty when there is nothing but the graph.
+std::string dropped_by_start(const Session& s) {
+  std::vector<std::string> parts;
+  if (s.has_egraph())
+    parts.push_back(fmt::format("the e-graph ({})",
+                                count_of(s.egraph().trace.steps.size(), "rewrite", "rewrites")));
+  std::vector<std::string> variants = s.variant_names();
+  if (!variants.empty())
+    parts.push_back(fmt::format("{} {}", variants.size() == 1 ? "variant" : "variants",
+                                fmt::join(variants, ", ")));
+  if (s.compare_report()) parts.push_back("the compare results");
+  if (parts.empty()) return "";
+  return fmt::format("dropped {} (`save FILE` before keeps a session)", fmt::join(parts, "; "));
+}
+
 void run_load(Session& s, const Args& args, Output& out) {
   const std::string& path = *args.arg(0);
-  s.start_graph(load_graph_file(path));
+  Graph g = load_graph_file(path);
+  std::string dropped = dropped_by_start(s);
+  s.start_graph(std::move(g));
   out.print("loaded {}: {}", path, graph_counts(s.graph()));
+  if (!dropped.empty()) out.line(dropped);
 }
 
 void run_def(Session& s, const Args& args, Output& out) {
@@ -113,8 +132,10 @@ void register_graph_commands(CommandRegistry& r) {
                  "results, as `load` does before it loads; seed, rules, tolerances and backends\n"
                  "stay. `def` then builds a graph from nothing.",
          .run = [](Session& s, const Args&, Output& out) {
+           std::string dropped = dropped_by_start(s);
            s.start_graph(std::nullopt);
            out.line("no graph: `load FILE`, `def` or `gen` one");
+           if (!dropped.empty()) out.line(dropped);
          }});
   r.add({.name = "def",
          .args = {{"STATEMENT", Completion::NodeName}},
@@ -137,20 +158,26 @@ void register_graph_commands(CommandRegistry& r) {
          .help = "Lists the inputs and outputs with their types, counts the nodes and constants,\n"
                  "counts each op and names the dtypes of all values.",
          .run = run_info});
-  r.add({.name = "export",
-         .args = {{"FILE", Completion::FilePath}, {"DIR", Completion::FilePath, true}},
-         .options = {{"--force", "", "replace FILE, or write into a non-empty DIR"},
-                     {"--finding", "N",
-                      "export repro: the N-th finding of the last compare (default 1)"}},
-         .summary = "Save the current graph as .rtg, .json or .onnx, or a reproducer bundle.",
-         .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
-                 "unless --force is given.\n"
-                 "`export repro DIR` writes a bundle for finding #N (default 1) of the last\n"
-                 "`compare`: the ONNX models, the inputs and the reference outputs (.npy), the\n"
-                 ".rtg text, a script that reproduces it without Retort (exit 1 when it does) and\n"
-                 "a README. See docs/compare.md.",
-         .run = run_export,
-         .restorable = false});
+  r.add(
+      {.name = "export",
+       .args = {{"FILE", Completion::FilePath}, {"DIR", Completion::FilePath, true}},
+       .options =
+           {{"--force", "", "replace FILE, or write into a non-empty DIR"},
+            {"--finding", "N", "export repro: the N-th finding of the last compare (default 1)"},
+            {"--full", "", "export repro: also Retort's replay through its workers (replay/)"},
+            {"--issue", "", "export repro: also issue.md, an issue ready to file, and graph.svg"}},
+       .summary = "Save the current graph as .rtg, .json or .onnx, or a reproducer bundle.",
+       .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
+               "unless --force is given.\n"
+               "`export repro DIR` writes a bundle for finding #N (default 1) of the last\n"
+               "`compare` that a compiler's developers run as it is: repro.py, using only the\n"
+               "compiler's public API and numpy (exit 1 when the bug shows), the ONNX models,\n"
+               "the inputs and the reference outputs (.npy), requirements.txt pinning the\n"
+               "release, and a README. --full adds Retort's replay through its workers; a\n"
+               "backend with no standalone script gets only that. --issue adds issue.md and\n"
+               "graph.svg, as `findings report` (docs/bugs.md). See docs/compare.md.",
+       .run = run_export,
+       .restorable = false});
 }
 
 }  // namespace retort

@@ -9,6 +9,7 @@
 #include "app/backend_names.h"
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/campaign/relaxed_run.h"
 #include "core/gen/functions_gen.h"
 
@@ -78,7 +79,7 @@ void run_rewrite(Session& s, const Args& args, Output& out) {
   if (const std::string* word = args.arg(1)) {
     form = parse_function_form(*word);
     if (!form || *form == FunctionForm::body)
-      fail("unknown rewrite '{}' (forward, returns, closure)", *word);
+      fail_unknown("rewrite", *word, {"forward", "returns", "closure"});
   }
   Rng rng(seed_for(s, args));
   Graph g = start_from(s, {kRewrittenVariant, kFunctionsVariant});
@@ -134,7 +135,7 @@ void run_hirfuzz(Session& s, const Args& args, Output& out) {
   if (action == "rewrite") return run_rewrite(s, args, out);
   if (action == "calls") return run_calls(s, args, out);
   if (action == "relax") return run_relax(s, args, out);
-  fail("unknown hirfuzz action '{}' (function, rewrite, calls, relax)", action);
+  fail_unknown("hirfuzz action", action, {"function", "rewrite", "calls", "relax"});
 }
 
 }  // namespace

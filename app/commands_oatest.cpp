@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/campaign/campaign_options.h"
 #include "core/campaign/trigger.h"
 #include "core/gen/opt_pattern.h"
@@ -74,15 +75,11 @@ void run_trigger(Session& s, const Args& args, Output& out) {
   else
     for (const OptPattern& p : builtin_opt_patterns()) patterns.push_back(&p);
 
-  bool in_place = out.in_place();
-  o.progress = [&](size_t done) {
-    if (in_place) out.write(fmt::format("\rtrigger: case {} of {}\x1b[K", done, o.cases));
-  };
+  o.progress = [&](size_t done) { out.progress("trigger cases", done, o.cases); };
   s.cancel_flag().store(false);
   SigintCancels guard(s.cancel_flag());
   o.cancel = &s.cancel_flag();
   TriggerRates r = trigger_rates(s.backends().get(backend), patterns, o);
-  if (in_place) out.write("\r\x1b[K");
 
   size_t name_width = widest(&OptPattern::name);
   auto row = [&](const std::string& name, const TriggerTally& t) {
@@ -101,7 +98,7 @@ void run_oatest(Session& s, const Args& args, Output& out) {
   if (action == "patterns") return run_patterns(out);
   if (action == "weave") return run_weave(s, args, out);
   if (action == "trigger") return run_trigger(s, args, out);
-  fail("unknown oatest action '{}' (patterns, weave, trigger)", action);
+  fail_unknown("oatest action", action, {"patterns", "weave", "trigger"});
 }
 
 }  // namespace

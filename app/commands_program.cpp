@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "core/backend/family.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/compare/report_format.h"
 #include "core/compare/signature.h"
 #include "core/exec/inputs.h"
@@ -71,7 +72,7 @@ void run_mutate(Session& s, const Args& args, Output& out) {
   const std::string* kind = args.arg(1);
   if (!kind) fail("`program mutate` needs a kind ({})", fmt::join(kinds, ", "));
   if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
-    fail("unknown program mutation '{}' ({})", *kind, fmt::join(kinds, ", "));
+    fail_unknown("program mutation", *kind, kinds);
   std::string backend = program_backend(s, args);
   std::vector<std::string> resolved = resolve_backends(s, {backend}, out);
   if (!applies_mutation(resolved.front(), *kind))
@@ -104,6 +105,7 @@ void run_check(Session& s, const Args& args, Output& out) {
            s, split_backend_words(args.option("--backends").value_or(kCheckBackends)), out))
     backends.push_back(&s.backends().get(b));
   CompareOptions options{.seed = seed_for(s, args), .runs = 1, .tolerances = s.tolerances()};
+  options.progress = compare_progress(out);
   options.mutations = s.program_mutations();
   CompareReport report = run_compare({{"original", &s.graph()}}, backends, options, s.input_plan());
   sign_findings(report, backends, {}, nullptr);
@@ -122,7 +124,7 @@ void run_program(Session& s, const Args& args, Output& out) {
     s.set_program_mutations({}, "program reset");
     return out.print("program mutations cleared; `undo` brings them back");
   }
-  fail("unknown program action '{}' (show, mutate, list, check, reset)", action);
+  fail_unknown("program action", action, {"show", "mutate", "list", "check", "reset"});
 }
 
 }  // namespace

@@ -148,6 +148,8 @@ void run_reduce(Session& s, const Args& args, Output& out) {
                       .inputs = report->inputs};
   options.cancel = &s.cancel_flag();
   options.progress = [&](const ReduceProgress& p) {
+    out.progress(fmt::format("checks, {} {} left", p.nodes, p.nodes == 1 ? "node" : "nodes"),
+                 p.checks);
     out.print("  {} {} after {} checks ({:.1f} s): {}", p.nodes, p.nodes == 1 ? "node" : "nodes",
               p.checks, p.seconds, p.change);
   };
@@ -177,7 +179,8 @@ void run_reduce(Session& s, const Args& args, Output& out) {
 void register_reduce_commands(CommandRegistry& r) {
   r.add({.name = "bisect",
          .args = {{"VARIANT", Completion::VariantName}},
-         .options = {{"--backend", "NAME", "the backend the variant fails on (required)"},
+         .options = {{"--backend", "NAME", "the backend the variant fails on (required)",
+                      Completion::BackendName},
                      seed_option(),
                      {"--runs", "N", "check each state with N seeds S, S+1, ... (default 1)"},
                      {"--atol", "A", "absolute tolerance for every float dtype (this run only)"},

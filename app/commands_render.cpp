@@ -81,7 +81,8 @@ EGraphPictureOptions egraph_options(const Args& args) {
 
 struct Picture {
   std::string dot;
-  std::string stem;  // for a fresh file name
+  std::string stem;       // for a fresh file name
+  std::string note = {};  // how the picture is simplified, for the user
 };
 
 Picture picture(const Session& s, const Args& args) {
@@ -95,7 +96,20 @@ Picture picture(const Session& s, const Args& args) {
   }
   if (*what == "egraph") {
     if (args.arg(1)) fail("`render egraph` takes no further argument");
-    return {egraph_picture(s, egraph_options(args)), "egraph"};
+    Picture p{"", "egraph", ""};
+    p.dot = egraph_picture(s, egraph_options(args), &p.note);
+    return p;
+  }
+  if (*what == "rewrite") {
+    if (args.arg(2)) fail("`render rewrite` takes one step number at most");
+    std::optional<size_t> step;
+    if (const std::string* n = args.arg(1)) {
+      std::string_view digits = *n;
+      if (digits.starts_with('#')) digits.remove_prefix(1);
+      step = parse_u64(digits, "a rewrite number (`apply` and `saturate` print them)");
+    }
+    return {rewrite_picture(s, step, args.has("--full")),
+            step ? fmt::format("rewrite-{}", *step) : "rewrite"};
   }
   if (*what == "diff") {
     if (!args.arg(1) || !args.arg(2) || args.arg(3))
@@ -114,6 +128,7 @@ void run_render(Session& s, const Args& args, Output& out) {
   render_format(path);  // a bad extension fails before any work
   std::string warnings = render_dot_file(p.dot, path, args.has("--force"));
   out.print("wrote {}", path);
+  if (!p.note.empty()) out.print("{}", p.note);
   if (!warnings.empty()) out.print("graphviz: {}", warnings);
   if (file) return;
   if (const char* viewer = std::getenv("RETORT_VIEWER"); viewer && *viewer)
@@ -123,37 +138,48 @@ void run_render(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_render_commands(CommandRegistry& r) {
-  r.add(
-      {.name = "render",
-       .args =
-           {{"WHAT", Completion::VariantName, true, false, {"graph", "original", "egraph", "diff"}},
-            {"A", Completion::VariantName, true},
-            {"B", Completion::VariantName, true}},
-       .options = {{"-o", "FILE", "write to FILE (.svg, .png or .dot)", Completion::FilePath},
-                   {"--force", "", "replace FILE if it exists"},
-                   {"--around", "eN", "egraph: only the e-classes near class eN"},
-                   {"--depth", "D", "egraph: with --around, classes up to D edges away (2)"},
-                   {"--variants", "", "egraph: only the classes the extracted variants use"},
-                   {"--full", "", "diff: draw unchanged regions node by node"}},
-       .summary = "Draw the graph, a variant, the e-graph or a diff with Graphviz.",
-       .help = "`render` or `render graph` (also `render original`) draws the current graph;\n"
-               "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
-               "e-class, with the e-nodes each extracted variant chose filled in its colour (min\n"
-               "green, max salmon; a legend names them); `--around eN [--depth D]` draws only\n"
-               "the classes within D edges of eN (operands and users) and `--variants` only the\n"
-               "classes the variants chose, each left-out operand as a dashed eN stub: a large\n"
-               "e-graph is cut at 500 classes otherwise; `render diff A B` draws A and B side by\n"
-               "side (A and B are variant names or `original`) with removed, added and rewritten\n"
-               "nodes coloured; three or more connected unchanged nodes with no changed neighbour\n"
-               "are one dashed box (\"unchanged 1 (7 nodes)\" and their ops) unless --full. The "
-               "format follows the extension of -o FILE: .svg, .png or .dot.\n"
-               "Without -o the picture goes to $RETORT_SESSION_DIR (default\n"
-               "${XDG_DATA_HOME:-~/.local/share}/retort/pictures/)\n"
-               "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"
-               "that is set (run directly, without a shell). An existing file is never replaced\n"
-               "unless --force is given.",
-       .run = run_render,
-       .restorable = false});
+  r.add({.name = "render",
+         .args = {{"WHAT",
+                   Completion::VariantName,
+                   true,
+                   false,
+                   {"graph", "original", "egraph", "diff", "rewrite"}},
+                  {"A", Completion::VariantName, true},
+                  {"B", Completion::VariantName, true}},
+         .options = {{"-o", "FILE", "write to FILE (.svg, .png or .dot)", Completion::FilePath},
+                     {"--force", "", "replace FILE if it exists"},
+                     {"--around", "eN", "egraph: only the e-classes near class eN"},
+                     {"--depth", "D", "egraph: with --around, classes up to D edges away (2)"},
+                     {"--variants", "", "egraph: only the classes the extracted variants use"},
+                     {"--full", "", "diff, rewrite: draw unchanged regions node by node"}},
+         .summary = "Draw the graph, a variant, the e-graph, a rewrite or a diff with Graphviz.",
+         .help =
+             "`render` or `render graph` (also `render original`) draws the current graph;\n"
+             "`render NAME` a variant; `render egraph` the e-graph, one dashed cluster per\n"
+             "e-class, with the e-nodes each extracted variant chose filled in its colour (min\n"
+             "green, max salmon; a legend names them); `--around eN [--depth D]` draws only\n"
+             "the classes within D edges of eN (operands and users) and `--variants` only the\n"
+             "classes the variants chose, each left-out operand as a dashed eN stub: a large\n"
+             "e-graph is cut at 500 classes otherwise. Past 200 e-nodes the e-graph picture is\n"
+             "compact, and a line says so: one box per class listing its e-nodes (the chosen\n"
+             "ones marked `<- min`), placed in layers by Retort instead of a Graphviz layout\n"
+             "search, so that it draws in well under a second; `render diff A B` draws A and B\n"
+             "side by side (A and B are variant names or `original`) with removed, added and\n"
+             "rewritten "
+             "nodes coloured; three or more connected unchanged nodes with no changed neighbour\n"
+             "are one dashed box (\"unchanged 1 (7 nodes)\" and their ops) unless --full; a\n"
+             "node and its counterpart share a row and rewritten pairs are linked by a dashed\n"
+             "line. `render rewrite [N]` draws rewrite #N (default: the last) the same way:\n"
+             "the graph before it and after it, the rule in the title. Boxes name operands in\n"
+             "order, mul(s, a), and edges into an op say which operand they are (0:, 1:). The\n"
+             "format follows the extension of -o FILE: .svg, .png or .dot.\n"
+             "Without -o the picture goes to $RETORT_SESSION_DIR (default\n"
+             "${XDG_DATA_HOME:-~/.local/share}/retort/pictures/)\n"
+             "under a fresh name such as egraph-1.svg, and is opened with $RETORT_VIEWER when\n"
+             "that is set (run directly, without a shell). An existing file is never replaced\n"
+             "unless --force is given.",
+         .run = run_render,
+         .restorable = false});
 }
 
 }  // namespace retort

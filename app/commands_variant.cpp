@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/compare/equiv.h"
 #include "core/io/graph_files.h"
 #include "core/tensor/number_text.h"
@@ -38,7 +39,7 @@ std::string outputs_text(const Graph& original, const Graph& variant, const Outp
 }
 
 void run_variant(Session& s, const Args& args, Output& out) {
-  if (*args.arg(0) != "add") fail("unknown variant action '{}' (add)", *args.arg(0));
+  if (*args.arg(0) != "add") fail_unknown("variant action", *args.arg(0), {"add"});
   const std::string* name = args.arg(1);
   if (!name) fail("variant add needs a name: variant add NAME FILE, or variant add NAME --from");
   if (*name == "original") fail("'original' names the original graph; choose another name");

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "app/command_line.h"
+#include "core/backend/family_env.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -25,8 +26,25 @@ std::vector<std::string> names_of_kind(Completion kind, const CommandRegistry& c
       for (const auto& rule : session.rules().all().rules) names.push_back(rule.name);
       return names;
     }
-    case Completion::BackendName:
-      return session.backends().names();
+    case Completion::BackendName: {
+      std::vector<std::string> names = session.backends().names();
+      names.push_back("all");
+      for (const auto& f : families()) {
+        names.push_back(f.name);
+        for (const auto& v : installed_versions(f)) names.push_back(f.name + "@" + v);
+      }
+      return names;
+    }
+    case Completion::FamilyName: {
+      std::vector<std::string> names;
+      for (const auto& f : families()) names.push_back(f.name);
+      return names;
+    }
+    case Completion::Release: {
+      std::vector<std::string> names;
+      for (const auto& f : families()) names.push_back(f.name + "@");
+      return names;
+    }
     case Completion::NodeName: {
       if (!session.has_graph()) return {};
       const Graph& g = session.graph();
@@ -72,6 +90,29 @@ WordKind kind_at(const CommandSpec& command, const std::vector<std::string>& wor
 
 }  // namespace
 
+namespace {
+
+// The releases of FAMILY after `FAMILY@` (readline breaks words at '@', so the word typed is
+// the version): the installed ones and those the registry offered last time.
+std::vector<std::string> releases_after(std::string_view glued) {
+  size_t start = glued.find_last_of(",=");
+  std::string family(glued.substr(start == std::string_view::npos ? 0 : start + 1));
+  if (!family.ends_with('@')) return {};
+  family.pop_back();
+  const FamilyDef* f = find_family(family);
+  if (!f) return {};
+  std::set<std::string> versions;
+  for (const auto& v : installed_versions(*f)) versions.insert(v);
+  for (const auto& v : cached_published_versions(*f)) versions.insert(v);
+  return {versions.begin(), versions.end()};
+}
+
+bool has_word(const std::vector<std::string>& words, std::string_view w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+}  // namespace
+
 CompletionResult complete_word(const CommandRegistry& commands, const Session& session,
                                std::string_view before, std::string_view word) {
   PartialWords parts = split_partial_words(before);
@@ -88,13 +129,26 @@ CompletionResult complete_word(const CommandRegistry& commands, const Session& s
     } else {
       WordKind at = kind_at(*command, parts.words, index);
       result.file_path = at.kind == Completion::FilePath;
-      pool = names_of_kind(at.kind, commands, session);
-      if (at.words) pool.insert(pool.end(), at.words->begin(), at.words->end());
+      bool backends = at.kind == Completion::BackendName || at.kind == Completion::Release;
+      if (backends && parts.ends_in_word) {
+        pool = releases_after(parts.words.back());
+      } else {
+        pool = names_of_kind(at.kind, commands, session);
+        if (at.words) pool.insert(pool.end(), at.words->begin(), at.words->end());
+        // `compare --backends ref ind`: the words after the list are backends too.
+        if (at.kind == Completion::VariantName && command->find_option("--backends") &&
+            has_word(parts.words, "--backends")) {
+          std::vector<std::string> more = names_of_kind(Completion::BackendName, commands, session);
+          pool.insert(pool.end(), more.begin(), more.end());
+        }
+      }
     }
   }
   for (auto& name : pool)
     if (name.starts_with(word)) result.candidates.push_back(std::move(name));
   std::sort(result.candidates.begin(), result.candidates.end());
+  result.candidates.erase(std::unique(result.candidates.begin(), result.candidates.end()),
+                          result.candidates.end());
   return result;
 }
 

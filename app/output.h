@@ -1,8 +1,7 @@
 // Where commands write: a terminal stream, a string (tests, the journal), later a curses pane.
 #pragma once
 
-#include <unistd.h>
-
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -28,9 +27,16 @@ class Output {
   // The log this output ends up in when the front end keeps one; null where it does not (a
   // terminal keeps its own scrollback).
   virtual OutputLog* log() { return nullptr; }
-  // True when a progress line can be redrawn in place with '\r' (a terminal); else a long
-  // command prints its progress as separate lines.
-  virtual bool in_place() const { return false; }
+  // Where a long command is now: `status` says what it does ("cells", "cases, 2 findings"),
+  // `done` of `total` units so far (total 0: not known). The front end shows it while the
+  // command runs (app/progress_line.h, the workbench's status bar) with the rate, the elapsed
+  // time and an ETA; it is never part of the command's output. Nothing shows it by default.
+  virtual void progress(std::string_view status, uint64_t done = 0, uint64_t total = 0) {
+    (void)status, (void)done, (void)total;
+  }
+  // A line to be seen as it comes rather than when the command ends (an installer's output).
+  // Where nothing shows lines live it is part of the output.
+  virtual void live(std::string_view text) { line(text); }
 
   void line(std::string_view text) {
     write(text);
@@ -51,24 +57,36 @@ class StreamOutput : public Output {
     std::fwrite(text.data(), 1, text.size(), stream_);
     std::fflush(stream_);
   }
-  bool in_place() const override { return isatty(fileno(stream_)); }
 
  private:
   std::FILE* stream_;
 };
 
-// Collects text; `log` is the log the text is headed for, if any (see Shell::run).
+// Collects text; `log` is the log the text is headed for, if any (see Shell::run), `shown` the
+// front end that shows progress and live lines while the text is held.
 class StringOutput : public Output {
  public:
-  explicit StringOutput(OutputLog* log = nullptr) : log_(log) {}
+  explicit StringOutput(OutputLog* log = nullptr, Output* shown = nullptr)
+      : log_(log), shown_(shown) {}
   void write(std::string_view text) override { text_ += text; }
   OutputLog* log() override { return log_; }
+  void show_on(Output* shown) { shown_ = shown; }
+  void progress(std::string_view status, uint64_t done, uint64_t total) override {
+    if (shown_) shown_->progress(status, done, total);
+  }
+  void live(std::string_view text) override {
+    if (shown_)
+      shown_->live(text);
+    else
+      line(text);
+  }
   const std::string& text() const { return text_; }
   void clear() { text_.clear(); }
 
  private:
   std::string text_;
   OutputLog* log_;
+  Output* shown_;
 };
 
 }  // namespace retort

@@ -8,6 +8,26 @@
 
 namespace retort {
 
+namespace {
+
+// The progress view begun for the command's run and ended after it, also when it throws.
+class ShowingProgress {
+ public:
+  ShowingProgress(ProgressView* view, std::string_view command) : view_(view) {
+    if (view_) view_->begin(command);
+  }
+  ~ShowingProgress() {
+    if (view_) view_->end();
+  }
+  ShowingProgress(const ShowingProgress&) = delete;
+  ShowingProgress& operator=(const ShowingProgress&) = delete;
+
+ private:
+  ProgressView* view_;
+};
+
+}  // namespace
+
 LineStatus Shell::run(std::string_view line, std::string_view where) {
   std::string text = trim_blanks(line);
   if (text.empty() || text.front() == '#') return LineStatus::Ok;
@@ -22,6 +42,9 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
     const CommandSpec& command = commands_.get(parts.head);
     restorable = command.restorable;
     Args args = command.parse(parts.rest);
+    ProgressView* shown = args.has("--quiet") ? nullptr : progress_;
+    held.show_on(shown);
+    ShowingProgress showing(shown, command.name);
     command.run(session_, args, held);
     ends_session = command.ends_session;
   } catch (const Error& e) {

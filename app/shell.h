@@ -8,6 +8,7 @@
 
 #include "app/command.h"
 #include "app/output.h"
+#include "app/progress_line.h"
 #include "core/session/session.h"
 
 namespace retort {
@@ -16,13 +17,17 @@ enum class LineStatus { Ok, Failed, Quit };
 
 class Shell {
  public:
-  Shell(Session& session, const CommandRegistry& commands, Output& out, Output& err)
-      : session_(session), commands_(commands), out_(out), err_(err) {}
+  // `progress` shows a running command's progress and live lines (null: nothing shows them and
+  // live lines are part of the output).
+  Shell(Session& session, const CommandRegistry& commands, Output& out, Output& err,
+        ProgressView* progress = nullptr)
+      : session_(session), commands_(commands), out_(out), err_(err), progress_(progress) {}
 
   // Runs one line. Blank lines and lines starting with '#' do nothing. The line is journaled
   // before its output is shown; when the journal cannot be written, err gets a warning after
   // every line. A failure is printed to err as "error: ..." (after "where: " when where is
-  // given, e.g. "script.rts:3") and recorded in the journal; the session stays usable.
+  // given, e.g. "script.rts:3") and recorded in the journal; the session stays usable. The
+  // progress view shows the command while it runs, unless the command was given --quiet.
   LineStatus run(std::string_view line, std::string_view where = {});
 
   Session& session() { return session_; }
@@ -36,6 +41,7 @@ class Shell {
   const CommandRegistry& commands_;
   Output& out_;
   Output& err_;
+  ProgressView* progress_;
 };
 
 }  // namespace retort

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <mutex>
 #include <thread>
 
 #define NCURSES_NOMACROS 1
@@ -15,6 +16,7 @@
 
 #include "app/commands.h"
 #include "app/line_editor.h"
+#include "app/progress_line.h"
 #include "app/shell.h"
 #include "views/workbench.h"
 
@@ -22,7 +24,7 @@ namespace retort {
 
 namespace {
 
-constexpr const char* kPrompt = "retort> ";
+constexpr const char* kPrompt = kTuiPrompt;
 constexpr int kCtrlC = 3;
 
 // The log pane's buffer as `log save` and `log clear` see it.
@@ -52,6 +54,40 @@ class LogOutput : public Output {
   KeptLog& kept_;
   LogBuffer& log_;
   Style style_;
+};
+
+// The running command's progress for the status bar (set from the command thread, read by the
+// screen thread); live lines go to the log at once.
+class StatusProgress : public ProgressView {
+ public:
+  explicit StatusProgress(LogBuffer& log) : log_(log) {}
+  void begin(std::string_view command) override {
+    std::lock_guard lock(mutex_);
+    command_ = command;
+    text_.clear();
+    started_ = std::chrono::steady_clock::now();
+  }
+  void end() override {
+    std::lock_guard lock(mutex_);
+    text_.clear();
+  }
+  void write(std::string_view text) override { log_.append(text, Style::Plain); }
+  void progress(std::string_view status, uint64_t done, uint64_t total) override {
+    std::lock_guard lock(mutex_);
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    text_ = progress_text(command_, status, done, total, elapsed);
+  }
+  std::string text() const {
+    std::lock_guard lock(mutex_);
+    return text_;
+  }
+
+ private:
+  LogBuffer& log_;
+  mutable std::mutex mutex_;
+  std::string command_, text_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 // The bytes readline expects for a terminal key (readline binds the ANSI sequences).
@@ -100,15 +136,22 @@ bool init_readline() {
 
 class Tui {
  public:
-  explicit Tui(Session& session)
+  Tui(Session& session, const std::string& log_before)
       : readline_ready_(init_readline()),
         session_(session),
         kept_(bench_.log()),
         out_(kept_, bench_.log(), Style::Plain),
         err_(kept_, bench_.log(), Style::Error),
-        shell_(session, app_commands(), out_, err_),
+        progress_(bench_.log()),
+        shell_(session, app_commands(), out_, err_, &progress_),
         editor_(shell_) {
     g_tui = this;
+    for (std::string_view rest = log_before; !rest.empty();) {
+      size_t end = std::min(rest.find('\n'), rest.size() - 1);
+      std::string_view line = rest.substr(0, end + 1);
+      bench_.log().append(line, line.starts_with(kPrompt) ? Style::Title : Style::Plain);
+      rest.remove_prefix(end + 1);
+    }
     devnull_ = std::fopen("/dev/null", "w");
     rl_getc_function = [](FILE*) { return g_tui->next_byte(); };
     rl_input_available_hook = [] { return g_tui->input_.empty() ? 0 : 1; };
@@ -223,6 +266,10 @@ class Tui {
       static const char* const spin = "|/-\\";
       auto tick = static_cast<size_t>(seconds_since_start() * 10) % 4;
       size_t nodes = session_.progress_nodes().load(std::memory_order_relaxed);
+      std::string reported = progress_.text();
+      if (!reported.empty())
+        return fmt::format("{} {}  {}", spin[tick], reported,
+                           cancel_requested_ ? "cancelling..." : "Ctrl-C cancels");
       return fmt::format("{} {:.1f}s  {}{}  running `{}`", spin[tick], seconds_since_start(),
                          nodes > progress_before_ ? fmt::format("{} e-nodes  ", nodes) : "",
                          cancel_requested_ ? "cancelling..." : "Ctrl-C cancels", running_line_);
@@ -238,6 +285,7 @@ class Tui {
   Session& session_;
   KeptLog kept_;
   LogOutput out_, err_;
+  StatusProgress progress_;
   Shell shell_;
   LineEditor editor_;
   FILE* devnull_ = nullptr;
@@ -255,8 +303,9 @@ class Tui {
 
 }  // namespace
 
-int run_tui(Session& session, const std::optional<std::string>& first_line) {
-  Tui tui(session);
+int run_tui(Session& session, const std::optional<std::string>& first_line,
+            const std::string& log_before) {
+  Tui tui(session, log_before);
   return tui.run(first_line);
 }
 

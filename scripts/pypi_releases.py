@@ -3,8 +3,9 @@
 (core/backend/family_env.cpp). Standard library only; runs on any Python 3.
 
   pypi_releases.py list PACKAGE
-      one line per release, oldest first: VERSION DATE OK, where OK is "yes" when the release
-      has a wheel (or pure-Python file) this interpreter can install, else the reason.
+      one line per release, oldest first: VERSION, DATE and OK parted by tabs, where OK is "yes"
+      when the release has a wheel (or pure-Python file) this interpreter can install, else the
+      reason.
   pypi_releases.py date PACKAGE VERSION
       the release's last upload time (ISO 8601), or exit 1 and a one-line reason.
 """
@@ -71,7 +72,7 @@ def main(argv):
             date = max((f["upload_time_iso_8601"] for f in files), default="-")
             rows.append((version_key(version), version, date[:10], installable(files)))
         for _, version, date, ok in sorted(rows):
-            print(version, date, ok.replace(" ", "_"))
+            print(version, date, ok, sep="\t")
         return 0
     if len(argv) == 3 and argv[0] == "date":
         data = fetch(f"{INDEX}/{argv[1]}/json")

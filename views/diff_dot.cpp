@@ -27,13 +27,14 @@ std::string color_of(DiffStatus s) {
 }
 
 std::string side(const Graph& g, const std::string& name, const std::string& prefix,
-                 const std::map<std::string, DiffStatus>& statuses, bool collapse) {
+                 const std::map<std::string, DiffStatus>& statuses,
+                 const std::map<std::string, std::string>& collapse) {
   GraphDotOptions options;
   options.cluster = name;
   options.id_prefix = prefix;
   for (const auto& [node, status] : statuses)
     if (status != DiffStatus::Same) options.fill[node] = color_of(status);
-  if (collapse) options.collapse = unchanged_regions(g, statuses);
+  options.collapse = collapse;
   return graph_dot(g, options);
 }
 
@@ -54,10 +55,30 @@ std::string legend(const GraphDiff& d) {
   std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n";
   for (DiffStatus s : {DiffStatus::Removed, DiffStatus::Added, DiffStatus::Rewritten})
     out += fmt::format(
-        "    \"legend:{}\" [label=\"{} ({})\", shape=box, style=filled, "
+        "    \"legend:{}\" [label=\"{} ({}){}\", shape=box, style=filled, "
         "fillcolor=\"{}\"];\n",
-        diff_status_name(s), diff_status_name(s), d.count(s), color_of(s));
+        diff_status_name(s), diff_status_name(s), d.count(s),
+        s == DiffStatus::Rewritten ? ", pairs linked" : "", color_of(s));
   return out + "  }\n";
+}
+
+// Each node of A beside its counterpart in B (the same rank), and a rewritten pair joined by a
+// dashed line that does not move the layout. Nodes drawn inside an unchanged box are left out.
+std::string pairs(const GraphDiff& d, const std::map<std::string, std::string>& collapsed_a,
+                  const std::map<std::string, std::string>& collapsed_b) {
+  std::string out;
+  for (const auto& [a, b] : d.counterpart) {
+    if (collapsed_a.count(a) || collapsed_b.count(b)) continue;
+    std::string ida = dot_escape("a:" + dot_node_id(a)), idb = dot_escape("b:" + dot_node_id(b));
+    out += fmt::format("  {{ rank=same; \"{}\"; \"{}\"; }}\n", ida, idb);
+    auto status = d.a.find(a);
+    if (status != d.a.end() && status->second == DiffStatus::Rewritten)
+      out += fmt::format(
+          "  \"{}\" -> \"{}\" [style=dashed, color=\"goldenrod\", constraint=false, "
+          "dir=none];\n",
+          ida, idb);
+  }
+  return out;
 }
 
 }  // namespace
@@ -97,13 +118,21 @@ std::map<std::string, std::string> unchanged_regions(
 }
 
 std::string diff_dot(const Graph& a, const std::string& name_a, const Graph& b,
-                     const std::string& name_b, const GraphDiff& diff, bool collapse) {
+                     const std::string& name_b, const GraphDiff& diff, bool collapse,
+                     const std::string& title) {
   std::string second = name_b == name_a ? name_b + " (2)" : name_b;
+  std::map<std::string, std::string> collapse_a, collapse_b;
+  if (collapse) {
+    collapse_a = unchanged_regions(a, diff.a);
+    collapse_b = unchanged_regions(b, diff.b);
+  }
   return fmt::format(
-      "digraph \"diff\" {{\n  rankdir=TB;\n  label=\"{} vs {}\";\n  labelloc=t;\n"
-      "  node [fontname=\"monospace\", fontsize=10];\n{}{}{}}}\n",
-      dot_escape(name_a), dot_escape(second), side(a, name_a, "a:", diff.a, collapse),
-      side(b, second, "b:", diff.b, collapse), legend(diff));
+      // newrank: a rank shared across the two clusters keeps each node inside its cluster.
+      "digraph \"diff\" {{\n  rankdir=TB;\n  newrank=true;\n  label=\"{}\";\n  labelloc=t;\n"
+      "  node [fontname=\"monospace\", fontsize=10];\n{}{}{}{}}}\n",
+      dot_escape(title.empty() ? fmt::format("{} vs {}", name_a, second) : title),
+      side(a, name_a, "a:", diff.a, collapse_a), side(b, second, "b:", diff.b, collapse_b),
+      pairs(diff, collapse_a, collapse_b), legend(diff));
 }
 
 }  // namespace retort

@@ -22,8 +22,11 @@ std::map<std::string, std::string> unchanged_regions(
     const Graph& g, const std::map<std::string, DiffStatus>& status, size_t min_nodes = 3);
 
 // Clusters are `cluster_<name_a>` and `cluster_<name_b>` (the second gets " (2)" when both
-// names are the same). With `collapse`, unchanged regions are one box each.
+// names are the same). With `collapse`, unchanged regions are one box each. A node and its
+// counterpart share a rank, so both sides are laid out alike, and a rewritten pair is linked by
+// a dashed edge. The title is "A vs B" unless given.
 std::string diff_dot(const Graph& a, const std::string& name_a, const Graph& b,
-                     const std::string& name_b, const GraphDiff& diff, bool collapse = true);
+                     const std::string& name_b, const GraphDiff& diff, bool collapse = true,
+                     const std::string& title = "");
 
 }  // namespace retort

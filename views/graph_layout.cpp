@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <mutex>
 
 #include "core/base/error.h"
@@ -55,6 +56,19 @@ std::string collected_messages() {
 std::string last_messages() {
   std::string m = collected_messages();
   return m.empty() ? "" : ": " + m;
+}
+
+// The operand number an edge label starts with ("1: f32[3]" -> 1, core/graph/graph_dot.cpp), or
+// -1.
+int operand_of(std::string_view label) {
+  size_t colon = label.find(": ");
+  if (colon == 0 || colon == std::string_view::npos || colon > 2) return -1;
+  int k = 0;
+  for (char c : label.substr(0, colon)) {
+    if (c < '0' || c > '9') return -1;
+    k = k * 10 + (c - '0');
+  }
+  return k;
 }
 
 std::vector<std::string> split_label(const std::string& label) {
@@ -197,6 +211,7 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
   agattr(g, AGRAPH, const_cast<char*>("ranksep"), ranksep.data());
   agattr(g, AGRAPH, const_cast<char*>("splines"), const_cast<char*>("spline"));
   GraphLayout layout;
+  std::map<Agedge_t*, int> operands;
   for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
     LayoutBox box;
     box.id = agnameof(n);
@@ -218,8 +233,11 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
     std::string h = std::to_string(box.height * kRowPoints / kPointsPerInch);
     agsafeset(n, const_cast<char*>("width"), w.data(), const_cast<char*>(""));
     agsafeset(n, const_cast<char*>("height"), h.data(), const_cast<char*>(""));
-    for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e))
+    for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
+      const char* label = agget(e, const_cast<char*>("label"));
+      operands[e] = operand_of(label ? label : "");
       agsafeset(e, const_cast<char*>("label"), const_cast<char*>(""), const_cast<char*>(""));
+    }
     layout.boxes.push_back(std::move(box));
   }
   if (gvLayout(gvc, g, "dot") != 0) fail("graphviz could not lay out the graph{}", last_messages());
@@ -243,7 +261,7 @@ GraphLayout layout_dot(const std::string& dot, const BoxText& text, const Layout
 
   for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
     for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
-      LayoutEdge edge{agnameof(agtail(e)), agnameof(aghead(e)), {}};
+      LayoutEdge edge{agnameof(agtail(e)), agnameof(aghead(e)), operands.at(e), {}};
       const LayoutBox* tail = layout.find(edge.from);
       const LayoutBox* head = layout.find(edge.to);
       if (!tail || !head || !ED_spl(e) || ED_spl(e)->size == 0) continue;

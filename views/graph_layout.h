@@ -27,6 +27,7 @@ struct LayoutBox {
 
 struct LayoutEdge {
   std::string from, to;           // DOT node ids
+  int operand = -1;               // the head's operand it feeds ("0: " in its DOT label), or -1
   std::vector<CellPoint> points;  // corners of an orthogonal path, tail first; the last point is
                                   // the cell just outside the head's box (where the arrow goes)
 };

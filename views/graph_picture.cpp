@@ -100,7 +100,12 @@ void draw_box(Canvas& canvas, const LayoutBox& box, CellPoint origin, bool highl
 void draw_layout(Canvas& canvas, const GraphLayout& layout, CellPoint origin,
                  const PictureMarks& marks, const Glyphs& glyphs) {
   EdgeMask mask(canvas.rows(), canvas.cols());
-  std::vector<std::pair<CellPoint, uint8_t>> arrows;
+  struct Arrow {
+    CellPoint at;
+    uint8_t dir;
+    int operand;
+  };
+  std::vector<Arrow> arrows;
   for (const auto& e : layout.edges) {
     if (e.points.empty()) continue;
     std::vector<CellPoint> pts;
@@ -114,16 +119,19 @@ void draw_layout(Canvas& canvas, const GraphLayout& layout, CellPoint origin,
                   : end.col > before.col ? kRight
                   : end.col < before.col ? kLeft
                                          : kDown;
-    arrows.push_back({end, dir});
+    arrows.push_back({end, dir, e.operand});
   }
   for (int r = 0; r < canvas.rows(); ++r)
     for (int c = 0; c < canvas.cols(); ++c)
       if (uint8_t bits = mask.at(r, c)) canvas.put(r, c, line_glyph(bits, glyphs), Style::Edge);
-  for (const auto& [p, dir] : arrows) {
+  // An edge into an op with several operands ends in its operand's number instead of an arrow
+  // head: mul(s, a) and mul(a, s) look different whichever side the layout put s on.
+  for (const auto& [p, dir, operand] : arrows) {
     char32_t ch = dir == kDown   ? glyphs.arrow_down
                   : dir == kUp   ? glyphs.arrow_up
                   : dir == kLeft ? glyphs.arrow_left
                                  : glyphs.arrow_right;
+    if (operand >= 0 && operand <= 9) ch = static_cast<char32_t>(U'0' + operand);
     canvas.put(p.row, p.col, ch, Style::Edge);
   }
   for (const auto& box : layout.boxes)

@@ -1,5 +1,7 @@
 #include "views/pictures.h"
 
+#include <fmt/format.h>
+
 #include "core/base/error.h"
 #include "core/egraph/render.h"
 #include "core/egraph/value_classes.h"
@@ -7,6 +9,7 @@
 #include "core/graph/graph_dot.h"
 #include "core/io/json_graph.h"
 #include "views/diff_dot.h"
+#include "views/panes/session_text.h"
 
 namespace retort {
 
@@ -40,7 +43,7 @@ std::string graph_picture(const Graph& g) {
   return graph_dot(g);
 }
 
-std::string egraph_picture(const Session& s, const EGraphPictureOptions& o) {
+std::string egraph_picture(const Session& s, const EGraphPictureOptions& o, std::string* note) {
   const EGraphWork& w = s.egraph();
   DotOptions options;
   size_t next_other = 0;
@@ -58,7 +61,7 @@ std::string egraph_picture(const Session& s, const EGraphPictureOptions& o) {
     else
       options.only = std::move(near);
   }
-  return egraph_dot(w.eg, options);
+  return egraph_dot(w.eg, options, note);
 }
 
 std::string diff_picture(const Session& s, const std::string& a, const std::string& b, bool full) {
@@ -70,6 +73,16 @@ std::string diff_picture(const Session& s, const std::string& a, const std::stri
           : diff_graphs(ga, gb);
   return diff_dot(ga, is_original(a) ? "original" : a, gb, is_original(b) ? "original" : b, d,
                   !full);
+}
+
+std::string rewrite_picture(const Session& s, std::optional<size_t> step, bool full) {
+  size_t n = step ? *step : (s.has_egraph() ? s.egraph().trace.steps.size() : 1) - 1;
+  RewriteStepGraphs g = rewrite_step_graphs(s, n);
+  const EGraph& eg = s.egraph().eg;
+  GraphDiff d =
+      diff_graphs(g.before, g.after, value_classes(eg, g.before), value_classes(eg, g.after));
+  return diff_dot(g.before, "before", g.after, "after", d, !full,
+                  fmt::format("rewrite #{}: {}", n, g.rule));
 }
 
 }  // namespace retort

@@ -22,11 +22,16 @@ struct EGraphPictureOptions {
   size_t depth = 2;
   bool variants_only = false;
 };
-std::string egraph_picture(const Session& s, const EGraphPictureOptions& o = {});
+// `note` receives a line for the user when the picture is compact or cut (egraph_dot).
+std::string egraph_picture(const Session& s, const EGraphPictureOptions& o = {},
+                           std::string* note = nullptr);
 // Nodes matched by e-class when both graphs come from the current e-graph (extracted variants,
 // or the original when it is the e-graph's start graph), else by structural signature.
 // Unchanged regions away from the changes are one box each unless `full`.
 std::string diff_picture(const Session& s, const std::string& a, const std::string& b,
                          bool full = false);
+// One rewrite (trace step `step`, the last when not given) as a diff of the graph before and
+// after it, titled "rewrite #N: RULE"; Error when there is none to draw.
+std::string rewrite_picture(const Session& s, std::optional<size_t> step, bool full = false);
 
 }  // namespace retort

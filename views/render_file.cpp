@@ -1,6 +1,7 @@
 #include "views/render_file.h"
 
 #include <filesystem>
+#include <string_view>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -45,7 +46,11 @@ std::string render_graphviz(const std::string& dot, const std::string& format,
   GVC_t* gvc = gvContext();
   Agraph_t* g = agmemread(dot.c_str());
   if (!g || agerrors() > 0) graphviz_failed("read the DOT text for", path);
-  if (gvLayout(gvc, g, "dot") != 0) graphviz_failed("lay out", path);
+  // A picture that places its own nodes says layout=nop2 (the compact e-graph picture); every
+  // other one is laid out by dot.
+  const char* layout = agget(g, const_cast<char*>("layout"));
+  const char* engine = layout && std::string_view(layout) == "nop2" ? "nop2" : "dot";
+  if (gvLayout(gvc, g, engine) != 0) graphviz_failed("lay out", path);
   char* data = nullptr;
   unsigned int size = 0;
   if (gvRenderData(gvc, g, format.c_str(), &data, &size) != 0 || !data)

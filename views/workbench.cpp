@@ -124,7 +124,10 @@ ScreenLayout layout_screen(int rows, int cols, const std::vector<const PaneSpec*
   const auto& left = docked[static_cast<size_t>(Dock::Left)];
   const auto& right = docked[static_cast<size_t>(Dock::Right)];
   const auto& bottom = docked[static_cast<size_t>(Dock::Bottom)];
-  int bottom_rows = bottom.empty() ? 0 : std::min(area, std::max(5, area * 3 / 10));
+  // The log gets at least six lines of text where the screen has room (80x24 keeps 13 rows
+  // above it); its long lines wrap, so a usage message or an error shows whole.
+  int least = area >= 20 ? 8 : 5;
+  int bottom_rows = bottom.empty() ? 0 : std::min(area, std::max(least, area * 3 / 10));
   int top = area - bottom_rows;
   int left_cols = right.empty() ? cols : left.empty() ? 0 : cols * 55 / 100;
   // A dock's panes are stacked (left, right) or side by side (bottom), sized by weight.

@@ -3,6 +3,7 @@
 // goes wrong inside a backend comes back as a RunResult status, never as an exception.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -75,8 +76,25 @@ struct BackendInfo {
   std::string kind;     // "reference", "worker"
   std::string version;  // from the worker's hello
   std::map<std::string, std::string> options;
-  std::string state;       // "ready", "not started", "dead", ...
-  std::string last_error;  // empty when none
+  std::string state;          // "ready", "not started", "dead", "unavailable", ...
+  std::string last_error;     // empty when none
+  std::string unavailable{};  // why it cannot run here (a device that is missing)
+  std::string environment{};  // an environment of the user's it runs in (`backend use`)
+};
+
+// A campaign bounds a backend's runs case by case (core/campaign/campaign.h): no run goes on past
+// the campaign's deadline, and a case that a backend could not test fairly is told apart from a
+// finding afterwards.
+struct CaseLimits {
+  // Runs still going then are stopped, and later ones not started: `cut`.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  // After this many runs that timed out (each ends with the worker killed, and the next run
+  // starts a new one), the case's other runs on the backend are `timeout` without being sent.
+  std::optional<int> timeouts;
+};
+struct CaseTrouble {
+  bool cut = false;            // a run of the case was stopped or skipped at the deadline
+  std::string infrastructure;  // why the backend could not be started: no finding, a problem
 };
 
 class Backend {
@@ -85,6 +103,11 @@ class Backend {
   virtual BackendInfo info() const = 0;
   // Runs one model. Must not throw for anything the backend or its worker does wrong.
   virtual RunResult run(const RunRequest& request) = 0;
+  // A case begins: its runs keep to `limits`; CaseLimits{} after the last case lifts them. (The
+  // reference interpreter runs in process and needs none.)
+  virtual void begin_case(const CaseLimits& limits) { (void)limits; }
+  // What kept this backend from testing the case since begin_case.
+  virtual CaseTrouble case_trouble() const { return {}; }
 };
 
 }  // namespace retort

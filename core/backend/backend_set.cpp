@@ -78,26 +78,27 @@ Backend& BackendSet::get(const std::string& name) {
     // "inductor" is inductor:default; "ort@1.16.3:O3" a release installed with `backend install`.
     std::string canonical = parsed->str();
     if (Entry* e = find(canonical)) return *e->backend;
-    if (!is_installed(*parsed->family, parsed->version))
-      fail("{} is not installed: `backend install {}` installs it",
+    const PythonEnvironment* python = nullptr;
+    if (auto it = environments_.find(environment_family(*parsed->family).name);
+        it != environments_.end() && parsed->version.empty())
+      python = &it->second;
+    if (!python && !is_installed(*parsed->family, parsed->version))
+      fail("{} is not installed{}: `backend install {}` installs it",
            parsed->version.empty() ? parsed->family->name
                                    : parsed->family->name + "@" + parsed->version,
+           parsed->version.empty()
+               ? ""
+               : did_you_mean(parsed->version, installed_versions(*parsed->family)),
            parsed->family->name + (parsed->version.empty() ? "" : "@" + parsed->version));
     entries_.push_back(
-        {canonical, true, std::make_unique<WorkerBackend>(family_backend_spec(*parsed))});
+        {canonical, true, std::make_unique<WorkerBackend>(family_backend_spec(*parsed, python))});
     return *entries_.back().backend;
   }
-  std::vector<std::string> all = names();
-  std::vector<std::string> close = close_matches(name, all);
-  if (!close.empty()) {
-    // Only the closest: "ort:03" suggests ort:O3, not every ort:O*.
-    size_t best = edit_distance(name, close.front());
-    for (const auto& c : close) best = std::min(best, edit_distance(name, c));
-    std::erase_if(close, [&](const std::string& c) { return edit_distance(name, c) != best; });
-    fail("unknown backend '{}'; did you mean {}? (backends: {})", name, fmt::join(close, ", "),
-         fmt::join(all, ", "));
-  }
-  fail("unknown backend '{}' (backends: {})", name, fmt::join(all, ", "));
+  // A misspelt family ("inductr") is suggested as well as the attached backends.
+  std::vector<std::string> candidates = names();
+  for (const auto& f : families()) candidates.push_back(f.name);
+  fail("unknown backend '{}'{} (backends: {})", name, did_you_mean(name, candidates),
+       fmt::join(names(), ", "));
 }
 
 std::vector<std::string> BackendSet::names() const {
@@ -136,6 +137,18 @@ void BackendSet::forget(const std::string& name) {
   }
   if (!parsed || parsed->version.empty()) return;
   std::erase_if(entries_, [&](const Entry& e) { return e.builtin && e.name == name; });
+}
+
+void BackendSet::use_environment(const FamilyDef& f, const PythonEnvironment& python) {
+  const FamilyDef& env = environment_family(f);
+  environments_.insert_or_assign(env.name, python);
+  for (Entry& e : entries_) {
+    if (!e.builtin) continue;
+    std::optional<BackendName> parsed = parse_backend_name(e.name);
+    if (!parsed || !parsed->version.empty() || &environment_family(*parsed->family) != &env)
+      continue;
+    e.backend = std::make_unique<WorkerBackend>(family_backend_spec(*parsed, &python));
+  }
 }
 
 std::vector<BackendInfo> BackendSet::list() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/backend/backend.h"
+#include "core/backend/family_env.h"
 #include "core/backend/worker_backend.h"
 
 namespace retort {
@@ -47,6 +48,10 @@ class BackendSet {
   // added again when asked for. Does nothing for other names.
   void forget(const std::string& name);
 
+  // `backend use`: the backends of f's default release (f's modes, and those of the families
+  // sharing its environment) run in `python` from now on; their workers are stopped.
+  void use_environment(const FamilyDef& f, const PythonEnvironment& python);
+
   std::vector<BackendInfo> list() const;
   // The attached (not built-in) backends, in attach order: what a saved session restores.
   std::vector<BackendSpec> attached() const;
@@ -61,6 +66,7 @@ class BackendSet {
   const Entry* find(const std::string& name) const;
 
   std::vector<Entry> entries_;
+  std::map<std::string, PythonEnvironment> environments_;  // by environment family
 };
 
 }  // namespace retort

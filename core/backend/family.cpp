@@ -13,9 +13,9 @@
 namespace retort {
 
 const std::vector<FamilyDef>& families() {
-  static const std::vector<FamilyDef> all = {ort_family(),      inductor_family(), torch_family(),
-                                             xla_family(),      tf_xla_family(),   tvm_family(),
-                                             openvino_family(), iree_family()};
+  static const std::vector<FamilyDef> all = {
+      ort_family(), inductor_family(), torch_family(), xla_family(),     tf_xla_family(),
+      tvm_family(), openvino_family(), iree_family(),  onnx_ref_family()};
   return all;
 }
 
@@ -29,11 +29,7 @@ const FamilyDef& get_family(const std::string& name) {
   if (const FamilyDef* f = find_family(name)) return *f;
   std::vector<std::string> names;
   for (const auto& f : families()) names.push_back(f.name);
-  std::vector<std::string> close = close_matches(name, names);
-  if (!close.empty())
-    fail("unknown backend family '{}'; did you mean {}? (families: {})", name,
-         fmt::join(close, ", "), fmt::join(names, ", "));
-  fail("unknown backend family '{}' (families: {})", name, fmt::join(names, ", "));
+  fail_unknown("backend family", name, names);
 }
 
 const FamilyDef& environment_family(const FamilyDef& f) {
@@ -84,18 +80,10 @@ std::optional<BackendName> parse_backend_name(const std::string& text) {
   if (!find_mode(*family, name.mode)) {
     std::vector<std::string> modes;
     for (const auto& m : family->modes) modes.push_back(m.name);
-    std::vector<std::string> close = close_matches(name.mode, modes);
-    std::string hint;
-    if (!close.empty()) {
-      // Only the closest: "03" suggests O3, not every O*.
-      std::string given = text.substr(colon + 1);
-      size_t best = edit_distance(given, close.front());
-      for (const auto& c : close) best = std::min(best, edit_distance(given, c));
-      std::vector<std::string> names;
-      for (const auto& c : close)
-        if (edit_distance(given, c) == best) names.push_back(family->name + ":" + c);
-      hint = fmt::format("; did you mean {}?", fmt::join(names, ", "));
-    }
+    std::vector<std::string> close;
+    for (const auto& m : closest_matches(name.mode, modes)) close.push_back(family->name + ":" + m);
+    std::string hint =
+        close.empty() ? "" : fmt::format("; did you mean {}?", fmt::join(close, " or "));
     fail("'{}': {} has no mode '{}'{} (modes: {})", text, family->name, text.substr(colon + 1),
          hint, fmt::join(modes, ", "));
   }
@@ -144,6 +132,18 @@ std::string oracle_baseline(const std::string& backend) {
   std::optional<BackendName> base = parse_backend_name(name->family->baseline);
   base->version = name->version;
   return base->str();
+}
+
+const Refusal* find_refusal(const std::string& backend, const std::string& message) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+  }
+  if (!name) return nullptr;
+  for (const Refusal& r : name->family->refusals)
+    if (message.find(r.text) != std::string::npos) return &r;
+  return nullptr;
 }
 
 }  // namespace retort

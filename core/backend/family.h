@@ -20,6 +20,10 @@ struct FamilyMode {
   std::map<std::string, std::string> options{};  // sent to the worker in hello
   std::string help{};                            // one line for `help` and the docs
   std::string worker{};                          // the worker script when not the family's
+  // The accelerator the mode runs on ("cuda"; JAX calls it "gpu"), told to the worker as the
+  // option `device`; empty: the CPU. Without it here the mode is listed as unavailable, with
+  // the reason (family_env.h, device_unavailable), and its runs are `unsupported`.
+  std::string device{};
 };
 
 enum class Installer {
@@ -27,10 +31,13 @@ enum class Installer {
   pypi,  // a virtual environment per version, made with uv
 };
 
-// How `export repro` writes a family's reproducer (core/compare/repro.h).
-enum class ReproKind {
-  ort_node,       // repro.js on onnxruntime-node: needs only Node and the package
-  python_worker,  // repro.py starting the family's worker with its hello options
+// A message by which a compiler refuses a model it cannot run, rather than computing a wrong
+// answer: a run that fails with it is `unsupported`, not a finding. Workers already answer
+// `unsupported` for their frameworks' generic phrases ("not implemented for"); these are the
+// compiler's own refusals of particular forms, which a worker reports as plain errors.
+struct Refusal {
+  std::string text{};  // a part of the error message, matched exactly
+  std::string why{};   // what the compiler cannot do: the unsupported run's message says it
 };
 
 struct FamilyDef {
@@ -53,8 +60,14 @@ struct FamilyDef {
   // and every package a version needs, with {} for the version ("jax=={}", "jaxlib=={}").
   std::string version_package{};
   std::vector<std::string> packages{};
-  ReproKind repro = ReproKind::python_worker;
+  // The standalone reproducer (core/compare/repro.h): the stem of its runner in scripts/repro
+  // ("ort" for scripts/repro/ort.py.in), which uses only the compiler's public API and numpy;
+  // empty: `export repro` writes Retort's replay through the worker instead. And what its
+  // requirements.txt pins, with {} for the release; empty: `packages`.
+  std::string repro_script{};
+  std::vector<std::string> repro_requirements{};
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
+  std::vector<Refusal> refusals{};
   // The program mutations its worker applies (backend.h): the generated Python program's.
   std::vector<std::string> program_mutations{};
 };
@@ -94,6 +107,9 @@ std::vector<std::string> all_program_mutations();
 // family's (an attached worker, which ignores what it does not know).
 bool applies_mutation(const std::string& backend, std::string_view kind);
 std::string oracle_baseline(const std::string& backend);
+// The refusal of the backend's family that an error message contains, or null (also for a
+// backend of no family).
+const Refusal* find_refusal(const std::string& backend, const std::string& message);
 
 // The families, declared one per file in core/backend/families/.
 FamilyDef ort_family();
@@ -104,5 +120,6 @@ FamilyDef tf_xla_family();
 FamilyDef tvm_family();
 FamilyDef openvino_family();
 FamilyDef iree_family();
+FamilyDef onnx_ref_family();
 
 }  // namespace retort

@@ -15,6 +15,7 @@
 #include "core/backend/backend_set.h"
 #include "core/backend/command_run.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 
 namespace retort {
 
@@ -260,7 +261,53 @@ std::vector<std::string> installed_versions(const FamilyDef& f) {
   return out;
 }
 
-BackendSpec family_backend_spec(const BackendName& name) {
+PythonEnvironment probe_python_environment(const FamilyDef& f, const std::string& python,
+                                           const std::atomic<bool>* cancel) {
+  const FamilyDef& env = environment_family(f);
+  if (env.installer != Installer::pypi)
+    fail("{} does not run in a Python environment (it is an npm family)", env.name);
+  // The packages by name: "jaxlib=={}" is jaxlib.
+  std::vector<std::string> packages{env.version_package};
+  for (const std::string& p : env.packages) {
+    std::string name = p.substr(0, p.find_first_of("=<>![ "));
+    if (std::find(packages.begin(), packages.end(), name) == packages.end())
+      packages.push_back(name);
+  }
+  std::vector<std::string> argv{python, "-c",
+                                "import importlib.metadata as m, json, sys\n"
+                                "def version(p):\n"
+                                "    try:\n"
+                                "        return m.version(p)\n"
+                                "    except m.PackageNotFoundError:\n"
+                                "        return None\n"
+                                "print(json.dumps({p: version(p) for p in sys.argv[1:]}))\n"};
+  argv.insert(argv.end(), packages.begin(), packages.end());
+  CommandResult r = run_command(argv, {.cancel = cancel});
+  std::string last = r.output.substr(0, r.output.find_last_not_of("\n") + 1);
+  last = last.substr(last.find_last_of('\n') + 1);
+  nlohmann::json found = nlohmann::json::parse(last, nullptr, false);
+  if (r.exit_status != 0 || !found.is_object())
+    fail("{} cannot tell its packages' versions: {}", python, one_line_reason(r));
+  PythonEnvironment out{.python = python, .versions = ""};
+  for (const std::string& p : packages) {
+    auto it = found.find(p);
+    bool has = it != found.end() && it->is_string();
+    if (!has && p == env.version_package)
+      fail("{} has no {}: {} needs it (and {})", python, p, env.name, fmt::join(packages, ", "));
+    out.versions += fmt::format("{}{} {}", out.versions.empty() ? "" : ", ", p,
+                                has ? it->get<std::string>() : "missing");
+  }
+  return out;
+}
+
+std::string device_unavailable(const std::string& device) {
+  if (device.empty()) return "";
+  if (device != "cuda" && device != "gpu") return fmt::format("unknown device '{}'", device);
+  if (!fs::exists("/dev/nvidiactl")) return "no NVIDIA GPU here: /dev/nvidiactl is absent";
+  return "";
+}
+
+BackendSpec family_backend_spec(const BackendName& name, const PythonEnvironment* python) {
   const FamilyDef& f = *name.family;
   const FamilyDef& env = environment_family(f);
   const FamilyMode& mode = *find_mode(f, name.mode);
@@ -270,7 +317,11 @@ BackendSpec family_backend_spec(const BackendName& name) {
   spec.name = name.str();
   spec.timeout_s = f.timeout_s;
   spec.options = mode.options;
-  if (env.installer == Installer::npm) {
+  spec.unavailable = device_unavailable(mode.device);
+  if (python && name.version.empty()) {
+    spec.argv = {python->python, script};
+    spec.environment = python->str();
+  } else if (env.installer == Installer::npm) {
     spec.argv = {"node", script};
     if (!is_default(env, name.version))
       spec.argv.insert(spec.argv.end(),
@@ -316,14 +367,21 @@ void remove_version(const FamilyDef& f, const std::string& version) {
     fail("{}@{} is the default release (pinned by its lock); it stays", env.name,
          default_version(env));
   std::string dir = environment_dir(env, version);
-  if (!fs::exists(dir)) fail("{}@{} is not installed", env.name, version);
+  if (!fs::exists(dir))
+    fail("{}@{} is not installed{}", env.name, version,
+         did_you_mean(version, installed_versions(env)));
   std::error_code ec;
   fs::remove_all(dir, ec);
   if (ec) fail("cannot remove {}: {}", dir, ec.message());
 }
 
-std::vector<PublishedVersion> published_versions(const FamilyDef& f, const InstallHooks& hooks) {
-  const FamilyDef& env = environment_family(f);
+namespace {
+
+std::string published_cache_path(const FamilyDef& env) {
+  return retort_cache_dir() + "/releases/" + env.name + ".txt";
+}
+
+std::vector<PublishedVersion> query_registry(const FamilyDef& env, const InstallHooks& hooks) {
   std::vector<PublishedVersion> out;
   if (env.installer == Installer::npm) {
     CommandResult r =
@@ -350,12 +408,35 @@ std::vector<PublishedVersion> published_versions(const FamilyDef& f, const Insta
                   {.cancel = hooks.cancel});
   if (r.exit_status != 0)
     fail("cannot list {} on PyPI: {}", env.version_package, one_line_reason(r));
+  // Tabs part the fields: the reason is words ("no wheel for cp311 on linux-x86_64").
   std::istringstream in(r.output);
-  for (std::string version, date, ok; in >> version >> date >> ok;) {
+  for (std::string version, date, ok;
+       std::getline(in, version, '\t') && std::getline(in, date, '\t') && std::getline(in, ok);) {
     if (!is_release(version)) continue;
-    std::replace(ok.begin(), ok.end(), '_', ' ');
     out.push_back({version, date == "-" ? "" : date, ok == "yes" ? "" : ok});
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PublishedVersion> published_versions(const FamilyDef& f, const InstallHooks& hooks) {
+  const FamilyDef& env = environment_family(f);
+  std::vector<PublishedVersion> out = query_registry(env, hooks);
+  // The cache is a convenience for completion: a failure to write it is no failure here.
+  std::error_code ec;
+  fs::create_directories(fs::path(published_cache_path(env)).parent_path(), ec);
+  std::ofstream cache(published_cache_path(env));
+  for (const PublishedVersion& p : out)
+    if (p.reason.empty()) cache << p.version << "\n";
+  return out;
+}
+
+std::vector<std::string> cached_published_versions(const FamilyDef& f) {
+  std::ifstream cache(published_cache_path(environment_family(f)));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(cache, line);)
+    if (!line.empty()) out.push_back(line);
   return out;
 }
 

@@ -30,8 +30,25 @@ bool is_installed(const FamilyDef& f, const std::string& version);
 // The installed releases of f's environment family, oldest first.
 std::vector<std::string> installed_versions(const FamilyDef& f);
 
-// How the backend `name` is started: its worker in its release's environment, its options.
-BackendSpec family_backend_spec(const BackendName& name);
+// An existing Python environment a family runs in instead of its own (`backend use FAMILY
+// --python PATH`): a user's CUDA torch, a nightly.
+struct PythonEnvironment {
+  std::string python;    // the interpreter, resolved on PATH
+  std::string versions;  // "torch 2.5.1, numpy 1.26.4, onnx 1.16.0", as it reports them
+  std::string str() const { return python + " (" + versions + ")"; }
+};
+// Asks `python` the versions of the packages f's environment family needs. Throws Error when it
+// cannot run, or lacks the family's main package (torch, jax, apache-tvm, ...).
+PythonEnvironment probe_python_environment(const FamilyDef& f, const std::string& python,
+                                           const std::atomic<bool>* cancel = nullptr);
+
+// Why `device` ("cuda", "gpu") cannot be used on this machine ("no NVIDIA GPU here:
+// /dev/nvidiactl is absent"); empty when its driver is there (the worker then asks its framework).
+std::string device_unavailable(const std::string& device);
+
+// How the backend `name` is started: its worker in its release's environment (or in `python`,
+// for a name without a version), its options; a mode whose device is missing is unavailable.
+BackendSpec family_backend_spec(const BackendName& name, const PythonEnvironment* python = nullptr);
 
 struct InstallHooks {
   std::function<void(const std::string& line)> progress;  // what the installer prints
@@ -51,7 +68,11 @@ struct PublishedVersion {
   std::string date;    // "2023-10-04", or empty when the registry does not say
   std::string reason;  // empty when it installs here, else why not ("no wheel for cp311 ...")
 };
-// The releases the registry publishes, oldest first (PyPI's JSON API; `npm view`).
+// The releases the registry publishes, oldest first (PyPI's JSON API; `npm view`). Each call
+// keeps the list in retort_cache_dir()/releases/<family>.txt for cached_published_versions.
 std::vector<PublishedVersion> published_versions(const FamilyDef& f, const InstallHooks& hooks);
+// The installable releases the last published_versions of f's environment family found (tab
+// completion asks no registry); empty when it never ran here.
+std::vector<std::string> cached_published_versions(const FamilyDef& f);
 
 }  // namespace retort

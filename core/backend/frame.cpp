@@ -44,6 +44,29 @@ std::vector<uint64_t> blob_sizes(const json& header) {
   return sizes;
 }
 
+// Refuses a header nested deeper than kMaxFrameHeaderDepth before it is parsed: one scan over its
+// bytes, skipping strings, where parsing it would build one JSON value per bracket.
+void check_nesting(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxFrameHeaderDepth)
+        fail("malformed frame: the header is nested deeper than {} levels", kMaxFrameHeaderDepth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 // Reads a blob in pieces, growing it only as its bytes arrive: a header may declare sizes the
 // sender never sends, and those must not be allocated up front.
 std::string read_blob(const ReadExact& read, uint64_t size) {
@@ -72,7 +95,8 @@ std::string encode_frame(const Frame& frame) {
   header["blobs"] = std::move(sizes);
   std::string text = header.dump();
   if (text.size() > kMaxFrameHeaderBytes)
-    fail("a frame header of {} bytes is over the limit of 64 MiB", text.size());
+    fail("a frame header of {} bytes is over the limit of {} MiB", text.size(),
+         kMaxFrameHeaderBytes >> 20);
   std::string out;
   size_t total = 4 + text.size();
   for (const auto& b : frame.blobs) total += b.size();
@@ -89,12 +113,14 @@ Frame read_frame(const ReadExact& read) {
   uint32_t length = read_u32_le(prefix);
   if (length > kMaxFrameHeaderBytes)
     fail(
-        "malformed frame: a header length of {} bytes is over the limit of 64 MiB (the bytes "
+        "malformed frame: a header length of {} bytes is over the limit of {} MiB (the bytes "
         "begin {:02x} {:02x} {:02x} {:02x})",
-        length, static_cast<uint8_t>(prefix[0]), static_cast<uint8_t>(prefix[1]),
-        static_cast<uint8_t>(prefix[2]), static_cast<uint8_t>(prefix[3]));
+        length, kMaxFrameHeaderBytes >> 20, static_cast<uint8_t>(prefix[0]),
+        static_cast<uint8_t>(prefix[1]), static_cast<uint8_t>(prefix[2]),
+        static_cast<uint8_t>(prefix[3]));
   std::string text(length, '\0');
   read(text.data(), length);
+  check_nesting(text);
   Frame frame;
   try {
     frame.header = json::parse(text);

@@ -17,7 +17,11 @@
 
 namespace retort {
 
-inline constexpr uint32_t kMaxFrameHeaderBytes = 64u << 20;
+// A header is a few kilobytes of names and shapes; its bytes become a JSON tree several times
+// their size, so both the length and the nesting are bounded (a 60 MiB header of `[` once took
+// 4.66 GB). The limits are the same in every worker language (docs/backend-protocol.md).
+inline constexpr uint32_t kMaxFrameHeaderBytes = 16u << 20;
+inline constexpr int kMaxFrameHeaderDepth = 64;
 // All blobs of one frame together; each alone is bounded by the memory budget
 // (core/tensor/value_budget.h). Blobs are read as their bytes arrive, so declared sizes cost
 // nothing until they are sent.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend/family.h"
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/exec/inputs.h"
@@ -23,28 +24,8 @@ namespace {
 
 constexpr uint64_t kProbeSeed = 1;
 
-// A one-node graph of `op` whose first operand has dtype t; results may take a second dtype
-// (comparisons give bool, shape ops i64). Null when the op cannot be typed so.
-std::optional<Graph> probe_graph(const std::string& op, DType t) {
-  for (DType other : {t, DType::boolean, DType::i64}) {
-    GenOptions g;
-    g.min_nodes = g.max_nodes = 1;
-    g.ops = {op};
-    g.dtypes = {t};
-    if (other != t) g.dtypes.push_back(other);
-    g.max_rank = 3;
-    g.max_dim = 3;
-    g.op_dtypes[op] = {t};
-    try {
-      return generate_graph(g, kProbeSeed);
-    } catch (const Error&) {
-    }
-  }
-  return std::nullopt;
-}
-
 Support probe(Backend& b, const std::string& op, DType t) {
-  std::optional<Graph> g = probe_graph(op, t);
+  std::optional<Graph> g = single_op_graph(op, t, kProbeSeed);
   if (!g) return Support::untyped;
   RunRequest request;
   request.graph = &*g;
@@ -87,6 +68,24 @@ std::optional<SupportTable> from_json(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+std::optional<Graph> single_op_graph(const std::string& op, DType t, uint64_t seed) {
+  for (DType other : {t, DType::boolean, DType::i64}) {
+    GenOptions g;
+    g.min_nodes = g.max_nodes = 1;
+    g.ops = {op};
+    g.dtypes = {t};
+    if (other != t) g.dtypes.push_back(other);
+    g.max_rank = 3;
+    g.max_dim = 3;
+    g.op_dtypes[op] = {t};
+    try {
+      return generate_graph(g, seed);
+    } catch (const Error&) {
+    }
+  }
+  return std::nullopt;
+}
 
 std::map<std::string, std::set<DType>> SupportTable::supported() const {
   std::map<std::string, std::set<DType>> out;
@@ -149,6 +148,28 @@ SupportTable backend_support(Backend& backend, const std::string& name,
   if (ec) fail("{}: cannot make the support cache directory: {}", path, ec.message());
   write_file(path, to_json(table).dump(1) + "\n", /*overwrite=*/true);
   return table;
+}
+
+std::string release_probe(const std::string& backend) {
+  std::optional<BackendName> name = parse_backend_name(backend);
+  if (!name) return "";
+  std::string baseline = oracle_baseline(backend);
+  // The baseline is a backend of the same group (torch:eager for inductor), at the same release.
+  return baseline.empty() ? name->str() : baseline;
+}
+
+std::map<std::string, std::set<DType>> supported_by_all(const std::vector<SupportTable>& tables) {
+  std::map<std::string, std::set<DType>> all;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    for (auto& [op, dtypes] : tables[i].supported()) {
+      if (i == 0) {
+        all[op] = dtypes;
+        continue;
+      }
+      std::erase_if(all[op], [&](DType t) { return !dtypes.count(t); });
+    }
+  }
+  return all;
 }
 
 }  // namespace retort

@@ -8,11 +8,14 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/backend/backend.h"
 #include "core/base/dtype.h"
+#include "core/graph/graph.h"
 
 namespace retort {
 
@@ -28,6 +31,11 @@ struct SupportTable {
   std::string str() const;
 };
 
+// A one-node graph of `op` whose first operand has dtype t, its attributes and shapes drawn with
+// `seed`; results may take a second dtype (comparisons give bool, shape ops i64). Null when the
+// op cannot be typed so. The probe's graphs, and `conform`'s (core/compare/conform.h).
+std::optional<Graph> single_op_graph(const std::string& op, DType t, uint64_t seed);
+
 // ${XDG_CACHE_HOME:-~/.cache}/retort/support/<backend>@<version>.json, with the name and version
 // made safe by file_name_part (core/io/file_io.h).
 std::string support_cache_path(const std::string& backend, const std::string& version);
@@ -38,5 +46,15 @@ std::string support_cache_path(const std::string& backend, const std::string& ve
 SupportTable backend_support(Backend& backend, const std::string& name,
                              const std::function<void(size_t, size_t)>& progress = {},
                              const std::atomic<bool>* cancel = nullptr);
+
+// The backend whose probe stands for `backend`'s release in a campaign: its family's baseline
+// mode at that release ("ort@1.16.3:O0" for "ort@1.16.3:O3"), else the backend itself. An error
+// of an optimising mode is a finding, not something the release cannot run. Empty for backends
+// of no family (the reference, attached workers): they are not probed.
+std::string release_probe(const std::string& backend);
+
+// Per op, the operand dtypes that the backends of all the tables run (GenOptions::op_dtypes);
+// no tables: no restriction.
+std::map<std::string, std::set<DType>> supported_by_all(const std::vector<SupportTable>& tables);
 
 }  // namespace retort

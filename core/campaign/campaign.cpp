@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace retort {
@@ -10,7 +11,7 @@ namespace retort {
 void CampaignStats::add(const CaseOutcome& c) {
   ++cases;
   if (!c.record.error.empty()) ++errors;
-  failures += c.record.findings;
+  seen += c.record.findings;
   gen_ms += c.record.gen_ms;
   saturate_ms += c.record.saturate_ms;
   extract_ms += c.record.extract_ms;
@@ -26,9 +27,13 @@ double CampaignStats::cases_per_second() const {
   return seconds > 0 ? cases / seconds : 0;
 }
 
+std::string findings_count_text(size_t distinct, uint64_t seen) {
+  return fmt::format("{} distinct finding{}, seen {} time{}", distinct, distinct == 1 ? "" : "s",
+                     seen, seen == 1 ? "" : "s");
+}
+
 std::string CampaignStats::line() const {
-  std::string s = fmt::format("{} cases  {:.1f}/s  findings {} distinct ({})", cases,
-                              cases_per_second(), signatures.size(), failures);
+  std::string s = findings_count_text(signatures.size(), seen);
   if (errors) s += fmt::format("  {} retort errors", errors);
   if (!last_finding.empty()) s += "  last: " + last_finding;
   return s;
@@ -72,6 +77,29 @@ CampaignStats campaign_stats(const FindingsDb& db, int64_t campaign) {
   return stats;
 }
 
+namespace {
+
+// A worker that timed out is started again once in a case; after a second timeout the case's
+// other runs on it are `timeout` at once (one hung model must not cost a timeout per graph).
+constexpr int kTimeoutsPerCase = 2;
+
+// Lifts the case limits from the backends when the campaign ends, however it ends: they stay in
+// the session for later commands.
+class CaseLimitsGuard {
+ public:
+  explicit CaseLimitsGuard(const std::vector<Backend*>& backends) : backends_(backends) {}
+  ~CaseLimitsGuard() {
+    for (Backend* b : backends_) b->begin_case({});
+  }
+  CaseLimitsGuard(const CaseLimitsGuard&) = delete;
+  CaseLimitsGuard& operator=(const CaseLimitsGuard&) = delete;
+
+ private:
+  const std::vector<Backend*>& backends_;
+};
+
+}  // namespace
+
 CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
                            const std::vector<Backend*>& backends) {
   using Clock = std::chrono::steady_clock;
@@ -81,17 +109,51 @@ CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
   CampaignStats stats;
   auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  CaseLimits limits{.deadline = std::nullopt, .timeouts = kTimeoutsPerCase};
+  if (run.options.seconds > 0)
+    limits.deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(run.options.seconds));
+  CaseLimitsGuard guard(backends);
+  bool versions_recorded = false;
   uint64_t index = 0;
   while (!(run.cancel && run.cancel->load()) &&
-         !(run.options.seconds > 0 && elapsed() >= run.options.seconds) && indices.next(index)) {
+         !(limits.deadline && Clock::now() >= *limits.deadline) && indices.next(index)) {
+    for (Backend* b : backends) b->begin_case(limits);
     CaseOutcome outcome = runner.run(run.campaign, index);
+    std::vector<std::string> infrastructure;
+    std::set<std::string> untested;
+    bool cut = false;
+    for (size_t i = 0; i < backends.size(); ++i) {
+      CaseTrouble trouble = backends[i]->case_trouble();
+      cut |= trouble.cut;
+      if (trouble.infrastructure.empty()) continue;
+      untested.insert(run.options.backends[i]);
+      infrastructure.push_back(
+          fmt::format("{}: {}", run.options.backends[i], trouble.infrastructure));
+    }
+    // A case the deadline cut short tested nothing fully: it is left for --resume.
+    if (cut) break;
+    if (!infrastructure.empty()) {
+      // A backend that never started never saw the case's models: what it "failed" is no
+      // finding, and the case says why.
+      std::erase_if(outcome.findings, [&](const FindingRecord& f) {
+        return untested.count(f.backend_a) || untested.count(f.backend_b);
+      });
+      outcome.record.findings = outcome.findings.size();
+      outcome.record.error = fmt::format("infrastructure: {}", fmt::join(infrastructure, "; "));
+    }
     db.record_case(outcome.record, outcome.findings);
-    if (stats.cases == 0) {
-      // The workers have started now, so they know their versions.
+    if (!versions_recorded && infrastructure.empty()) {
+      // The workers have started now, so they know their versions (and an environment of the
+      // user's, `backend use`, says where they ran).
       nlohmann::json versions = nlohmann::json::object();
-      for (size_t i = 0; i < backends.size(); ++i)
-        versions[run.options.backends[i]] = backends[i]->info().version;
+      for (size_t i = 0; i < backends.size(); ++i) {
+        BackendInfo info = backends[i]->info();
+        versions[run.options.backends[i]] =
+            info.environment.empty() ? info.version : info.version + " in " + info.environment;
+      }
       db.set_campaign_backends(run.campaign, versions.dump());
+      versions_recorded = true;
     }
     stats.add(outcome);
     stats.seconds = elapsed();

@@ -22,7 +22,7 @@ namespace retort {
 struct CampaignStats {
   uint64_t cases = 0;                // run by this invocation
   uint64_t errors = 0;               // cases Retort itself could not finish (record.error)
-  uint64_t failures = 0;             // failing checks, before deduplication
+  uint64_t seen = 0;                 // findings seen: one per case and signature (summed counts)
   std::set<std::string> signatures;  // distinct signatures seen
   double seconds = 0;                // wall time so far
   double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;  // summed over cases
@@ -31,11 +31,16 @@ struct CampaignStats {
 
   void add(const CaseOutcome& c);
   double cases_per_second() const;
-  // "312 cases  41.0/s  findings 3 distinct (57)  last: ort reference mismatch at mul (f32)"
+  // "3 distinct findings, seen 57 times  last: ort reference mismatch at mul (f32)"
   std::string line() const;
   // Milliseconds per case by stage and their shares: "gen 0.4 ms (2%)  saturate ..."
   std::string stages() const;
 };
+
+// The one wording of a campaign's counts, in its summary and progress, `findings list` and the
+// campaign pane: "3 distinct findings, seen 57 times" (a finding is seen once in every case it
+// shows in; its count in the database).
+std::string findings_count_text(size_t distinct, uint64_t seen);
 
 struct CampaignRun {
   int64_t campaign = 0;  // its row in the database

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -67,6 +68,50 @@ std::string failing_cells_json(const CompareReport& report) {
                        {"message", c.message}});
     }
   return cells.dump();
+}
+
+// A graph's structure without its names: nodes in the order a depth-first walk from the outputs
+// reaches them, values and constants renamed in that order (graph inputs keep theirs: a case's
+// graphs share them), printed without types (the ops and inputs fix them). Extraction names
+// values after e-classes, so two variants that compute the same thing the same way may differ
+// only in names; they export to the same model up to names, and one compile and one run test
+// both. A graph with functions keeps its text: its calls name values inside bodies.
+std::string structural_key(const Graph& g) {
+  if (!g.functions.empty() || !g.calls.empty()) return print_rtg(g);
+  std::map<std::string, const Node*> producer;
+  for (const Node& n : g.nodes)
+    for (const std::string& o : n.outputs) producer.emplace(o, &n);
+  std::map<std::string, std::string> names;
+  for (const ValueInfo& in : g.inputs) names.emplace(in.name, in.name);
+  Graph c;
+  c.inputs = g.inputs;
+  std::set<const Node*> visited;
+  auto renamed = [&](const std::string& v) {
+    auto it = names.find(v);
+    return it == names.end() ? v : it->second;
+  };
+  std::function<void(const std::string&)> visit = [&](const std::string& v) {
+    if (v.empty() || names.count(v)) return;
+    if (const Constant* k = g.find_constant(v)) {
+      Constant copy = *k;
+      copy.name = names[v] = fmt::format("c{}", c.constants.size());
+      c.constants.push_back(std::move(copy));
+      return;
+    }
+    auto it = producer.find(v);
+    if (it == producer.end() || !visited.insert(it->second).second) return;
+    for (const std::string& in : it->second->inputs) visit(in);
+    Node copy = *it->second;
+    for (std::string& in : copy.inputs) in = renamed(in);
+    for (std::string& out : copy.outputs)
+      if (!out.empty()) out = names[out] = fmt::format("v{}", names.size());
+    c.nodes.push_back(std::move(copy));
+  };
+  for (const std::string& o : g.outputs) visit(o);
+  for (const Node& n : g.nodes)
+    for (const std::string& o : n.outputs) visit(o);
+  for (const std::string& o : g.outputs) c.outputs.push_back(renamed(o));
+  return print_rtg(c, {.show_types = false, .max_literal_elements = -1});
 }
 
 }  // namespace
@@ -222,7 +267,6 @@ void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
   for (size_t b = 0; b < backends_.size(); ++b) {
     if (!run.results[b] || run.results[b]->status != RunStatus::crash) continue;
     const RunResult& r = *run.results[b];
-    ++rec.findings;
     FindingRecord fr;
     fr.signature = {signature_family(options_.backends[b]), "robustness", "crash", "", "", "", ""};
     if (const Node* n = node_named_in(r.message, relaxed.graph)) fr.signature.op = n->op;
@@ -230,6 +274,7 @@ void CaseRunner::run_relaxed(const Graph& valid, CaseOutcome& out) {
     if (std::any_of(out.findings.begin(), out.findings.end(),
                     [&](const FindingRecord& f) { return f.signature == fr.signature; }))
       continue;
+    ++rec.findings;
     fr.backend_a = options_.backends[b];
     fr.graph_a = "relaxed";
     fr.backends = fmt::format("{}", fmt::join(options_.backends, ","));
@@ -381,14 +426,14 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
                                     const RewriteTrace& trace, CaseOutcome& out,
                                     const std::vector<ProgramMutation>& mutations) {
   CaseRecord& rec = out.record;
-  // A variant equal to an earlier graph would only repeat its runs.
+  // A variant equal to an earlier graph up to names would only repeat its compiles and runs.
   std::set<std::string> seen;
   std::vector<std::string> texts;
   std::vector<CompareGraph> compared;
   nlohmann::json variants = nlohmann::json::object();
   for (const NamedGraph& g : graphs) {
+    if (!seen.insert(structural_key(g.graph)).second) continue;
     std::string text = print_rtg(g.graph);
-    if (!seen.insert(text).second) continue;
     compared.push_back({g.name, &g.graph});
     if (g.name != "original") variants[g.name] = text;
     texts.push_back(std::move(text));
@@ -408,10 +453,10 @@ void CaseRunner::compare_and_record(const std::vector<NamedGraph>& graphs, const
     for (const auto& b : options_.backends) backends_list += (backends_list.empty() ? "" : ",") + b;
     for (const Finding& f : report.findings) {
       if (!is_bug(f.verdict)) continue;
-      ++rec.findings;
       FailureSignature sig = finder.of(f);
       if (f.verdict == Verdict::crash || f.verdict == Verdict::error) classify_text(sig, f.message);
       if (by_key.count(sig.key())) continue;
+      ++rec.findings;
       by_key[sig.key()] = out.findings.size();
       FindingRecord fr;
       fr.signature = sig;

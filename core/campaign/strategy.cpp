@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 
 namespace retort {
 
@@ -34,7 +35,7 @@ const StrategyDef& get_strategy(std::string_view name) {
     if (s.name == name) return s;
     names.push_back(s.name);
   }
-  fail("unknown strategy '{}' (strategies: {})", name, fmt::join(names, ", "));
+  fail_unknown("strategy", name, names);
 }
 
 }  // namespace retort

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/backend/family.h"
 #include "core/base/error.h"
 #include "core/compare/output_match.h"
 #include "core/compare/precision.h"
@@ -119,55 +120,23 @@ class Reruns {
   std::map<std::pair<size_t, size_t>, std::string> changed_;
 };
 
-// The reference evaluated without roundings below f64, per graph, made when a reference check
-// first needs it: whether a mismatch is explained by a backend skipping intermediate roundings.
-class WideReference {
- public:
-  WideReference(const std::vector<CompareGraph>& graphs, const TensorMap& inputs,
-                const ToleranceTable& tolerances)
-      : graphs_(graphs), inputs_(inputs), tolerances_(tolerances) {}
-
-  // True when every mismatched output of c lies in the band between the reference's value and
-  // the wide evaluation's.
-  bool explains(size_t g, const RunResult& actual, const RunResult& reference,
-                const RunComparison& c) {
-    const TensorMap* wide = values(g);
-    if (!wide) return false;
-    for (const auto& d : c.outputs) {
-      if (d.verdict == Verdict::pass) continue;
-      if (d.verdict != Verdict::mismatch) return false;
-      auto a = actual.outputs.find(d.actual_name);
-      auto r = reference.outputs.find(d.expected_name);
-      auto w = wide->find(d.expected_name);
-      if (a == actual.outputs.end() || r == reference.outputs.end() || w == wide->end() ||
-          !within_precision_band(a->second, r->second, w->second, tolerances_))
-        return false;
-    }
-    return true;
+// Whether every differing output of a check lies, on each side, in the precision band of its
+// graph (core/compare/precision.h): a side that skipped intermediate roundings, not a
+// miscompilation. The reference side is its own band.
+bool explained_by_precision(const Check& check, const RunComparison& c, const RunResult& a,
+                            const RunResult& b, PrecisionBands& bands) {
+  auto side = [&](size_t g, const RunResult& r, const std::string& name) {
+    auto value = r.outputs.find(name);
+    return value != r.outputs.end() && bands.explains(g, name, value->second);
+  };
+  for (const auto& d : c.outputs) {
+    if (d.verdict == Verdict::pass) continue;
+    if (d.verdict != Verdict::mismatch && d.verdict != Verdict::nan_inf_mismatch) return false;
+    if (!side(check.graph_a, a, d.actual_name)) return false;
+    if (check.backend_b != kReferenceSide && !side(check.graph_b, b, d.expected_name)) return false;
   }
-
- private:
-  const TensorMap* values(size_t g) {
-    auto it = values_.find(g);
-    if (it == values_.end()) {
-      std::optional<TensorMap> v;
-      if (std::optional<Graph> wide = widened_graph(*graphs_[g].graph)) {
-        try {
-          v = evaluate(*wide, widen_inputs(*wide, inputs_));
-        } catch (const Error&) {
-          v.reset();  // the wide graph fails where the narrow one did not: no band
-        }
-      }
-      it = values_.emplace(g, std::move(v)).first;
-    }
-    return it->second ? &*it->second : nullptr;
-  }
-
-  const std::vector<CompareGraph>& graphs_;
-  const TensorMap& inputs_;
-  const ToleranceTable& tolerances_;
-  std::map<size_t, std::optional<TensorMap>> values_;
-};
+  return true;
+}
 
 }  // namespace
 
@@ -274,8 +243,17 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
             .graph = graphs[g].graph, .onnx = onnx[g], .inputs = inputs, .outputs = {}};
         request.mutations = options.mutations;
         results[b].push_back(backends[b]->run(request));
+        RunResult& result = results[b].back();
+        if (result.status == RunStatus::error)
+          if (const Refusal* refusal = find_refusal(report.backends[b], result.message)) {
+            result.status = RunStatus::unsupported;
+            result.message =
+                fmt::format("{} refuses {}: {}", report.backends[b], refusal->why, result.message);
+          }
+        if (options.progress)
+          options.progress((run * backends.size() + b) * graphs.size() + g + 1,
+                           options.runs * backends.size() * graphs.size(), report.backends[b]);
         CompareCell& cell = report.cell(b, g);
-        const RunResult& result = results[b].back();
         cell.millis += result.millis;
         if (result.compile_ms)
           cell.compile_ms = std::max(cell.compile_ms.value_or(0), *result.compile_ms);
@@ -284,7 +262,14 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     }
 
     Reruns reruns{backends, graphs, onnx, inputs, results, options.mutations};
-    WideReference wide{graphs, inputs, options.tolerances};
+    std::vector<const Graph*> graph_defs;
+    std::vector<const TensorMap*> reference_outputs;
+    for (size_t g = 0; g < graphs.size(); ++g) {
+      graph_defs.push_back(graphs[g].graph);
+      reference_outputs.push_back(
+          expected[g].result.status == RunStatus::ok ? &expected[g].result.outputs : nullptr);
+    }
+    PrecisionBands bands{graph_defs, reference_outputs, inputs, options.tolerances};
     for (const Check& check : checks) {
       const RunResult& a = results[check.backend_a][check.graph_a];
       const RunResult& b = check.backend_b == kReferenceSide
@@ -299,20 +284,23 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
                        options.tolerances);
       ++report.checks[std::string(oracle_name(check.oracle))];
       std::string undefined;
-      for (size_t g : {check.graph_a, check.graph_b})
-        if (undefined.empty() && expected[g].undefined)
+      bool any_outcome = false;
+      for (size_t g : {check.graph_a, check.graph_b}) {
+        if (!expected[g].undefined) continue;
+        if (undefined.empty())
           undefined = fmt::format("{}: {}", graphs[g].name, expected[g].undefined->str());
+        any_outcome |= expected[g].undefined->any_outcome;
+      }
       if (!undefined.empty() && !options.keep_undefined &&
-          (c.verdict == Verdict::mismatch || c.verdict == Verdict::nan_inf_mismatch))
+          (c.verdict == Verdict::mismatch || c.verdict == Verdict::nan_inf_mismatch ||
+           (any_outcome && (c.verdict == Verdict::error || c.verdict == Verdict::crash))))
         c.verdict = Verdict::undefined;
-      if (check.oracle == Oracle::reference && c.verdict == Verdict::mismatch &&
-          !options.count_precision &&
-          wide.explains(check.graph_a, results[check.backend_a][check.graph_a],
-                        expected[check.graph_a].result, c)) {
+      if ((c.verdict == Verdict::mismatch || c.verdict == Verdict::nan_inf_mismatch) &&
+          !options.count_precision && explained_by_precision(check, c, a, b, bands)) {
         c.verdict = Verdict::precision;
         c.message =
-            "within the band between the reference and an evaluation without "
-            "intermediate roundings (a wider type inside the backend)";
+            "within the band between the reference and evaluations in wider types (f16 as f32, "
+            "everything as f64): a wider type inside the backend";
       }
       if (is_value_difference(c.verdict)) {
         std::string changed = reruns.changed(check.backend_a, check.graph_a);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -86,6 +87,8 @@ struct CompareOptions {
   bool count_precision = false;
   // TorchProbe's program mutations, for every run (backends that run ONNX ignore them).
   std::vector<ProgramMutation> mutations{};
+  // After each run of a graph on a backend: (runs done, runs in all), and the backend that ran.
+  std::function<void(size_t done, size_t total, const std::string& backend)> progress{};
 };
 
 // graphs[0] is the original; every graph must have the original's inputs (names and types) and

@@ -10,27 +10,37 @@ namespace retort {
 
 namespace {
 
-bool narrow_float(DType d) {
-  return d == DType::f16 || d == DType::f32;
+bool narrower(DType d, DType to) {
+  return is_float(d) && dtype_size(d) < dtype_size(to);
 }
 
-DType widened(DType d) {
-  return narrow_float(d) ? DType::f64 : d;
+// Whether finite a lies between the finite values of `band`, within the tolerance of `dtype`.
+bool between(double a, const std::vector<double>& band, DType dtype, const Tolerance& tol) {
+  std::vector<double> finite;
+  for (double v : band)
+    if (std::isfinite(v)) finite.push_back(v);
+  if (finite.empty()) return false;
+  auto [lo, hi] = std::minmax_element(finite.begin(), finite.end());
+  if (!is_float(dtype)) return a >= *lo && a <= *hi;
+  double slack = tol.atol + tol.rtol * std::max(std::abs(*lo), std::abs(*hi));
+  return (a >= *lo - slack && a <= *hi + slack) || tol.allows(a, *lo, dtype) ||
+         tol.allows(a, *hi, dtype);
 }
 
 }  // namespace
 
-std::optional<Graph> widened_graph(const Graph& g) {
+std::optional<Graph> widened_graph(const Graph& g, DType to) {
   Graph wide = g;
   const OpRegistry& reg = OpRegistry::instance();
   bool changed = false;
   for (auto& in : wide.inputs) {
-    changed |= narrow_float(in.type.dtype);
-    in.type.dtype = widened(in.type.dtype);
+    if (!narrower(in.type.dtype, to)) continue;
+    in.type.dtype = to;
+    changed = true;
   }
   for (auto& c : wide.constants) {
-    if (!narrow_float(c.value.dtype())) continue;
-    c.value = c.value.cast(DType::f64);
+    if (!narrower(c.value.dtype(), to)) continue;
+    c.value = c.value.cast(to);
     c.init_text.clear();
     changed = true;
   }
@@ -43,8 +53,8 @@ std::optional<Graph> widened_graph(const Graph& g) {
       auto* text = std::get_if<std::string>(&value);
       if (!spec || spec->kind != AttrKind::DType || !text) continue;
       std::optional<DType> d = parse_dtype(*text);
-      if (!d || !narrow_float(*d)) continue;
-      *text = std::string(dtype_name(DType::f64));
+      if (!d || !narrower(*d, to)) continue;
+      *text = std::string(dtype_name(to));
       changed = true;
     }
   }
@@ -52,7 +62,7 @@ std::optional<Graph> widened_graph(const Graph& g) {
   try {
     infer_graph(wide);
   } catch (const Error&) {
-    return std::nullopt;  // an op that takes no f64 here: no band to judge by
+    return std::nullopt;  // an op that takes no `to` here: no band to judge by
   }
   return wide;
 }
@@ -68,25 +78,65 @@ TensorMap widen_inputs(const Graph& wide, const TensorMap& inputs) {
   return out;
 }
 
-bool within_precision_band(const Tensor& actual, const Tensor& reference, const Tensor& wide,
+bool within_precision_band(const Tensor& actual, const Tensor& reference,
+                           const std::vector<const Tensor*>& wide,
                            const ToleranceTable& tolerances) {
-  if (!is_float(actual.dtype()) || actual.type() != reference.type() ||
-      actual.shape() != wide.shape())
-    return false;
+  if (actual.type() != reference.type()) return false;
+  for (const Tensor* w : wide)
+    if (w->shape() != actual.shape()) return false;
   Tolerance tol = tolerances.of(reference.dtype());
+  std::vector<double> band(wide.size() + 1);
   for (int64_t i = 0; i < actual.numel(); ++i) {
-    double a = actual.get(i), r = reference.get(i), w = wide.get(i);
-    if (!std::isfinite(a) || !std::isfinite(r) || !std::isfinite(w)) {
-      if (a == r || a == w || (std::isnan(a) && (std::isnan(r) || std::isnan(w)))) continue;
+    band[0] = reference.get(i);
+    for (size_t k = 0; k < wide.size(); ++k) band[k + 1] = wide[k]->get(i);
+    double a = actual.get(i);
+    if (std::isnan(a)) {
+      if (std::none_of(band.begin(), band.end(), [](double v) { return std::isnan(v); }))
+        return false;
+    } else if (std::isinf(a)) {
+      if (std::find(band.begin(), band.end(), a) == band.end()) return false;
+    } else if (actual.dtype() == DType::boolean) {
+      if (std::find(band.begin(), band.end(), a) == band.end()) return false;
+    } else if (!between(a, band, actual.dtype(), tol)) {
       return false;
     }
-    double lo = std::min(r, w), hi = std::max(r, w);
-    double slack = tol.atol + tol.rtol * std::max(std::abs(lo), std::abs(hi));
-    bool in_band = a >= lo - slack && a <= hi + slack;
-    if (!in_band && !tol.allows(a, lo, reference.dtype()) && !tol.allows(a, hi, reference.dtype()))
-      return false;
   }
   return true;
+}
+
+PrecisionBands::PrecisionBands(const std::vector<const Graph*>& graphs,
+                               const std::vector<const TensorMap*>& reference,
+                               const TensorMap& inputs, const ToleranceTable& tolerances)
+    : graphs_(graphs), reference_(reference), inputs_(inputs), tolerances_(tolerances) {}
+
+bool PrecisionBands::explains(size_t g, const std::string& output, const Tensor& actual) {
+  if (!reference_[g]) return false;
+  auto r = reference_[g]->find(output);
+  if (r == reference_[g]->end()) return false;
+  std::vector<const Tensor*> wide_values;
+  for (const TensorMap& values : wide(g)) {
+    auto w = values.find(output);
+    if (w != values.end()) wide_values.push_back(&w->second);
+  }
+  if (wide_values.empty()) return false;
+  return within_precision_band(actual, r->second, wide_values, tolerances_);
+}
+
+const std::vector<TensorMap>& PrecisionBands::wide(size_t g) {
+  auto it = wide_.find(g);
+  if (it != wide_.end()) return it->second;
+  std::vector<TensorMap> evaluations;
+  // f16 in f32 is what a compiler does that computes f16 math in f32; f64 covers the rest.
+  for (DType to : {DType::f32, DType::f64}) {
+    std::optional<Graph> w = widened_graph(*graphs_[g], to);
+    if (!w) continue;
+    try {
+      evaluations.push_back(evaluate(*w, widen_inputs(*w, inputs_)));
+    } catch (const Error&) {
+      // The wide graph fails where the narrow one did not: no band from it.
+    }
+  }
+  return wide_.emplace(g, std::move(evaluations)).first->second;
 }
 
 }  // namespace retort

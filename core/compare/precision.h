@@ -1,11 +1,17 @@
 // The `precision` verdict: a compiler may compute f16 (or f32) ops in a wider type and skip some
-// of the roundings back to the declared dtype (ONNX Runtime runs f16 Exp as f32 and may not round
-// before a Cast to f64). Such a result lies between the reference, which rounds after every op,
-// and an evaluation that never rounds below f64. A difference inside that band is shown, but is
-// not a miscompilation unless asked (docs/compare.md).
+// of the roundings back to the declared dtype (ONNX Runtime runs f16 math in f32, and may not
+// round before a Cast to f64 or before an f16 intermediate overflows). Such a result lies in the
+// band that the reference, which rounds after every op, and the wider evaluations of the same
+// graph span (f16 made f32; every f16 and f32 made f64). Behind a discontinuous op (a cast to an
+// integer or bool, a comparison, floor, ceil, round, sign) the skipped rounding becomes a jump,
+// which lands on the value one of those evaluations gives. A difference inside the band is
+// shown, but is not a miscompilation unless asked (docs/compare.md). All three oracles use it.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/compare/tensor_diff.h"
 #include "core/compare/tolerance.h"
@@ -14,17 +20,40 @@
 
 namespace retort {
 
-// g with every f16 and f32 value (inputs, constants, node results, dtype attributes) made f64,
-// so that evaluating it rounds nothing below double precision. Empty when g has opaque nodes or
-// its ops do not take f64 there.
-std::optional<Graph> widened_graph(const Graph& g);
+// g with every float value narrower than `to` (inputs, constants, node results, dtype
+// attributes) made `to`, so that evaluating it rounds nothing below that type. Empty when
+// nothing is narrower, g has opaque nodes, or its ops do not take `to` there.
+std::optional<Graph> widened_graph(const Graph& g, DType to = DType::f64);
 
 // The inputs converted to the widened graph's input types.
 TensorMap widen_inputs(const Graph& wide, const TensorMap& inputs);
 
-// Whether every element of `actual` lies within the tolerance of the band between the
-// reference's value and the widened evaluation's (both the same output).
-bool within_precision_band(const Tensor& actual, const Tensor& reference, const Tensor& wide,
+// Whether every element of `actual` lies in the band the reference's value and the wider
+// evaluations' values span (all the same output), within the tolerance: between them for
+// floats and integers, one of them for bool, a NaN or infinity only where one of them has it.
+bool within_precision_band(const Tensor& actual, const Tensor& reference,
+                           const std::vector<const Tensor*>& wide,
                            const ToleranceTable& tolerances);
+
+// The wider evaluations of each compared graph, made when a check first needs them.
+class PrecisionBands {
+ public:
+  // graphs[g] and the reference's outputs of it; both must outlive this object.
+  PrecisionBands(const std::vector<const Graph*>& graphs,
+                 const std::vector<const TensorMap*>& reference, const TensorMap& inputs,
+                 const ToleranceTable& tolerances);
+
+  // Whether `actual`, some backend's value of output `output` of graph g, lies in its band.
+  bool explains(size_t g, const std::string& output, const Tensor& actual);
+
+ private:
+  const std::vector<TensorMap>& wide(size_t g);
+
+  std::vector<const Graph*> graphs_;
+  std::vector<const TensorMap*> reference_;
+  const TensorMap& inputs_;
+  const ToleranceTable& tolerances_;
+  std::map<size_t, std::vector<TensorMap>> wide_;
+};
 
 }  // namespace retort

@@ -1,16 +1,15 @@
 #include "core/compare/repro.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
-
-#include <fmt/ranges.h>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend/family.h"
+#include "core/backend/family_env.h"
 #include "core/base/error.h"
-#include "core/compare/output_match.h"
 #include "core/exec/inputs.h"
 #include "core/io/graph_files.h"
 #include "core/io/json_graph.h"
@@ -20,7 +19,19 @@
 
 namespace retort {
 
-namespace fs = std::filesystem;
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_repro_scripts();
+
+std::string_view repro_script_part(std::string_view stem) {
+  for (const auto& [name, text] : embedded_repro_scripts())
+    if (name == stem) return text;
+  return {};
+}
+
+std::string ReproBundle::run_line() const {
+  if (!standalone) return run;
+  return "python3 -m venv venv && venv/bin/pip install -r requirements.txt && venv/bin/python "
+         "repro.py";
+}
 
 namespace {
 
@@ -30,67 +41,34 @@ size_t graph_index(const CompareReport& report, const std::string& name) {
   return static_cast<size_t>(it - report.graphs.begin());
 }
 
-// The outputs a two-graph finding compared, as compare paired them (core/compare/output_match.h).
-OutputPairs finding_pairs(const CompareReport& report, size_t a, size_t b) {
-  std::vector<const Graph*> defs;
-  for (const Graph& g : report.graph_defs) defs.push_back(&g);
-  std::vector<OutputMatch> matches(defs.size());
-  for (size_t g : {a, b})
-    if (g != 0) matches[g] = match_outputs(*defs[0], *defs[g], report.graphs[g]);
-  std::vector<std::vector<size_t>> values;
-  if (a != 0 && b != 0) values = output_values(defs);
-  return output_pairs(defs, matches, values, a, b);
-}
-
-const ReproBackend& backend_of(const ReproOptions& options, const std::string& name) {
-  auto it = options.backends.find(name);
-  if (it == options.backends.end()) fail("no backend '{}' to write a reproducer for", name);
+const ReproBackend& backend_of(const std::map<std::string, ReproBackend>& backends,
+                               const std::string& name) {
+  auto it = backends.find(name);
+  if (it == backends.end()) fail("no backend '{}' to write a reproducer for", name);
   return it->second;
 }
 
-// The command line as a shell would read it back, for the README.
-std::string shell_line(const std::vector<std::string>& argv) {
-  std::vector<std::string> words;
-  for (const auto& w : argv) {
-    bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) ||
-             std::string_view("_./:=,+-").find(c) != std::string_view::npos;
-    });
-    std::string quoted = "'";
-    for (char c : w) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    words.push_back(plain ? w : quoted + "'");
+// The family and release of a built-in backend; nullopt for an attached worker ("ort:par" is
+// an attached name too when "par" is no mode of ort).
+std::optional<BackendName> family_release(const std::string& backend) {
+  try {
+    std::optional<BackendName> name = parse_backend_name(backend);
+    if (name && name->version.empty()) name->version = default_version(*name->family);
+    return name;
+  } catch (const Error&) {
+    return std::nullopt;
   }
-  return fmt::format("{}", fmt::join(words, " "));
-}
-
-std::string_view kind_name(ReproBackend::Kind k) {
-  switch (k) {
-    case ReproBackend::Kind::reference:
-      return "reference";
-    case ReproBackend::Kind::ort:
-      return "ort";
-    case ReproBackend::Kind::worker:
-      return "worker";
-  }
-  return "?";
-}
-
-nlohmann::json backend_json(const ReproBackend& b) {
-  return {{"kind", kind_name(b.kind)},
-          {"version", b.version},
-          {"ort_level", b.ort_level},
-          {"argv", b.argv},
-          {"options", b.options}};
 }
 
 class BundleWriter {
  public:
   BundleWriter(std::string dir, bool force) : dir_(std::move(dir)) {
     std::error_code ec;
-    if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) fail("{} is not a directory", dir_);
-    if (fs::exists(dir_, ec) && !fs::is_empty(dir_, ec) && !force)
+    if (std::filesystem::exists(dir_, ec) && !std::filesystem::is_directory(dir_, ec))
+      fail("{} is not a directory", dir_);
+    if (std::filesystem::exists(dir_, ec) && !std::filesystem::is_empty(dir_, ec) && !force)
       fail("{} is not empty (use --force to write into it)", dir_);
-    fs::create_directories(dir_, ec);
+    std::filesystem::create_directories(dir_, ec);
     if (ec) fail("cannot create {}: {}", dir_, ec.message());
   }
   // Never through a symbolic link inside the bundle (DIR/inputs -> elsewhere): nothing is
@@ -99,7 +77,6 @@ class BundleWriter {
     write_file_in(dir_, name, data, true);
     files_.push_back(name);
   }
-  void copy(const std::string& from, const std::string& name) { write(name, read_file(from)); }
   std::vector<std::string> files() const { return files_; }
 
  private:
@@ -116,151 +93,185 @@ void write_graph_text(BundleWriter& out, const std::string& stem, const Graph& g
     out.write(stem + ".json", graph_to_json(g).dump(2) + "\n");
 }
 
-std::string readme(const CompareReport& report, const Finding& f, const ReproBackend& a,
-                   const std::string& run, const nlohmann::json& cfg) {
-  std::string oracle_text;
-  switch (f.oracle) {
-    case Oracle::reference:
-      oracle_text =
-          "the backend must agree with Retort's reference interpreter, whose outputs "
-          "are in expected/";
-      break;
-    case Oracle::equivalence:
-      oracle_text =
-          "the same backend must give the same outputs for two equivalent graphs "
-          "(POLYJUICE): model_a.onnx is a rewrite of model_b.onnx";
-      break;
-    case Oracle::optimization:
-      oracle_text =
-          "the same graph must give the same outputs at two optimization settings of "
-          "one backend (HirFuzz)";
-      break;
-  }
-  std::string text = fmt::format(
-      "# Retort reproducer: {} oracle, {}\n\n"
-      "{}\n\n"
-      "- side a (under test): {} (version {})\n"
-      "- side b: {}\n"
-      "- inputs: seed {} of `compare`, in inputs/ (.npy, in the order of repro.json)\n"
-      "- tolerances: {}\n\n"
-      "What Retort saw:\n\n    {}\n\n"
-      "## Run\n\n    {}\n\n"
-      "It prints the differences and exits 1 when the finding reproduces, 0 when the two sides "
-      "agree.\n",
-      oracle_name(f.oracle), verdict_name(f.verdict), oracle_text,
-      cfg["a"]["label"].get<std::string>(), a.version.empty() ? "unknown" : a.version,
-      cfg["b"]["label"].get<std::string>(), f.seed, report.tolerances.str(), f.str(), run);
-  if (a.kind == ReproBackend::Kind::ort)
-    text += fmt::format(
-        "\nrepro.js needs onnxruntime-node: it loads it from $RETORT_NODE_MODULES, else from\n"
-        "{} (Retort's scripts/backends/node_modules;\n"
-        "`npm install onnxruntime-node@{}` anywhere gives one).\n",
-        cfg["node_modules"].get<std::string>(), a.version.empty() ? "1.20.1" : a.version);
-  else
-    text += fmt::format(
-        "\nrepro.py needs Python 3 with numpy; it starts the worker, from this folder, with\n\n"
-        "    {}\n",
-        shell_line(a.argv));
-  text +=
-      "\n## Files\n\n"
-      "- model_a.onnx, graph_a.rtg: the graph of side a (ONNX opset 17; .rtg is Retort's text, "
-      "graph_a.json instead when a name cannot be written in .rtg)\n"
-      "- model_b.onnx, graph_b.rtg: the graph of side b, when it is another graph\n"
-      "- inputs/*.npy, expected/*.npy: the inputs and the reference outputs of side a's graph\n"
-      "- repro.json: what the script runs and compares\n";
-  return text;
+// One side of the finding that a script runs.
+struct Run {
+  std::string backend, graph, model;
+  const ReproBackend* how = nullptr;
+  const Graph* g = nullptr;
+};
+
+// The case literal both scripts start with. Names and messages are JSON strings with every
+// non-ASCII character escaped, which Python reads as the same string: data, never code. The
+// case holds no true, false or null, which Python would not read.
+std::string case_literal(nlohmann::json c) {
+  return c.dump(1, ' ', true);
+}
+
+// A script: scripts/repro/header.py.in with the docstring and the case, the runner, then the
+// comparison and verdict of repro.py.in.
+std::string assemble(const std::string& doc, const nlohmann::json& c, std::string_view runner) {
+  std::string text(repro_script_part("header"));
+  auto put = [&text](std::string_view mark, const std::string& what) {
+    size_t at = text.find(mark);
+    if (at != std::string::npos) text.replace(at, mark.size(), what);
+  };
+  put("@DOC@", doc);
+  put("@CASE@", case_literal(c));  // last: the case holds a model's names
+  return fmt::format("{}\n\n{}\n\n{}", text, runner, repro_script_part("repro"));
+}
+
+std::string claim(const Finding& f) {
+  if (f.verdict == Verdict::error || f.verdict == Verdict::crash || f.verdict == Verdict::timeout)
+    return fmt::format("{} fails on {}", f.backend_a, f.graph_a);
+  return fmt::format("{} on {} disagrees with {}", f.backend_a, f.graph_a,
+                     f.oracle == Oracle::reference
+                         ? std::string("the reference")
+                         : fmt::format("{} on {}", f.backend_b, f.graph_b));
+}
+
+std::string requirement(const std::string& pattern, const std::string& version) {
+  return fmt::format(fmt::runtime(pattern), version);
 }
 
 }  // namespace
 
+std::map<std::string, ReproBackend> repro_backends(const BackendSet& backends) {
+  std::map<std::string, ReproBackend> out;
+  for (const BackendInfo& info : backends.list()) out[info.name].info = info;
+  for (const BackendSpec& spec : backends.attached()) out[spec.name].argv = spec.argv;
+  for (auto& [name, b] : out) {
+    if (b.info.kind == "reference" || !b.argv.empty()) continue;
+    if (std::optional<BackendName> family = family_release(name))
+      b.argv = family_backend_spec(*family).argv;
+  }
+  return out;
+}
+
 ReproBundle write_repro(const std::string& dir, const CompareReport& report, const Finding& f,
+                        const std::map<std::string, ReproBackend>& backends,
                         const ReproOptions& options) {
-  const ReproBackend& backend_a = backend_of(options, f.backend_a);
-  if (backend_a.kind == ReproBackend::Kind::reference)
+  std::vector<Run> runs{{f.backend_a, f.graph_a, "model_a.onnx", &backend_of(backends, f.backend_a),
+                         &report.graph_defs.at(graph_index(report, f.graph_a))}};
+  if (runs[0].how->info.kind == "reference")
     fail("'{}' is the reference interpreter: there is no compiler to reproduce on", f.backend_a);
-  bool b_is_reference = f.oracle == Oracle::reference;
-  const ReproBackend* backend_b = b_is_reference ? nullptr : &backend_of(options, f.backend_b);
-  if (backend_b && backend_b->kind != backend_a.kind)
-    fail("'{}' and '{}' need different runners; a bundle has one script", f.backend_a, f.backend_b);
-  const Graph& ga = report.graph_defs.at(graph_index(report, f.graph_a));
-  const Graph& gb = report.graph_defs.at(graph_index(report, f.graph_b));
   bool two_graphs = f.graph_a != f.graph_b;
+  if (f.oracle != Oracle::reference)
+    runs.push_back({f.backend_b, f.graph_b, two_graphs ? "model_b.onnx" : "model_a.onnx",
+                    &backend_of(backends, f.backend_b),
+                    &report.graph_defs.at(graph_index(report, f.graph_b))});
+  const Graph& ga = *runs[0].g;
+
+  // Standalone when every run is one family's and that family has a runner.
+  std::optional<BackendName> family = family_release(f.backend_a);
+  bool standalone = family && !family->family->repro_script.empty();
+  for (const Run& r : runs) {
+    std::optional<BackendName> other = family_release(r.backend);
+    standalone =
+        standalone && other && other->family == family->family && other->version == family->version;
+  }
 
   BundleWriter out(dir, options.force);
   TensorMap inputs = generate_inputs(report.graph_defs.at(0), f.seed, nullptr, report.inputs);
   TensorMap expected = evaluate(ga, inputs);
-
-  nlohmann::json cfg;
-  cfg["oracle"] = oracle_name(f.oracle);
-  cfg["verdict"] = verdict_name(f.verdict);
-  cfg["seed"] = f.seed;
-  cfg["node_modules"] =
-      backend_a.node_modules.empty() ? options.node_modules : backend_a.node_modules;
-  nlohmann::json tol = nlohmann::json::object();
-  for (DType d : kAllDTypes)
-    tol[std::string(dtype_name(d))] = {{"atol", report.tolerances.of(d).atol},
-                                       {"rtol", report.tolerances.of(d).rtol},
-                                       {"ulps", report.tolerances.of(d).ulps}};
-  cfg["tolerances"] = tol;
-  cfg["inputs"] = nlohmann::json::array();
+  nlohmann::json c;
+  c["oracle"] = oracle_name(f.oracle);
+  c["verdict"] = verdict_name(f.verdict);
+  c["claim"] = claim(f);
+  c["root"] = ".";
+  c["inputs"] = nlohmann::json::array();
   for (size_t i = 0; i < ga.inputs.size(); ++i) {
-    std::string file = fmt::format("inputs/input_{}.npy", i);
-    out.write(file, write_npy(inputs.at(ga.inputs[i].name)));
-    cfg["inputs"].push_back({{"name", ga.inputs[i].name}, {"file", file}});
+    out.write(fmt::format("inputs/input_{}.npy", i), write_npy(inputs.at(ga.inputs[i].name)));
+    c["inputs"].push_back(ga.inputs[i].name);
   }
-  nlohmann::json expected_files = nlohmann::json::array();
+  c["tolerances"] = nlohmann::json::array();
   for (size_t i = 0; i < ga.outputs.size(); ++i) {
-    std::string file = fmt::format("expected/output_{}.npy", i);
-    out.write(file, write_npy(expected.at(ga.outputs[i])));
-    expected_files.push_back(file);
+    const Tensor& t = expected.at(ga.outputs[i]);
+    out.write(fmt::format("expected/output_{}.npy", i), write_npy(t));
+    const Tolerance& tol = report.tolerances.of(t.dtype());
+    c["tolerances"].push_back({{"atol", tol.atol}, {"rtol", tol.rtol}, {"ulps", tol.ulps}});
   }
   out.write("model_a.onnx", export_onnx(ga));
-  write_graph_text(out, "graph_a", ga);
-  if (two_graphs) {
-    out.write("model_b.onnx", export_onnx(gb));
-    write_graph_text(out, "graph_b", gb);
-  }
-
-  std::map<std::string, std::string> copies = backend_a.copy_files;
-  auto side = [&](const std::string& backend, const std::string& graph, const ReproBackend& b,
-                  const std::string& model, const std::vector<std::string>& outputs) {
-    return nlohmann::json{{"label", fmt::format("{} on {}", backend, graph)},
-                          {"model", model},
-                          {"backend", backend_json(b)},
-                          {"outputs", outputs}};
-  };
-  std::vector<std::string> outputs_a = ga.outputs, outputs_b = gb.outputs;
-  if (two_graphs) {
-    outputs_a.clear();
-    outputs_b.clear();
-    for (const auto& [oa, ob] :
-         finding_pairs(report, graph_index(report, f.graph_a), graph_index(report, f.graph_b))) {
-      outputs_a.push_back(oa);
-      outputs_b.push_back(ob);
-    }
-  }
-  cfg["a"] = side(f.backend_a, f.graph_a, backend_a, "model_a.onnx", outputs_a);
-  if (b_is_reference) {
-    cfg["b"] = {{"label", fmt::format("the reference on {}", f.graph_a)},
-                {"expected", expected_files},
-                {"outputs", ga.outputs}};
-  } else {
-    cfg["b"] = side(f.backend_b, f.graph_b, *backend_b,
-                    two_graphs ? "model_b.onnx" : "model_a.onnx", outputs_b);
-    copies.insert(backend_b->copy_files.begin(), backend_b->copy_files.end());
-  }
-  for (const auto& [from, name] : copies) out.copy(from, name);
-  out.write("repro.json", cfg.dump(2) + "\n");
+  if (two_graphs) out.write("model_b.onnx", export_onnx(*runs.back().g));
 
   ReproBundle bundle;
-  if (backend_a.kind == ReproBackend::Kind::ort) {
-    out.write("repro.js", kReproNodeScript);
-    bundle.run = "node repro.js";
-  } else {
-    out.write("repro.py", kReproPythonScript);
-    bundle.run = options.python + " repro.py";
+  bundle.standalone = standalone;
+  std::string doc;
+  if (standalone) {
+    const FamilyDef& fam = *family->family;
+    const auto& patterns = fam.repro_requirements.empty() ? fam.packages : fam.repro_requirements;
+    for (const auto& p : patterns) bundle.requirements.push_back(requirement(p, family->version));
+    // "onnxruntime 1.30.0": the package a maintainer knows, at the release.
+    bundle.compiler = bundle.requirements[0];
+    if (size_t eq = bundle.compiler.find("=="); eq != std::string::npos)
+      bundle.compiler.replace(eq, 2, " ");
+    std::string reqs;
+    for (const auto& r : bundle.requirements) reqs += r + "\n";
+    out.write("requirements.txt", reqs);
+    c["runs"] = nlohmann::json::array();
+    for (const Run& r : runs)
+      c["runs"].push_back({{"label", fmt::format("{} on {} ({})", r.backend, r.graph, r.model)},
+                           {"model", r.model},
+                           {"settings", r.how->info.options}});
+    doc = fmt::format(
+        "A {} finding of Retort on {}: {} oracle.\n\n"
+        "Needs only: pip install -r requirements.txt\n"
+        "Exit 1 when the bug shows, 0 when it does not, 2 when this script cannot run.",
+        verdict_name(f.verdict), bundle.compiler, oracle_name(f.oracle));
+    out.write("repro.py", assemble(doc, c, repro_script_part(fam.repro_script)));
+    bundle.run = "python3 repro.py";
   }
-  out.write("README.md", readme(report, f, backend_a, bundle.run, cfg));
+  if (!standalone || options.full) {
+    // Retort's replay: in replay/ beside the standalone script, else the bundle's only script.
+    std::string at = standalone ? "replay/" : "";
+    nlohmann::json r = c;
+    r["root"] = standalone ? ".." : ".";
+    r["runs"] = nlohmann::json::array();
+    for (const Run& run : runs)
+      r["runs"].push_back(
+          {{"label", fmt::format("{} on {} ({})", run.backend, run.graph, run.model)},
+           {"model", run.model},
+           {"settings",
+            {{"argv", run.how->argv},
+             {"options", run.how->info.options},
+             {"outputs", run.g->outputs}}}});
+    for (const char* file : {"__init__.py", "errors.py", "protocol.py", "tensors.py"})
+      out.write(at + "retort_backends/" + file,
+                read_file(options.backends_dir + "/retort_backends/" + file));
+    write_graph_text(out, at + "graph_a", ga);
+    if (two_graphs) write_graph_text(out, at + "graph_b", *runs.back().g);
+    std::string replay_doc =
+        "Retort's replay of a finding: each run goes to the backend's worker (the command and "
+        "hello\noptions Retort used) through the workers' protocol code in retort_backends/.\n"
+        "Needs Python 3 with numpy. Exit 1 when the finding reproduces, 0 when not, 2 when this "
+        "script\ncannot run.";
+    out.write(at + (standalone ? "replay.py" : "repro.py"),
+              assemble(replay_doc, r, repro_script_part("replay")));
+    if (!standalone) bundle.run = options.python + " repro.py";
+  }
+
+  std::string readme = fmt::format(
+      "# Reproducer: {} ({} oracle)\n\n{}\n\n", verdict_name(f.verdict), oracle_name(f.oracle),
+      standalone ? fmt::format("Compiler: {}. The script uses only its public API and numpy.",
+                               bundle.compiler)
+                 : "No standalone script for this backend: repro.py is Retort's replay through "
+                   "its worker.");
+  if (standalone)
+    readme +=
+        "    python3 -m venv venv && venv/bin/pip install -r requirements.txt\n"
+        "    venv/bin/python repro.py\n\n";
+  else
+    readme += fmt::format("    {}\n\n", bundle.run);
+  readme +=
+      "It prints each run against the expected outputs and exits 1 when the bug shows.\n\n"
+      "- model_a.onnx (and model_b.onnx, an equivalent rewrite of it, when there are two): ONNX, "
+      "opset 17\n"
+      "- inputs/input_N.npy: the model's inputs, in the order of CASE[\"inputs\"] in the script\n"
+      "- expected/output_N.npy: the outputs of Retort's reference interpreter\n";
+  if (standalone && options.full)
+    readme += "- replay/replay.py: the same check through Retort's workers (needs Retort)\n";
+  if (!options.retort_command.empty())
+    readme += fmt::format("\nIn Retort: `{}`\n", options.retort_command);
+  out.write("README.md", readme);
   bundle.files = out.files();
   return bundle;
 }

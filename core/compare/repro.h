@@ -1,56 +1,70 @@
-// `export repro DIR`: a bundle that shows a compiler developer one finding without Retort. It
-// holds the ONNX model(s), the inputs and the reference's expected outputs as .npy, the .rtg
-// text of the graphs, a runnable script and a README (versions, the oracle that fired, how to
-// run). The script runs the side under test (and the side it must agree with, when that is not
-// the reference), prints the mismatch and exits 1 when the finding reproduces, 0 when not.
+// `export repro DIR`: a bundle that shows a compiler developer one finding without Retort.
+//
+// By default it holds what a maintainer asks for: repro.py, which uses only the accused
+// compiler's public API (the family's runner, scripts/repro/<family>.py.in) and numpy; the ONNX
+// model(s); the inputs and the reference's expected outputs as .npy; requirements.txt pinning the
+// release; a README. It runs in a fresh virtual environment with only those requirements.
+//
+// Retort's own replay (`full`, and the only script for a backend whose family has no standalone
+// runner, such as an attached worker) starts the backend's worker with the hello options Retort
+// used, through the workers' shared protocol code (scripts/backends/retort_backends), and adds the
+// graphs as .rtg text.
+//
+// Both scripts are assembled from scripts/repro: a case literal, a runner, then the comparison and
+// verdict of repro.py.in; they print what differs and exit 1 when the finding reproduces, 0 when
+// not, 2 when the script itself cannot run.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/backend/backend.h"
+#include "core/backend/backend_set.h"
 #include "core/compare/compare.h"
 
 namespace retort {
 
-// How the bundle's script runs one backend.
+// How a bundle runs one backend: what the backend reports of itself (kind "reference" for the
+// interpreter, version, hello options) and the command of its worker (empty for the reference).
 struct ReproBackend {
-  enum class Kind {
-    reference,  // Retort's interpreter: the expected .npy files stand for it
-    ort,        // ONNX Runtime through onnxruntime-node (repro.js)
-    worker,     // any protocol worker, started from its command line (repro.py)
-  };
-  Kind kind = Kind::worker;
-  std::string version;
-  std::string ort_level;     // ort: "disabled", "basic", "extended" or "all"
-  std::string node_modules;  // ort: where its release's onnxruntime-node is; empty: the options'
-  std::vector<std::string> argv;               // worker: the command, run from the bundle directory
-  std::map<std::string, std::string> options;  // worker: the hello options
-  // worker: files the command needs, copied into the bundle (source path -> name in the
-  // bundle); argv refers to them by that name.
-  std::map<std::string, std::string> copy_files;
+  BackendInfo info;
+  std::vector<std::string> argv;
 };
+
+// Every backend of the set as a bundle runs it: a family's release by its family's declaration
+// (family_backend_spec), an attached worker by the command it was attached with.
+std::map<std::string, ReproBackend> repro_backends(const BackendSet& backends);
 
 struct ReproOptions {
   bool force = false;  // write into a non-empty DIR
-  // Where onnxruntime-node's node_modules are; repro.js uses $RETORT_NODE_MODULES first.
-  std::string node_modules;
-  std::string python = "/usr/bin/python3";       // runs repro.py (needs numpy)
-  std::map<std::string, ReproBackend> backends;  // by name; the finding's backends must be here
+  bool full = false;   // also Retort's replay through the workers (replay/)
+  // Where the replay finds the workers' shared protocol code (scripts/backends).
+  std::string backends_dir;
+  std::string python = "/usr/bin/python3";  // runs the replay (needs numpy)
+  std::string retort_command;               // the Retort command that reproduces it, for README
 };
 
 struct ReproBundle {
-  std::vector<std::string> files;  // written, relative to DIR
-  std::string run;                 // the command that runs the script, from DIR
+  std::vector<std::string> files;         // written, relative to DIR
+  std::string run;                        // the command that runs the main script, from DIR
+  bool standalone = false;                // repro.py uses only the compiler's public API
+  std::string compiler;                   // "ONNX Runtime 1.30.0 (onnxruntime==1.30.0)"
+  std::vector<std::string> requirements;  // what requirements.txt pins (standalone only)
+
+  // The shell line that runs it from DIR: a fresh virtual environment for a standalone script.
+  std::string run_line() const;
 };
 
-// Writes the bundle for `finding` of `report`. Throws Error when DIR exists and is not empty
-// (unless force), when a backend of the finding is not in options.backends, or on a write error.
+// Writes the bundle for `finding` of `report`; `backends` has the finding's backends by name.
+// Throws Error when DIR exists and is not empty (unless force), when a backend of the finding is
+// missing or is the reference, when its two sides are different families, or on a write error.
 ReproBundle write_repro(const std::string& dir, const CompareReport& report, const Finding& finding,
+                        const std::map<std::string, ReproBackend>& backends,
                         const ReproOptions& options);
 
-// The script texts (repro_scripts.cpp): they read repro.json, written next to them.
-extern const char* const kReproNodeScript;
-extern const char* const kReproPythonScript;
+// The scripts/repro/*.py.in texts by stem ("repro", "replay", "ort"), embedded at build time;
+// empty for a stem that has none.
+std::string_view repro_script_part(std::string_view stem);
 
 }  // namespace retort

@@ -1,5 +1,5 @@
-#include "core/ops/op_def.h"
 #include "core/compare/undefined_check.h"
+#include "core/ops/op_def.h"
 
 #include <cmath>
 
@@ -53,7 +53,8 @@ std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
                        .input_index = 0,
                        .domain = domain,
                        .element = offsets[0],
-                       .element_value = a};
+                       .element_value = a,
+                       .any_outcome = integer && b < 0};
   });
   return use;
 }

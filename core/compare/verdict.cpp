@@ -30,6 +30,12 @@ std::string_view verdict_name(Verdict v) {
   return "?";
 }
 
+std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (int v = 0; v <= static_cast<int>(Verdict::crash); ++v)
+    if (verdict_name(static_cast<Verdict>(v)) == name) return static_cast<Verdict>(v);
+  return std::nullopt;
+}
+
 bool is_bug(Verdict v) {
   return v != Verdict::pass && v != Verdict::undefined && v != Verdict::precision &&
          v != Verdict::nondeterministic && v != Verdict::unsupported;

@@ -1,6 +1,7 @@
 // The verdict of one comparison, and of one cell of a compare report (the worst over its runs).
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "core/backend/backend.h"
@@ -22,7 +23,8 @@ enum class Verdict {
   crash,
 };
 
-std::string_view verdict_name(Verdict v);  // "pass", "nan-inf mismatch", ...
+std::string_view verdict_name(Verdict v);                     // "pass", "nan-inf mismatch", ...
+std::optional<Verdict> parse_verdict(std::string_view name);  // verdict_name's inverse
 // Whether the verdict points at a bug in a backend (undefined, unsupported and pass do not).
 bool is_bug(Verdict v);
 inline Verdict worst(Verdict a, Verdict b) {

@@ -3,6 +3,7 @@
 #include "core/base/dot_text.h"
 #include "core/base/error.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -144,7 +145,158 @@ std::set<EClassId> classes_chosen(const EGraph& eg, const std::vector<DotHighlig
   return out;
 }
 
-std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
+namespace {
+
+using Colors = std::map<std::pair<EClassId, ENode>, std::vector<std::string>, HighlightLess>;
+
+// The node that says a picture was cut, and how to draw a part instead.
+std::string cut_note(size_t shown, size_t drawable, const std::string& more_attrs = "") {
+  return fmt::format(
+      "  note [shape=note, label=\"{} of {} e-classes shown: draw a part with\\n"
+      "render egraph --around eN --depth D, or --variants\"{}];\n",
+      shown, drawable, more_attrs);
+}
+
+// The label line of e-node n in a compact class box: its s-expression over class ids, and the
+// highlights that chose it.
+std::string compact_line(const EGraph& eg, EClassId c, const ENode& n,
+                         const std::vector<DotHighlight>& highlights, const Colors& colors) {
+  std::string line = enode_str(eg, n);
+  auto chosen = colors.find({c, n});
+  if (chosen == colors.end()) return line;
+  std::string names;
+  for (const DotHighlight& h : highlights)
+    if (std::find(chosen->second.begin(), chosen->second.end(), h.color) != chosen->second.end())
+      names += (names.empty() ? "" : ",") + h.label;
+  return line + "  <- " + names;
+}
+
+// Where each box of the compact picture goes, computed here rather than by a Graphviz layout
+// search (which takes seconds past a few hundred boxes): classes in layers by the longest path
+// down to a leaf (a back edge of a cycle is not followed), left to right in id order (a layer
+// wider than kRowWidth wraps), each box as wide and tall as its label in the monospace font.
+// Points, y upward: operands below users.
+struct Placement {
+  std::map<EClassId, std::pair<double, double>> at;
+  double top = 0;  // above the highest layer
+};
+
+constexpr double kRowWidth = 2400;  // points
+
+double label_width(const std::vector<std::string>& lines) {
+  size_t chars = 0;
+  for (const auto& l : lines) chars = std::max(chars, l.size());
+  return 8.5 * static_cast<double>(chars) + 24;
+}
+
+double label_height(const std::vector<std::string>& lines) {
+  return 17.0 * static_cast<double>(lines.size()) + 12;
+}
+
+Placement place(const std::vector<EClassId>& ids,
+                const std::map<EClassId, std::vector<EClassId>>& below,
+                const std::map<EClassId, std::vector<std::string>>& lines) {
+  std::map<EClassId, int> layer;  // -1: being visited
+  std::function<int(EClassId)> depth = [&](EClassId c) -> int {
+    auto [it, fresh] = layer.emplace(c, -1);
+    if (!fresh) return it->second;
+    int d = 0;
+    for (EClassId child : below.at(c)) {
+      int cd = depth(child);
+      if (cd >= 0) d = std::max(d, cd + 1);
+    }
+    return layer[c] = d;
+  };
+  std::map<int, std::vector<EClassId>> rows;
+  for (EClassId c : ids) rows[depth(c)].push_back(c);
+  Placement p;
+  for (const auto& [d, row] : rows) {
+    double x = 0, height = 0;
+    for (EClassId c : row) {
+      double w = label_width(lines.at(c)), h = label_height(lines.at(c));
+      if (x > 0 && x + w > kRowWidth) {  // a wide layer wraps onto more rows
+        p.top += height + 30;
+        x = height = 0;
+      }
+      p.at[c] = {x + w / 2, p.top + h / 2};
+      x += w + 30;
+      height = std::max(height, h);
+    }
+    p.top += height + 60;
+  }
+  return p;
+}
+
+std::string pos(double x, double y) {
+  return fmt::format("pos=\"{:.0f},{:.0f}\"", x, y);
+}
+
+std::string compact_dot(const EGraph& eg, const DotOptions& options,
+                        const std::vector<EClassId>& ids, const std::set<EClassId>& shown, bool cut,
+                        size_t drawable, const Colors& colors) {
+  std::map<EClassId, std::vector<std::string>> lines;
+  std::map<EClassId, std::vector<EClassId>> below;  // drawn child classes
+  std::map<EClassId, std::vector<std::string>> fills;
+  std::set<EClassId> stubs;
+  std::string edges;
+  for (EClassId c : ids) {
+    const EClass& cls = eg.eclass(c);
+    std::string type = eg.has_type(c) ? eg.type(c).str() : "outputs";
+    lines[c].push_back(fmt::format("e{} : {}", c.value, type));
+    std::set<EClassId> children;
+    for (const ENode& n : cls.nodes) {
+      lines[c].push_back(compact_line(eg, c, n, options.highlights, colors));
+      if (auto chosen = colors.find({c, n}); chosen != colors.end())
+        for (const std::string& color : chosen->second)
+          if (std::find(fills[c].begin(), fills[c].end(), color) == fills[c].end())
+            fills[c].push_back(color);
+      for (EClassId child : n.children) children.insert(eg.find(child));
+    }
+    below[c];
+    for (EClassId child : children) {
+      if (shown.count(child)) {
+        below[c].push_back(child);
+        edges += fmt::format("  c{} -> c{};\n", c.value, child.value);
+      } else if (!options.only.empty() && !cut) {
+        stubs.insert(child);
+        edges += fmt::format("  c{} -> s{} [style=dashed];\n", c.value, child.value);
+      }
+    }
+  }
+  Placement p = place(ids, below, lines);
+  // Positions are given, so Graphviz only draws (layout=nop2, straight edges): well under a
+  // second for the 500 classes a picture may have.
+  std::string out =
+      "digraph egraph {\n  layout=nop2; splines=false;\n"
+      "  node [shape=box, fontname=\"monospace\"];\n";
+  for (EClassId c : ids) {
+    std::string label;
+    for (const std::string& l : lines[c]) label += dot_escape(l) + "\\l";
+    auto [x, y] = p.at[c];
+    out += fmt::format("  c{} [label=\"{}\", {}{}];\n", c.value, label, pos(x, y),
+                       fill_style(fills[c]));
+  }
+  double x = 0;
+  for (EClassId s : stubs) {  // a row under the lowest layer
+    out += fmt::format("  s{0} [shape=ellipse, style=dashed, label=\"e{0}\", {1}];\n", s.value,
+                       pos(x + 30, -60));
+    x += 90;
+  }
+  x = 0;
+  for (size_t i = 0; i < options.highlights.size(); ++i) {  // the legend, a row on top
+    const DotHighlight& h = options.highlights[i];
+    out += fmt::format("  legend_{} [label=\"{}\", style=filled, fillcolor=\"{}\", {}];\n", i,
+                       dot_escape(h.label), dot_escape(h.color), pos(x + 60, p.top));
+    x += 150;
+  }
+  out += edges;
+  if (cut) out += cut_note(options.max_classes, drawable, ", " + pos(x + 200, p.top));
+  return out + "}\n";
+}
+
+}  // namespace
+
+std::string egraph_dot(const EGraph& eg, const DotOptions& options, std::string* note) {
   std::vector<EClassId> ids = options.only.empty()
                                   ? eg.class_ids()
                                   : std::vector<EClassId>(options.only.begin(), options.only.end());
@@ -152,8 +304,24 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
   bool cut = ids.size() > options.max_classes;
   if (cut) ids.resize(options.max_classes);
   std::set<EClassId> shown(ids.begin(), ids.end());
-  std::set<EClassId> stubs;  // children of drawn classes that are left out of a focused picture
   auto colors = chosen_colors(eg, options.highlights);
+  size_t enodes = 0;
+  for (EClassId c : ids) enodes += eg.eclass(c).nodes.size();
+  bool compact = enodes > options.max_detailed_enodes;
+  if (note) {
+    note->clear();
+    if (compact)
+      *note = fmt::format(
+          "{} e-nodes: drawn compact, one box per e-class listing its e-nodes (over {} e-nodes "
+          "the detailed picture takes Graphviz seconds; --around eN or --variants draw a part)",
+          enodes, options.max_detailed_enodes);
+    if (cut)
+      *note += fmt::format("{}{} of {} e-classes shown", note->empty() ? "" : "; ",
+                           options.max_classes, drawable);
+  }
+  if (compact) return compact_dot(eg, options, ids, shown, cut, drawable, colors);
+
+  std::set<EClassId> stubs;  // children of drawn classes that are left out of a focused picture
 
   std::string out =
       "digraph egraph {\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n";
@@ -194,11 +362,7 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options) {
     out += fmt::format("  s{0} [shape=ellipse, style=dashed, label=\"e{0}\"];\n", s.value);
   if (!options.highlights.empty()) out += legend(options.highlights);
   out += edges;
-  if (cut)
-    out += fmt::format(
-        "  note [shape=note, label=\"{} of {} e-classes shown: draw a part with\\n"
-        "render egraph --around eN --depth D, or --variants\"];\n",
-        options.max_classes, drawable);
+  if (cut) out += cut_note(options.max_classes, drawable);
   return out + "}\n";
 }
 

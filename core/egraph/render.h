@@ -41,6 +41,10 @@ struct DotOptions {
   // class left out is drawn as a small dashed "eN" node, so the picture shows where it goes on.
   std::set<EClassId> only;
   size_t max_classes = 500;  // larger pictures are cut, with a note node saying so
+  // Past this many e-nodes to draw, the picture is compact: one box per e-class listing its
+  // e-nodes, one edge per pair of classes, no clusters, and Graphviz's layout search bounded.
+  // Graphviz lays out clusters and the edges into them slowly: a few hundred e-nodes took seconds.
+  size_t max_detailed_enodes = 200;
 };
 
 // The classes within `depth` edges of `center`, both ways (operands and users): the
@@ -51,7 +55,12 @@ std::set<EClassId> classes_chosen(const EGraph& eg, const std::vector<DotHighlig
 
 // A digraph with one cluster per e-class (`cluster_e3`, labelled with id and type), one box per
 // e-node, an edge from each e-node to the cluster of each child, and a legend cluster
-// (`cluster_legend`) naming the highlights' colours when there are any.
-std::string egraph_dot(const EGraph& eg, const DotOptions& options = {});
+// (`cluster_legend`) naming the highlights' colours when there are any. Past
+// max_detailed_enodes it is compact instead: one box `c3` per class whose lines are its e-nodes
+// (a chosen one names the highlights that chose it; the box is filled in their colours), and one
+// edge per class and child class. `note`, when given, receives a line for the user saying how
+// the picture is simplified or cut (empty when it is neither).
+std::string egraph_dot(const EGraph& eg, const DotOptions& options = {},
+                       std::string* note = nullptr);
 
 }  // namespace retort

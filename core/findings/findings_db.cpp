@@ -489,4 +489,47 @@ size_t FindingsDb::merge(const std::string& other_path) {
   return merged;
 }
 
+const char* const kReviewsTable = R"SQL(
+CREATE TABLE IF NOT EXISTS reviews (
+  signature TEXT PRIMARY KEY,
+  agreement TEXT NOT NULL,
+  disputed INTEGER NOT NULL,
+  reduced TEXT NOT NULL,
+  reduced_b TEXT NOT NULL,
+  root TEXT NOT NULL,
+  merged_into INTEGER NOT NULL
+);
+)SQL";
+
+void FindingsDb::set_review(const std::string& signature, const FindingReview& r) {
+  Transaction t([&](const std::string& sql) { exec(sql); });
+  exec(kReviewsTable);
+  Statement s(db_, "INSERT OR REPLACE INTO reviews VALUES (?, ?, ?, ?, ?, ?, ?)", path_);
+  s.bind(1, signature)
+      .bind(2, r.agreement)
+      .bind(3, static_cast<int64_t>(r.disputed))
+      .bind(4, r.reduced)
+      .bind(5, r.reduced_b)
+      .bind(6, r.root)
+      .bind(7, r.merged_into);
+  s.step();
+  t.commit();
+}
+
+std::map<std::string, FindingReview> FindingsDb::reviews() const {
+  std::map<std::string, FindingReview> out;
+  {
+    Statement has(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'reviews'", path_);
+    has.step();
+    if (has.i64(0) == 0) return out;
+  }
+  Statement s(db_,
+              "SELECT signature, agreement, disputed, reduced, reduced_b, root, merged_into "
+              "FROM reviews",
+              path_);
+  while (s.step())
+    out[s.text(0)] = {s.text(1), s.i64(2) != 0, s.text(3), s.text(4), s.text(5), s.i64(6)};
+  return out;
+}
+
 }  // namespace retort

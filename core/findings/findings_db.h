@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -35,7 +36,7 @@ struct CaseRecord {
   uint64_t index = 0, seed = 0;
   size_t nodes = 0, graphs = 0;  // the generated graph's op nodes; graphs compared
   double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;
-  size_t findings = 0;  // failures seen in this case (before deduplication)
+  size_t findings = 0;  // distinct findings seen in this case (each adds 1 to its finding's count)
   std::string error;    // why Retort itself could not finish the case (empty when it did)
 };
 
@@ -54,6 +55,19 @@ struct FindingRecord {
   std::string first_seen, last_seen;  // UTC
   int64_t campaign = 0;
   uint64_t case_index = 0;
+};
+
+// What the end of a campaign learnt about a finding (core/campaign/review.h): who agrees with
+// whom on its case, its reduced graph, and the finding it was merged into. Kept in a table of
+// its own (reviews, keyed by signature) made on the first write, so that databases written
+// before it open and read as they are.
+struct FindingReview {
+  std::string agreement;    // JSON of core/campaign/review.h's Agreement; empty: not asked
+  bool disputed = false;    // the two references disagree on its case: not a compiler bug
+  std::string reduced;      // .rtg text of the reduced graph under test; empty: not reduced
+  std::string reduced_b;    // of the graph it had to agree with (an equivalence finding)
+  std::string root;         // what the reduced graph comes down to: one root, one finding
+  int64_t merged_into = 0;  // the finding it was merged into; 0: none
 };
 
 class FindingsDb {
@@ -90,6 +104,11 @@ class FindingsDb {
   // transaction); known signatures add their counts. Refuses a database merged before (by its
   // id, so a copy counts too). Returns the number of findings merged.
   size_t merge(const std::string& other_path);
+
+  // Stores (replaces) the review of the finding with this signature key.
+  void set_review(const std::string& signature, const FindingReview& review);
+  // Every stored review, by signature key; none for a database without the table.
+  std::map<std::string, FindingReview> reviews() const;
 
  private:
   FindingsDb(std::string path, sqlite3* db);

@@ -260,6 +260,66 @@ std::optional<AttrValue> choose_by_kind(const AttrSpec& spec, const NodeContext&
   }
 }
 
+// ONNX defines a window's padding only in part; elsewhere compilers disagree or refuse, which
+// says nothing about their correctness. So the generator keeps to what the spec defines:
+//  - pads beside an auto_pad other than NOTSET are forbidden;
+//  - SAME_* padding where the stride exceeds what the window covers implies a negative pad: the
+//    stride is 1 on such an axis;
+//  - a pool window that can lie wholly in the padding has no value (a max of nothing, an average
+//    of none): a pool's pads stay below its kernel (ONNX Runtime refuses others);
+//  - ceil_mode beside pads or auto_pad leaves open where the last window starts: it is dropped.
+void keep_window_defined(const NodeContext& ctx, Attrs& attrs) {
+  if (!has_attr(attrs, "kernel_shape") || rank0(ctx) < 3) return;
+  const Ints& kernel = attr_ints(attrs, "kernel_shape");
+  size_t n = static_cast<size_t>(spatial_rank(ctx));
+  if (kernel.size() != n) return;
+  std::string auto_pad = has_attr(attrs, "auto_pad") ? attr_string(attrs, "auto_pad") : "NOTSET";
+  if (auto_pad != "NOTSET") attrs.erase("pads");
+  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    Ints strides = has_attr(attrs, "strides") ? attr_ints(attrs, "strides") : Ints(n, 1);
+    Ints dilations = has_attr(attrs, "dilations") ? attr_ints(attrs, "dilations") : Ints(n, 1);
+    if (strides.size() == n && dilations.size() == n) {
+      for (size_t i = 0; i < n; ++i) {
+        int64_t in = shape0(ctx)[i + 2], s = strides[i];
+        int64_t span = (kernel[i] - 1) * dilations[i] + 1;
+        if (((in + s - 1) / s - 1) * s + span < in) strides[i] = 1;
+      }
+      if (has_attr(attrs, "strides")) attrs["strides"] = strides;
+    }
+  }
+  bool pool = ctx.op.input_names.size() < 2 || ctx.op.input_names[1] != "w";
+  bool padded = false;
+  if (has_attr(attrs, "pads")) {
+    Ints pads = attr_ints(attrs, "pads");
+    if (pads.size() != 2 * n) return;
+    for (size_t i = 0; i < pads.size(); ++i) {
+      if (pool) pads[i] = std::min(pads[i], kernel[i % n] - 1);
+      padded |= pads[i] != 0;
+    }
+    attrs["pads"] = pads;
+  }
+  if ((padded || auto_pad != "NOTSET") && has_attr(attrs, "ceil_mode"))
+    attrs["ceil_mode"] = int64_t{0};
+}
+
+// Reflect padding mirrors the axis once: pads wider than the axis (numpy repeats the mirror,
+// ONNX Runtime refuses) are left out, and so are crops beside reflect or edge padding, since
+// ONNX does not say whether the cropped or the whole axis is mirrored or copied.
+void keep_pad_defined(const NodeContext& ctx, Attrs& attrs) {
+  if (!has_attr(attrs, "mode") || !has_attr(attrs, "pads") || ctx.op.find_attr("kernel_shape"))
+    return;
+  const std::string& mode = attr_string(attrs, "mode");
+  if (mode != "reflect" && mode != "edge") return;
+  Ints pads = attr_ints(attrs, "pads");
+  int64_t r = rank0(ctx);
+  if (static_cast<int64_t>(pads.size()) != 2 * r) return;
+  for (int64_t i = 0; i < 2 * r; ++i) {
+    int64_t hi = mode == "reflect" ? std::max<int64_t>(shape0(ctx)[i % r] - 1, 0) : pads[i];
+    pads[i] = std::clamp<int64_t>(pads[i], 0, std::max<int64_t>(hi, 0));
+  }
+  attrs["pads"] = pads;
+}
+
 using Chooser = std::function<AttrValue(const NodeContext&, Rng&)>;
 
 const std::map<std::string, Chooser>& named_choosers() {
@@ -311,6 +371,8 @@ Attrs choose_attrs(const NodeContext& ctx, Rng& rng) {
                                      : choose_by_kind(spec, ctx, rng);
     if (v) attrs[spec.name] = std::move(*v);
   }
+  keep_window_defined(ctx, attrs);
+  keep_pad_defined(ctx, attrs);
   return attrs;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/base/words.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
@@ -88,7 +89,7 @@ const OptPattern& get_opt_pattern(std::string_view name) {
     if (p.name == name) return p;
     names.push_back(p.name);
   }
-  fail("unknown pattern '{}' (patterns: {})", name, fmt::join(names, ", "));
+  fail_unknown("pattern", name, names);
 }
 
 }  // namespace retort

@@ -91,13 +91,14 @@ const Node* counterpart(Identities& ids, const Side& side, const Side& other, co
 }
 
 void mark(Identities& ids, const Side& side, const Side& other, DiffStatus missing, bool by_class,
-          std::map<std::string, DiffStatus>& out) {
+          std::map<std::string, DiffStatus>& out, std::map<std::string, std::string>* pairs) {
   for (const Node& n : side.g.nodes) {
     const Node* m = counterpart(ids, side, other, n, by_class);
     if (!m) {
       out[n.name] = missing;
       continue;
     }
+    if (pairs) (*pairs)[n.name] = m->name;
     bool same = ids.shape(side.g, side.classes, n, 0) == ids.shape(other.g, other.classes, *m, 0);
     out[n.name] = same ? DiffStatus::Same : DiffStatus::Rewritten;
   }
@@ -110,8 +111,8 @@ GraphDiff diff(const Graph& a, const Graph& b, const ValueClasses& ca, const Val
   index(ids, sa);
   index(ids, sb);
   GraphDiff d;
-  mark(ids, sa, sb, DiffStatus::Removed, by_class, d.a);
-  mark(ids, sb, sa, DiffStatus::Added, by_class, d.b);
+  mark(ids, sa, sb, DiffStatus::Removed, by_class, d.a, &d.counterpart);
+  mark(ids, sb, sa, DiffStatus::Added, by_class, d.b, nullptr);
   return d;
 }
 

@@ -25,6 +25,13 @@ std::string dot_region_id(const std::string& region) {
   return "region:" + region;
 }
 
+std::string operand_call(const Node& n) {
+  std::string out = n.op + "(";
+  for (size_t k = 0; k < n.inputs.size(); ++k)
+    out += (k ? ", " : "") + (n.inputs[k].empty() ? std::string("_") : n.inputs[k]);
+  return out + ")";
+}
+
 namespace {
 
 std::string type_text(const Graph& g, const std::string& value) {
@@ -33,7 +40,7 @@ std::string type_text(const Graph& g, const std::string& value) {
 }
 
 std::string node_label(const Graph& g, const Node& n, bool show_attrs) {
-  std::string label = fmt::format("{}\n{}", n.name, n.op);
+  std::string label = fmt::format("{}\n{}", n.name, operand_call(n));
   if (show_attrs) {
     for (const auto& [key, value] : n.attrs)
       label += fmt::format(" {}={}", key, attr_value_str(value));

@@ -23,6 +23,11 @@ struct GraphDotOptions {
   std::map<std::string, std::string> collapse;
 };
 
+// A node's op with its operands in order, "mul(s, a)" (an omitted optional input is "_"): boxes
+// say which operand is which, since a layout may draw them in any order (POLYJUICE Fig. 7's
+// commutativity bugs hinge on it).
+std::string operand_call(const Node& n);
+
 // Node ids of one graph's DOT text.
 std::string dot_input_id(const std::string& name);
 std::string dot_constant_id(const std::string& name);

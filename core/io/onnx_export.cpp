@@ -1,5 +1,6 @@
 // Graph -> ONNX ModelProto. Registry nodes are written from their OnnxMapping: attributes that
 // ONNX passes as inputs become fresh initializers in the form the mapping names.
+#include <algorithm>
 #include <set>
 #include <type_traits>
 #include <variant>
@@ -7,6 +8,7 @@
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
@@ -169,6 +171,7 @@ class Exporter {
       // ONNX cannot carry an empty list attribute (the checker wants its field filled); the
       // absent attribute means the same for every op here (transpose of a scalar: perm = []).
       if (empty_list(value)) continue;
+      if (name == "pads" && sets_auto_pad(n.attrs)) continue;
       auto* a = np->add_attribute();
       if (spec->kind == AttrKind::DType) {
         a->set_name(name);
@@ -190,6 +193,14 @@ class Exporter {
             return false;
         },
         v);
+  }
+
+  // ONNX forbids pads beside an auto_pad other than NOTSET; the reference reads all-zero pads
+  // there as none (and rejects others), so they are left out.
+  static bool sets_auto_pad(const Attrs& attrs) {
+    auto it = attrs.find("auto_pad");
+    const auto* mode = it == attrs.end() ? nullptr : std::get_if<std::string>(&it->second);
+    return mode && *mode != "NOTSET";
   }
 
   static bool is_attr_input(const OpDef& op, const std::string& attr) {
@@ -324,9 +335,21 @@ class Exporter {
 std::string export_onnx(const Graph& graph) {
   Graph g = graph;
   infer_graph(g);  // validates, orders nodes topologically and types every value
+  bool all_registry =
+      std::none_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return n.is_opaque(); });
   onnx::ModelProto model = Exporter(std::move(g)).run();
   try {
     onnx::checker::check_model(model);
+    // The checker's full check (onnx.checker.check_model(m, full_check=True)): ONNX's shape
+    // inference, strict and with type checks, must agree with every declared type. Opaque nodes
+    // came from a file: libonnx's inference trusts a model and may read out of bounds there
+    // (onnx_import.cpp runs it in a child process), so only the plain check applies to them.
+    if (all_registry) {
+      onnx::ModelProto copy = model;
+      onnx::ShapeInferenceOptions strict{/*check_type=*/true, /*error_mode=*/1,
+                                         /*enable_data_propagation=*/false};
+      onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), strict);
+    }
   } catch (const std::exception& e) {
     fail("the exported model fails the ONNX checker: {}", e.what());
   }

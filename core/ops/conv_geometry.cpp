@@ -126,4 +126,25 @@ Window resolve_window(const std::vector<int64_t>& in, const std::vector<int64_t>
   return w;
 }
 
+AxisTaps axis_taps(const Window& w, size_t i) {
+  AxisTaps a{w.out[i], w.kernel[i], {}, {}, {}, {}};
+  a.coord.resize(static_cast<size_t>(a.out * a.kernel));
+  a.lo.assign(static_cast<size_t>(a.out), 0);
+  a.hi.assign(static_cast<size_t>(a.out), 0);
+  a.padded.assign(static_cast<size_t>(a.out), 0);
+  for (int64_t o = 0; o < a.out; ++o) {
+    bool seen = false;
+    for (int64_t t = 0; t < a.kernel; ++t) {
+      int64_t c = o * w.strides[i] - w.pad_begin[i] + t * w.dilations[i];
+      a.coord[o * a.kernel + t] = c;
+      if (c >= -w.pad_begin[i] && c < w.in[i] + w.pad_end[i]) ++a.padded[o];
+      if (c < 0 || c >= w.in[i]) continue;
+      if (!seen) a.lo[o] = t;
+      seen = true;
+      a.hi[o] = t + 1;
+    }
+  }
+  return a;
+}
+
 }  // namespace retort

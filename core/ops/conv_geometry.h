@@ -32,6 +32,17 @@ std::vector<AttrSpec> window_attr_specs(bool with_dilations, bool with_ceil_mode
 Window resolve_window(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
                       const Attrs& attrs);
 
+// The window positions along one lifted spatial axis. Tap t of output position o reads input
+// coordinate o*stride - pad_begin + t*dilation; since that grows with t, the taps inside the input
+// form one range [lo, hi), so the kernels loop over it without a bounds test per tap.
+struct AxisTaps {
+  int64_t out = 1, kernel = 1;
+  std::vector<int64_t> coord;   // [o * kernel + t]
+  std::vector<int64_t> lo, hi;  // [o]: the taps inside [0, in)
+  std::vector<int64_t> padded;  // [o]: how many taps fall inside [-pad_begin, in + pad_end)
+};
+AxisTaps axis_taps(const Window& w, size_t i);
+
 // The input spatial dims of an N x C x D1 x ... tensor.
 std::vector<int64_t> spatial_dims(const Shape& s);
 

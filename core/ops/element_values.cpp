@@ -16,6 +16,16 @@ int64_t int_highest(DType t) {
 }
 
 std::vector<double> read_doubles(const Tensor& t) {
+  // f32 and f64 straight from the bytes (the heavy kernels read every activation this way);
+  // the same values as get(i).
+  if (t.dtype() == DType::f32) {
+    const float* p = t.data<float>();
+    return std::vector<double>(p, p + t.numel());
+  }
+  if (t.dtype() == DType::f64) {
+    const double* p = t.data<double>();
+    return std::vector<double>(p, p + t.numel());
+  }
   std::vector<double> v(static_cast<size_t>(t.numel()));
   for (int64_t i = 0; i < t.numel(); ++i) v[i] = t.get(i);
   return v;
@@ -28,7 +38,13 @@ std::vector<int64_t> read_ints(const Tensor& t) {
 }
 
 Tensor tensor_from(const TensorType& type, const std::vector<double>& values) {
-  return Tensor::from_doubles(type.dtype, type.shape, values);
+  if (type.dtype != DType::f32) return Tensor::from_doubles(type.dtype, type.shape, values);
+  Tensor t(type);
+  if (static_cast<int64_t>(values.size()) != t.numel())
+    return Tensor::from_doubles(type.dtype, type.shape, values);  // its error
+  float* p = t.data<float>();                                     // rounded as set(i, v) rounds
+  for (size_t i = 0; i < values.size(); ++i) p[i] = static_cast<float>(values[i]);
+  return t;
 }
 
 Tensor tensor_from(const TensorType& type, const std::vector<int64_t>& values) {

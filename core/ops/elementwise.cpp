@@ -22,6 +22,8 @@ bool dtype_in_set(DType t, DTypeSet set) {
       return t == DType::boolean;
     case DTypeSet::Any:
       return true;
+    case DTypeSet::FloatOrWideInt:
+      return is_float(t) || t == DType::i32 || t == DType::i64;
   }
   return false;
 }
@@ -40,6 +42,8 @@ std::string_view dtype_set_name(DTypeSet set) {
       return "bool";
     case DTypeSet::Any:
       return "any dtype";
+    case DTypeSet::FloatOrWideInt:
+      return "a float dtype, i32 or i64";
   }
   return "?";
 }
@@ -88,7 +92,7 @@ OpDef make_unary(UnarySpec spec) {
     const Tensor& x = *in[0];
     Tensor out(out_types[0]);
     auto fn = f_attrs ? f_attrs(attrs) : f;
-    auto fin = fi_attrs ? fi_attrs(attrs) : fi;
+    auto fin = fi_attrs ? fi_attrs(attrs, x.dtype()) : fi;
     if (fin && !is_float(x.dtype())) {
       for (int64_t i = 0; i < x.numel(); ++i) out.set_int(i, fin(x.get_int(i)));
     } else {
@@ -159,6 +163,7 @@ OpDef make_variadic(VariadicSpec spec) {
   op.max_inputs = -1;
   op.onnx = {spec.onnx_type, spec.since_opset, {}};
   op.tags = {"elementwise", "variadic"};
+  op.input_domains = {spec.domain};
   DTypeSet set = spec.dtypes;
   std::string name = spec.name;
   op.infer = [set, name](const std::vector<TensorType>& in, const Attrs& a, size_t n) {

@@ -14,7 +14,8 @@
 namespace retort {
 
 // Which dtypes an elementwise op accepts.
-enum class DTypeSet { Float, Numeric, SignedNumeric, Integer, Bool, Any };
+// FloatOrWideInt: floats, i32 and i64 (ONNX's Pow base and PRelu take no narrower integers).
+enum class DTypeSet { Float, Numeric, SignedNumeric, Integer, Bool, Any, FloatOrWideInt };
 bool dtype_in_set(DType t, DTypeSet set);
 std::string_view dtype_set_name(DTypeSet set);
 
@@ -26,8 +27,9 @@ struct UnarySpec {
   std::function<int64_t(int64_t)> fi{};  // integer semantics, wrapped to the dtype after
   ValueDomain domain = ValueDomain::Any;
   std::vector<AttrSpec> attrs{};  // read by f_attrs / fi_attrs when given
-  std::function<std::function<double(double)>(const Attrs&)> f_attrs{};     // f from attributes
-  std::function<std::function<int64_t(int64_t)>(const Attrs&)> fi_attrs{};  // fi from attributes
+  std::function<std::function<double(double)>(const Attrs&)> f_attrs{};  // f from attributes
+  // fi from attributes and the integer dtype x holds (clip saturates its bounds to that dtype).
+  std::function<std::function<int64_t(int64_t)>(const Attrs&, DType)> fi_attrs{};
   int since_opset = 13;
   KernelFn kernel{};  // when set, replaces the per-element kernel built from f and fi
 };
@@ -60,6 +62,7 @@ struct VariadicSpec {
   std::function<double(double, double)> f;
   std::function<int64_t(int64_t, int64_t)> fi;
   std::function<double(double, size_t)> finish;  // applied to the float fold of n operands
+  ValueDomain domain = ValueDomain::Any;         // of every operand
   int since_opset = 13;
 };
 OpDef make_variadic(VariadicSpec spec);

@@ -50,6 +50,7 @@ void add_arithmetic(OpRegistry& r) {
   BinarySpec pow = spec("pow", "Pow",
                         "a ^ b; b may have its own numeric dtype. Integer powers wrap; "
                         "a negative integer exponent gives trunc(1 / a^-b), and 0 for a = 0.");
+  pow.dtypes = DTypeSet::FloatOrWideInt;  // ONNX's Pow-15 base
   pow.dtypes_b = DTypeSet::Numeric;
   pow.f = [](double a, double b) { return std::pow(a, b); };
   pow.fi = wrapping_pow;
@@ -140,7 +141,7 @@ void add_logic(OpRegistry& r) {
 void add_prelu(OpRegistry& r) {
   BinarySpec s =
       spec("prelu", "PRelu", "x for x >= 0, slope * x below; slope broadcasts to x's shape.");
-  s.dtypes = DTypeSet::SignedNumeric;
+  s.dtypes = DTypeSet::FloatOrWideInt;  // ONNX's PRelu-16
   s.f = [](double x, double slope) { return x < 0 ? slope * x : x; };
   s.fi = [](int64_t x, int64_t slope) { return x < 0 ? wrapping_mul(slope, x) : x; };
   OpDef op = make_binary(std::move(s));

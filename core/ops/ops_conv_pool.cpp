@@ -1,10 +1,14 @@
 // Convolution and pooling over N x C x D1 [x D2 [x D3]] tensors.
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "core/base/error.h"
 #include "core/ops/conv_geometry.h"
+#include "core/ops/conv_kernel.h"
 #include "core/ops/element_values.h"
 #include "core/ops/infer_rules.h"
+#include "core/ops/prepared_kernels.h"
 #include "core/ops/registry.h"
 #include "core/ops/scalar_math.h"
 
@@ -18,37 +22,6 @@ constexpr size_t kLoopRank = 3;
 
 void require_image(const TensorType& x, const char* op) {
   require_rank(x, 3, 2 + static_cast<int64_t>(kLoopRank), fmt::format("{} input 'x'", op));
-}
-
-// The window positions along one lifted spatial axis. Tap t of output position o reads input
-// coordinate o*stride - pad_begin + t*dilation; since that grows with t, the taps inside the input
-// form one range [lo, hi), so the kernels loop over it without a bounds test per tap.
-struct AxisTaps {
-  int64_t out = 1, kernel = 1;
-  std::vector<int64_t> coord;   // [o * kernel + t]
-  std::vector<int64_t> lo, hi;  // [o]: the taps inside [0, in)
-  std::vector<int64_t> padded;  // [o]: how many taps fall inside [-pad_begin, in + pad_end)
-};
-
-AxisTaps axis_taps(const Window& w, size_t i) {
-  AxisTaps a{w.out[i], w.kernel[i], {}, {}, {}, {}};
-  a.coord.resize(static_cast<size_t>(a.out * a.kernel));
-  a.lo.assign(static_cast<size_t>(a.out), 0);
-  a.hi.assign(static_cast<size_t>(a.out), 0);
-  a.padded.assign(static_cast<size_t>(a.out), 0);
-  for (int64_t o = 0; o < a.out; ++o) {
-    bool seen = false;
-    for (int64_t t = 0; t < a.kernel; ++t) {
-      int64_t c = o * w.strides[i] - w.pad_begin[i] + t * w.dilations[i];
-      a.coord[o * a.kernel + t] = c;
-      if (c >= -w.pad_begin[i] && c < w.in[i] + w.pad_end[i]) ++a.padded[o];
-      if (c < 0 || c >= w.in[i]) continue;
-      if (!seen) a.lo[o] = t;
-      seen = true;
-      a.hi[o] = t + 1;
-    }
-  }
-  return a;
 }
 
 // --- conv ----------------------------------------------------------------------------------
@@ -93,51 +66,47 @@ std::vector<TensorType> infer_conv(const std::vector<TensorType>& in, const Attr
   return {{in[0].dtype, out}};
 }
 
+}  // namespace
+
+// The conv kernel bound to one node: the window's tap tables built once, and the weights and
+// bias converted (and packed) once when they are constants of the graph.
+PreparedKernelFn prepare_conv(const std::vector<const Tensor*>& constants,
+                              const std::vector<TensorType>& in, const Attrs& attrs,
+                              const std::vector<TensorType>& out) {
+  // A trailing omitted bias is left out of `in` (input_types), as kernel_conv leaves it out.
+  std::vector<TensorType> types(in.begin(), in.begin() + std::min<size_t>(in.size(), 3));
+  ConvDims d = conv_dims(types, attrs);
+  auto kernel = std::make_shared<const ConvKernel>(
+      d.n, d.c, d.m, d.group, d.window.lifted_to(kLoopRank), types[0].dtype != DType::f64);
+  auto constant = [&](size_t i) { return i < constants.size() ? constants[i] : nullptr; };
+  bool has_bias = types.size() > 2;
+  std::shared_ptr<const ConvKernel::PackedFilters> packed;
+  std::shared_ptr<const std::vector<double>> bias;
+  if (constant(1))
+    packed = std::make_shared<ConvKernel::PackedFilters>(kernel->pack(read_doubles(*constant(1))));
+  if (!has_bias)
+    bias = std::make_shared<std::vector<double>>(d.m, 0.0);
+  else if (constant(2))
+    bias = std::make_shared<std::vector<double>>(read_doubles(*constant(2)));
+  TensorType y = out[0];
+  return [kernel, packed, bias, y](const std::vector<const Tensor*>& in) {
+    std::vector<double> x = read_doubles(*in[0]);
+    ConvKernel::PackedFilters run_packed;
+    std::vector<double> run_bias;
+    if (!packed) run_packed = kernel->pack(read_doubles(*in[1]));
+    if (!bias) run_bias = read_doubles(*in[2]);
+    return std::vector<Tensor>{
+        tensor_from(y, kernel->run(x, packed ? *packed : run_packed, bias ? *bias : run_bias))};
+  };
+}
+
+namespace {
+
 std::vector<Tensor> kernel_conv(const std::vector<const Tensor*>& in, const Attrs& attrs,
                                 const std::vector<TensorType>& out) {
   std::vector<TensorType> types{in[0]->type(), in[1]->type()};
-  const Tensor* bias = in.size() > 2 ? in[2] : nullptr;
-  if (bias) types.push_back(bias->type());
-  ConvDims d = conv_dims(types, attrs);
-  Window w = d.window.lifted_to(kLoopRank);
-  AxisTaps ax[kLoopRank] = {axis_taps(w, 0), axis_taps(w, 1), axis_taps(w, 2)};
-  std::vector<double> x = read_doubles(*in[0]), wt = read_doubles(*in[1]);
-  std::vector<double> b = bias ? read_doubles(*bias) : std::vector<double>(d.m, 0.0);
-  int64_t in0 = w.in[0], in1 = w.in[1], in2 = w.in[2];
-  int64_t k0 = w.kernel[0], k1 = w.kernel[1], k2 = w.kernel[2];
-  int64_t img = in0 * in1 * in2, taps = k0 * k1 * k2;
-  int64_t cg = d.c / d.group, mg = d.m / d.group;
-  int64_t outs = ax[0].out * ax[1].out * ax[2].out;
-  std::vector<double> y(static_cast<size_t>(d.n * d.m * outs));
-  double* py = y.data();
-  for (int64_t n = 0; n < d.n; ++n)
-    for (int64_t m = 0; m < d.m; ++m) {
-      int64_t g = m / mg;
-      const double* xg = x.data() + (n * d.c + g * cg) * img;
-      const double* wm = wt.data() + m * cg * taps;
-      for (int64_t o0 = 0; o0 < ax[0].out; ++o0)
-        for (int64_t o1 = 0; o1 < ax[1].out; ++o1)
-          for (int64_t o2 = 0; o2 < ax[2].out; ++o2) {
-            double acc = 0.0;
-            for (int64_t c = 0; c < cg; ++c) {
-              const double* xc = xg + c * img;
-              const double* wc = wm + c * taps;
-              for (int64_t t0 = ax[0].lo[o0]; t0 < ax[0].hi[o0]; ++t0) {
-                int64_t i0 = ax[0].coord[o0 * k0 + t0];
-                for (int64_t t1 = ax[1].lo[o1]; t1 < ax[1].hi[o1]; ++t1) {
-                  int64_t i1 = ax[1].coord[o1 * k1 + t1];
-                  const double* xrow = xc + (i0 * in1 + i1) * in2;
-                  const double* wrow = wc + (t0 * k1 + t1) * k2;
-                  const int64_t* c2 = ax[2].coord.data() + o2 * k2;
-                  for (int64_t t2 = ax[2].lo[o2]; t2 < ax[2].hi[o2]; ++t2)
-                    acc += xrow[c2[t2]] * wrow[t2];
-                }
-              }
-            }
-            *py++ = acc + b[m];
-          }
-    }
-  return {tensor_from(out[0], y)};
+  if (in.size() > 2 && in[2]) types.push_back(in[2]->type());
+  return prepare_conv({}, types, attrs, out)(in);
 }
 
 OpDef conv_op() {
@@ -268,6 +237,7 @@ OpDef max_pool_op() {
   op.infer = infer_max_pool;
   op.kernel = kernel_max_pool;
   op.onnx = {"MaxPool", 12, {}};
+  op.input_domains = {ValueDomain::NotNaN};  // whether NaN wins is left open (docs/ops/nn.md)
   op.tags = {"pool"};
   return op;
 }
@@ -331,6 +301,7 @@ OpDef global_pool_op(bool max) {
   op.doc = max ? "Maximum over all spatial axes of x [N,C,D...], keeping them as extent 1."
                : "Mean over all spatial axes of x [N,C,D...], keeping them as extent 1.";
   op.input_names = {"x"};
+  if (max) op.input_domains = {ValueDomain::NotNaN};
   std::string name = op.name;
   op.infer = [name](const std::vector<TensorType>& in, const Attrs&, size_t) {
     return infer_global_pool(in, name.c_str());

@@ -1,12 +1,16 @@
 // Linear algebra: matmul (numpy semantics), gemm and einsum.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <memory>
+#include <optional>
 
 #include "core/base/error.h"
 #include "core/ops/einsum.h"
 #include "core/ops/element_values.h"
 #include "core/ops/index_space.h"
 #include "core/ops/infer_rules.h"
+#include "core/ops/prepared_kernels.h"
 #include "core/ops/registry.h"
 #include "core/ops/scalar_math.h"
 
@@ -60,10 +64,35 @@ std::vector<TensorType> infer_matmul(const std::vector<TensorType>& in, const At
   return {{in[0].dtype, matmul_dims(in[0], in[1]).out}};
 }
 
+// Four doubles (GCC's vector extension): lane-wise + and * only, no clone enables FMA, so each
+// lane rounds as the scalar loop does.
+using v4d = double __attribute__((vector_size(32)));
+
+// orow[j] = orow[j] + a * brow[j] for j < n: one step of the i-k-j loop over a row, each element
+// still one multiply and one add, vectorised across j.
+[[gnu::target_clones("avx2", "default")]] void add_scaled_row(double* orow, double a,
+                                                              const double* brow, int64_t n) {
+  v4d av{a, a, a, a};
+  int64_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    v4d o, b;
+    std::memcpy(&o, orow + j, sizeof o);
+    std::memcpy(&b, brow + j, sizeof b);
+    o = o + av * b;
+    std::memcpy(orow + j, &o, sizeof o);
+  }
+  for (; j < n; ++j) orow[j] = orow[j] + a * brow[j];
+}
+
+void add_scaled_row(int64_t* orow, int64_t a, const int64_t* brow, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) orow[j] = acc_add(orow[j], acc_mul(a, brow[j]));
+}
+
+// [batch..., m, k] x [batch..., k, n] over the widened values.
 template <typename T>
-std::vector<T> matmul_values(const Tensor& a, const Tensor& b, const MatmulDims& d) {
+std::vector<T> matmul_values(const std::vector<T>& av, const std::vector<T>& bv,
+                             const MatmulDims& d) {
   if (std::find(d.out.begin(), d.out.end(), 0) != d.out.end()) return {};
-  std::vector<T> av = read_as<T>(a), bv = read_as<T>(b);
   std::vector<int64_t> a_off = offsets_over(d.batch, broadcast_strides(d.a_batch, d.batch));
   std::vector<int64_t> b_off = offsets_over(d.batch, broadcast_strides(d.b_batch, d.batch));
   int64_t m = d.m, k = d.k, n = d.n;
@@ -74,22 +103,39 @@ std::vector<T> matmul_values(const Tensor& a, const Tensor& b, const MatmulDims&
     T* po = out.data() + static_cast<int64_t>(bi) * m * n;
     // i-k-j order keeps the inner loop contiguous; each output still sums over k in order.
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t kk = 0; kk < k; ++kk) {
-        T aik = pa[i * k + kk];
-        const T* brow = pb + kk * n;
-        T* orow = po + i * n;
-        for (int64_t j = 0; j < n; ++j) orow[j] = acc_add(orow[j], acc_mul(aik, brow[j]));
-      }
+      for (int64_t kk = 0; kk < k; ++kk) add_scaled_row(po + i * n, pa[i * k + kk], pb + kk * n, n);
   }
   return out;
 }
 
-std::vector<Tensor> kernel_matmul(const std::vector<const Tensor*>& in, const Attrs&,
+// The matmul kernel bound to one node: a constant right operand is widened once.
+template <typename T>
+PreparedKernelFn prepare_matmul_as(const Tensor* constant_b, const MatmulDims& d,
+                                   const TensorType& out) {
+  auto b = constant_b ? std::make_shared<const std::vector<T>>(read_as<T>(*constant_b)) : nullptr;
+  return [b, d, out](const std::vector<const Tensor*>& in) {
+    std::vector<T> a = read_as<T>(*in[0]);
+    std::vector<T> run_b = b ? std::vector<T>{} : read_as<T>(*in[1]);
+    return std::vector<Tensor>{tensor_from(out, matmul_values<T>(a, b ? *b : run_b, d))};
+  };
+}
+
+}  // namespace
+
+PreparedKernelFn prepare_matmul(const std::vector<const Tensor*>& constants,
+                                const std::vector<TensorType>& in, const Attrs&,
+                                const std::vector<TensorType>& out) {
+  MatmulDims d = matmul_dims(in[0], in[1]);
+  const Tensor* b = constants.size() > 1 ? constants[1] : nullptr;
+  if (is_float(in[0].dtype)) return prepare_matmul_as<double>(b, d, out[0]);
+  return prepare_matmul_as<int64_t>(b, d, out[0]);
+}
+
+namespace {
+
+std::vector<Tensor> kernel_matmul(const std::vector<const Tensor*>& in, const Attrs& attrs,
                                   const std::vector<TensorType>& out) {
-  MatmulDims d = matmul_dims(in[0]->type(), in[1]->type());
-  if (is_float(in[0]->dtype()))
-    return {tensor_from(out[0], matmul_values<double>(*in[0], *in[1], d))};
-  return {tensor_from(out[0], matmul_values<int64_t>(*in[0], *in[1], d))};
+  return prepare_matmul({}, {in[0]->type(), in[1]->type()}, attrs, out)(in);
 }
 
 OpDef matmul_op() {
@@ -142,21 +188,26 @@ std::vector<TensorType> infer_gemm(const std::vector<TensorType>& in, const Attr
   return {{in[0].dtype, {d.m, d.n}}};
 }
 
-// alpha * dot + beta * c in the widened type. Integer results stay exact when alpha and beta are
-// whole numbers; otherwise they are computed in double and truncated like any float-to-int store.
+// op(b) as a row-major [k, n] array of widened values.
 template <typename T>
-std::vector<T> gemm_dots(const Tensor& a, const Tensor& b, const GemmDims& d, bool ta, bool tb) {
-  std::vector<T> av = read_as<T>(a), bv = read_as<T>(b);
+std::vector<T> gemm_b(const Tensor& b, const GemmDims& d, bool tb) {
+  std::vector<T> bv = read_as<T>(b);
+  if (!tb) return bv;
+  std::vector<T> kn(bv.size());
+  for (int64_t kk = 0; kk < d.k; ++kk)
+    for (int64_t j = 0; j < d.n; ++j) kn[kk * d.n + j] = bv[j * d.k + kk];
+  return kn;
+}
+
+// op(a) x op(b) in the widened type; each output sums over k in order.
+template <typename T>
+std::vector<T> gemm_dots(const Tensor& a, const std::vector<T>& b_kn, const GemmDims& d, bool ta) {
+  std::vector<T> av = read_as<T>(a);
   int64_t as_i = ta ? 1 : d.k, as_k = ta ? d.m : 1;
-  int64_t bs_k = tb ? 1 : d.n, bs_j = tb ? d.k : 1;
   std::vector<T> dot(static_cast<size_t>(d.m * d.n), T{0});
   for (int64_t i = 0; i < d.m; ++i)
-    for (int64_t kk = 0; kk < d.k; ++kk) {
-      T aik = av[i * as_i + kk * as_k];
-      const T* brow = bv.data() + kk * bs_k;
-      T* orow = dot.data() + i * d.n;
-      for (int64_t j = 0; j < d.n; ++j) orow[j] = acc_add(orow[j], acc_mul(aik, brow[j * bs_j]));
-    }
+    for (int64_t kk = 0; kk < d.k; ++kk)
+      add_scaled_row(dot.data() + i * d.n, av[i * as_i + kk * as_k], b_kn.data() + kk * d.n, d.n);
   return dot;
 }
 
@@ -164,15 +215,12 @@ bool whole_int64(double v) {
   return std::trunc(v) == v && v >= -9223372036854775808.0 && v < 9223372036854775808.0;
 }
 
+// alpha * dot + beta * c in the widened type. Integer results stay exact when alpha and beta are
+// whole numbers; otherwise they are computed in double and truncated like any float-to-int store.
+// cv holds c's widened values (nullptr: no c), read with broadcast strides cs.
 template <typename T>
-Tensor gemm_finish(std::vector<T> dot, const Tensor* c, const GemmDims& d, double alpha,
-                   double beta, const TensorType& out) {
-  std::vector<T> cv;
-  std::vector<int64_t> cs{0, 0};
-  if (c) {
-    cv = read_as<T>(*c);
-    cs = broadcast_strides(c->shape(), {d.m, d.n});
-  }
+Tensor gemm_finish(std::vector<T> dot, const std::vector<T>* cv, const std::vector<int64_t>& cs,
+                   const GemmDims& d, double alpha, double beta, const TensorType& out) {
   bool exact = std::is_same_v<T, int64_t> && whole_int64(alpha) && whole_int64(beta);
   std::vector<double> inexact;
   if (!exact) inexact.resize(dot.size());
@@ -181,28 +229,62 @@ Tensor gemm_finish(std::vector<T> dot, const Tensor* c, const GemmDims& d, doubl
       size_t o = static_cast<size_t>(i * d.n + j);
       if (exact) {
         T y = acc_mul(dot[o], static_cast<T>(alpha));
-        if (c) y = acc_add(y, acc_mul(static_cast<T>(beta), cv[i * cs[0] + j * cs[1]]));
+        if (cv) y = acc_add(y, acc_mul(static_cast<T>(beta), (*cv)[i * cs[0] + j * cs[1]]));
         dot[o] = y;
       } else {
         double y = alpha * static_cast<double>(dot[o]);
-        if (c) y += beta * static_cast<double>(cv[i * cs[0] + j * cs[1]]);
+        if (cv) y += beta * static_cast<double>((*cv)[i * cs[0] + j * cs[1]]);
         inexact[o] = y;
       }
     }
   return exact ? tensor_from(out, dot) : tensor_from(out, inexact);
 }
 
+// The gemm kernel bound to one node: constant b (laid out as op(b)) and c are widened once.
+template <typename T>
+PreparedKernelFn prepare_gemm_as(const std::vector<const Tensor*>& constants, const GemmDims& d,
+                                 const Attrs& attrs, const std::optional<Shape>& c_shape,
+                                 const TensorType& out) {
+  bool ta = attr_int(attrs, "transA") != 0, tb = attr_int(attrs, "transB") != 0;
+  double alpha = attr_float(attrs, "alpha"), beta = attr_float(attrs, "beta");
+  auto constant = [&](size_t i) { return i < constants.size() ? constants[i] : nullptr; };
+  std::shared_ptr<const std::vector<T>> b, c;
+  if (constant(1)) b = std::make_shared<const std::vector<T>>(gemm_b<T>(*constant(1), d, tb));
+  if (c_shape && constant(2)) c = std::make_shared<const std::vector<T>>(read_as<T>(*constant(2)));
+  std::vector<int64_t> cs{0, 0};
+  if (c_shape) cs = broadcast_strides(*c_shape, {d.m, d.n});
+  bool has_c = c_shape.has_value();
+  return [=](const std::vector<const Tensor*>& in) {
+    std::vector<T> run_b = b ? std::vector<T>{} : gemm_b<T>(*in[1], d, tb);
+    std::vector<T> run_c = !has_c || c ? std::vector<T>{} : read_as<T>(*in[2]);
+    const std::vector<T>* cv = !has_c ? nullptr : c ? c.get() : &run_c;
+    return std::vector<Tensor>{
+        gemm_finish(gemm_dots<T>(*in[0], b ? *b : run_b, d, ta), cv, cs, d, alpha, beta, out)};
+  };
+}
+
+}  // namespace
+
+PreparedKernelFn prepare_gemm(const std::vector<const Tensor*>& constants,
+                              const std::vector<TensorType>& in, const Attrs& attrs,
+                              const std::vector<TensorType>& out) {
+  // A trailing omitted c is left out of `in` (input_types), as kernel_gemm leaves it out.
+  std::vector<TensorType> types(in.begin(), in.begin() + std::min<size_t>(in.size(), 3));
+  GemmDims d = gemm_dims(types, attrs);
+  std::optional<Shape> c_shape;
+  if (types.size() > 2) c_shape = types[2].shape;
+  if (is_float(types[0].dtype))
+    return prepare_gemm_as<double>(constants, d, attrs, c_shape, out[0]);
+  return prepare_gemm_as<int64_t>(constants, d, attrs, c_shape, out[0]);
+}
+
+namespace {
+
 std::vector<Tensor> kernel_gemm(const std::vector<const Tensor*>& in, const Attrs& attrs,
                                 const std::vector<TensorType>& out) {
   std::vector<TensorType> types{in[0]->type(), in[1]->type()};
-  const Tensor* c = in.size() > 2 ? in[2] : nullptr;
-  if (c) types.push_back(c->type());
-  GemmDims d = gemm_dims(types, attrs);
-  bool ta = attr_int(attrs, "transA") != 0, tb = attr_int(attrs, "transB") != 0;
-  double alpha = attr_float(attrs, "alpha"), beta = attr_float(attrs, "beta");
-  if (is_float(in[0]->dtype()))
-    return {gemm_finish(gemm_dots<double>(*in[0], *in[1], d, ta, tb), c, d, alpha, beta, out[0])};
-  return {gemm_finish(gemm_dots<int64_t>(*in[0], *in[1], d, ta, tb), c, d, alpha, beta, out[0])};
+  if (in.size() > 2 && in[2]) types.push_back(in[2]->type());
+  return prepare_gemm({}, types, attrs, out)(in);
 }
 
 OpDef gemm_op() {

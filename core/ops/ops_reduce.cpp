@@ -142,6 +142,10 @@ OpDef reduce_op(const ReduceInfo& info) {
   op.name = info.name;
   op.doc = info.doc;
   op.input_names = {"x"};
+  // ONNX does not say whether a NaN wins a maximum or minimum (ONNX Runtime drops it; numpy and
+  // onnx.reference keep it): docs/ops/nn.md.
+  if (info.kind == Reduce::Max || info.kind == Reduce::Min)
+    op.input_domains = {ValueDomain::NotNaN};
   bool sum = info.kind == Reduce::Sum;
   op.attrs = {
       {"axes", AttrKind::Ints, std::nullopt, false,

@@ -83,13 +83,16 @@ std::vector<UnarySpec> unary_specs() {
        .onnx_type = "Sign",
        .dtypes = DTypeSet::Numeric,
        .f = sign_of,
-       .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); }},
+       .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
+       // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
+       .domain = ValueDomain::NotNaN},
       {.name = "relu",
        .doc = "max(x, 0); NaN stays NaN.",
        .onnx_type = "Relu",
        .dtypes = DTypeSet::SignedNumeric,
        .f = [](double x) { return x < 0 ? 0.0 : x; },
-       .fi = [](int64_t x) -> int64_t { return x < 0 ? 0 : x; }},
+       .fi = [](int64_t x) -> int64_t { return x < 0 ? 0 : x; },
+       .domain = ValueDomain::NotNaN},  // max(0, NaN) is left open
       // activations
       {.name = "leaky_relu",
        .doc = "x for x >= 0, alpha * x below.",
@@ -118,6 +121,7 @@ std::vector<UnarySpec> unary_specs() {
       {.name = "hard_sigmoid",
        .doc = "max(0, min(1, alpha * x + beta)); NaN stays NaN.",
        .onnx_type = "HardSigmoid",
+       .domain = ValueDomain::NotNaN,  // max(0, min(1, NaN)) is left open
        .attrs = {float_attr("alpha", 0.2, "slope"), float_attr("beta", 0.5, "offset")},
        .f_attrs =
            [](const Attrs& a) {
@@ -128,8 +132,10 @@ std::vector<UnarySpec> unary_specs() {
            }},
       float_op("sigmoid", "Sigmoid", "1 / (1 + e^-x).", sigmoid),
       float_op("softplus", "Softplus", "log(1 + e^x), computed without overflow.", softplus),
-      float_op("softsign", "Softsign", "x / (1 + |x|).",
-               [](double x) { return x / (1.0 + std::fabs(x)); }),
+      // x / (1 + |x|) is NaN at the infinities, where ONNX Runtime gives -1 and 1.
+      float_op(
+          "softsign", "Softsign", "x / (1 + |x|).",
+          [](double x) { return x / (1.0 + std::fabs(x)); }, ValueDomain::Finite),
       // transcendental
       float_op("exp", "Exp", "e^x.", [](double x) { return std::exp(x); }),
       float_op(

@@ -28,12 +28,14 @@ void add_folds(OpRegistry& r) {
                           "Elementwise maximum of one or more broadcast inputs; NaN wins.");
   max.f = nan_max;
   max.fi = [](int64_t a, int64_t b) { return a < b ? b : a; };
+  max.domain = ValueDomain::NotNaN;  // ONNX does not say whether NaN wins (docs/ops)
   r.add(make_variadic(std::move(max)));
 
   VariadicSpec min = spec("min", "Min", DTypeSet::Numeric,
                           "Elementwise minimum of one or more broadcast inputs; NaN wins.");
   min.f = nan_min;
   min.fi = [](int64_t a, int64_t b) { return b < a ? b : a; };
+  min.domain = ValueDomain::NotNaN;
   r.add(make_variadic(std::move(min)));
 
   VariadicSpec sum = spec("sum", "Sum", DTypeSet::Float,
@@ -89,20 +91,28 @@ double bound(const Attrs& a, const char* name, double absent) {
   return has_attr(a, name) ? attr_float(a, name) : absent;
 }
 
+// An integer clip's bound as ONNX defines it: a tensor of x's dtype, so ceil(min) and floor(max)
+// saturated to the dtype's range (a plain conversion would truncate -1.625 to -1 and wrap -1000
+// in i8); an absent bound is the dtype's limit. The kernel and the export both use it, so
+// clip(u8, min=1.5, max=-1.25) clips at 2 then at 0 and gives 0, as ONNX Runtime, XLA, TVM and
+// onnx.reference do.
+int64_t integer_clip_bound(const Attrs& a, bool is_min, DType t) {
+  double v = bound(a, is_min ? "min" : "max", is_min ? -kInf : kInf);
+  v = is_min ? std::ceil(v) : std::floor(v);
+  auto [lo, hi] = integer_range(t);
+  return v <= static_cast<double>(lo)   ? lo
+         : v >= static_cast<double>(hi) ? hi
+                                        : static_cast<int64_t>(v);
+}
+
 // ONNX's Clip takes its bounds as tensors of x's dtype and reads an absent one as the dtype's
 // limit, so +inf would clip to the largest float. The export writes both bounds as the kernel
-// uses them: an absent one as an infinity, and for integers ceil(min) and floor(max) held inside
-// the dtype's range (a plain conversion would truncate -1.625 to -1 and wrap -1000 in i8).
+// uses them: an absent float bound as an infinity, an integer one saturated to the dtype.
 std::function<Tensor(const Attrs&, DType)> clip_bound_to_onnx(bool is_min) {
   return [is_min](const Attrs& a, DType t) {
-    double v = bound(a, is_min ? "min" : "max", is_min ? -kInf : kInf);
-    if (!is_integer(t)) return Tensor::scalar(t, v);
-    v = is_min ? std::ceil(v) : std::floor(v);
-    auto [lo, hi] = integer_range(t);
-    int64_t held = v <= static_cast<double>(lo)   ? lo
-                   : v >= static_cast<double>(hi) ? hi
-                                                  : static_cast<int64_t>(v);
-    return Tensor::from_ints(t, {}, {held});
+    if (!is_integer(t))
+      return Tensor::scalar(t, bound(a, is_min ? "min" : "max", is_min ? -kInf : kInf));
+    return Tensor::from_ints(t, {}, {integer_clip_bound(a, is_min, t)});
   };
 }
 
@@ -120,6 +130,7 @@ void add_clip(OpRegistry& r) {
   s.onnx_type = "Clip";
   s.doc = "min(max(x, min), max); an absent bound is not applied, and min > max gives max.";
   s.dtypes = DTypeSet::Numeric;
+  s.domain = ValueDomain::NotNaN;  // ONNX's min(max(x, min), max) does not say what NaN gives
   s.attrs = {AttrSpec{"min", AttrKind::Float, std::nullopt, false, "lower bound", false},
              AttrSpec{"max", AttrKind::Float, std::nullopt, false, "upper bound", false}};
   s.f_attrs = [](const Attrs& a) {
@@ -127,10 +138,8 @@ void add_clip(OpRegistry& r) {
     return std::function<double(double)>(
         [lo, hi](double x) { return nan_min(nan_max(x, lo), hi); });
   };
-  s.fi_attrs = [](const Attrs& a) {
-    // Integer bounds: the nearest integers inside [min, max], saturated to int64.
-    int64_t lo = double_to_wrapped_int(std::ceil(bound(a, "min", -kInf)), DType::i64);
-    int64_t hi = double_to_wrapped_int(std::floor(bound(a, "max", kInf)), DType::i64);
+  s.fi_attrs = [](const Attrs& a, DType t) {
+    int64_t lo = integer_clip_bound(a, true, t), hi = integer_clip_bound(a, false, t);
     return std::function<int64_t(int64_t)>([lo, hi](int64_t x) {
       int64_t y = x < lo ? lo : x;
       return y > hi ? hi : y;

@@ -77,9 +77,8 @@ const OpDef* OpRegistry::find_onnx(std::string_view op_type) const {
 
 const OpDef& OpRegistry::get(std::string_view name) const {
   if (const OpDef* op = find(name)) return *op;
-  std::vector<std::string> close = close_matches(name, names());
-  if (close.empty()) fail("unknown op '{}' (try `help ops`)", name);
-  fail("unknown op '{}'; did you mean {}?", name, fmt::join(close, " or "));
+  std::string hint = did_you_mean(name, names());
+  fail("unknown op '{}'{}", name, hint.empty() ? " (try `help ops`)" : hint);
 }
 
 std::vector<const OpDef*> OpRegistry::all() const {

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/base/suggest.h"
+
 namespace retort {
 
 // Defined in the build's generated/embedded_rules.cpp (see CMakeLists.txt).
@@ -26,10 +28,14 @@ const Rule* RuleSet::find(const std::string& name) const {
 
 const Rule& RuleSet::get(const std::string& name) const {
   if (const Rule* r = find(name)) return *r;
-  std::vector<std::string> close;
-  for (const auto& r : rules)
-    if (r.name.find(name) != std::string::npos || name.find(r.name) != std::string::npos)
-      close.push_back(r.name);
+  std::vector<std::string> names;
+  for (const auto& r : rules) names.push_back(r.name);
+  // A misspelling is a few edits away; a part of a name ("comm") is contained in it.
+  std::vector<std::string> close = closest_matches(name, names);
+  if (close.empty())
+    for (const auto& n : names)
+      if (n.find(name) != std::string::npos || name.find(n) != std::string::npos)
+        close.push_back(n);
   if (close.empty()) fail("no rule named '{}' (try `rules`)", name);
   fail("no rule named '{}'; did you mean {}?", name, fmt::join(close, " or "));
 }
@@ -218,8 +224,7 @@ std::vector<std::string> builtin_rule_set_names() {
 std::string_view builtin_rules_text(const std::string& name) {
   for (const auto& [n, text] : embedded_rule_files())
     if (n == name) return text;
-  fail("no built-in rule set '{}' (there are: {})", name,
-       fmt::join(builtin_rule_set_names(), ", "));
+  fail_unknown("rule set", name, builtin_rule_set_names());
 }
 
 RuleSet builtin_rules(const std::string& name) {

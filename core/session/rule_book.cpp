@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/io/graph_files.h"
 
 namespace retort {
@@ -36,8 +37,15 @@ void RuleBook::set_enabled(const std::string& name, bool enabled) {
     for (size_t i = 0; i < set.count; ++i) enabled_[set.first + i] = enabled;
     return;
   }
-  const Rule& r = all_.get(name);  // throws for an unknown name
-  enabled_[&r - all_.rules.data()] = enabled;
+  const Rule* r = all_.find(name);
+  if (!r) {
+    std::vector<std::string> names;
+    for (const auto& set : sets_) names.push_back(set.name);
+    for (const auto& rule : all_.rules) names.push_back(rule.name);
+    std::string hint = did_you_mean(name, names);
+    fail("no rule or rule set named '{}'{}", name, hint.empty() ? " (try `rules`)" : hint);
+  }
+  enabled_[r - all_.rules.data()] = enabled;
 }
 
 RuleSet RuleBook::enabled_rules() const {

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 
 namespace retort {
 
@@ -64,7 +65,7 @@ const Graph& Session::variant(const std::string& name) const {
 const Variant& Session::variant_info(const std::string& name) const {
   if (auto it = variants_.find(name); it != variants_.end()) return it->second;
   if (variants_.empty()) fail("unknown variant '{}' (there are no variants yet)", name);
-  fail("unknown variant '{}' (variants: {})", name, fmt::join(variant_names(), ", "));
+  fail_unknown("variant", name, variant_names());
 }
 
 bool Session::record(std::string command, bool ok, bool restorable) {

@@ -8,6 +8,8 @@ Option of `hello`: mode =
   aot_eager                    torch.compile(backend="aot_eager"): dynamo and AOTAutograd's
                                decompositions without Inductor (a baseline)
   eager                        the generated module run by torch itself (the baseline)
+and device = cpu (Inductor's C++) | cuda (its Triton kernels on an NVIDIA GPU; without one,
+hello answers `unsupported`).
 The module's forward() is generated Python source registered with linecache, which dynamo
 reads like a file.
 """
@@ -16,6 +18,7 @@ import sys
 
 import torch
 
+from retort_backends.errors import Unsupported
 from retort_backends.torch_program import to_numpy, to_torch, torch_program
 from retort_backends.worker import Compiled, Family, serve
 
@@ -25,13 +28,17 @@ LIMITS = ("not implemented for", "could not infer output dtype", "Unsupported:")
 class Inductor(Family):
     NAME = "inductor"
     OPTIONS = {"mode": (("default", "max-autotune-no-cudagraphs", "aot_eager", "eager"),
-                        "default")}
+                        "default"),
+               "device": (("cpu", "cuda"), "cpu")}
     LIMITS = LIMITS
     PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
         self.mode = options["mode"]
+        self.device = options["device"]
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise Unsupported(f"torch {torch.__version__} sees no CUDA device")
         torch.set_num_threads(1)
 
     def version(self):
@@ -44,7 +51,7 @@ class Inductor(Family):
         return entry
 
     def build(self, entry, args):
-        fn = entry.module
+        fn = entry.module.to(self.device)
         if self.mode == "aot_eager":
             fn = torch.compile(fn, backend="aot_eager", dynamic=False)
         elif self.mode != "eager":
@@ -53,7 +60,7 @@ class Inductor(Family):
 
         def run(arrays):
             with torch.no_grad():
-                return to_numpy(fn(*to_torch(arrays)))
+                return to_numpy(fn(*to_torch(arrays, self.device)))
 
         entry.fn = run
 

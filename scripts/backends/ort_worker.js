@@ -22,8 +22,8 @@ const modules = modulesDir();
 const ort = require(modules ? path.join(modules, 'onnxruntime-node') : 'onnxruntime-node');
 const float16 = require('./float16.js');
 const onnxProto = require('./onnx_proto.js');
+const { encodeFrame, FrameReader } = require('./frames.js');
 
-const MAX_HEADER = 64 * 1024 * 1024;
 const SESSION_CACHE_SIZE = 16;
 
 // Retort dtype name -> [ONNX Runtime type, typed array].
@@ -43,57 +43,8 @@ const FROM_ORT = Object.fromEntries(Object.entries(DTYPES).map(([name, [ortType]
 const OPT_LEVELS = ['disabled', 'basic', 'extended', 'all'];
 const EXEC_MODES = ['sequential', 'parallel'];
 
-class ProtocolError extends Error {}
-
-function encodeFrame(header, blobs) {
-  header.blobs = blobs.map((b) => b.length);
-  const text = Buffer.from(JSON.stringify(header), 'utf8');
-  const prefix = Buffer.alloc(4);
-  prefix.writeUInt32LE(text.length, 0);
-  return Buffer.concat([prefix, text, ...blobs]);
-}
-
 function writeFrame(header, blobs = []) {
   process.stdout.write(encodeFrame(header, blobs));
-}
-
-// Frames out of the bytes read so far; null until a whole frame has arrived.
-class FrameReader {
-  constructor() {
-    this.chunks = [];
-    this.length = 0;
-  }
-  push(chunk) {
-    this.chunks.push(chunk);
-    this.length += chunk.length;
-  }
-  next() {
-    if (this.length < 4) return null;
-    const data = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-    this.chunks = [data];
-    const headerLength = data.readUInt32LE(0);
-    if (headerLength > MAX_HEADER) throw new ProtocolError(`header length ${headerLength} is over 64 MiB`);
-    if (data.length < 4 + headerLength) return null;
-    let header;
-    try {
-      header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8'));
-    } catch (e) {
-      throw new ProtocolError(`the header is not JSON: ${e.message}`);
-    }
-    const sizes = header.blobs || [];
-    const total = sizes.reduce((a, b) => a + b, 0);
-    if (data.length < 4 + headerLength + total) return null;
-    const blobs = [];
-    let offset = 4 + headerLength;
-    for (const size of sizes) {
-      blobs.push(data.subarray(offset, offset + size));
-      offset += size;
-    }
-    const rest = data.subarray(offset);
-    this.chunks = rest.length ? [Buffer.from(rest)] : [];
-    this.length = rest.length;
-    return { header, blobs };
-  }
 }
 
 function toOrtTensor(entry, blobs) {

@@ -10,7 +10,8 @@ none | graph (default none). With passes=graph the imported module goes through 
 fixed sequence of Relax graph passes, in that PassContext before tvm.compile (which skips a pass
 registered above the context's opt_level: EliminateCommonSubexpr, ReorderPermuteDimsAfterConcat
 and DeadCodeElimination need 1; mode tvm:passes uses 3); with none it goes to tvm.compile as
-imported.
+imported. device = cpu (target llvm) | cuda (target cuda, whose default pipeline schedules the
+kernels for the GPU; without a CUDA build of TVM or a GPU, hello answers `unsupported`).
 
 A run's "optimized_ops" (OATest's trigger check) counts the operator calls of the Relax module
 that tvm.compile lowers, by ONNX op_type (RELAX_TO_ONNX; another op under its Relax name, e.g.
@@ -30,6 +31,7 @@ import tvm
 from tvm import relax
 from tvm.relax.frontend.onnx import from_onnx
 
+from retort_backends.errors import Unsupported
 from retort_backends.worker import Compiled, Family, serve
 
 LIMITS = ("not supported", "Unsupported", "is not implemented", "OpNotImplemented",
@@ -86,15 +88,22 @@ def graph_passes():
 
 class TVM(Family):
     NAME = "tvm"
-    OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3"), "passes": (("none", "graph"), "none")}
+    OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3"), "passes": (("none", "graph"), "none"),
+               "device": (("cpu", "cuda"), "cpu")}
     LIMITS = LIMITS
 
     def __init__(self, options):
         super().__init__(options)
         self.opt_level = int(options["opt_level"])
         self.passes = graph_passes() if options["passes"] == "graph" else None
-        self.target = tvm.target.Target("llvm")
-        self.device = tvm.cpu(0)
+        if options["device"] == "cuda":
+            self.device = tvm.cuda(0)
+            if not self.device.exist:
+                raise Unsupported(f"tvm {tvm.__version__} sees no CUDA device")
+            self.target = tvm.target.Target.from_device(self.device)
+        else:
+            self.target = tvm.target.Target("llvm")
+            self.device = tvm.cpu(0)
 
     def version(self):
         return tvm.__version__

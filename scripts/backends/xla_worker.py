@@ -4,7 +4,9 @@
 The ONNX graph becomes a generated Python function over jax.numpy/lax
 (retort_backends/jax_ops.py), registered with linecache; constants are globals of it, so jit
 sees them as constants. Option of `hello`: mode = jit (jax.jit(f).lower(...).compile(): XLA
-compiles ahead of the run) | nojit (the function run op by op: the baseline).
+compiles ahead of the run) | nojit (the function run op by op: the baseline); device = cpu |
+gpu (JAX's CUDA platform, which needs a CUDA jaxlib; without it, or without a GPU, hello answers
+`unsupported`).
 A run's program mutations (TorchProbe's, and TENSURE's sparse storage) rewrite the function
 first (retort_backends/probe.py).
 """
@@ -25,6 +27,7 @@ from retort_backends import probe  # noqa: E402
 
 from retort_backends.jax_ops import CONVERTERS  # noqa: E402
 from retort_backends.program import Builder, Program, indented  # noqa: E402
+from retort_backends.errors import Unsupported  # noqa: E402
 from retort_backends.worker import Compiled, Family, serve  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)
@@ -92,13 +95,21 @@ def raised_in_sparse(exc):
 
 class XLA(Family):
     NAME = "xla"
-    OPTIONS = {"mode": (("jit", "nojit"), "jit")}
+    OPTIONS = {"mode": (("jit", "nojit"), "jit"), "device": (("cpu", "gpu"), "cpu")}
     LIMITS = LIMITS
     PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
         self.jit = options["mode"] == "jit"
+        if options["device"] == "gpu":
+            # Before any array exists, so that constants and compilations land on the GPU.
+            jax.config.update("jax_platforms", "cuda")
+            try:
+                jax.devices("gpu")
+            except Exception as e:  # RuntimeError, or an AssertionError with no backend at all
+                raise Unsupported(f"jax {jax.__version__} has no GPU here ({type(e).__name__}: "
+                                  f"{e})") from e
 
     def version(self):
         return jax.__version__

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -38,12 +39,18 @@ class CompareCommands : public testing::ShellTest {
     log.assign(buf, n);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
-  // Sets every dtype's ulps in the bundle's repro.json, as a person tuning the script would.
-  void set_bundle_ulps(double ulps) {
-    fs::path file = dir / "repro.json";
-    auto cfg = nlohmann::json::parse(read_file(file.string()));
-    for (auto& [dtype, tol] : cfg["tolerances"].items()) tol["ulps"] = ulps;
-    write_file(file.string(), cfg.dump(), true);
+  // Sets every output's ulps in a bundle script's CASE, as a person tuning the script would.
+  void set_script_ulps(const std::string& script, int ulps) {
+    fs::path file = dir / script;
+    std::string text = std::regex_replace(read_file(file.string()), std::regex("\"ulps\": [0-9.]+"),
+                                          fmt::format("\"ulps\": {}", ulps));
+    write_file(file.string(), text, true);
+  }
+  // The Python with onnxruntime that runs the standalone ORT scripts (a virtual environment made
+  // from their requirements.txt), or empty.
+  static std::string ort_python() {
+    const char* python = std::getenv("RETORT_REPRO_ORT_PYTHON");
+    return python && *python ? python : "";
   }
   void attach_bad_mul() {
     run_ok(fmt::format(R"(backend attach bad --cmd "{} --fault perturb --perturb-op mul")",
@@ -146,24 +153,40 @@ TEST_F(CompareCommands, ToleranceCommand) {
 }
 
 // With zero tolerance, ONNX Runtime's float kernels differ from the reference (which rounds each
-// op once from double) in the last bits: a genuine reference-oracle finding for the ORT script.
+// op once from double) in the last bits: a genuine reference-oracle finding. The bundle's
+// standalone script uses onnxruntime's Python API; --full adds the replay through Retort's ORT
+// worker, which reproduces it here.
 TEST_F(CompareCommands, OrtBundleReproducesOnOnnxRuntime) {
   for (const char* statement :
        {"input x : f32[64]", "e = exp(x)", "t = tanh(e)", "s = sigmoid(t)", "output s"})
     run_ok(fmt::format("def {}", statement));
   std::string text = run_ok("compare --backends ref,ort:O3 --atol 0 --rtol 0");
   ASSERT_NE(text.find("#1 [reference] ort:O3"), std::string::npos) << text;
-  run_ok(fmt::format("export repro {}", dir.string()));
+  text = run_ok(fmt::format("export repro {} --full", dir.string()));
+  EXPECT_NE(text.find("venv/bin/pip install -r requirements.txt"), std::string::npos) << text;
+  EXPECT_NE(read_file((dir / "requirements.txt").string()).find("onnxruntime=="),
+            std::string::npos);
   std::string log;
-  EXPECT_EQ(run_in_bundle("node repro.js", log), 1) << log;
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 replay/replay.py", log), 1) << log;
   EXPECT_NE(log.find("reproduced: ort:O3 on original disagrees"), std::string::npos) << log;
   // The last-bit differences are a few f32 ulps: within 64 ulps the two agree, in Retort and in
   // the bundle's script.
   text = run_ok("compare --backends ref,ort:O3 --atol 0 --rtol 0 --ulps 64");
   EXPECT_NE(text.find("0 findings"), std::string::npos) << text;
-  set_bundle_ulps(64);
-  EXPECT_EQ(run_in_bundle("node repro.js", log), 0) << log;
+  set_script_ulps("replay/replay.py", 64);
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 replay/replay.py", log), 0) << log;
   EXPECT_NE(log.find("not reproduced"), std::string::npos) << log;
+  // Without onnxruntime the standalone script says it cannot run: 2, never the 1 of "reproduced".
+  if (ort_python().empty()) {
+    EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 2) << log;
+    EXPECT_NE(log.find("could not run the reproducer"), std::string::npos) << log;
+    GTEST_SKIP() << "set RETORT_REPRO_ORT_PYTHON to a Python with the requirements.txt of an ORT "
+                    "bundle to run its standalone script";
+  }
+  EXPECT_EQ(run_in_bundle(ort_python() + " repro.py", log), 1) << log;
+  EXPECT_NE(log.find("reproduced: ort:O3 on original disagrees"), std::string::npos) << log;
+  set_script_ulps("repro.py", 64);
+  EXPECT_EQ(run_in_bundle(ort_python() + " repro.py", log), 0) << log;
 }
 
 // The same for torch: its float32 kernels differ from the reference in the last bits, and the
@@ -183,7 +206,7 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   std::string log;
   EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
   EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;
-  set_bundle_ulps(64);
+  set_script_ulps("repro.py", 64);
   EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 0) << log;
   EXPECT_NE(log.find("not reproduced"), std::string::npos) << log;
 }
@@ -269,8 +292,9 @@ TEST_F(CompareCommands, HostileNamesNeverRunAsCode) {
     EXPECT_FALSE(fs::exists(marker)) << "a name ran as code in a worker";
     const CompareReport* report = session.compare_report();
     ASSERT_NE(report, nullptr);
-    // One bundle per kind: a torch bundle (repro.py starting the worker), an ONNX Runtime
-    // bundle (repro.js) and an attached worker's bundle; each reproduces, running no name.
+    // One bundle per kind: a torch bundle and an attached worker's (Retort's replay as
+    // repro.py), an ONNX Runtime bundle (the standalone script, and its replay with --full);
+    // each reproduces, running no name.
     for (std::string backend : {"torch:eager", "ort:O3", "bad"}) {
       size_t n = 0;
       for (size_t k = 1; k <= report->bug_count() && n == 0; ++k)
@@ -279,10 +303,15 @@ TEST_F(CompareCommands, HostileNamesNeverRunAsCode) {
       ASSERT_NE(n, 0u) << backend << " has no reference finding:\n" << text;
       fs::path parent = dir;
       dir = parent / fmt::format("bundle_{}_{}", p, n);
-      run_ok(fmt::format("export repro {} --finding {}", dir.string(), n));
+      run_ok(fmt::format("export repro {} --finding {} --full", dir.string(), n));
       std::string log;
-      int status =
-          run_in_bundle(backend == "ort:O3" ? "node repro.js" : "/usr/bin/python3 repro.py", log);
+      int status = run_in_bundle(
+          backend == "ort:O3" ? "/usr/bin/python3 replay/replay.py" : "/usr/bin/python3 repro.py",
+          log);
+      if (backend == "ort:O3" && !ort_python().empty()) {
+        EXPECT_EQ(run_in_bundle(ort_python() + " repro.py", log), 1) << log;
+        EXPECT_FALSE(fs::exists(marker)) << "a name ran as code in the standalone ORT script";
+      }
       dir = parent;
       EXPECT_EQ(status, 1) << backend << ": " << log;
       EXPECT_FALSE(fs::exists(marker)) << "a name ran as code in the " << backend << " bundle";

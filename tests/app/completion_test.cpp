@@ -1,8 +1,17 @@
 #include "app/completion.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "app/commands.h"
+#include "core/backend/family.h"
+#include "core/backend/family_env.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -100,6 +109,40 @@ TEST(AppCompletion, RulesModesBackendsAndKeywords) {
   EXPECT_EQ(complete("oatest weave ", "conv_").candidates,
             (Names{"conv_add", "conv_bn", "conv_mul", "conv_relu"}));
   EXPECT_EQ(complete("oatest trigger 10 --backend ", "ort:O1").candidates, (Names{"ort:O1"}));
+}
+
+// Backends complete as the commands take them: families and their modes in backend lists,
+// FAMILY@ and then its releases (installed, and those the registry offered last time) where a
+// release is needed.
+TEST(AppCompletion, BackendsFamiliesAndReleases) {
+  namespace fs = std::filesystem;
+  fs::path cache = fs::temp_directory_path() / fmt::format("retort_completion_{}", getpid());
+  const FamilyDef& env = environment_family(get_family("inductor"));
+  fs::create_directories(cache / "retort" / "releases");
+  std::ofstream(cache / "retort" / "releases" / (env.name + ".txt")) << "2.4.1\n2.5.0\n";
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  std::string saved = old ? old : "";
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  Session session;
+  auto complete = [&](std::string_view before, std::string_view word) {
+    return complete_word(app_commands(), session, before, word).candidates;
+  };
+  EXPECT_EQ(complete("compare --backends ", "induc"),
+            (Names{"inductor", "inductor:default", "inductor:max-autotune-no-cudagraphs"}));
+  EXPECT_EQ(complete("compare --backends ref ", "induc"),
+            (Names{"inductor", "inductor:default", "inductor:max-autotune-no-cudagraphs"}));
+  EXPECT_EQ(complete("fuzz --backends ", "al"), (Names{"all"}));
+  EXPECT_EQ(complete("backend install ", "induc"), (Names{"inductor@"}));
+  // readline breaks the word at '@': the version is the word being typed.
+  EXPECT_EQ(complete("backend install inductor@", ""), (Names{"2.4.1", "2.5.0"}));
+  EXPECT_EQ(complete("backend install inductor@", "2.5"), (Names{"2.5.0"}));
+  EXPECT_EQ(complete("compare --backends inductor@", "2.4"), (Names{"2.4.1"}));
+  EXPECT_EQ(complete("backend versions ", "induc"), (Names{"inductor"}));
+  if (old)
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else
+    unsetenv("XDG_CACHE_HOME");
+  fs::remove_all(cache);
 }
 
 }  // namespace

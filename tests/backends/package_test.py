@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Tests of scripts/backends/retort_backends that need no framework (numpy and onnx only)."""
 
+import io
 import json
 import os
 import struct
@@ -12,7 +13,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORKERS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "backends")
 sys.path[:0] = [HERE, WORKERS]
 
-from retort_backends.errors import bounded, printable, quoted  # noqa: E402
+from retort_backends.errors import ProtocolError, bounded, printable, quoted  # noqa: E402
+from retort_backends.protocol import MAX_DEPTH, read_frame, write_frame  # noqa: E402
 from retort_backends.program import lit, string_lit  # noqa: E402
 
 # A family whose version() writes to file descriptor 1 natively, as a framework's C++ may.
@@ -33,6 +35,10 @@ sys.exit(serve(Noisy))
 """
 
 
+def frame_bytes(raw):
+    return struct.pack("<I", len(raw)) + raw
+
+
 def frame(header):
     raw = json.dumps(header).encode()
     return struct.pack("<I", len(raw)) + raw
@@ -50,6 +56,54 @@ class FramesTest(unittest.TestCase):
                                                        "version": "1", "options": {},
                                                        "blobs": []})
         self.assertIn(b"native noise on fd 1", proc.stderr)
+
+
+class ShortReads(io.RawIOBase):
+    """A stream that answers at most `piece` bytes a read, as a pipe does, and counts the bytes
+    it hands out."""
+
+    def __init__(self, data, piece):
+        self.data, self.at, self.piece = memoryview(data), 0, piece
+
+    def read(self, n=-1):
+        n = min(n, self.piece, len(self.data) - self.at)
+        out = bytes(self.data[self.at:self.at + n])
+        self.at += n
+        return out
+
+
+class FrameReadingTest(unittest.TestCase):
+    def test_a_64_mb_frame_in_short_reads(self):
+        blob = bytes(range(256)) * (64 * 1000 * 1000 // 256)
+        out = io.BytesIO()
+        write_frame(out, {"type": "run", "id": 1}, [b"model", blob])
+        header, blobs = read_frame(ShortReads(out.getvalue(), 64 * 1024))
+        self.assertEqual(header["blobs"], [5, len(blob)])
+        self.assertEqual(blobs[0], b"model")
+        self.assertEqual(blobs[1], blob)
+
+    def test_frames_in_order_then_the_end(self):
+        out = io.BytesIO()
+        write_frame(out, {"type": "hello"})
+        write_frame(out, {"type": "run"}, [b"abc", b""])
+        stream = ShortReads(out.getvalue(), 3)
+        self.assertEqual(read_frame(stream)[0]["type"], "hello")
+        self.assertEqual(read_frame(stream)[1], [b"abc", b""])
+        self.assertIsNone(read_frame(stream))
+
+    def test_nesting_and_size_are_bounded(self):
+        deep = b'{"a":' + b"[" * MAX_DEPTH + b"]" * MAX_DEPTH + b"}"
+        with self.assertRaisesRegex(ProtocolError, "nested deeper than 64"):
+            read_frame(io.BytesIO(frame_bytes(deep)))
+        with self.assertRaisesRegex(ProtocolError, "nested deeper than 64"):
+            read_frame(io.BytesIO(frame_bytes(b'{"a":' + b"[" * (15 << 20))))
+        quoted_brackets = json.dumps({"a": "[" * 1000, "b": '\\"[['}).encode()
+        self.assertEqual(read_frame(io.BytesIO(frame_bytes(quoted_brackets)))[0]["a"], "[" * 1000)
+        with self.assertRaisesRegex(ProtocolError, "over the limit of 16 MiB"):
+            read_frame(io.BytesIO(struct.pack("<I", (16 << 20) + 1)))
+        for bad in (b'{"blobs": [-1]}', b'{"blobs": 3}', b'{"blobs": [true]}'):
+            with self.assertRaises(ProtocolError):
+                read_frame(io.BytesIO(frame_bytes(bad)))
 
 
 class TextTest(unittest.TestCase):

@@ -5,7 +5,8 @@
 The environment is ENVS/FAMILY@VERSION, where ENVS is $RETORT_ENVS_DIR or
 ${XDG_CACHE_HOME:-~/.cache}/retort/envs and VERSION is the version that
 scripts/backends/locks/FAMILY.txt pins for the family's main package (scripts/setup.sh makes it).
-Without that environment the test exits 77, which ctest reports as skipped.
+Without that environment the test exits 77, which ctest reports as skipped; so does a device
+mode's (`--option device=cuda`, `device=gpu`) on a machine without an NVIDIA GPU.
 """
 
 import os
@@ -15,7 +16,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOCKS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "backends", "locks")
 MAIN_PACKAGE = {"inductor": "torch", "xla": "jax", "tf-xla": "tensorflow",
-                "tvm": "apache-tvm", "openvino": "openvino", "iree": "iree-base-compiler"}
+                "tvm": "apache-tvm", "openvino": "openvino", "iree": "iree-base-compiler",
+                "onnx-ref": "onnx"}
 SKIP = 77
 
 
@@ -38,6 +40,11 @@ def main():
     python = os.path.join(env, "bin", "python")
     if not os.path.exists(python):
         print(f"skipped: no {family} environment at {env} (scripts/setup.sh makes it)")
+        return SKIP
+    device = [a for a in args if a in ("device=cuda", "device=gpu")]
+    if device and not os.path.exists("/dev/nvidiactl"):
+        print(f"skipped: {family} with {device[0]} needs an NVIDIA GPU, and this machine has "
+              "none (/dev/nvidiactl is absent)")
         return SKIP
     test = os.path.join(HERE, "family_worker_test.py")
     os.execv(python, [python, test, "--family", family.replace("-", "_"), *args])

@@ -26,10 +26,12 @@ cd "$scratch" || exit 2
 export RETORT_STATE_DIR="$scratch/state" RETORT_SESSION_DIR=retort-session
 unset RETORT_VIEWER
 
+# --quiet: a command that runs past 10 s would print a progress line, at a moment that differs
+# from run to run.
 case $name in
-  c_*) actual=$("$retort" -c "$(grep -v '^[[:space:]]*#' "$name.rts" | paste -sd';')" </dev/null 2>&1) ;;
-  stdin_*) actual=$("$retort" --plain <"$name.rts" 2>&1) ;;
-  *) actual=$("$retort" --script "$name.rts" </dev/null 2>&1) ;;
+  c_*) actual=$("$retort" --quiet -c "$(grep -v '^[[:space:]]*#' "$name.rts" | paste -sd';')" </dev/null 2>&1) ;;
+  stdin_*) actual=$("$retort" --quiet --plain <"$name.rts" 2>&1) ;;
+  *) actual=$("$retort" --quiet --script "$name.rts" </dev/null 2>&1) ;;
 esac
 status=$?
 if [ "$status" -ne 0 ]; then actual+=$'\n'"[exit $status]"; fi

@@ -2,6 +2,7 @@
 // interpreter, and can misbehave on purpose.
 //   --fault none|crash|hang|garbage|hostile|perturb   what to do on a run (default none)
 //     crash: SIGKILL itself; hang: sleep forever; garbage: answer with bytes that are no frame;
+//     hang-hello: sleep forever instead of answering hello (a worker slow to start);
 //     hostile: answer with an error whose message (and stderr) holds terminal escape sequences
 //     and 100 kB of text;
 //     perturb: add 1.0 to element 0 of every value produced by nodes of --perturb-op OP (a
@@ -144,7 +145,7 @@ void misbehave(const Options& o) {
   if (!o.stderr_text.empty()) std::fprintf(stderr, "%s\n", o.stderr_text.c_str());
   std::fflush(stderr);
   if (o.fault == "crash") raise(SIGKILL);
-  if (o.fault == "hang")
+  if (o.fault == "hang" || o.fault == "hang-hello")
     for (;;) pause();
   if (o.fault == "garbage") write_stdout("this is not a frame\n");
 }
@@ -172,12 +173,13 @@ int serve(const Options& o) {
     if (type == "bye") return 0;
     Frame reply;
     if (type == "hello") {
+      if (o.fault == "hang-hello" && fault_now(o)) misbehave(o);
       reply.header = {{"type", "hello"},
                       {"name", "retort-fault-worker"},
                       {"version", "1"},
                       {"options", request.header.value("options", nlohmann::json::object())}};
     } else if (type == "run") {
-      bool faulty = fault_now(o);
+      bool faulty = o.fault != "hang-hello" && fault_now(o);
       if (faulty && o.fault == "hostile") {
         write_stdout(encode_frame(hostile_answer(request)));
         continue;
@@ -216,7 +218,8 @@ int main(int argc, char** argv) {
     }
     ++i;
   }
-  const char* faults[] = {"none", "crash", "hang", "garbage", "hostile", "perturb", "bad-ops"};
+  const char* faults[] = {"none",    "crash",   "hang",       "garbage",
+                          "hostile", "perturb", "hang-hello", "bad-ops"};
   if (std::find(std::begin(faults), std::end(faults), o.fault) == std::end(faults) ||
       (o.fault == "perturb" && o.perturb_op.empty())) {
     std::fprintf(stderr, "retort_fault_worker: bad --fault %s (or perturb without --perturb-op)\n",

@@ -37,5 +37,22 @@ TEST(DiffDot, CollapsesUnchangedRegionsAwayFromTheChanges) {
   EXPECT_EQ(unchanged_regions(a, diff_graphs(a, a).a).size(), 5u);
 }
 
+// Both sides are laid out alike (a node shares its counterpart's rank) and a rewritten pair is
+// linked; the title may name what the diff shows.
+TEST(DiffDot, PairsShareARankAndRewrittenPairsAreLinked) {
+  Graph a = chain("add"), b = chain("mul");
+  GraphDiff d = diff_graphs(a, b);
+  EXPECT_EQ(d.counterpart.at("e"), "e");
+  std::string dot = diff_dot(a, "before", b, "after", d, false, "rewrite #0: r");
+  EXPECT_NE(dot.find("newrank=true"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"rewrite #0: r\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("{ rank=same; \"a:node:a\"; \"b:node:a\"; }"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"a:node:e\" -> \"b:node:e\" [style=dashed"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("\"a:node:a\" -> \"b:node:a\""), std::string::npos) << dot;  // same: no link
+  EXPECT_NE(dot.find("rewritten (2), pairs linked"), std::string::npos) << dot;
+  // The boxes name the operands in order.
+  EXPECT_NE(dot.find("mul(d, y)"), std::string::npos) << dot;
+}
+
 }  // namespace
 }  // namespace retort

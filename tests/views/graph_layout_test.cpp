@@ -111,11 +111,37 @@ TEST(GraphPane, BoxesShowNameOpAndTypeFromTheGraph) {
   Graph g =
       parse_rtg("graph t\ninput x : f32[2,3]\ny = transpose(x, perm=[1,0])\noutput y\n", "t.rtg");
   EXPECT_EQ(graph_box_text(g, "node:y"),
-            (std::vector<std::string>{"y", "transpose perm=[1,0]", "f32[3,2]"}));
+            (std::vector<std::string>{"y", "transpose(x) perm=[1,0]", "f32[3,2]"}));
   EXPECT_EQ(graph_box_text(g, "in:x"), (std::vector<std::string>{"x", "input f32[2,3]"}));
   GraphLayout l =
       layout_dot(graph_dot(g), [&g](const std::string& id) { return graph_box_text(g, id); });
   EXPECT_EQ(l.boxes.size(), 3u);  // input, node, output marker
+}
+
+// POLYJUICE Fig. 7's mul(s, a): the box names the operands in order and each edge into the mul
+// ends in its operand's number, whichever side the layout put it on.
+TEST(GraphPane, OperandOrderIsVisible) {
+  Graph g = parse_rtg(
+      "graph t\ninput a : u8[4]\ninput b : u8[4]\ns = add(b, b)\ny = mul(s, a)\noutput y\n",
+      "t.rtg");
+  EXPECT_EQ(graph_box_text(g, "node:y", 1), (std::vector<std::string>{"y", "mul(s, a)"}));
+  GraphLayout l =
+      layout_dot(graph_dot(g), [&g](const std::string& id) { return graph_box_text(g, id, 1); });
+  Canvas canvas(l.rows, l.cols);
+  draw_layout(canvas, l, {0, 0}, {}, Glyphs::ascii());
+  int seen = 0;
+  for (const auto& e : l.edges) {
+    if (e.to != "node:y") continue;
+    int want = e.from == "node:s" ? 0 : 1;
+    EXPECT_EQ(e.operand, want) << e.from;
+    CellPoint end = e.points.back();
+    EXPECT_EQ(canvas.at(end.row, end.col).ch, static_cast<char32_t>(U'0' + want)) << canvas.str();
+    ++seen;
+  }
+  EXPECT_EQ(seen, 2);
+  // The output marker has one operand: an arrow head as before.
+  for (const auto& e : l.edges)
+    if (e.to == "out:y") EXPECT_EQ(e.operand, -1);
 }
 
 }  // namespace

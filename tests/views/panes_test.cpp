@@ -1,6 +1,8 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include "core/base/error.h"
 #include "core/graph/graph_diff.h"
 #include "core/io/rtg.h"
 #include "core/session/session.h"
@@ -9,6 +11,7 @@
 #include "views/panes/pane.h"
 #include "views/panes/panes.h"
 #include "views/panes/session_text.h"
+#include "views/pictures.h"
 #include "views/workbench.h"
 
 #include "tests/support/fig6.h"
@@ -106,6 +109,33 @@ TEST(TextPane, KeepsFollowingAfterZoomAndSidewaysScroll) {
   EXPECT_EQ(at_end.row_text(4), "44");
 }
 
+// The log wraps long lines at the pane's width and follows its last row; `w` switches to
+// sideways scrolling and back, and the help overlay says so.
+TEST(TextPane, WrapsLongLinesAndWSwitchesToSidewaysScrolling) {
+  ScrollPane pane;
+  pane.set_follow_tail(true);
+  pane.set_wrap(true);
+  pane.set_lines({{"first"}, {"unknown option --backend; did you mean --backends?"}});
+  Canvas c(3, 20);
+  pane.draw(c);
+  EXPECT_EQ(c.row_text(0), "unknown option --bac");
+  EXPECT_EQ(c.row_text(1), "kend; did you mean -");
+  EXPECT_EQ(c.row_text(2), "-backends?");
+  EXPECT_NE(fmt::format("{}", fmt::join(pane.key_help(), "\n")).find("w "), std::string::npos);
+  EXPECT_TRUE(pane.key({PaneKey::Char, 'w'}, 3));
+  Canvas d(3, 20);
+  pane.draw(d);
+  EXPECT_EQ(d.row_text(0), "first");
+  EXPECT_EQ(d.row_text(1), "unknown option --bac");
+  pane.key({PaneKey::Right, 0}, 3);
+  Canvas e(3, 20);
+  pane.draw(e);
+  EXPECT_EQ(e.row_text(1), "option --backend; di");
+  // Panes that do not wrap leave `w` to others.
+  ScrollPane plain;
+  EXPECT_FALSE(plain.key({PaneKey::Char, 'w'}, 3));
+}
+
 TEST(LogBuffer, SplitsLinesAndKeepsTheirStyle) {
   LogBuffer log;
   log.append("ok\nerr", Style::Plain);
@@ -145,14 +175,19 @@ TEST(SessionText, ResultsShowCompileAndRunTimes) {
   r.graphs = {"original"};
   r.cells.resize(2);
   s.set_compare_report(r);
-  EXPECT_FALSE(contains(results_text(s), "(compile+run)"));
+  EXPECT_FALSE(contains(results_text(s), "compile+run"));
   r.cells[1].compile_ms = 12.5;
   r.cells[1].run_ms = 0.25;
   s.set_compare_report(r);
   std::vector<StyledLine> lines = results_text(s);
-  EXPECT_TRUE(contains(lines, "(compile+run)"));
+  EXPECT_TRUE(contains(lines, "milliseconds, compile+run"));
   EXPECT_TRUE(contains(lines, "ort:O3    12.5+0.25"));
   EXPECT_TRUE(contains(lines, "ref       -"));
+  // A long compile is a whole number of milliseconds, not 2.117e+04.
+  r.cells[1].compile_ms = 21170.3;
+  r.cells[1].run_ms = 0.187;
+  s.set_compare_report(r);
+  EXPECT_TRUE(contains(results_text(s), "ort:O3    21170+0.19"));
 }
 
 TEST(SessionText, EGraphAndVariantsAfterSaturation) {
@@ -198,6 +233,31 @@ TEST(SessionText, RewriteViewShowsTheAppliedRightHandSide) {
   EXPECT_FALSE(view->highlighted.empty()) << rule;
   for (const auto& name : view->highlighted) EXPECT_NE(view->graph.find_node(name), nullptr);
   EXPECT_FALSE(rewrite_view(s, 1).has_value());
+}
+
+// `render rewrite`: POLYJUICE Fig. 7's mul(a, s) before and mul(s, a) after mul-comm, the rule
+// in the title and the rewritten pair linked.
+TEST(Pictures, RewritePictureDrawsOneStepBeforeAndAfter) {
+  Session s;
+  EXPECT_THROW(rewrite_picture(s, std::nullopt), Error);  // no e-graph
+  s.set_graph(
+      parse_rtg("graph g\ninput a : u8[4]\ninput b : u8[4]\ninput c : u8[4]\ns = add(b, c)\n"
+                "y = mul(a, s)\noutput y\n",
+                "fig7.rtg"));
+  s.build_egraph();
+  EXPECT_THROW(rewrite_picture(s, std::nullopt), Error);  // no rewrite yet
+  ASSERT_EQ(s.apply("mul-comm", 1, "apply").outcome, ApplyOutcome::Applied);
+  RewriteStepGraphs g = rewrite_step_graphs(s, 0);
+  EXPECT_EQ(g.rule, "mul-comm");
+  ASSERT_NE(g.before.producer("y"), nullptr);
+  EXPECT_EQ(g.before.producer("y")->inputs, (std::vector<std::string>{"a", "s"}));
+  EXPECT_EQ(g.after.producer("y")->inputs, (std::vector<std::string>{"s", "a"}));
+  std::string dot = rewrite_picture(s, std::nullopt, true);
+  EXPECT_NE(dot.find("rewrite #0: mul-comm"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("mul(a, s)"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("mul(s, a)"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("style=dashed, color=\"goldenrod\""), std::string::npos) << dot;
+  EXPECT_THROW(rewrite_picture(s, 1), Error);
 }
 
 TEST(GraphPane, NodeDetailsListInputsOutputsAndValues) {
@@ -322,7 +382,7 @@ TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {
   TopicVersions before = s.topics().now();
   CampaignStatus status{7, "f.db", "300 cases", {}, true};
   status.stats.cases = 12;
-  status.stats.failures = 3;
+  status.stats.seen = 3;
   status.stats.signatures = {"mismatch ort:O3 at mul"};
   status.stats.by_kind["mismatch ort:O3"] = 3;
   s.publish_campaign(status);
@@ -332,7 +392,8 @@ TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {
   Canvas c(10, 60);
   pane->draw(c);
   EXPECT_EQ(c.row_text(0), "campaign 7 in f.db: running (300 cases)");
-  EXPECT_NE(c.str().find("findings: 1 distinct (3 failing checks)"), std::string::npos) << c.str();
+  EXPECT_NE(c.str().find("findings: 1 distinct finding, seen 3 times"), std::string::npos)
+      << c.str();
   EXPECT_NE(c.str().find("3  mismatch ort:O3"), std::string::npos) << c.str();
 }
 

@@ -18,9 +18,8 @@ std::vector<StyledLine> campaign_text(const Session& s) {
                    Style::Title});
   lines.push_back({fmt::format("{} cases in {:.1f} s ({:.1f}/s), {} retort errors", st.cases,
                                st.seconds, st.cases_per_second(), st.errors)});
-  lines.push_back(
-      {fmt::format("findings: {} distinct ({} failing checks)", st.signatures.size(), st.failures),
-       st.signatures.empty() ? Style::Good : Style::Error});
+  lines.push_back({"findings: " + findings_count_text(st.signatures.size(), st.seen),
+                   st.signatures.empty() ? Style::Good : Style::Error});
   for (const auto& [kind, n] : st.by_kind) lines.push_back({fmt::format("  {:>6}  {}", n, kind)});
   if (!st.last_finding.empty()) lines.push_back({"last: " + st.last_finding});
   lines.push_back({"per case: " + st.stages(), Style::Dim});

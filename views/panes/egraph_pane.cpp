@@ -21,7 +21,7 @@ constexpr size_t kMaxClassesListed = 400;
 std::vector<StyledLine> egraph_text(const Session& s) {
   std::vector<StyledLine> lines;
   if (!s.has_egraph()) {
-    lines.push_back({"no e-graph yet: run `egraph` (then apply, step, saturate)", Style::Dim});
+    lines.push_back({"no e-graph yet: run `egraph`", Style::Dim});
     return lines;
   }
   const EGraphWork& w = s.egraph();

@@ -22,7 +22,7 @@ std::string type_of(const Graph& g, const std::string& value) {
 }
 
 std::string op_line(const Node& n) {
-  std::string line = n.op;
+  std::string line = operand_call(n);
   for (const auto& [key, value] : n.attrs)
     line += fmt::format(" {}={}", key, attr_value_str(value));
   if (line.size() > kMaxOpLine) line = line.substr(0, kMaxOpLine - 3) + "...";
@@ -53,8 +53,8 @@ std::vector<std::string> graph_box_text(const Graph& g, const std::string& dot_i
   if (kind == "node") {
     const Node* n = g.find_node(name);
     if (!n) return {name};
-    if (detail >= 2) return {fmt::format("{} {}", name, n->op)};
-    if (detail == 1) return {name, n->op};
+    if (detail >= 2) return {fmt::format("{} {}", name, operand_call(*n))};
+    if (detail == 1) return {name, operand_call(*n)};
     std::vector<std::string> lines{name, op_line(*n)};
     for (const auto& out : n->outputs) lines.push_back(type_of(g, out));
     return lines;

@@ -84,8 +84,30 @@ std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
   size_t steps = w.trace.steps.size() - from;
   view.label = steps == 1 ? fmt::format("rewrite #{}", from)
                           : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
-  view.note = fmt::format("{} of {} rewrite(s) shown; new nodes marked", used, steps);
+  view.note =
+      fmt::format("{} of {} rewrite(s) shown; added and rewritten nodes marked", used, steps);
   return view;
+}
+
+RewriteStepGraphs rewrite_step_graphs(const Session& s, size_t step) {
+  if (!s.has_egraph()) fail("no e-graph yet: `egraph`, then `apply` or `saturate`");
+  const EGraphWork& w = s.egraph();
+  if (w.trace.steps.empty()) fail("no rewrite yet: `apply RULE` or `saturate` first");
+  if (step >= w.trace.steps.size())
+    fail("there is no rewrite #{}: the trace has #0..#{}", step, w.trace.steps.size() - 1);
+  if (!w.eg.clean()) fail("the e-graph is not rebuilt: run `step` or `saturate` first");
+  const EGraph& eg = w.eg;
+  const TraceStep& t = w.trace.steps[step];
+  EClassId cls = eg.find(t.eclass);
+  if (!t.node)
+    fail("rewrite #{} ({}) matched a bare class: nothing to draw before it", step, t.rule);
+  Selection plain = select(eg, w.meta.root, {});
+  Selection before = plain, after = plain;
+  if (!force_choice(eg, before, cls, eg.canonicalize(*t.node)) || eg.find(t.rhs) != cls ||
+      !force_choice(eg, after, cls, eg.canonicalize(eg.term(t.rhs))))
+    fail("rewrite #{} ({}) cannot be drawn: its terms make the extracted graph cyclic", step,
+         t.rule);
+  return {restore_graph(eg, w.meta, before), restore_graph(eg, w.meta, after), t.rule};
 }
 
 std::set<std::string> variant_new_nodes(const Session& s, const std::string& name) {
@@ -108,7 +130,8 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from) {
   }
   for (const auto& [name, v] : s.variants())
     views.push_back({"variant " + name, v.graph, variant_new_nodes(s, name),
-                     value_summaries(s, name), "nodes not in the original are marked"});
+                     value_summaries(s, name),
+                     "nodes added or rewritten since the original are marked"});
   return views;
 }
 

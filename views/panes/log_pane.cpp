@@ -8,7 +8,10 @@ namespace {
 
 class LogPane : public TextPane {
  public:
-  explicit LogPane(const LogBuffer& log) : log_(log) { set_follow_tail(true); }
+  explicit LogPane(const LogBuffer& log) : log_(log) {
+    set_follow_tail(true);
+    set_wrap(true);
+  }
   const PaneSpec& spec() const override {
     static const PaneSpec spec{
         .name = "log", .dock = Dock::Bottom, .pages_from_command_line = true};

@@ -54,7 +54,8 @@ class Pane {
   virtual std::vector<std::string> key_help() const = 0;
 };
 
-// Lines of text that scroll up, down, left and right.
+// Lines of text that scroll up, down, left and right; or, wrapped at the pane's width (the log),
+// up and down, with `w` switching between the two.
 class TextPane : public Pane {
  public:
   void draw(Canvas& canvas) override;
@@ -65,14 +66,23 @@ class TextPane : public Pane {
   const std::vector<StyledLine>& lines() const { return lines_; }
   // Keep the last line in view when new lines arrive (the log), until the user scrolls up.
   void set_follow_tail(bool follow) { follow_tail_ = follow; }
+  // Wrap long lines at the pane's width; `w` then switches to sideways scrolling and back.
+  void set_wrap(bool wrap) { wrappable_ = wrap_ = wrap; }
 
  private:
-  int max_top(int rows) const;  // the top line that shows the last line at the bottom of `rows`
+  // A row on screen: the part of a line that starts at character `from`.
+  struct Row {
+    size_t line;
+    size_t from;
+  };
+  std::vector<Row> rows(int cols) const;  // every line's rows at this width
+  int max_top(int rows) const;  // the top row that shows the last row at the bottom of `rows`
 
   std::vector<StyledLine> lines_;
-  int top_ = 0, left_ = 0;
-  int last_rows_ = 1;
+  int top_ = 0, left_ = 0;  // the first row shown; the first column (not wrapped)
+  int last_rows_ = 1, last_cols_ = 80;
   bool follow_tail_ = false;
+  bool wrappable_ = false, wrap_ = false;
   // The user has not scrolled up from the last line; a state of its own, since where the view
   // stands changes with the pane's height (zoom, resize) without the user scrolling.
   bool at_tail_ = true;

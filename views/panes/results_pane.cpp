@@ -33,6 +33,12 @@ void add_cell_table(const CompareReport& r, std::vector<StyledLine>& lines) {
   }
 }
 
+// Milliseconds in a few characters and never in exponent form: 21170, 812, 12.5, 0.19.
+std::string ms_text(double ms) {
+  if (ms >= 100) return fmt::format("{:.0f}", ms);
+  return ms >= 10 ? fmt::format("{:.1f}", ms) : fmt::format("{:.2f}", ms);
+}
+
 // Compile and run milliseconds per cell, as the workers measured them ("812+0.4"); only when
 // some worker did (ref and workers that do not say have none).
 void add_time_table(const CompareReport& r, std::vector<StyledLine>& lines) {
@@ -41,7 +47,7 @@ void add_time_table(const CompareReport& r, std::vector<StyledLine>& lines) {
   if (!any) return;
   auto text = [](const CompareCell& c) {
     if (!c.compile_ms && !c.run_ms) return std::string("-");
-    return fmt::format("{:.4g}+{:.4g}", c.compile_ms.value_or(0), c.run_ms.value_or(0));
+    return ms_text(c.compile_ms.value_or(0)) + "+" + ms_text(c.run_ms.value_or(0));
   };
   size_t first = 8;
   for (const auto& b : r.backends) first = std::max(first, b.size());
@@ -51,10 +57,11 @@ void add_time_table(const CompareReport& r, std::vector<StyledLine>& lines) {
     for (size_t b = 0; b < r.backends.size(); ++b) w = std::max(w, text(r.cell(b, g)).size());
     widths.push_back(w);
   }
+  lines.push_back({"milliseconds, compile+run:", Style::Dim});
   std::string header = fmt::format("{:<{}}", "ms", first);
   for (size_t g = 0; g < r.graphs.size(); ++g)
     header += fmt::format("  {:<{}}", r.graphs[g], widths[g]);
-  lines.push_back({header + "   (compile+run)", Style::Dim});
+  lines.push_back({header, Style::Dim});
   for (size_t b = 0; b < r.backends.size(); ++b) {
     std::string row = fmt::format("{:<{}}", r.backends[b], first);
     for (size_t g = 0; g < r.graphs.size(); ++g)

@@ -46,4 +46,13 @@ std::vector<GraphView> graph_views(const Session& s, size_t rewrite_from);
 // min extraction, i.e. what those rewrites put in. Null when there are no such steps.
 std::optional<GraphView> rewrite_view(const Session& s, size_t from);
 
+// One rewrite, trace step `step`, as two graphs of the e-graph's min extraction: `before` takes
+// the e-node the rule matched in its class, `after` the right-hand side it put there. Throws
+// Error when there is no such step or it cannot be drawn (a choice would make a cycle).
+struct RewriteStepGraphs {
+  Graph before, after;
+  std::string rule;
+};
+RewriteStepGraphs rewrite_step_graphs(const Session& s, size_t step);
+
 }  // namespace retort

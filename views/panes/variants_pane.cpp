@@ -17,12 +17,12 @@ std::vector<StyledLine> variants_text(const Session& s) {
   size_t ops = original.op_count(), depth = graph_depth(original);
   size_t width = 10;
   for (const auto& [name, v] : s.variants()) width = std::max(width, name.size());
-  lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>4}  steps", "name", width, "ops",
-                               "depth", "Δops", "Δdepth", "new"),
+  lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>9}  steps", "name", width, "ops",
+                               "depth", "Δops", "Δdepth", "rewritten"),
                    Style::Dim});
   lines.push_back({fmt::format("{:<{}} {:>4} {:>5}", "(original)", width, ops, depth)});
   if (s.variants().empty()) {
-    lines.push_back({"no variants yet: `extract min` (after egraph and saturate)", Style::Dim});
+    lines.push_back({"no variants: saturate, extract min", Style::Dim});
     return lines;
   }
   auto delta = [](size_t now, size_t before) {
@@ -32,7 +32,7 @@ std::vector<StyledLine> variants_text(const Session& s) {
   for (const auto& [name, v] : s.variants()) {
     size_t fresh = variant_new_nodes(s, name).size();
     std::string steps = variant_steps_str(v);
-    lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>4}  {}", name, width, v.ops,
+    lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>9}  {}", name, width, v.ops,
                                  v.depth, delta(v.ops, ops), delta(v.depth, depth), fresh, steps),
                      fresh > 0 ? Style::Good : Style::Plain});
   }
@@ -41,7 +41,9 @@ std::vector<StyledLine> variants_text(const Session& s) {
 
 std::unique_ptr<Pane> make_variants_pane() {
   return std::make_unique<SessionTextPane>(
-      PaneSpec{.name = "variants", .weight = 30, .topics = {Topic::Graph, Topic::EGraph, Topic::Variants}},
+      PaneSpec{.name = "variants",
+               .weight = 30,
+               .topics = {Topic::Graph, Topic::EGraph, Topic::Variants}},
       variants_text);
 }
 

@@ -12,10 +12,18 @@ FamilyDef ort_family() {
               .installer = Installer::npm,
               .version_package = "onnxruntime-node",
               .packages = {"onnxruntime-node@{}"},
-              .repro = ReproKind::ort_node,
+              .repro_script = "ort",
+              .repro_requirements = {"onnxruntime=={}", "numpy"},
               .cannot_run =
                   "ops or dtypes without a CPU kernel: unsupported (1.20.1 had no Add on u8, "
-                  "i8, i16; 1.30.0 has)"};
+                  "i8, i16; 1.30.0 has)",
+              .refusals = {
+                  {.text = "Dilation not supported for AutoPadType::SAME_UPPER or "
+                           "AutoPadType::SAME_LOWER",
+                   .why = "Conv and the pools with auto_pad SAME_* and a dilation above 1"},
+                  {.text = "Pad should be smaller than kernel",
+                   .why = "a pool whose pads are as wide as its kernel"},
+              }};
   const char* levels[] = {"disabled", "basic", "extended", "all"};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),

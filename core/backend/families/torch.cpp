@@ -22,6 +22,10 @@ FamilyDef torch_family() {
           .modes = {{.name = "eager",
                      .options = {{"mode", "eager"}},
                      .help = "the generated module run eagerly (Inductor's baseline)"},
+                    {.name = "cuda",
+                     .options = {{"mode", "eager"}, {"device", "cuda"}},
+                     .help = "the generated module run eagerly on an NVIDIA GPU",
+                     .device = "cuda"},
                     {.name = "aot_eager",
                      .options = {{"mode", "aot_eager"}},
                      .help = "torch.compile(backend=\"aot_eager\"): dynamo and AOTAutograd, no "

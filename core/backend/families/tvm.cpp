@@ -15,7 +15,15 @@ FamilyDef tvm_family() {
               .installer = Installer::pypi,
               .version_package = "apache-tvm",
               .packages = {"apache-tvm=={}", "numpy", "onnx"},
-              .cannot_run = "ops its ONNX importer lacks: unsupported"};
+              .repro_script = "tvm",
+              .cannot_run = "ops its ONNX importer lacks: unsupported",
+              .refusals = {
+                  {.text = "Prelu requires",
+                   .why = "PRelu on anything but floats (Relax's prelu takes floats only)"},
+                  {.text = "cannot handle ShapeExpr",
+                   .why = "a shape value (Shape's result) read by an op the importer keeps "
+                          "only for tensors"},
+              }};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),
                        .options = {{"opt_level", std::to_string(i)}},
@@ -23,6 +31,10 @@ FamilyDef tvm_family() {
   f.modes.push_back({.name = "passes",
                      .options = {{"opt_level", "3"}, {"passes", "graph"}},
                      .help = "opt_level 3 after Relax graph passes (FoldConstant, CSE, ...)"});
+  f.modes.push_back({.name = "cuda",
+                     .options = {{"opt_level", "3"}, {"device", "cuda"}},
+                     .help = "opt_level 3, built for cuda (needs a CUDA build of TVM)",
+                     .device = "cuda"});
   return f;
 }
 

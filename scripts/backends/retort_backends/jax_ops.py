@@ -5,12 +5,12 @@ of each output. The program runs with jax_enable_x64 (so i64 and f64 stay 64-bit
 scope: jnp, lax, jax, and the constants c0, ... (closed over, so jit sees them as constants).
 """
 
-import math
-
 import numpy as np
 
 from .errors import Unsupported
-from .program import ints, is_float, lit, norm_axis, string_lit
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, lowest, pad_index, pool_geometry, reduce_dims,
+                             slice_bounds, spatial_rank, window)
+from .program import fold, ints, is_float, lit, norm_axis, string_lit, template
 
 
 def jdt(dtype):
@@ -50,10 +50,6 @@ BINARY = {
 }
 
 
-def template(text, arity):
-    return lambda c: text.format(*[c.x(i) for i in range(arity)])
-
-
 def conv_div(c):
     if is_float(c.dtype(0)):
         return f"jnp.divide({c.x(0)}, {c.x(1)})"
@@ -70,10 +66,6 @@ def conv_pow(c):
     return expr if c.dtype(0) == c.dtype(1) else cast_to(expr, c.dtype(0))
 
 
-SELU_ALPHA = 1.67326319217681884765625
-SELU_GAMMA = 1.05070102214813232421875
-
-
 def conv_selu(c):
     x, dt = c.x(0), c.dtype(0)
     alpha, gamma = c.attr("alpha", SELU_ALPHA), c.attr("gamma", SELU_GAMMA)
@@ -85,13 +77,6 @@ def conv_hard_sigmoid(c):
     x, dt = c.x(0), c.dtype(0)
     return (f"jnp.clip({x} * {typed(c.attr('alpha', 0.2), dt)} + "
             f"{typed(c.attr('beta', 0.5), dt)}, 0, 1)")
-
-
-def fold(c, fn):
-    acc = c.x(0)
-    for operand in c.inputs()[1:]:
-        acc = f"{fn}({acc}, {operand})"
-    return acc
 
 
 def conv_mean(c):
@@ -130,40 +115,6 @@ def conv_einsum(c):
 
 # --- convolution and pooling ---------------------------------------------------------------
 
-def resolve_pads(c, kernel, strides, dilations):
-    spatial = c.shape(0)[2:]
-    n = len(spatial)
-    auto_pad = c.attr("auto_pad", "NOTSET")
-    if auto_pad in ("NOTSET", ""):
-        pads = list(c.attr("pads", [0] * (2 * n)))
-        return pads[:n], pads[n:]
-    if auto_pad == "VALID":
-        return [0] * n, [0] * n
-    begins, ends = [], []
-    for size, k, s, d in zip(spatial, kernel, strides, dilations):
-        out = -(-size // s)
-        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
-        small = total // 2
-        begin = small if auto_pad == "SAME_UPPER" else total - small
-        begins.append(begin)
-        ends.append(total - begin)
-    return begins, ends
-
-
-def window(c, kernel):
-    n = len(kernel)
-    strides = list(c.attr("strides", [1] * n))
-    dilations = list(c.attr("dilations", [1] * n))
-    begins, ends = resolve_pads(c, kernel, strides, dilations)
-    return strides, dilations, begins, ends
-
-
-def spatial_rank(c):
-    n = c.rank(0) - 2
-    if n < 1:
-        raise Unsupported("no spatial axes")
-    return n
-
 
 LETTERS = "DHW"
 
@@ -184,35 +135,10 @@ def conv_conv(c):
     return expr
 
 
-def ceil_extra(size, k, s, d, begin, end):
-    """End padding that makes reduce_window produce ceil_mode's last window."""
-    span = (k - 1) * d + 1
-    padded = size + begin + end
-    out = -(-(padded - span) // s) + 1
-    if (out - 1) * s >= size + begin:  # a window may not start in the end padding
-        out -= 1
-    return max(0, (out - 1) * s + span - padded)
-
-
-def pool_geometry(c):
-    kernel = list(c.attr("kernel_shape"))
-    strides, dilations, begins, ends = window(c, kernel)
-    extra = [0] * len(kernel)
-    if c.attr("ceil_mode", 0):
-        extra = [ceil_extra(size, k, s, d, b, e) for size, k, s, d, b, e in
-                 zip(c.shape(0)[2:], kernel, strides, dilations, begins, ends)]
-    return kernel, strides, dilations, begins, ends, extra
-
-
 def reduce_window(x, init, op, kernel, strides, dilations, pads):
     return (f"lax.reduce_window({x}, {init}, {op}, {lit([1, 1] + kernel)}, "
             f"{lit([1, 1] + strides)}, {lit([[0, 0], [0, 0]] + pads)}, "
             f"window_dilation={lit([1, 1] + dilations)})")
-
-
-def lowest(dtype):
-    dtype = np.dtype(dtype)
-    return -math.inf if is_float(dtype) else int(np.iinfo(dtype).min)
 
 
 def conv_max_pool(c):
@@ -262,16 +188,6 @@ def conv_softmax(fn):
 
 
 # --- reductions ----------------------------------------------------------------------------
-
-def reduce_dims(c):
-    rank = c.rank(0)
-    if c.op == "ReduceSum":
-        axes = ints(c.const(1)) if c.has(1) else []
-    else:
-        axes = list(c.attr("axes", []))
-    if not axes:
-        return None if c.attr("noop_with_empty_axes", 0) else list(range(rank))
-    return sorted({norm_axis(int(a), rank) for a in axes})
 
 
 def conv_reduce(c):
@@ -368,14 +284,6 @@ def conv_split(c):
             for b, e in zip(bounds[:-1], bounds[1:])]
 
 
-def slice_bounds(start, end, step, n):
-    start = start + n if start < 0 else start
-    end = end + n if end < 0 else end
-    if step > 0:
-        return min(max(start, 0), n), min(max(end, 0), n)
-    return min(max(start, 0), n - 1), min(max(end, -1), n - 1)
-
-
 def conv_slice(c):
     shape = c.shape(0)
     starts, ends = ints(c.const(1)), ints(c.const(2))
@@ -405,18 +313,6 @@ def conv_gather(c):
     idx = cast_to(c.x(1), np.int64)
     idx = f"jnp.where(jnp.less({idx}, 0), {idx} + {shape[axis]}, {idx})"
     return f"jnp.take({c.x(0)}, {idx}, axis={axis})"
-
-
-def pad_index(mode, begin, end, n):
-    out = []
-    for i in range(-begin, n + end):
-        if mode == "edge":
-            out.append(min(max(i, 0), n - 1))
-            continue
-        period = 2 * (n - 1)
-        j = abs(i) % period if period else 0
-        out.append(period - j if j >= n else j)
-    return out
 
 
 def conv_pad(c):

@@ -55,6 +55,19 @@ def ints(array):
     return [int(v) for v in np.asarray(array).reshape(-1)]
 
 
+def template(text, arity):
+    """A converter that fills a format string with the node's first `arity` inputs."""
+    return lambda c: text.format(*[c.x(i) for i in range(arity)])
+
+
+def fold(c, fn):
+    """fn applied left to right over every input of a variadic node (Max, Min, Sum, Mean)."""
+    acc = c.x(0)
+    for operand in c.inputs()[1:]:
+        acc = f"{fn}({acc}, {operand})"
+    return acc
+
+
 class NodeContext:
     """What a converter may ask about its node."""
 

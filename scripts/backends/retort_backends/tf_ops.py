@@ -6,12 +6,12 @@ the constants c0, .... TF's CPU kernels take convolution and pooling in NHWC onl
 transpose around the call (XLA sees the same graph either way).
 """
 
-import math
-
 import numpy as np
 
 from .errors import Unsupported
-from .program import ints, is_float, lit, norm_axis, string_lit
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, lowest, pad_index, pool_geometry, reduce_dims,
+                             slice_bounds, spatial_rank, window)
+from .program import fold, ints, is_float, lit, norm_axis, string_lit, template
 
 
 def tdt(dtype):
@@ -56,10 +56,6 @@ BINARY = {
 }
 
 
-def template(text, arity):
-    return lambda c: text.format(*[c.x(i) for i in range(arity)])
-
-
 def conv_prelu(c):
     x = c.x(0)
     return f"tf.where(tf.less({x}, {typed(0, c.dtype(0))}), tf.multiply({x}, {c.x(1)}), {x})"
@@ -81,10 +77,6 @@ def conv_pow(c):
     return cast_to(f"tf.pow({cast_to(c.x(0), c.dtype(1))}, {c.x(1)})", c.dtype(0))
 
 
-SELU_ALPHA = 1.67326319217681884765625
-SELU_GAMMA = 1.05070102214813232421875
-
-
 def elu_like(x, dt, scale_pos, scale_neg):
     pos = x if scale_pos is None else f"{x} * {typed(scale_pos, dt)}"
     return (f"tf.where(tf.greater({x}, {typed(0, dt)}), {pos}, "
@@ -100,13 +92,6 @@ def conv_hard_sigmoid(c):
     x, dt = c.x(0), c.dtype(0)
     return (f"tf.clip_by_value({x} * {typed(c.attr('alpha', 0.2), dt)} + "
             f"{typed(c.attr('beta', 0.5), dt)}, {typed(0, dt)}, {typed(1, dt)})")
-
-
-def fold(c, fn):
-    acc = c.x(0)
-    for operand in c.inputs()[1:]:
-        acc = f"{fn}({acc}, {operand})"
-    return acc
 
 
 def conv_clip(c):
@@ -151,40 +136,6 @@ def conv_einsum(c):
 
 # --- convolution and pooling (NHWC inside) -------------------------------------------------
 
-def resolve_pads(c, kernel, strides, dilations):
-    spatial = c.shape(0)[2:]
-    n = len(spatial)
-    auto_pad = c.attr("auto_pad", "NOTSET")
-    if auto_pad in ("NOTSET", ""):
-        pads = list(c.attr("pads", [0] * (2 * n)))
-        return pads[:n], pads[n:]
-    if auto_pad == "VALID":
-        return [0] * n, [0] * n
-    begins, ends = [], []
-    for size, k, s, d in zip(spatial, kernel, strides, dilations):
-        out = -(-size // s)
-        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
-        small = total // 2
-        begin = small if auto_pad == "SAME_UPPER" else total - small
-        begins.append(begin)
-        ends.append(total - begin)
-    return begins, ends
-
-
-def window(c, kernel):
-    n = len(kernel)
-    strides = list(c.attr("strides", [1] * n))
-    dilations = list(c.attr("dilations", [1] * n))
-    begins, ends = resolve_pads(c, kernel, strides, dilations)
-    return strides, dilations, begins, ends
-
-
-def spatial_rank(c):
-    n = c.rank(0) - 2
-    if n not in (1, 2, 3):
-        raise Unsupported(f"TF has 1-D to 3-D forms only, got {n} spatial axes")
-    return n
-
 
 def to_last(x, n):
     return f"tf.transpose({x}, {lit([0] + list(range(2, n + 2)) + [1])})"
@@ -218,7 +169,7 @@ def every(expr, steps):
 
 
 def conv_conv(c):
-    n = spatial_rank(c)
+    n = spatial_rank(c, "TF", 3)
     kernel = list(c.shape(1)[2:])
     strides, dilations, begins, ends = window(c, kernel)
     x = to_last(padded(c.x(0), begins, ends, typed(0, c.dtype(0))), n)
@@ -232,25 +183,6 @@ def conv_conv(c):
     return expr
 
 
-def ceil_extra(size, k, s, d, begin, end):
-    span = (k - 1) * d + 1
-    total = size + begin + end
-    out = -(-(total - span) // s) + 1
-    if (out - 1) * s >= size + begin:
-        out -= 1
-    return max(0, (out - 1) * s + span - total)
-
-
-def pool_geometry(c):
-    kernel = list(c.attr("kernel_shape"))
-    strides, dilations, begins, ends = window(c, kernel)
-    extra = [0] * len(kernel)
-    if c.attr("ceil_mode", 0):
-        extra = [ceil_extra(size, k, s, d, b, e) for size, k, s, d, b, e in
-                 zip(c.shape(0)[2:], kernel, strides, dilations, begins, ends)]
-    return kernel, strides, dilations, begins, ends, extra
-
-
 def pool(x, n, kind, kernel, strides, dilations):
     strides, steps = tf_strides(strides, dilations)
     expr = (f"tf.nn.pool({to_last(x, n)}, {lit(kernel)}, {string_lit(kind)}, "
@@ -258,15 +190,10 @@ def pool(x, n, kind, kernel, strides, dilations):
     return to_first(every(expr, steps), n)
 
 
-def lowest(dtype):
-    dtype = np.dtype(dtype)
-    return -math.inf if is_float(dtype) else int(np.iinfo(dtype).min)
-
-
 def conv_max_pool(c):
     if c.n_outputs() > 1 and c.node.output[1]:
         raise Unsupported("the Indices output")
-    n = spatial_rank(c)
+    n = spatial_rank(c, "TF", 3)
     kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
     ends = [e + x for e, x in zip(ends, extra)]
     x = padded(c.x(0), begins, ends, typed(lowest(c.dtype(0)), c.dtype(0)))
@@ -274,7 +201,7 @@ def conv_max_pool(c):
 
 
 def conv_average_pool(c):
-    n = spatial_rank(c)
+    n = spatial_rank(c, "TF", 3)
     dt = c.dtype(0)
     kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
     all_ends = [e + x for e, x in zip(ends, extra)]
@@ -311,16 +238,6 @@ def conv_softmax(fn):
 
 
 # --- reductions ----------------------------------------------------------------------------
-
-def reduce_dims(c):
-    rank = c.rank(0)
-    if c.op == "ReduceSum":
-        axes = ints(c.const(1)) if c.has(1) else []
-    else:
-        axes = list(c.attr("axes", []))
-    if not axes:
-        return None if c.attr("noop_with_empty_axes", 0) else list(range(rank))
-    return sorted({norm_axis(int(a), rank) for a in axes})
 
 
 REDUCERS = {"ReduceSum": "tf.reduce_sum", "ReduceProd": "tf.reduce_prod",
@@ -414,14 +331,6 @@ def conv_split(c):
     return [f"{parts}[{i}]" for i in range(len(sizes))]
 
 
-def slice_bounds(start, end, step, n):
-    start = start + n if start < 0 else start
-    end = end + n if end < 0 else end
-    if step > 0:
-        return min(max(start, 0), n), min(max(end, 0), n)
-    return min(max(start, 0), n - 1), min(max(end, -1), n - 1)
-
-
 def conv_slice(c):
     shape = c.shape(0)
     starts, ends = ints(c.const(1)), ints(c.const(2))
@@ -451,18 +360,6 @@ def conv_gather(c):
     idx = cast_to(c.x(1), np.int64)
     idx = f"tf.where(tf.less({idx}, 0), {idx} + {shape[axis]}, {idx})"
     return f"tf.gather({c.x(0)}, {idx}, axis={axis})"
-
-
-def pad_index(mode, begin, end, n):
-    out = []
-    for i in range(-begin, n + end):
-        if mode == "edge":
-            out.append(min(max(i, 0), n - 1))
-            continue
-        period = 2 * (n - 1)
-        j = abs(i) % period if period else 0
-        out.append(period - j if j >= n else j)
-    return out
 
 
 def conv_pad(c):

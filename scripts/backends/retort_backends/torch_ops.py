@@ -8,13 +8,13 @@ through program.string_lit); the shapes of every value are static (Retort export
 models, and the worker runs ONNX shape inference on the rest).
 """
 
-import math
-
 import numpy as np
 
 from . import program
 from .errors import Unsupported
-from .program import ints, is_float, norm_axis
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, lowest, pad_index, reduce_dims, slice_bounds,
+                             spatial_rank, window)
+from .program import fold, ints, is_float, norm_axis, template
 
 TORCH_DTYPES = {
     np.dtype("float32"): "torch.float32",
@@ -84,10 +84,6 @@ BINARY = {
 }
 
 
-def template(text, arity):
-    return lambda c: text.format(*[c.x(i) for i in range(arity)])
-
-
 def cast_to(expr, dtype):
     return f"({expr}).to({TORCH_DTYPES[np.dtype(dtype)]})"
 
@@ -117,10 +113,6 @@ def conv_elu(c):
     return f"torch.nn.functional.elu({c.x(0)}, {lit(c.attr('alpha', 1.0))})"
 
 
-SELU_ALPHA = 1.67326319217681884765625
-SELU_GAMMA = 1.05070102214813232421875
-
-
 def conv_selu(c):
     alpha, gamma = c.attr("alpha", SELU_ALPHA), c.attr("gamma", SELU_GAMMA)
     if np.float32(alpha) == np.float32(SELU_ALPHA) and np.float32(gamma) == np.float32(SELU_GAMMA):
@@ -133,13 +125,6 @@ def conv_selu(c):
 def conv_hard_sigmoid(c):
     alpha, beta = c.attr("alpha", 0.2), c.attr("beta", 0.5)
     return f"torch.clamp({c.x(0)} * {lit(alpha)} + {lit(beta)}, 0.0, 1.0)"
-
-
-def fold(c, fn):
-    acc = c.x(0)
-    for operand in c.inputs()[1:]:
-        acc = f"{fn}({acc}, {operand})"
-    return acc
 
 
 def conv_mean(c):
@@ -189,25 +174,6 @@ def conv_einsum(c):
 
 # --- convolution and pooling ---------------------------------------------------------------
 
-def resolve_pads(c, kernel, strides, dilations):
-    """ONNX pads [b1..bn, e1..en] after auto_pad, for the spatial axes of input 0."""
-    spatial = c.shape(0)[2:]
-    n = len(spatial)
-    auto_pad = c.attr("auto_pad", "NOTSET")
-    if auto_pad in ("NOTSET", ""):
-        return list(c.attr("pads", [0] * (2 * n)))
-    if auto_pad == "VALID":
-        return [0] * (2 * n)
-    begins, ends = [], []
-    for size, k, s, d in zip(spatial, kernel, strides, dilations):
-        out = -(-size // s)
-        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
-        small = total // 2
-        begin = small if auto_pad == "SAME_UPPER" else total - small
-        begins.append(begin)
-        ends.append(total - begin)
-    return begins + ends
-
 
 def torch_pad_list(begins, ends):
     """ONNX per-axis pads -> torch.nn.functional.pad's list (last axis first)."""
@@ -217,23 +183,8 @@ def torch_pad_list(begins, ends):
     return out
 
 
-def window(c, kernel):
-    n = len(kernel)
-    strides = list(c.attr("strides", [1] * n))
-    dilations = list(c.attr("dilations", [1] * n))
-    pads = resolve_pads(c, kernel, strides, dilations)
-    return strides, dilations, pads[:n], pads[n:]
-
-
-def spatial_rank(c):
-    n = c.rank(0) - 2
-    if n not in (1, 2, 3):
-        raise Unsupported(f"torch has 1-D to 3-D forms only, got {n} spatial axes")
-    return n
-
-
 def conv_conv(c):
-    n = spatial_rank(c)
+    n = spatial_rank(c, "torch", 3)
     kernel = list(c.shape(1)[2:])
     strides, dilations, begins, ends = window(c, kernel)
     x = c.x(0)
@@ -251,15 +202,10 @@ def native_padding(kernel, begins, ends):
     return begins == ends and all(2 * p <= k for p, k in zip(begins, kernel))
 
 
-def lowest(dtype):
-    dtype = np.dtype(dtype)
-    return -math.inf if is_float(dtype) else int(np.iinfo(dtype).min)
-
-
 def conv_max_pool(c):
     if c.n_outputs() > 1 and c.node.output[1]:
         raise Unsupported("the Indices output")
-    n = spatial_rank(c)
+    n = spatial_rank(c, "torch", 3)
     kernel = list(c.attr("kernel_shape"))
     strides, dilations, begins, ends = window(c, kernel)
     x = c.x(0)
@@ -274,7 +220,7 @@ def conv_max_pool(c):
 
 
 def conv_average_pool(c):
-    n = spatial_rank(c)
+    n = spatial_rank(c, "torch", 3)
     kernel = list(c.attr("kernel_shape"))
     strides, _, begins, ends = window(c, kernel)
     ceil_mode = lit(bool(c.attr("ceil_mode", 0)))
@@ -318,17 +264,6 @@ def conv_softmax(fn):
 
 
 # --- reductions ----------------------------------------------------------------------------
-
-def reduce_dims(c):
-    """The reduced axes, or None when the node reduces nothing (noop_with_empty_axes)."""
-    rank = c.rank(0)
-    if c.op == "ReduceSum":
-        axes = list(c.const(1).reshape(-1)) if c.has(1) else []
-    else:
-        axes = list(c.attr("axes", []))
-    if not axes:
-        return None if c.attr("noop_with_empty_axes", 0) else list(range(rank))
-    return sorted({norm_axis(int(a), rank) for a in axes})
 
 
 def conv_reduce(c):
@@ -428,15 +363,6 @@ def conv_split(c):
     return [f"{parts}[{i}]" for i in range(len(sizes))]
 
 
-def slice_bounds(start, end, step, n):
-    """ONNX Slice clamping of one axis."""
-    start = start + n if start < 0 else start
-    end = end + n if end < 0 else end
-    if step > 0:
-        return min(max(start, 0), n), min(max(end, 0), n)
-    return min(max(start, 0), n - 1), min(max(end, -1), n - 1)
-
-
 def conv_slice(c):
     shape = c.shape(0)
     starts, ends = ints(c.const(1)), ints(c.const(2))
@@ -467,19 +393,6 @@ def conv_gather(c):
     idx = f"torch.where(torch.lt({idx}, 0), {idx} + {shape[axis]}, {idx})"
     picked = f"torch.index_select({c.x(0)}, {axis}, torch.reshape({idx}, [-1]))"
     return f"torch.reshape({picked}, {lit(list(c.out_shape()))})"
-
-
-def pad_index(mode, begin, end, n):
-    """Source positions of one padded axis for edge and reflect modes (negative pads crop)."""
-    out = []
-    for i in range(-begin, n + end):
-        if mode == "edge":
-            out.append(min(max(i, 0), n - 1))
-            continue
-        period = 2 * (n - 1)
-        j = abs(i) % period if period else 0
-        out.append(period - j if j >= n else j)
-    return out
 
 
 def conv_pad(c):

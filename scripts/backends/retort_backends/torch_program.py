@@ -75,9 +75,9 @@ def mutate(builder, params, results, mutations, args):
     probe.rewrite(builder, results, mutations, probe.Torch, profile)
 
 
-def to_torch(arrays):
-    return [torch.from_numpy(a) for a in arrays]
+def to_torch(arrays, device="cpu"):
+    return [torch.from_numpy(a).to(device) for a in arrays]
 
 
 def to_numpy(tensors):
-    return [t.detach().contiguous().numpy() for t in tensors]
+    return [t.detach().cpu().contiguous().numpy() for t in tensors]

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "core/backend/backend.h"
+#include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/compare/oracles.h"
 #include "core/compare/release_bisect.h"
@@ -34,8 +36,48 @@ TEST(Family, EveryFamilyIsComplete) {
     const FamilyDef& env = environment_family(f);
     EXPECT_FALSE(env.version_package.empty()) << f.name;
   }
-  for (const char* name : {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino", "iree"})
+  for (const char* name :
+       {"ort", "inductor", "torch", "xla", "tf-xla", "tvm", "openvino", "iree", "onnx-ref"})
     EXPECT_TRUE(names.count(name)) << name;
+}
+
+// Each refusal of the table, with the message the compiler gave (as a worker reports it): the
+// family's backends at any release and mode find it, other families and attached workers do not.
+TEST(Family, RefusalsAreFoundInTheMessagesTheCompilersGive) {
+  struct Case {
+    const char* backend;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"ort:O3",
+       "Non-zero status code returned while running Conv node. Name:'n3' Status Message: "
+       "Dilation not supported for AutoPadType::SAME_UPPER or AutoPadType::SAME_LOWER."},
+      {"ort@1.16.3:O0",
+       "pool_attributes.h:78 onnxruntime::PoolAttributes::PoolAttributes pads[dim] < "
+       "kernel_shape[dim] was false. Pad should be smaller than kernel."},
+      {"tvm:O3",
+       "InternalError: Check failed: Prelu requires the input tensor to have float dtype. "
+       "However, the given input dtype is int32"},
+      {"tvm@0.27.0:passes", "ValueError: Node n4 cannot handle ShapeExpr inputs."},
+  };
+  std::set<std::string> found;
+  for (const Case& c : cases) {
+    const Refusal* r = find_refusal(c.backend, c.message);
+    ASSERT_NE(r, nullptr) << c.backend << ": " << c.message;
+    found.insert(r->text);
+    EXPECT_EQ(find_refusal("xla:jit", c.message), nullptr);
+    EXPECT_EQ(find_refusal("my-worker", c.message), nullptr);
+  }
+  size_t entries = 0;
+  for (const auto& f : families()) {
+    for (const Refusal& r : f.refusals) {
+      ++entries;
+      EXPECT_TRUE(found.count(r.text)) << f.name << ": no case for \"" << r.text << "\"";
+      EXPECT_FALSE(r.why.empty()) << r.text;
+    }
+  }
+  EXPECT_EQ(entries, found.size());
+  EXPECT_EQ(find_refusal("ort:O3", "Dilation not supported"), nullptr);  // only the whole text
 }
 
 TEST(Family, ParsesNamesVersionsAndModes) {
@@ -93,6 +135,34 @@ TEST(Family, TheOptimizationOracleUsesTheBaseline) {
     if (c.oracle == Oracle::optimization) pairs.push_back({c.backend_a, c.backend_b});
   std::vector<std::pair<size_t, size_t>> expected = {{0, 1}, {2, 3}, {4, 5}};
   EXPECT_EQ(pairs, expected);
+}
+
+// inductor:cuda, torch:cuda, xla:gpu and tvm:cuda tell their worker the device; on a machine
+// without a GPU they are unavailable, with the reason, and a run is `unsupported` without
+// starting a worker.
+TEST(Family, DeviceModesAreUnavailableWithoutTheirDevice) {
+  std::set<std::string> device_modes;
+  for (const auto& f : families())
+    for (const auto& m : f.modes)
+      if (!m.device.empty()) {
+        device_modes.insert(f.name + ":" + m.name);
+        EXPECT_EQ(m.options.at("device"), m.device) << f.name << ":" << m.name;
+      }
+  EXPECT_EQ(device_modes,
+            (std::set<std::string>{"inductor:cuda", "torch:cuda", "xla:gpu", "tvm:cuda"}));
+  if (std::filesystem::exists("/dev/nvidiactl"))
+    GTEST_SKIP() << "this machine has an NVIDIA GPU: the device modes are available";
+  for (const std::string& name : device_modes) {
+    WorkerBackend w(family_backend_spec(*parse_backend_name(name)));
+    EXPECT_EQ(w.info().state, "unavailable") << name;
+    EXPECT_EQ(w.info().unavailable, "no NVIDIA GPU here: /dev/nvidiactl is absent") << name;
+    Graph g;
+    RunResult r = w.run({.graph = &g, .onnx = {}, .inputs = {}, .outputs = {}});
+    EXPECT_EQ(r.status, RunStatus::unsupported) << name;
+    EXPECT_NE(r.message.find("/dev/nvidiactl is absent"), std::string::npos) << r.message;
+    EXPECT_EQ(w.worker_pid(), -1) << name;
+  }
+  EXPECT_EQ(family_backend_spec(*parse_backend_name("inductor")).unavailable, "");
 }
 
 TEST(Bisect, FindsTheFirstReleaseThatChanged) {

@@ -52,7 +52,7 @@ std::string error_of(std::string_view bytes) {
 }
 
 TEST(Frame, GarbageAndTruncationAreErrors) {
-  EXPECT_NE(error_of("this is not a frame\n").find("over the limit of 64 MiB"), std::string::npos);
+  EXPECT_NE(error_of("this is not a frame\n").find("over the limit of 16 MiB"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x06\0\0\0{\"a\":", 9)).find("truncated"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x05\0\0\0{\"a\":", 9)).find("not JSON"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x03\0\0\0abc", 7)).find("not JSON"), std::string::npos);
@@ -87,6 +87,51 @@ TEST(Frame, DeclaredBlobsAreReadAsTheyArriveAndBounded) {
   EXPECT_NE(error_of(declared("[3221225472]")).find("memory budget"), std::string::npos);
   EXPECT_NE(error_of(declared("[2147483648,2147483648,1]")).find("more than the limit"),
             std::string::npos);
+}
+
+// A 64 MB frame arrives in 64 KiB reads, as from a pipe: every byte is copied a bounded number of
+// times (the blob grows geometrically), and the frame comes out whole.
+TEST(Frame, ALargeFrameIsReadInLinearTime) {
+  Frame f;
+  f.header = {{"type", "result"}};
+  std::string blob(64'000'000, '\0');
+  for (size_t i = 0; i < blob.size(); i += 4096) blob[i] = static_cast<char>(i / 4096);
+  f.add_blob(blob);
+  std::string bytes = encode_frame(f);
+  size_t pos = 0, reads = 0;
+  auto reader = [&](char* dst, size_t n) {
+    while (n > 0) {
+      size_t piece = std::min<size_t>(n, 64 << 10);
+      if (bytes.size() - pos < piece) fail("end of input");
+      std::memcpy(dst, bytes.data() + pos, piece);
+      pos += piece, dst += piece, n -= piece, ++reads;
+    }
+  };
+  Frame back = read_frame(reader);
+  EXPECT_EQ(pos, bytes.size());
+  EXPECT_LE(reads, bytes.size() / (64 << 10) + 3);
+  ASSERT_EQ(back.blobs.size(), 1u);
+  EXPECT_TRUE(back.blobs[0] == blob);
+}
+
+// Parsing builds one JSON value per bracket: a header nested deeper than the limit is refused
+// before it is parsed (a 15 MiB header of `[` once cost gigabytes), brackets in strings are text.
+TEST(Frame, HeaderNestingIsBounded) {
+  auto framed = [](const std::string& h) {
+    uint32_t n = static_cast<uint32_t>(h.size());
+    std::string out(4, '\0');
+    for (int i = 0; i < 4; ++i) out[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+    return out + h;
+  };
+  std::string deep = R"({"a":)" + std::string(kMaxFrameHeaderDepth, '[') +
+                     std::string(kMaxFrameHeaderDepth, ']') + "}";
+  EXPECT_NE(error_of(framed(deep)).find("nested deeper than 64"), std::string::npos);
+  EXPECT_NE(error_of(framed(R"({"a":)" + std::string(15 << 20, '['))).find("nested deeper"),
+            std::string::npos);
+  std::string fine = R"({"a":)" + std::string(kMaxFrameHeaderDepth - 1, '[') +
+                     std::string(kMaxFrameHeaderDepth - 1, ']') + R"(,"b":"[[[\"[[{"})";
+  EXPECT_EQ(error_of(framed(fine)), "no error");
+  EXPECT_EQ(decode_frame(framed(fine)).header.at("b"), "[[[\"[[{");
 }
 
 TEST(Frame, BadTensorEntriesAreErrors) {

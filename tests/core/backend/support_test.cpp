@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include "core/backend/backend_set.h"
 #include "core/backend/family_env.h"
@@ -110,6 +111,31 @@ TEST_F(SupportTest, GeneratedGraphsForOrtUseOnlyPairsItRuns) {
       EXPECT_TRUE(g.op_dtypes.at(n.op).count(first)) << n.op << " seed " << seed;
     }
   }
+}
+
+// A campaign probes each release once, through its baseline mode: the optimising modes' errors
+// are findings, not limits of the release. The reference and attached workers are not probed.
+TEST(ReleaseProbe, IsTheBaselineAtTheSameRelease) {
+  EXPECT_EQ(release_probe("ort:O3"), "ort:O0");
+  EXPECT_EQ(release_probe("ort:O0"), "ort:O0");
+  EXPECT_EQ(release_probe("ort@1.16.3:O3"), "ort@1.16.3:O0");
+  EXPECT_EQ(release_probe("inductor@2.1.0"), "torch@2.1.0:eager");
+  EXPECT_EQ(release_probe("tvm:passes"), "tvm:O0");
+  EXPECT_EQ(release_probe("ref"), "");
+  EXPECT_EQ(release_probe("my-worker:fast"), "");
+}
+
+TEST(ReleaseProbe, ACampaignDrawsWhatEveryReleaseRuns) {
+  SupportTable a{"ort:O0", "1.30.0", {}}, b{"tvm:O0", "0.27.0", {}};
+  a.cells["add"] = {{DType::f32, Support::yes}, {DType::u8, Support::yes}};
+  b.cells["add"] = {{DType::f32, Support::yes}, {DType::u8, Support::no}};
+  a.cells["prelu"] = {{DType::i32, Support::yes}};
+  b.cells["prelu"] = {{DType::i32, Support::no}};
+  auto both = supported_by_all({a, b});
+  EXPECT_EQ(both.at("add"), (std::set<DType>{DType::f32}));
+  EXPECT_TRUE(both.at("prelu").empty());  // listed with none: not drawn
+  EXPECT_EQ(supported_by_all({a}).at("add").size(), 2u);
+  EXPECT_TRUE(supported_by_all({}).empty());
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "core/compare/compare.h"
 
+#include <map>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -190,6 +193,138 @@ output y
   r = run_compare({{"original", &g}}, {&wrong}, {});
   ASSERT_EQ(r.bug_count(), 1u);
   EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+}
+
+// ONNX Runtime computes f16 math in f32. cos(0.02) is 0.9998 in f32 but rounds to 1.0 in f16, so
+// a cast to u8 gives 0 where the reference gives 1, and k >= 1 is false where it is true: the
+// skipped rounding became a jump behind a discontinuous op, and lands on what the evaluation in
+// f32 gives. A wrong kernel is still a bug.
+TEST(Compare, ASkippedRoundingBehindACastToAnIntegerIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[2]
+const c : f16[2] = [0.02, 0.5]
+const one : f16[2] = [1, 1]
+s = add(x, c)
+k = cos(s)
+y = cast(k, to=u8)
+b = greater_equal(k, one)
+output y, b
+)");
+  InputPlan zeros;
+  zeros.fixed.emplace("x", Tensor::from_doubles(DType::f16, {2}, {0, 0}));
+  WideBackend f32("f32", DType::f32);
+  CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, zeros);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+
+  WrongBackend wrong("w", {"y"});
+  r = run_compare({{"original", &g}}, {&wrong}, {}, zeros);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+}
+
+// An f16 product of 300 and 300 overflows to inf in the reference; a backend that keeps it in f32
+// divides it back into range. The infinity is a skipped rounding, not a wrong kernel.
+TEST(Compare, AnF16OverflowTheBackendSkipsIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[1]
+m = mul(x, x)
+y = div(m, x)
+output y
+)");
+  InputPlan big;
+  big.fixed.emplace("x", Tensor::from_doubles(DType::f16, {1}, {300}));
+  WideBackend f32("f32", DType::f32);
+  CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, big);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+}
+
+// The equivalence and optimization oracles compare two backend runs; each side that lies in its
+// graph's band makes the difference precision there too.
+TEST(Compare, TheBandCoversTheEquivalenceAndOptimizationOracles) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[64]
+e = exp(x)
+s = sin(e)
+y = cast(s, to=f64)
+output y
+)");
+  Graph v = parse_rtg(R"(graph g
+input x : f16[64]
+e2 = exp(x)
+s = sin(e2)
+y = cast(s, to=f64)
+output y
+)");
+  WideBackend o0("fam:O0", DType::f64, "nothing");  // runs as the reference does
+  WideBackend o3("fam:O3", DType::f32);
+  WideBackend fused("one", DType::f32, "e2");  // wide on the variant only
+  CompareReport r = run_compare({{"original", &g}, {"v", &v}}, {&o0, &o3, &fused},
+                                {.seed = 3, .runs = 1, .tolerances = {}});
+  std::map<std::string, Verdict> by_oracle;
+  for (const auto& f : r.findings)
+    by_oracle[fmt::format("{} {}", oracle_name(f.oracle), f.backend_a)] = f.verdict;
+  EXPECT_EQ(by_oracle.at("optimization fam:O3"), Verdict::precision);
+  EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::precision);
+  EXPECT_EQ(r.bug_count(), 0u);
+
+  CompareOptions counted{.seed = 3, .runs = 1, .tolerances = {}};
+  counted.count_precision = true;
+  r = run_compare({{"original", &g}, {"v", &v}}, {&o0, &o3, &fused}, counted);
+  by_oracle.clear();
+  for (const auto& f : r.findings)
+    by_oracle[fmt::format("{} {}", oracle_name(f.oracle), f.backend_a)] = f.verdict;
+  EXPECT_EQ(by_oracle.at("optimization fam:O3"), Verdict::mismatch);
+  EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::mismatch);
+}
+
+// An integer power with a negative exponent is defined nowhere (the reference's truncation is its
+// own choice): a compiler that fails or crashes there is not counted. Elsewhere it is.
+TEST(Compare, AFailureOnAnIntegerPowerWithANegativeExponentIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : i32[2]
+input k : i32[2]
+y = pow(x, k)
+output y
+)");
+  InputPlan negative;
+  negative.fixed.emplace("x", Tensor::from_ints(DType::i32, {2}, {3, 2}));
+  negative.fixed.emplace("k", Tensor::from_ints(DType::i32, {2}, {2, -1}));
+  FailingBackend error("e", RunStatus::error), crash("c", RunStatus::crash);
+  CompareReport r = run_compare({{"original", &g}}, {&error, &crash}, {}, negative);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::undefined) << r.findings[0].str();
+  EXPECT_EQ(r.findings[1].verdict, Verdict::undefined) << r.findings[1].str();
+  EXPECT_EQ(r.bug_count(), 0u);
+
+  InputPlan positive = negative;
+  positive.fixed["k"] = Tensor::from_ints(DType::i32, {2}, {2, 1});
+  r = run_compare({{"original", &g}}, {&error, &crash}, {}, positive);
+  EXPECT_EQ(r.bug_count(), 2u);
+}
+
+// A compiler that refuses a form it cannot run (a refusal in its family's declaration) is
+// unsupported there, not a finding; another error from it still is.
+TEST(Compare, ARefusalOfTheFamilyIsUnsupported) {
+  Fixture f;
+  FailingBackend refuses("ort:O3", RunStatus::error,
+                         "Status Message: Dilation not supported for AutoPadType::SAME_UPPER or "
+                         "AutoPadType::SAME_LOWER.");
+  CompareReport r = run_compare({{"original", &f.original}}, {&refuses}, {});
+  EXPECT_EQ(r.bug_count(), 0u);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::unsupported);
+  EXPECT_NE(r.cell(0, 0).message.find("ort:O3 refuses Conv"), std::string::npos)
+      << r.cell(0, 0).message;
+
+  FailingBackend fails("ort:O3", RunStatus::error, "Status Message: invalid expand shape");
+  r = run_compare({{"original", &f.original}}, {&fails}, {});
+  EXPECT_EQ(r.bug_count(), 1u);
+  FailingBackend elsewhere("xla:jit", RunStatus::error,
+                           "Dilation not supported for AutoPadType::SAME_UPPER or "
+                           "AutoPadType::SAME_LOWER");
+  r = run_compare({{"original", &f.original}}, {&elsewhere}, {});
+  EXPECT_EQ(r.bug_count(), 1u);
 }
 
 // The reference cannot evaluate a gather at an index outside the axis; the note says why.

@@ -3,10 +3,11 @@
 #include <filesystem>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include "core/backend/ref_backend.h"
+#include "core/backend/family.h"
+#include "core/backend/family_env.h"
 #include "core/base/error.h"
+#include "core/compare/repro_issue.h"
 #include "core/io/graph_files.h"
 #include "core/io/npy.h"
 #include "core/io/rtg.h"
@@ -21,68 +22,163 @@ struct TempDir {
   fs::path path = fs::temp_directory_path() / fmt::format("retort_repro_{}", ::getpid());
   TempDir() { fs::remove_all(path); }
   ~TempDir() { fs::remove_all(path); }
+  std::string text(const std::string& file) const { return read_file((path / file).string()); }
 };
 
-TEST(CompareRepro, WritesTheBundleOfAReferenceFinding) {
-  Graph g = parse_rtg("graph g\ninput x : f32[2,3]\nm = mul(x, x)\ny = add(m, x)\noutput y\n");
-  WrongBackend wrong("bad", {"y"});
-  CompareReport report =
-      run_compare({{"original", &g}}, {&wrong}, {.seed = 4, .runs = 1, .tolerances = {}});
-  ASSERT_NE(report.bug(1), nullptr);
-  ReproOptions options;
-  options.backends["bad"] = {.kind = ReproBackend::Kind::worker,
-                             .version = "test",
-                             .ort_level = {},
-                             .node_modules = {},
-                             .argv = {"/bin/worker", "--flag"},
-                             .options = {{"k", "v"}},
-                             .copy_files = {}};
-  TempDir dir;
-  ReproBundle b = write_repro(dir.path.string(), report, *report.bug(1), options);
-  EXPECT_EQ(b.run, "/usr/bin/python3 repro.py");
-  for (const char* f : {"inputs/input_0.npy", "expected/output_0.npy", "model_a.onnx",
-                        "graph_a.rtg", "repro.json", "repro.py", "README.md"})
-    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
-  EXPECT_FALSE(fs::exists(dir.path / "model_b.onnx"));
-  Tensor expected = read_npy(read_file((dir.path / "expected/output_0.npy").string()));
-  EXPECT_EQ(expected.type().str(), "f32[2,3]");
-  auto cfg = nlohmann::json::parse(read_file((dir.path / "repro.json").string()));
-  EXPECT_EQ(cfg["oracle"], "reference");
-  EXPECT_EQ(cfg["a"]["backend"]["argv"][1], "--flag");
-  EXPECT_EQ(cfg["b"]["expected"][0], "expected/output_0.npy");
-  EXPECT_EQ(cfg["inputs"][0]["name"], "x");
-  EXPECT_NE(read_file((dir.path / "README.md").string()).find("reference oracle"),
-            std::string::npos);
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
-  // A second export refuses the non-empty folder unless forced.
-  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), options), Error);
-  options.force = true;
-  EXPECT_NO_THROW(write_repro(dir.path.string(), report, *report.bug(1), options));
-  options.backends.clear();
-  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), options), Error);
+ReproOptions options_for_tests() {
+  ReproOptions o;
+  o.backends_dir = RETORT_SOURCE_DIR "/scripts/backends";
+  return o;
+}
+
+// A compare whose one finding is `name` (a wrong mul) against the reference.
+CompareReport wrong_mul_report(const Graph& g, const std::string& name) {
+  WrongBackend wrong(name, {"y"});
+  return run_compare({{"original", &g}}, {&wrong}, {.seed = 4, .runs = 1, .tolerances = {}});
+}
+
+ReproBackend worker_info(const std::string& name, std::map<std::string, std::string> options) {
+  ReproBackend b;
+  b.info.name = name;
+  b.info.kind = "worker";
+  b.info.options = std::move(options);
+  b.argv = {"/bin/worker", "--flag"};
+  return b;
+}
+
+const Graph kGraph =
+    parse_rtg("graph g\ninput x : f32[2,3]\nm = mul(x, x)\ny = add(m, x)\noutput y\n");
+
+// ONNX Runtime has a standalone runner: the bundle is the script on onnxruntime's public API, the
+// model, the data and requirements.txt pinning the release; nothing of Retort's.
+TEST(CompareRepro, AnOrtFindingGetsAStandaloneScript) {
+  CompareReport report = wrong_mul_report(kGraph, "ort:O3");
+  ASSERT_NE(report.bug(1), nullptr);
+  TempDir dir;
+  std::map<std::string, ReproBackend> infos{
+      {"ort:O3", worker_info("ort:O3", {{"opt_level", "all"}, {"intra_op_threads", "1"}})}};
+  ReproBundle b =
+      write_repro(dir.path.string(), report, *report.bug(1), infos, options_for_tests());
+  EXPECT_TRUE(b.standalone);
+  std::string version = default_version(*find_family("ort"));
+  EXPECT_EQ(b.requirements, (std::vector<std::string>{"onnxruntime==" + version, "numpy"}));
+  EXPECT_EQ(dir.text("requirements.txt"), "onnxruntime==" + version + "\nnumpy\n");
+  for (const char* f : {"inputs/input_0.npy", "expected/output_0.npy", "model_a.onnx", "repro.py",
+                        "requirements.txt", "README.md"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+  for (const char* f : {"replay", "retort_backends", "graph_a.rtg", "model_b.onnx"})
+    EXPECT_FALSE(fs::exists(dir.path / f)) << f;
+  std::string script = dir.text("repro.py");
+  EXPECT_TRUE(has(script, "import onnxruntime as ort")) << script;
+  EXPECT_TRUE(has(script, "\"opt_level\": \"all\"")) << script;
+  EXPECT_FALSE(has(script, "/bin/worker")) << script;
+  EXPECT_FALSE(has(script, "retort_backends")) << script;
+  EXPECT_TRUE(has(script, "\"claim\": \"ort:O3 on original disagrees with the reference\""));
+  Tensor expected = read_npy(dir.text("expected/output_0.npy"));
+  EXPECT_EQ(expected.type().str(), "f32[2,3]");
+
+  // --full adds Retort's replay through the worker beside it, reading the same files.
+  ReproOptions full = options_for_tests();
+  full.full = true;
+  full.force = true;
+  write_repro(dir.path.string(), report, *report.bug(1), infos, full);
+  std::string replay = dir.text("replay/replay.py");
+  EXPECT_TRUE(has(replay, "\"root\": \"..\"")) << replay;
+  EXPECT_TRUE(has(replay, "\"/bin/worker\"")) << replay;
+  EXPECT_TRUE(has(replay, "from retort_backends.protocol import read_frame, write_frame"));
+  for (const char* f : {"replay/retort_backends/protocol.py", "replay/retort_backends/tensors.py",
+                        "replay/graph_a.rtg"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+}
+
+// Each backend of a session says how a bundle runs it, with no cast: the reference has no
+// command, a family's mode its worker's, an attached worker the command it was attached with.
+TEST(CompareRepro, TheBackendSetSaysHowEachBackendRuns) {
+  BackendSet set;
+  set.attach("mine", {"/bin/worker", "--x"}, 5, {{"k", "v"}});
+  std::map<std::string, ReproBackend> all = repro_backends(set);
+  EXPECT_EQ(all.at("ref").info.kind, "reference");
+  EXPECT_TRUE(all.at("ref").argv.empty());
+  ASSERT_GE(all.at("ort:O3").argv.size(), 2u);
+  EXPECT_TRUE(has(all.at("ort:O3").argv[1], find_family("ort")->worker));
+  EXPECT_EQ(all.at("ort:O3").info.options.at("opt_level"), "all");
+  EXPECT_EQ(all.at("mine").argv, (std::vector<std::string>{"/bin/worker", "--x"}));
+  EXPECT_EQ(all.at("mine").info.options.at("k"), "v");
+}
+
+// An attached worker has no public API to call: its bundle is Retort's replay, as the only script.
+TEST(CompareRepro, AnAttachedWorkerGetsRetortsReplay) {
+  CompareReport report = wrong_mul_report(kGraph, "bad");
+  TempDir dir;
+  std::map<std::string, ReproBackend> infos{{"bad", worker_info("bad", {{"k", "v"}})}};
+  ReproBundle b =
+      write_repro(dir.path.string(), report, *report.bug(1), infos, options_for_tests());
+  EXPECT_FALSE(b.standalone);
+  EXPECT_EQ(b.run, "/usr/bin/python3 repro.py");
+  EXPECT_FALSE(fs::exists(dir.path / "requirements.txt"));
+  std::string script = dir.text("repro.py");
+  EXPECT_TRUE(has(script, "\"argv\": [")) << script;
+  EXPECT_TRUE(has(script, "\"/bin/worker\",")) << script;
+  EXPECT_TRUE(has(script, "\"--flag\"")) << script;
+  EXPECT_TRUE(has(script, "\"k\": \"v\"")) << script;
+  EXPECT_TRUE(fs::exists(dir.path / "retort_backends/protocol.py"));
+  EXPECT_TRUE(fs::exists(dir.path / "graph_a.rtg"));
+
+  // A second export refuses the non-empty folder unless forced; a backend it does not know or
+  // the reference is an Error.
+  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), infos, options_for_tests()),
+               Error);
+  ReproOptions forced = options_for_tests();
+  forced.force = true;
+  EXPECT_NO_THROW(write_repro(dir.path.string(), report, *report.bug(1), infos, forced));
+  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), {}, forced), Error);
+  infos["bad"].info.kind = "reference";
+  EXPECT_THROW(write_repro(dir.path.string(), report, *report.bug(1), infos, forced), Error);
 }
 
 TEST(CompareRepro, NeverWritesThroughALinkOutOfTheBundle) {
   Graph g = parse_rtg("graph g\ninput x : f32[2,3]\ny = mul(x, x)\noutput y\n");
-  WrongBackend wrong("bad", {"y"});
-  CompareReport report =
-      run_compare({{"original", &g}}, {&wrong}, {.seed = 4, .runs = 1, .tolerances = {}});
+  CompareReport report = wrong_mul_report(g, "bad");
   ASSERT_NE(report.bug(1), nullptr);
-  ReproOptions options;
-  options.backends["bad"] = {.kind = ReproBackend::Kind::worker,
-                             .version = "test",
-                             .ort_level = {},
-                             .node_modules = {},
-                             .argv = {"/bin/worker"},
-                             .options = {},
-                             .copy_files = {}};
+  ReproOptions options = options_for_tests();
   options.force = true;
   TempDir dir;
   fs::create_directories(dir.path / "bundle");
   fs::create_directories(dir.path / "elsewhere");
   fs::create_directory_symlink(dir.path / "elsewhere", dir.path / "bundle" / "inputs");
-  EXPECT_THROW(write_repro((dir.path / "bundle").string(), report, *report.bug(1), options), Error);
+  EXPECT_THROW(write_repro((dir.path / "bundle").string(), report, *report.bug(1),
+                           {{"bad", worker_info("bad", {})}}, options),
+               Error);
   EXPECT_TRUE(fs::is_empty(dir.path / "elsewhere"));
+}
+
+// The issue of `findings report`: a title naming the compiler and the ONNX ops, how to run the
+// standalone script, the small inputs inline, expected against actual, the picture, the command.
+TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
+  CompareReport report = wrong_mul_report(kGraph, "ort:O3");
+  TempDir dir;
+  ReproBundle b =
+      write_repro(dir.path.string(), report, *report.bug(1),
+                  {{"ort:O3", worker_info("ort:O3", {{"opt_level", "all"}})}}, options_for_tests());
+  IssueFacts facts{.script = dir.text("repro.py"),
+                   .picture = "graph.svg",
+                   .retort_command = "retort -c 'findings report 3'",
+                   .retort_version = "Retort 0.4.0"};
+  std::string md = repro_issue_markdown(report, *report.bug(1), b, facts);
+  EXPECT_EQ(md.substr(0, md.find('\n')), "# onnxruntime " + default_version(*find_family("ort")) +
+                                             ": Mul + Add gives a wrong result")
+      << md;
+  EXPECT_TRUE(has(md, "venv/bin/pip install -r requirements.txt")) << md;
+  EXPECT_TRUE(has(md, "import onnxruntime as ort")) << md;
+  EXPECT_TRUE(has(md, "- `x`: f32[2,3] = [")) << md;
+  EXPECT_TRUE(has(md, "| y | f32[2,3] | f32[2,3] |")) << md;
+  EXPECT_TRUE(has(md, "![the model](graph.svg)")) << md;
+  EXPECT_TRUE(has(md, "m = mul(x, x)")) << md;
+  EXPECT_TRUE(has(md, "    retort -c 'findings report 3'")) << md;
 }
 
 }  // namespace

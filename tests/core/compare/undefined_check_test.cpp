@@ -1,5 +1,6 @@
 #include "core/compare/undefined_check.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -147,6 +148,31 @@ output y
   ASSERT_TRUE(use.has_value());
   EXPECT_EQ(use->element, 2);
   EXPECT_EQ(use->domain.str(), "non-NaN");
+}
+
+// Where ONNX does not say what NaN or an infinity gives (docs/ops, "where the spec is silent"),
+// runtimes disagree and the op's value domain leaves it out: one row per op of the table.
+TEST(CompareUndefined, NaNAndInfinityWhereTheSpecIsSilentAreUndefined) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Row {
+    const char* node;
+    double value;
+  };
+  for (Row row :
+       {Row{"y = reduce_max(x)", nan}, Row{"y = reduce_min(x, axes=[1])", nan},
+        Row{"y = max_pool(x, kernel_shape=[2])", nan}, Row{"y = global_max_pool(x)", nan},
+        Row{"y = max(x, x)", nan}, Row{"y = min(x)", nan}, Row{"y = sign(x)", nan},
+        Row{"y = relu(x)", nan}, Row{"y = clip(x, min=0.0)", nan}, Row{"y = hard_sigmoid(x)", nan},
+        Row{"y = softsign(x)", -inf}, Row{"y = softsign(x)", inf}}) {
+    Graph g = parse_rtg(fmt::format("graph g\ninput x : f32[1,2,3]\n{}\noutput y\n", row.node));
+    TensorMap values = {{"x", Tensor::from_doubles(DType::f32, {1, 2, 3}, {1, 2, 3, 4, 5, 6})}};
+    EXPECT_FALSE(find_undefined(g, values).has_value()) << row.node;
+    values["x"].set(4, row.value);
+    auto use = find_undefined(g, values);
+    ASSERT_TRUE(use.has_value()) << row.node << " at " << row.value;
+    EXPECT_EQ(use->element, 4) << row.node;
+  }
 }
 
 // An integer reduction is defined while its exact result fits the dtype.

@@ -61,11 +61,14 @@ class FlakyBackend : public Backend {
   RefBackend ref_;
 };
 
-// A backend that evaluates every f16 and f32 op in f64 and rounds only the outputs to their
-// declared dtypes: a compiler that skips intermediate roundings.
+// A backend that evaluates every float op narrower than `to` in `to` and rounds only the outputs
+// to their declared dtypes: a compiler that skips intermediate roundings (ONNX Runtime computes
+// f16 math in f32). With `only_with_node`, only graphs that have a node of that name run wide,
+// as when a compiler fuses the ops of one graph and not those of an equivalent one.
 class WideBackend : public Backend {
  public:
-  explicit WideBackend(std::string name) : name_(std::move(name)) {}
+  explicit WideBackend(std::string name, DType to = DType::f64, std::string only_with_node = "")
+      : name_(std::move(name)), to_(to), only_with_(std::move(only_with_node)) {}
   BackendInfo info() const override {
     BackendInfo i = ref_.info();
     i.name = name_;
@@ -73,8 +76,9 @@ class WideBackend : public Backend {
     return i;
   }
   RunResult run(const RunRequest& request) override {
-    std::optional<Graph> wide = widened_graph(*request.graph);
-    if (!wide) return ref_.run(request);
+    std::optional<Graph> wide = widened_graph(*request.graph, to_);
+    if (!wide || (!only_with_.empty() && !request.graph->find_node(only_with_)))
+      return ref_.run(request);
     RunResult r;
     TensorMap values = evaluate(*wide, widen_inputs(*wide, request.inputs));
     for (const auto& o : request.graph->outputs)
@@ -84,13 +88,16 @@ class WideBackend : public Backend {
 
  private:
   std::string name_;
+  DType to_;
+  std::string only_with_;
   RefBackend ref_;
 };
 
 // A backend that fails every run with a fixed status.
 class FailingBackend : public Backend {
  public:
-  FailingBackend(std::string name, RunStatus status) : name_(std::move(name)), status_(status) {}
+  FailingBackend(std::string name, RunStatus status, std::string message = "test failure")
+      : name_(std::move(name)), status_(status), message_(std::move(message)) {}
   BackendInfo info() const override {
     BackendInfo i;
     i.name = name_;
@@ -100,13 +107,14 @@ class FailingBackend : public Backend {
   RunResult run(const RunRequest&) override {
     RunResult r;
     r.status = status_;
-    r.message = "test failure";
+    r.message = message_;
     return r;
   }
 
  private:
   std::string name_;
   RunStatus status_;
+  std::string message_;
 };
 
 }  // namespace retort

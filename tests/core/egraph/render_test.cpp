@@ -97,5 +97,41 @@ TEST(Render, DotStripesENodesChosenByTwoHighlights) {
   EXPECT_NE(dot.find("legend_1 [label=\"max\""), std::string::npos);
 }
 
+// Past max_detailed_enodes: one box per class listing its e-nodes, no clusters, a note for the
+// user; the picture below the limit has none.
+TEST(Render, LargePicturesAreCompactAndSaySo) {
+  testing::Fig6 f;
+  testing::build_fig6(f);
+  Extraction min = extract(f.eg, f.meta, {});
+  DotOptions opt;
+  opt.highlights = {{&min.selection, "palegreen", "min"}};
+  std::string note = "stale";
+  std::string detailed = egraph_dot(f.eg, opt, &note);
+  EXPECT_TRUE(note.empty()) << note;
+  EXPECT_EQ(count(detailed, "subgraph cluster_e"), f.eg.class_count());
+
+  opt.max_detailed_enodes = f.eg.node_count() - 1;
+  std::string compact = egraph_dot(f.eg, opt, &note);
+  EXPECT_EQ(count(compact, "subgraph cluster_e"), 0u);
+  EXPECT_EQ(count(compact, "\\l\""), f.eg.class_count()) << compact;
+  EXPECT_NE(note.find(fmt::format("{} e-nodes: drawn compact", f.eg.node_count())),
+            std::string::npos)
+      << note;
+  // Every e-node is a line of its class's box; the chosen ones name the highlight and fill it.
+  for (EClassId c : f.eg.class_ids())
+    for (const ENode& n : f.eg.eclass(c).nodes)
+      EXPECT_NE(compact.find(enode_str(f.eg, n)), std::string::npos) << enode_str(f.eg, n);
+  EXPECT_NE(compact.find("  <- min"), std::string::npos);
+  EXPECT_EQ(count(compact, "fillcolor=\"palegreen\""), min.selection.chosen.size() + 1);
+
+  // Cut and compact: the note says both (the limit counts the e-nodes of the classes drawn).
+  opt.max_classes = 2;
+  opt.max_detailed_enodes = 0;
+  egraph_dot(f.eg, opt, &note);
+  EXPECT_NE(note.find(fmt::format("; 2 of {} e-classes shown", f.eg.class_count())),
+            std::string::npos)
+      << note;
+}
+
 }  // namespace
 }  // namespace retort

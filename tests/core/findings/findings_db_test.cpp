@@ -216,5 +216,38 @@ TEST_F(FindingsDbTest, MergeUnionsFindingsAndAddsCountsOnce) {
   EXPECT_EQ(a.done_cases(a.last_campaign()->id), (std::set<uint64_t>{1, 3}));
 }
 
+// Reviews live in a table of their own, made on the first write: a database written before
+// reviews existed reads as having none and takes them without a schema change.
+TEST_F(FindingsDbTest, ReviewsAreAddedToOlderDatabasesAndReplacedBySignature) {
+  std::string path = file("old.db");
+  std::string key;
+  {
+    FindingsDb db = FindingsDb::open(path);
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    db.record_case(a_case(c, 0), {finding("mul", c, 0)});
+    key = db.findings()[0].signature.key();
+  }
+  FindingsDb db = FindingsDb::open(path, false);
+  EXPECT_TRUE(db.reviews().empty());
+  db.set_review(key, {.agreement = "{}",
+                      .disputed = true,
+                      .reduced = "",
+                      .reduced_b = "",
+                      .root = "",
+                      .merged_into = 0});
+  db.set_review(key, {.agreement = "{\"agree\":[]}",
+                      .disputed = false,
+                      .reduced = "graph g(x: f32[1]) { y = neg(x) } -> (y)\n",
+                      .reduced_b = "",
+                      .root = "ort: neg",
+                      .merged_into = 3});
+  auto reviews = FindingsDb::open(path, false).reviews();
+  ASSERT_EQ(reviews.size(), 1u);
+  EXPECT_FALSE(reviews[key].disputed);
+  EXPECT_EQ(reviews[key].root, "ort: neg");
+  EXPECT_EQ(reviews[key].merged_into, 3);
+  EXPECT_EQ(db.findings().size(), 1u);
+}
+
 }  // namespace
 }  // namespace retort

@@ -28,6 +28,17 @@ TEST(GraphDot, HasOneVertexPerValueSourceAndEdgesWithTypes) {
   EXPECT_NE(dot.find("perm=[1,0]"), std::string::npos);
 }
 
+// A box names its operands in order, so that mul(s, a) and mul(a, s) (POLYJUICE Fig. 7) never
+// draw alike, whichever side the layout puts them.
+TEST(GraphDot, BoxesNameTheOperandsInOrder) {
+  std::string dot = graph_dot(fig6());
+  EXPECT_NE(dot.find("[label=\"out\\nadd(I1, t2)"), std::string::npos) << dot;
+  Node n;
+  n.op = "resize";
+  n.inputs = {"x", "", "scales"};
+  EXPECT_EQ(operand_call(n), "resize(x, _, scales)");
+}
+
 TEST(GraphDot, FillsTheChosenNodesAndPrefixesIdsInAClusters) {
   GraphDotOptions options;
   options.fill["t2"] = "gold";

@@ -113,6 +113,26 @@ TEST(VariadicOps, ClipOnIntegers) {
   expect_ints(run_op("clip", {ints(DType::i64, {1}, {big})}, {{"min", 0.0}}), {big});
 }
 
+// ONNX gives Clip's bounds as tensors of x's dtype, so they saturate to the dtype before
+// clipping: on u8, min 1.5 is 2 and max -1.25 is 0, and everything becomes 0 (ONNX Runtime, XLA,
+// TVM and onnx.reference agree). Clipping at -2 in i64 wrapped to 254.
+TEST(VariadicOps, ClipSaturatesIntegerBoundsToTheDtypeFirst) {
+  Tensor x = ints(DType::u8, {4}, {0, 1, 7, 255});
+  expect_ints(run_op("clip", {x}, {{"min", 1.5}, {"max", -1.25}}), {0, 0, 0, 0});
+  expect_ints(run_op("clip", {x}, {{"max", -3.0}}), {0, 0, 0, 0});
+  expect_ints(run_op("clip", {x}, {{"min", 300.0}}), {255, 255, 255, 255});
+  Tensor s = ints(DType::i8, {3}, {-128, 0, 127});
+  expect_ints(run_op("clip", {s}, {{"min", 500.0}, {"max", -500.0}}), {-128, -128, -128});
+}
+
+// The exported bound is the value the kernel clips at.
+TEST(VariadicOps, ClipExportsTheBoundTheKernelUses) {
+  const OpDef& clip = OpRegistry::instance().get("clip");
+  Attrs a{{"min", 1.5}, {"max", -1.25}};
+  EXPECT_EQ(clip.onnx.attr_inputs[0].to_onnx(a, DType::u8).get_int(0), 2);
+  EXPECT_EQ(clip.onnx.attr_inputs[1].to_onnx(a, DType::u8).get_int(0), 0);
+}
+
 TEST(VariadicOps, ClipBoundsAreOnnxInputsAndStayAbsentWhenNotGiven) {
   const OpRegistry& reg = OpRegistry::instance();
   const OpDef& clip = reg.get("clip");

@@ -1,0 +1,271 @@
+#include "core/campaign/review.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "core/backend/family.h"
+#include "core/backend/family_env.h"
+#include "core/base/error.h"
+#include "core/base/words.h"
+#include "core/compare/compare.h"
+#include "core/compare/inspect.h"
+#include "core/io/rtg.h"
+
+namespace retort {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kSecondReference = "onnx-ref";
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// The text of one of a finding's graphs: the original, or a variant by name.
+std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name) {
+  if (name == "original") return parse_rtg(f.original, "finding original");
+  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
+  if (!variants.is_object() || !variants.contains(name) || !variants[name].is_string())
+    return std::nullopt;
+  return parse_rtg(variants[name].get<std::string>(), "finding variant " + name);
+}
+
+// Relaxed graphs break constraints on purpose: the reference cannot run them.
+bool reviewable(const FindingRecord& f) {
+  return f.signature.oracle != "robustness";
+}
+
+bool same_family(const std::string& backend, const FamilyDef& f) {
+  std::optional<BackendName> name;
+  try {
+    name = parse_backend_name(backend);
+  } catch (const Error&) {
+    return false;
+  }
+  return name && &environment_family(*name->family) == &environment_family(f);
+}
+
+Oracle oracle_named(const std::string& name) {
+  for (Oracle o : {Oracle::equivalence, Oracle::optimization, Oracle::reference})
+    if (oracle_name(o) == name) return o;
+  fail("unknown oracle '{}'", name);
+}
+
+}  // namespace
+
+std::string Agreement::str() const {
+  std::string text;
+  if (differ.empty())
+    text = "no backend differs on a rerun";
+  else if (differ.size() == 1)
+    text = fmt::format("{} alone differs", differ.front());
+  else
+    text = fmt::format("{} differ", joined(differ));
+  if (!agree.empty())
+    text += fmt::format("; {} {}", joined(agree), agree.size() == 1 ? "agrees" : "agree");
+  if (!silent.empty()) text += fmt::format("; {} silent", joined(silent));
+  return disputed ? "reference disputed: " + text : text;
+}
+
+std::string Agreement::to_json() const {
+  return nlohmann::json{
+      {"agree", agree}, {"differ", differ}, {"silent", silent}, {"disputed", disputed}}
+      .dump();
+}
+
+std::optional<Agreement> Agreement::from_json(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  try {
+    return Agreement{j.at("agree").get<std::vector<std::string>>(),
+                     j.at("differ").get<std::vector<std::string>>(),
+                     j.at("silent").get<std::vector<std::string>>(), j.at("disputed").get<bool>()};
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<std::string> opinion_backends(const std::vector<std::string>& campaign_backends) {
+  std::vector<std::string> names;
+  for (const auto& f : families()) {
+    if (!f.environment_of.empty() || default_version(f).empty() || !is_installed(f, "")) continue;
+    bool compared = std::any_of(campaign_backends.begin(), campaign_backends.end(),
+                                [&](const std::string& b) { return same_family(b, f); });
+    if (compared) continue;
+    std::string name = BackendName{.family = &f, .mode = f.default_mode}.str();
+    // The second reference first: it decides whether the finding is disputed.
+    if (f.name == kSecondReference)
+      names.insert(names.begin(), name);
+    else
+      names.push_back(name);
+  }
+  return names;
+}
+
+Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
+                         const std::vector<std::string>& backends, const BackendLookup& lookup,
+                         double seconds) {
+  std::optional<Graph> original = finding_graph(f, "original");
+  std::optional<Graph> under_test = finding_graph(f, f.graph_a);
+  if (!under_test) fail("finding #{} has no graph '{}'", f.id, f.graph_a);
+  // The case's inputs, drawn from its original as the campaign drew them, fixed for every run.
+  InputPlan fixed = plan;
+  fixed.fixed = generate_inputs(*original, f.inputs_seed, nullptr, plan);
+  Agreement a;
+  a.agree = {"ref"};
+  auto start = Clock::now();
+  for (const auto& name : backends) {
+    if (name == "ref") continue;
+    if (seconds_since(start) > seconds) {
+      a.silent.push_back(name);
+      continue;
+    }
+    Backend* backend = nullptr;
+    try {
+      backend = &lookup(name);
+    } catch (const Error&) {
+      a.silent.push_back(name);
+      continue;
+    }
+    CompareReport report =
+        run_compare({{f.graph_a, &*under_test}}, {backend},
+                    CompareOptions{.seed = f.inputs_seed, .runs = 1, .tolerances = {}}, fixed);
+    Verdict v = report.cell(0, 0).verdict;
+    if (v == Verdict::pass || v == Verdict::undefined || v == Verdict::precision)
+      a.agree.push_back(name);
+    else if (is_bug(v))
+      a.differ.push_back(name);
+    else
+      a.silent.push_back(name);
+    if (is_bug(v) && signature_family(name) == kSecondReference) a.disputed = true;
+  }
+  return a;
+}
+
+std::string reduced_root(const FindingRecord& f, const Graph& reduced) {
+  std::set<std::string> ops;
+  for (const Node& n : reduced.nodes) ops.insert(n.op);
+  if (ops.size() > 1) ops.erase(f.signature.op);
+  return fmt::format("{}: {}", f.signature.family, fmt::join(ops, " "));
+}
+
+namespace {
+
+// The finding reduced within `seconds`; nullopt when its failure does not show again.
+std::optional<ReduceResult> reduce_finding(const FindingRecord& f, const InputPlan& plan,
+                                           const BackendLookup& lookup, double seconds,
+                                           const std::atomic<bool>* cancel) {
+  ReduceCase start;
+  start.a = *finding_graph(f, f.graph_a);
+  Oracle oracle = oracle_named(f.signature.oracle);
+  if (oracle == Oracle::equivalence) {
+    start.b = finding_graph(f, f.graph_b);
+    if (!start.b) return std::nullopt;
+    for (const auto& p : pair_by_names(start.a, *start.b)) start.pairs.emplace(p.a, p.b);
+  }
+  // A failed run's text class is the campaign's own numbering; the reducer asks for the rest.
+  FailureSignature signature = f.signature;
+  signature.text.clear();
+  ReduceTarget target{.oracle = oracle,
+                      .backend_a = f.backend_a,
+                      .backend_b = f.backend_b,
+                      .signature = signature,
+                      .seed = f.inputs_seed,
+                      .tolerances = {},
+                      .inputs = plan};
+  try {
+    return reduce_case(start, target, lookup,
+                       {.time_limit_s = seconds, .cancel = cancel, .progress = {}});
+  } catch (const Error&) {
+    return std::nullopt;  // it does not fail that way again on its own
+  }
+}
+
+// Findings with one root merge into the oldest (the smallest id).
+size_t merge_by_root(FindingsDb& db) {
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  std::map<std::string, int64_t> ids;
+  for (const FindingRecord& f : db.findings()) ids[f.signature.key()] = f.id;
+  std::map<std::string, int64_t> oldest;
+  for (const auto& [key, r] : reviews) {
+    if (r.root.empty() || r.disputed || !ids.count(key)) continue;
+    auto [it, fresh] = oldest.emplace(r.root, ids[key]);
+    if (!fresh) it->second = std::min(it->second, ids[key]);
+  }
+  size_t merged = 0;
+  for (auto& [key, r] : reviews) {
+    if (r.root.empty() || r.disputed || !ids.count(key)) continue;
+    int64_t into = oldest[r.root] == ids[key] ? 0 : oldest[r.root];
+    if (into == r.merged_into) continue;
+    merged += into != 0 && r.merged_into == 0;
+    r.merged_into = into;
+    db.set_review(key, r);
+  }
+  return merged;
+}
+
+}  // namespace
+
+ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
+                            const BackendLookup& lookup, const ReviewOptions& review) {
+  ReviewStats stats;
+  std::map<std::string, FindingReview> done = db.reviews();
+  std::vector<FindingRecord> todo;
+  for (FindingRecord& f : db.findings())
+    if (f.campaign == campaign && reviewable(f) && !done.count(f.signature.key()))
+      todo.push_back(std::move(f));
+  std::stable_sort(todo.begin(), todo.end(), [](const FindingRecord& a, const FindingRecord& b) {
+    return a.count > b.count;
+  });
+  auto start = Clock::now();
+  for (const FindingRecord& f : todo) {
+    if ((review.cancel && review.cancel->load()) || seconds_since(start) > review.seconds) {
+      ++stats.left;
+      continue;
+    }
+    InputPlan plan = case_input_plan(options, f.case_seed);
+    FindingReview r;
+    std::string line = fmt::format("#{} {}", f.id, f.signature.str());
+    if (review.opinion) {
+      std::vector<std::string> asked;
+      for (const auto& b : split_list(f.backends)) asked.push_back(b);
+      asked.insert(asked.end(), review.extra.begin(), review.extra.end());
+      Agreement a = second_opinion(f, plan, asked, lookup, review.finding_seconds);
+      r.agreement = a.to_json();
+      r.disputed = a.disputed;
+      stats.disputed += a.disputed;
+      line += ": " + a.str();
+    }
+    if (review.reduce && !r.disputed) {
+      if (auto reduced = reduce_finding(f, plan, lookup, review.finding_seconds, review.cancel)) {
+        r.reduced = print_rtg(reduced->smallest.a);
+        if (reduced->smallest.b) r.reduced_b = print_rtg(*reduced->smallest.b);
+        r.root = reduced_root(f, reduced->smallest.a);
+        ++stats.reduced;
+        line += fmt::format("; reduced {} -> {} nodes", reduced->start_nodes,
+                            reduced->smallest.nodes());
+      } else {
+        line += "; not reduced (the failure does not show again alone)";
+      }
+    }
+    db.set_review(f.signature.key(), r);
+    ++stats.reviewed;
+    if (review.progress) review.progress(line);
+  }
+  stats.merged = merge_by_root(db);
+  return stats;
+}
+
+}  // namespace retort

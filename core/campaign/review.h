@@ -1,0 +1,81 @@
+// The end of a campaign: each new distinct finding gets a second opinion and is reduced, and the
+// findings whose reduced graphs come down to one root merge into one (issue 22: a finding a
+// compiler maintainer would accept).
+//
+// Second opinion: the finding's graph under test runs, on the inputs of its case, on onnx-ref
+// (ONNX's own reference), on every backend the campaign compared, and on the default mode of
+// every other installed family; each either agrees with Retort's reference (the reference
+// oracle passes), differs, or says nothing (cannot run it, out of time). When onnx-ref differs
+// from Retort's reference the finding is "reference disputed": one of the references is wrong,
+// and it is not counted as a compiler bug.
+//
+// Reduction: core/compare/reduce.h, the same failure, bounded in time. The root of a reduced
+// graph is its backend family and the ops left besides the one the signature names (the op
+// whose value differs or that the error names): ORT's MaxPool length bug reduced under a Split
+// error, a Clip error and a Reshape error has the root "ort: maxpool" each time. Findings with
+// one root merge into the oldest (the others keep their rows and name it).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/campaign/campaign_options.h"
+#include "core/compare/reduce.h"
+#include "core/findings/findings_db.h"
+
+namespace retort {
+
+// Who agrees with whom on a finding's case. Retort's reference ("ref") is the yardstick.
+struct Agreement {
+  std::vector<std::string> agree;   // gave the reference's results (ref first)
+  std::vector<std::string> differ;  // did not: a wrong value, an error or a crash
+  std::vector<std::string> silent;  // could not run it, or was not asked in time
+  bool disputed = false;            // onnx-ref differs from ref
+
+  // "ort:O3 alone differs; ref, onnx-ref:default, xla:jit agree"; with "reference disputed: "
+  // before it when the references disagree.
+  std::string str() const;
+  std::string to_json() const;
+  // nullopt for text that is not an Agreement's JSON (a damaged or foreign row).
+  static std::optional<Agreement> from_json(const std::string& text);
+};
+
+// The backends asked for a second opinion besides a finding's own: onnx-ref, then the default
+// mode of each installed family none of `campaign_backends` belongs to (a family that runs in
+// another's environment is left out: it is that release again).
+std::vector<std::string> opinion_backends(const std::vector<std::string>& campaign_backends);
+
+// The finding's graph under test run on `backends` (ref is added first); stops asking new
+// backends after `seconds`. Throws Error when the finding's graphs do not parse.
+Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
+                         const std::vector<std::string>& backends, const BackendLookup& lookup,
+                         double seconds);
+
+// The root of a finding's reduced graph (see above).
+std::string reduced_root(const FindingRecord& f, const Graph& reduced);
+
+struct ReviewOptions {
+  bool opinion = true, reduce = true;
+  double seconds = 120;            // for the whole review; findings left over stay unreviewed
+  double finding_seconds = 30;     // per finding: reduction's limit, and the opinion's
+  std::vector<std::string> extra;  // opinion_backends() of the campaign
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const std::string&)> progress;  // one line per reviewed finding
+};
+
+struct ReviewStats {
+  size_t reviewed = 0, left = 0;  // reviewed now; new findings left for lack of time
+  size_t disputed = 0, reduced = 0;
+  size_t merged = 0;  // findings merged into another this time
+};
+
+// Reviews the findings this campaign recorded first that have no review yet (most frequent
+// first), then merges findings with one root. Backends that the lookup does not know say
+// nothing.
+ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
+                            const BackendLookup& lookup, const ReviewOptions& review);
+
+}  // namespace retort

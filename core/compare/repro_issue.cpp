@@ -1,0 +1,179 @@
+#include "core/compare/repro_issue.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/exec/inputs.h"
+#include "core/io/rtg.h"
+#include "core/ops/registry.h"
+#include "core/tensor/number_text.h"
+
+namespace retort {
+
+namespace {
+
+// Inputs up to this many elements are written into the issue as well as into the .npy files.
+constexpr int64_t kInlineElements = 64;
+
+const Graph& graph_of(const CompareReport& report, const std::string& name) {
+  for (size_t i = 0; i < report.graphs.size(); ++i)
+    if (report.graphs[i] == name) return report.graph_defs.at(i);
+  return report.graph_defs.at(0);
+}
+
+// The ONNX op types of a graph, in first-use order: what a maintainer searches the tracker for.
+std::vector<std::string> onnx_ops(const Graph& g) {
+  std::vector<std::string> ops;
+  for (const Node& n : g.nodes) {
+    const OpDef* def = OpRegistry::instance().find(n.op);
+    std::string name = def && !def->onnx.op_type.empty() ? def->onnx.op_type : n.op;
+    if (std::find(ops.begin(), ops.end(), name) == ops.end()) ops.push_back(name);
+  }
+  return ops;
+}
+
+// Text from a model or a compiler message, safe inside a Markdown table cell or a line.
+std::string cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r')
+      out += ' ';
+    else if (c == '|' || c == '`' || c == '<' || c == '>')
+      out += std::string("\\") + c;
+    else
+      out += c;
+  }
+  return out.size() > 300 ? out.substr(0, 300) + " ..." : out;
+}
+
+std::string values_text(const Tensor& t) {
+  std::vector<std::string> v;
+  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(float_literal_for(t.get(i), t.dtype()));
+  return fmt::format("{}", fmt::join(v, ", "));
+}
+
+// A code fence longer than any run of backticks in `code` (a model's names are in the script).
+std::string fence_for(const std::string& code) {
+  size_t longest = 0, run = 0;
+  for (char c : code) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<size_t>(3, longest + 1), '`');
+}
+
+std::string symptom(const Finding& f) {
+  switch (f.verdict) {
+    case Verdict::error:
+      return "fails on a valid model";
+    case Verdict::crash:
+      return "crashes on a valid model";
+    case Verdict::timeout:
+      return "hangs on a valid model";
+    case Verdict::shape_dtype_mismatch:
+      return "gives an output of the wrong shape or type";
+    default:
+      return "gives a wrong result";
+  }
+}
+
+std::string expected_against_actual(const CompareReport& report, const Finding& f) {
+  std::string against = f.oracle == Oracle::reference
+                            ? "Retort's reference interpreter (exact, in double, rounded once)"
+                            : fmt::format("`{}` on `{}`", cell(f.backend_b), cell(f.graph_b));
+  std::string text =
+      fmt::format("## Expected and actual\n\nExpected: {}. Actual: `{}` on `{}`.\n\n", against,
+                  cell(f.backend_a), cell(f.graph_a));
+  if (f.outputs.empty()) {
+    text += fmt::format("The run did not finish: {}\n\n", cell(f.message));
+    return text;
+  }
+  text +=
+      "| output | expected | actual | elements off | first difference |\n"
+      "|---|---|---|---|---|\n";
+  for (const OutputDiff& d : f.outputs) {
+    if (d.verdict == Verdict::pass) continue;
+    std::string first =
+        d.first_mismatch < 0
+            ? "-"
+            : fmt::format("[{}]: {} instead of {}", d.first_mismatch, float_literal(d.first_actual),
+                          float_literal(d.first_expected));
+    std::string off = d.expected_type == d.actual_type
+                          ? fmt::format("{} of {}", d.mismatched, d.numel)
+                          : std::string("all (shape or type)");
+    text += fmt::format("| {} | {} | {} | {} | {} |\n", cell(d.expected_name), d.expected_type,
+                        d.actual_type, off, first);
+  }
+  text += fmt::format("\nTolerance: {}.\n\n", report.tolerances.str());
+  return text;
+}
+
+std::string inputs_text(const CompareReport& report, const Finding& f, const Graph& g) {
+  TensorMap inputs = generate_inputs(report.graph_defs.at(0), f.seed, nullptr, report.inputs);
+  std::string text;
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    const Tensor& t = inputs.at(g.inputs[i].name);
+    if (t.numel() > kInlineElements) {
+      text += fmt::format("- `{}`: {} in `inputs/input_{}.npy`\n", cell(g.inputs[i].name),
+                          t.type().str(), i);
+      continue;
+    }
+    text += fmt::format("- `{}`: {} = [{}] (`inputs/input_{}.npy`)\n", cell(g.inputs[i].name),
+                        t.type().str(), values_text(t), i);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
+                                 const ReproBundle& bundle, const IssueFacts& facts) {
+  const Graph& g = graph_of(report, f.graph_a);
+  std::string compiler = bundle.standalone ? bundle.compiler : f.backend_a;
+  std::string text =
+      fmt::format("# {}: {} {}\n\n", cell(compiler), fmt::join(onnx_ops(g), " + "), symptom(f));
+  text += fmt::format(
+      "- Compiler: {}{}\n"
+      "- Found by: {} ({} oracle: {}), inputs seed {}\n"
+      "- Verdict: {}\n\n",
+      cell(compiler),
+      bundle.requirements.empty()
+          ? ""
+          : fmt::format(" (`pip install {}`)", fmt::join(bundle.requirements, " ")),
+      facts.retort_version, oracle_name(f.oracle), cell(f.str()), f.seed, verdict_name(f.verdict));
+  if (f.oracle == Oracle::equivalence)
+    text +=
+        "model_b.onnx is an equivalent rewrite of model_a.onnx (same outputs for every input): "
+        "the compiler must give both the same outputs.\n\n";
+  if (f.oracle == Oracle::optimization)
+    text += "The same model must give the same outputs at both optimization settings.\n\n";
+  text += "## Reproduce\n\n";
+  if (bundle.standalone)
+    text +=
+        "With the files of this folder (repro.py, the .onnx model, inputs/, expected/, "
+        "requirements.txt):\n\n"
+        "    python3 -m venv venv && venv/bin/pip install -r requirements.txt\n"
+        "    venv/bin/python repro.py\n\n"
+        "It prints each run against the expected outputs and exits 1 when the bug shows.\n\n";
+  else
+    text += fmt::format(
+        "No standalone script exists for this backend; Retort's replay runs it through its "
+        "worker:\n\n    {}\n\n",
+        bundle.run);
+  std::string fence = fence_for(facts.script);
+  text += fmt::format("<details><summary>repro.py</summary>\n\n{}python\n{}{}\n\n</details>\n\n",
+                      fence, facts.script, fence);
+  text += "Inputs:\n\n" + inputs_text(report, f, g) + "\n";
+  text += expected_against_actual(report, f);
+  text += "## The model\n\n";
+  if (!facts.picture.empty()) text += fmt::format("![the model]({})\n\n", facts.picture);
+  std::string rtg = rtg_can_print(g) ? print_rtg(g) : std::string("(names not printable)\n");
+  text += fmt::format("In Retort's text form (one ONNX node per line):\n\n{}\n{}{}\n\n",
+                      fence_for(rtg), rtg, fence_for(rtg));
+  text += fmt::format("## In Retort\n\n    {}\n", facts.retort_command);
+  return text;
+}
+
+}  // namespace retort

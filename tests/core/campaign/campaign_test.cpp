@@ -1,0 +1,123 @@
+// A campaign against workers that hang: `--time` is a deadline, a worker that hangs costs a case
+// at most two timeouts, and a worker too slow to answer hello is an infrastructure problem.
+#include "core/campaign/campaign.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/backend/ref_backend.h"
+#include "core/backend/worker_backend.h"
+
+namespace retort {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+class CampaignTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("retort_campaign_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    options_.backends = {"ref", "w"};
+    options_.gen.min_nodes = 2;
+    options_.gen.max_nodes = 3;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  BackendSpec worker(std::vector<std::string> fault, double timeout_s) {
+    std::vector<std::string> argv{RETORT_FAULT_WORKER};
+    argv.insert(argv.end(), fault.begin(), fault.end());
+    return {.name = "w", .argv = argv, .timeout_s = timeout_s, .options = {}};
+  }
+
+  // Runs the campaign; returns its wall time in seconds.
+  double run(FindingsDb& db, WorkerBackend& w) {
+    int64_t id = db.add_campaign(
+        {0, utc_now(), options_.to_json().dump(), "test", "{}", options_.seed, 0, 1});
+    RefBackend ref;
+    auto start = Clock::now();
+    stats_ = run_campaign(db, {id, options_, 0, 1, nullptr, {}}, {&ref, &w});
+    campaign_ = id;
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  fs::path dir_;
+  CampaignOptions options_;
+  CampaignStats stats_;
+  int64_t campaign_ = 0;
+};
+
+// The worker hangs on its first run with a timeout far beyond the budget: the campaign still
+// ends at its deadline, and the case it cut is not recorded (`--resume` runs it again).
+TEST_F(CampaignTest, TheTimeBudgetIsADeadlineWhateverTheWorkersDo) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  WorkerBackend w(worker({"--fault", "hang"}, 600));
+  options_.seconds = 2;
+  double seconds = run(db, w);
+  EXPECT_LT(seconds, options_.seconds + 10);
+  EXPECT_EQ(stats_.cases, 0u);
+  EXPECT_TRUE(db.cases(campaign_).empty());
+  EXPECT_EQ(w.worker_pid(), -1);
+  // The limits end with the campaign: the backend runs on for later commands.
+  EXPECT_EQ(w.case_trouble().cut, false);
+}
+
+// A hanging worker times out, is started again and times out once more; the case's other runs on
+// it are `timeout` without waiting, and the case is recorded with a timeout finding.
+TEST_F(CampaignTest, AWorkerThatHangsIsRestartedOnceInACase) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  WorkerBackend w(worker({"--fault", "hang"}, 0.5));
+  options_.cases = 1;
+  run(db, w);
+  ASSERT_EQ(stats_.cases, 1u);
+  std::vector<FindingRecord> findings = db.findings();
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0].signature.verdict, "timeout");
+  std::string verdicts = findings[0].verdicts;
+  EXPECT_NE(verdicts.find("no answer within 0.5 s"), std::string::npos) << verdicts;
+  if (db.cases(campaign_)[0].graphs > 2) {
+    EXPECT_NE(verdicts.find("not run: the worker timed out 2 times in this case"),
+              std::string::npos)
+        << verdicts;
+  }
+}
+
+// A worker that does not answer hello in time is tried again; when the second try answers, the
+// case goes on as usual.
+TEST_F(CampaignTest, AWorkerSlowToStartIsTriedAgain) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  WorkerBackend w(worker({"--fault", "hang-hello", "--once", (dir_ / "once").string()}, 0.5));
+  options_.cases = 1;
+  run(db, w);
+  ASSERT_EQ(db.cases(campaign_).size(), 1u);
+  EXPECT_EQ(db.cases(campaign_)[0].error, "");
+  EXPECT_TRUE(db.findings().empty());
+}
+
+// One that never answers hello is an infrastructure problem of the case, not a finding.
+TEST_F(CampaignTest, AWorkerThatNeverStartsIsAnInfrastructureProblem) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  WorkerBackend w(worker({"--fault", "hang-hello"}, 0.3));
+  options_.cases = 1;
+  run(db, w);
+  std::vector<CaseRecord> cases = db.cases(campaign_);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_NE(cases[0].error.find("infrastructure: w: the worker did not answer hello within 0.3 s, "
+                                "twice"),
+            std::string::npos)
+      << cases[0].error;
+  EXPECT_TRUE(db.findings().empty());
+  EXPECT_EQ(stats_.errors, 1u);
+}
+
+}  // namespace
+}  // namespace retort

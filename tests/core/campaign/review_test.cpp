@@ -1,0 +1,141 @@
+// The end of a campaign: second opinions from the other backends, reduction, and findings with
+// one root merged. The backends are the reference under the families' names, and the reference
+// deliberately wrong on one value (tests/core/compare/wrong_backend.h).
+#include "core/campaign/review.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "core/backend/ref_backend.h"
+#include "core/base/error.h"
+#include "core/io/rtg.h"
+#include "tests/core/compare/wrong_backend.h"
+
+namespace retort {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ReviewTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("retort_review_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A reference finding of ort:O3 on `graph` (whose output is y), as a campaign records it.
+  static FindingRecord finding(const std::string& graph, const std::string& op,
+                               const std::string& dtype, int64_t campaign) {
+    FindingRecord f;
+    f.signature = {"ort", "reference", "mismatch", op, dtype, "", ""};
+    f.backend_a = "ort:O3";
+    f.graph_a = f.graph_b = "original";
+    f.backend_b = "ref";
+    f.backends = "ref,ort:O3";
+    f.original = graph;
+    f.variants = "{}";
+    f.trace = "[]";
+    f.verdicts = "[]";
+    f.first_seen = f.last_seen = utc_now();
+    f.campaign = campaign;
+    f.inputs_seed = 5;
+    return f;
+  }
+
+  Backend& lookup(const std::string& name) {
+    auto it = backends_.find(name);
+    if (it == backends_.end()) fail("no backend '{}'", name);
+    return *it->second;
+  }
+
+  fs::path dir_;
+  RefBackend ref_, onnx_ref_, xla_;
+  WrongBackend ort_{"ort:O3", {"y"}}, wrong_reference_{"onnx-ref:default", {"y"}};
+  std::map<std::string, Backend*> backends_{
+      {"ref", &ref_}, {"ort:O3", &ort_}, {"onnx-ref:default", &onnx_ref_}, {"xla:jit", &xla_}};
+};
+
+const char* const kChain =
+    "graph c\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = exp(b)\noutput y\n";
+
+TEST_F(ReviewTest, TheOtherBackendsSayWhoAgrees) {
+  FindingRecord f = finding(kChain, "exp", "f32", 1);
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  Agreement a = second_opinion(f, {}, {"ref", "ort:O3", "onnx-ref:default", "xla:jit", "tvm:O3"},
+                               by_name, 30);
+  EXPECT_EQ(a.differ, std::vector<std::string>{"ort:O3"});
+  EXPECT_EQ(a.agree, (std::vector<std::string>{"ref", "onnx-ref:default", "xla:jit"}));
+  EXPECT_EQ(a.silent, std::vector<std::string>{"tvm:O3"});  // not installed here
+  EXPECT_FALSE(a.disputed);
+  EXPECT_EQ(a.str(), "ort:O3 alone differs; ref, onnx-ref:default, xla:jit agree; tvm:O3 silent");
+  auto back = Agreement::from_json(a.to_json());
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->str(), a.str());
+  EXPECT_FALSE(Agreement::from_json("[1, 2]"));
+}
+
+TEST_F(ReviewTest, ASecondReferenceThatDiffersDisputesTheFinding) {
+  backends_["onnx-ref:default"] = &wrong_reference_;
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  Agreement a = second_opinion(finding(kChain, "exp", "f32", 1), {}, {"ort:O3", "onnx-ref:default"},
+                               by_name, 30);
+  EXPECT_TRUE(a.disputed);
+  EXPECT_EQ(a.str(), "reference disputed: ort:O3, onnx-ref:default differ; ref agrees");
+}
+
+TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
+  FindingRecord split = finding(kChain, "split", "f32", 1);
+  Graph g = parse_rtg(
+      "graph r\ninput x : f32[1,1,5,5]\n"
+      "p = maxpool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, num_outputs=2)\n"
+      "output s0\noutput s1\n");
+  EXPECT_EQ(reduced_root(split, g), "ort: maxpool");
+  EXPECT_EQ(reduced_root(finding(kChain, "exp", "f32", 1), parse_rtg(kChain)), "ort: abs exp neg");
+  FindingRecord neg = finding(kChain, "neg", "f32", 1);
+  EXPECT_EQ(reduced_root(neg, parse_rtg("graph n\ninput x : f32[2]\ny = neg(x)\noutput y\n")),
+            "ort: neg");
+}
+
+// Two findings (f32 and f64) that both reduce to one exp: one root, merged into the older.
+TEST_F(ReviewTest, FindingsWithOneReducedRootMerge) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  CampaignOptions o;
+  o.input_ranges = false;
+  int64_t c = db.add_campaign({0, utc_now(), o.to_json().dump(), "0", "{}", 1, 0, 1});
+  const char* f64 = "graph d\ninput x : f64[3]\na = abs(x)\ny = exp(a)\noutput y\n";
+  db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {finding(kChain, "exp", "f32", c)});
+  db.record_case({c, 1, 0, 2, 1, 0, 0, 0, 0, 1, ""}, {finding(f64, "exp", "f64", c)});
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  ReviewOptions review;
+  review.extra = {"onnx-ref:default"};
+  ReviewStats stats = review_campaign(db, c, o, by_name, review);
+  EXPECT_EQ(stats.reviewed, 2u);
+  EXPECT_EQ(stats.reduced, 2u);
+  EXPECT_EQ(stats.disputed, 0u);
+  EXPECT_EQ(stats.merged, 1u);
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  ASSERT_EQ(reviews.size(), 2u);
+  std::map<std::string, FindingRecord> by_dtype;
+  for (const auto& f : db.findings()) by_dtype[f.signature.dtype] = f;
+  const FindingReview& older = reviews[by_dtype["f32"].signature.key()];
+  const FindingReview& newer = reviews[by_dtype["f64"].signature.key()];
+  EXPECT_EQ(older.root, "ort: exp") << older.reduced;
+  EXPECT_EQ(newer.root, "ort: exp") << newer.reduced;
+  EXPECT_EQ(older.merged_into, 0);
+  EXPECT_EQ(newer.merged_into, by_dtype["f32"].id);
+  EXPECT_EQ(parse_rtg(older.reduced).op_count(), 1u);
+  auto a = Agreement::from_json(older.agreement);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->str(), "ort:O3 alone differs; ref, onnx-ref:default agree");
+  // Reviewed findings are not reviewed again.
+  EXPECT_EQ(review_campaign(db, c, o, by_name, {}).reviewed, 0u);
+}
+
+}  // namespace
+}  // namespace retort
