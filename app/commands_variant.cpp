@@ -2,6 +2,7 @@
 // checking that it has the same interface; `equiv` proves two graphs equal with the rules, or
 // looks for a counterexample.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
@@ -14,6 +15,28 @@
 namespace retort {
 
 namespace {
+
+// How a variant's outputs stand for the original's: "outputs: d as o, a as s (in another
+// order); extra: b, c". Empty when they are the original's outputs, in order.
+std::string outputs_text(const Graph& original, const Graph& variant, const OutputMatch& m) {
+  if (m.extra.empty() && variant.outputs == original.outputs) return {};
+  std::vector<std::string> listed;
+  bool reordered = false;
+  for (size_t k = 0; k < m.of_original.size(); ++k) {
+    const std::string& name = variant.outputs[m.of_original[k]];
+    reordered |= m.of_original[k] != k;
+    listed.push_back(
+        name == original.outputs[k] ? name : fmt::format("{} as {}", name, original.outputs[k]));
+  }
+  std::string text =
+      fmt::format("outputs: {}{}", fmt::join(listed, ", "), reordered ? " (in another order)" : "");
+  std::vector<std::string> extra;
+  for (size_t i : m.extra) extra.push_back(variant.outputs[i]);
+  if (!extra.empty())
+    text += fmt::format("; extra: {} (compared between variants that expose the same value)",
+                        fmt::join(extra, ", "));
+  return text;
+}
 
 void run_variant(Session& s, const Args& args, Output& out) {
   if (*args.arg(0) != "add") fail_unknown("variant action", *args.arg(0), {"add"});
@@ -35,18 +58,22 @@ void run_variant(Session& s, const Args& args, Output& out) {
           "becomes a variant of (run `egraph` before editing)");
     Graph variant = s.graph();
     const Graph& original = s.egraph().start;
-    check_variant_interface(original, variant, *name);
+    OutputMatch match = check_variant_interface(original, variant, *name);
+    std::string outputs = outputs_text(original, variant, match);
     s.set_variant(*name, std::move(variant));
     s.set_graph(original);
     out.print("variant {}: the current graph ({} ops); the current graph is the original again",
               *name, s.variant(*name).op_count());
+    if (!outputs.empty()) out.print("{}", outputs);
     return;
   }
   Graph variant = load_graph_file(*file);
-  check_variant_interface(s.graph(), variant, *name);
+  OutputMatch match = check_variant_interface(s.graph(), variant, *name);
+  std::string outputs = outputs_text(s.graph(), variant, match);
+  out.print("variant {}: {} ({} ops), the original's inputs{}", *name, *file, variant.op_count(),
+            outputs.empty() ? " and outputs" : "");
+  if (!outputs.empty()) out.print("{}", outputs);
   s.set_variant(*name, std::move(variant));
-  out.print("variant {}: {} ({} ops), the original's inputs and outputs", *name, *file,
-            s.variant(*name).op_count());
 }
 
 void run_equiv(Session& s, const Args& args, Output& out) {
@@ -75,8 +102,8 @@ void run_equiv(Session& s, const Args& args, Output& out) {
     out.print("{} = {}: proven after {} {} ({} e-nodes)", name_a, name_b, r.iterations,
               r.iterations == 1 ? "iteration" : "iterations", r.nodes);
     for (size_t k = 0; k < r.proofs.size(); ++k) {
-      out.print("output {} ({} = {}), {} steps:", k, a.outputs[k], b.outputs[k],
-                r.proofs[k].steps.size());
+      out.print("output {} ({} = {}), {} steps:", k, a.outputs[r.pairs[k].first],
+                b.outputs[r.pairs[k].second], r.proofs[k].steps.size());
       out.write(r.proofs[k].str());
     }
     return;
@@ -104,10 +131,14 @@ void register_variant_commands(CommandRegistry& r) {
          .help =
              "`variant add NAME FILE` loads a .rtg, .json or .onnx graph and keeps it as the\n"
              "variant NAME after checking that it has the original's inputs (names and types, in\n"
-             "order) and outputs (count and types). `variant add NAME --from` takes the current\n"
-             "graph, edited with `def` after `egraph`, as the variant of the e-graph's start\n"
-             "graph, which becomes the current graph again. Hand-written variants compare like\n"
-             "extracted ones; `equiv` proves them equal.",
+             "order) and an output for each of the original's outputs, of its type: matched by\n"
+             "name, then by value (an e-graph of both graphs), then by position. Its other\n"
+             "outputs (exposed intermediates) are extra: checked against the reference on every\n"
+             "backend, and between variants that expose the same value (docs/compare.md).\n"
+             "`variant add NAME --from` takes the current graph, edited with `def` after\n"
+             "`egraph`, as the variant of the e-graph's start graph, which becomes the current\n"
+             "graph again. Hand-written variants compare like extracted ones; `equiv` proves\n"
+             "them equal.",
          .run = run_variant});
   r.add({.name = "equiv",
          .args = {{"A", Completion::VariantName}, {"B", Completion::VariantName}},
@@ -120,14 +151,16 @@ void register_variant_commands(CommandRegistry& r) {
                      {"--rtol", "R", "relative tolerance of the counterexample search"}},
          .summary = "Prove two graphs equal with the rules, or find a counterexample.",
          .help =
-             "Puts A and B (`original` or variant names, with the same interface) in one new\n"
+             "Puts A and B (`original` or variant names, with the same inputs) in one new\n"
              "e-graph and runs the enabled rules until each output of A is in the class of the\n"
-             "same output of B, or a limit is hit. When they meet it prints, per output, the\n"
-             "proof: the chain of rewrites from A's term to B's, each step with its rule and\n"
-             "trace step. Otherwise it says \"not proven within limits\" and runs both on the\n"
-             "reference interpreter with seeded inputs, printing the first that makes an output\n"
-             "differ (inputs that make an op undefined are skipped). The session's e-graph is\n"
-             "left as it was; Ctrl-C stops the rules.",
+             "output of B it matches, or a limit is hit; the graph with more outputs is matched\n"
+             "as `variant add` matches a variant (its outputs in any order, its extra ones left\n"
+             "out). When they meet it prints, per output, the proof: the chain of rewrites from\n"
+             "A's term to B's, each step with its rule and trace step. Otherwise it says \"not\n"
+             "proven within limits\" and runs both on the reference interpreter with seeded\n"
+             "inputs, printing the first that makes an output differ (inputs that make an op\n"
+             "undefined are skipped). The session's e-graph is left as it was; Ctrl-C stops the\n"
+             "rules.",
          .run = run_equiv});
 }
 

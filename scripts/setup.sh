@@ -13,7 +13,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(cmake ninja-build g++ pkg-config libfmt-dev nlohmann-json3-dev libreadline-dev
   libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
   libbenchmark-dev libmimalloc-dev libonnx-testdata libgraphviz-dev graphviz tmux python3 clang-format
-  python3-numpy python3-onnx python3-torch python3-venv libsqlite3-dev parallel ccache)
+  python3-numpy python3-onnx python3-torch python3-venv libsqlite3-dev parallel ccache
+  munge slurmctld slurmd slurm-client)
 
 missing=()
 for p in "${packages[@]}"; do

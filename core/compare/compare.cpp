@@ -9,6 +9,7 @@
 
 #include "core/backend/family.h"
 #include "core/base/error.h"
+#include "core/compare/output_match.h"
 #include "core/compare/precision.h"
 #include "core/compare/undefined_check.h"
 #include "core/exec/inputs.h"
@@ -52,13 +53,6 @@ Expected run_reference(const Graph& g, const TensorMap& inputs) {
     e.undefined = find_undefined(g, known);
   }
   return e;
-}
-
-std::vector<std::pair<std::string, std::string>> output_pairs(const Graph& a, const Graph& b) {
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (size_t i = 0; i < a.outputs.size() && i < b.outputs.size(); ++i)
-    pairs.emplace_back(a.outputs[i], b.outputs[i]);
-  return pairs;
 }
 
 std::string first_failure(const RunComparison& c) {
@@ -181,6 +175,18 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
   if (options.runs == 0) fail("--runs must be at least 1");
   const Graph& original = *graphs[0].graph;
   for (const auto& g : graphs) check_same_inputs(original, g);
+  // How each variant's outputs stand for the original's (core/compare/output_match.h), and which
+  // extra outputs of two variants denote the same value.
+  std::vector<const Graph*> defs;
+  for (const auto& g : graphs) defs.push_back(g.graph);
+  std::vector<OutputMatch> matches(graphs.size());
+  size_t with_extras = 0;
+  for (size_t g = 1; g < graphs.size(); ++g) {
+    matches[g] = match_outputs(original, *graphs[g].graph, graphs[g].name);
+    with_extras += !matches[g].extra.empty();
+  }
+  std::vector<std::vector<size_t>> values;
+  if (with_extras >= 2) values = output_values(defs);
 
   CompareReport report;
   for (Backend* b : backends) report.backends.push_back(b->info().name);
@@ -192,7 +198,13 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
   report.mutations = options.mutations;
   report.inputs = input_plan;
   report.cells.resize(backends.size() * graphs.size());
-  const std::vector<Check> checks = plan_checks(report.backends, graphs.size());
+  std::vector<Check> checks = plan_checks(report.backends, graphs.size());
+  // Two variants that expose the same intermediate value check it against each other.
+  for (size_t b = 0; b < backends.size() && with_extras >= 2; ++b)
+    for (size_t g = 2; g < graphs.size(); ++g)
+      for (size_t h = 1; h < g; ++h)
+        if (!output_pairs(defs, matches, values, g, h).empty())
+          checks.push_back({Oracle::equivalence, b, g, b, h});
 
   std::vector<std::string> onnx(graphs.size());
   for (size_t g = 0; g < graphs.size(); ++g) {
@@ -259,8 +271,6 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     }
     PrecisionBands bands{graph_defs, reference_outputs, inputs, options.tolerances};
     for (const Check& check : checks) {
-      const Graph& ga = *graphs[check.graph_a].graph;
-      const Graph& gb = *graphs[check.graph_b].graph;
       const RunResult& a = results[check.backend_a][check.graph_a];
       const RunResult& b = check.backend_b == kReferenceSide
                                ? expected[check.graph_b].result
@@ -269,7 +279,9 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       if (check.oracle != Oracle::reference && a.status != RunStatus::ok &&
           b.status != RunStatus::ok)
         continue;
-      RunComparison c = compare_runs(a, b, output_pairs(ga, gb), options.tolerances);
+      RunComparison c =
+          compare_runs(a, b, output_pairs(defs, matches, values, check.graph_a, check.graph_b),
+                       options.tolerances);
       ++report.checks[std::string(oracle_name(check.oracle))];
       std::string undefined;
       bool any_outcome = false;

@@ -91,10 +91,12 @@ struct CompareOptions {
   std::function<void(size_t done, size_t total, const std::string& backend)> progress{};
 };
 
-// graphs[0] is the original; every graph must have the original's inputs (names and types).
+// graphs[0] is the original; every graph must have the original's inputs (names and types) and
+// an output for each of its outputs (core/compare/output_match.h: a variant may reorder them and
+// expose more; two variants exposing the same value are checked against each other).
 // Backends are run in order and must not throw (Backend::run's contract). Throws Error when the
-// graphs do not share inputs or a list is empty. `inputs`: the range inputs are drawn from and the
-// inputs fixed by hand (`inputs`, `input`).
+// graphs do not share inputs, a variant lacks an output, or a list is empty. `inputs`: the range
+// inputs are drawn from and the inputs fixed by hand (`inputs`, `input`).
 CompareReport run_compare(const std::vector<CompareGraph>& graphs,
                           const std::vector<Backend*>& backends, const CompareOptions& options,
                           const InputPlan& inputs = {});

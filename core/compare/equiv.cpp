@@ -39,11 +39,11 @@ void search_counterexample(const Graph& a, const Graph& b, const EquivOptions& o
       ++r.undefined;
       continue;
     }
-    for (size_t k = 0; k < a.outputs.size(); ++k) {
-      OutputDiff d = diff_tensors(va.at(a.outputs[k]), vb.at(b.outputs[k]), o.tolerances);
+    for (auto [i, j] : r.pairs) {
+      OutputDiff d = diff_tensors(va.at(a.outputs[i]), vb.at(b.outputs[j]), o.tolerances);
       if (d.verdict == Verdict::pass) continue;
-      d.actual_name = a.outputs[k];
-      d.expected_name = b.outputs[k];
+      d.actual_name = a.outputs[i];
+      d.expected_name = b.outputs[j];
       r.counterexample_seed = seed;
       r.counterexample = d.str();
       return;
@@ -53,26 +53,26 @@ void search_counterexample(const Graph& a, const Graph& b, const EquivOptions& o
 
 }  // namespace
 
-void check_variant_interface(const Graph& original, const Graph& variant,
-                             const std::string& variant_name) {
+OutputMatch check_variant_interface(const Graph& original, const Graph& variant,
+                                    const std::string& variant_name) {
   if (input_list(original) != input_list(variant))
     fail("'{}' has inputs ({}) but the original has ({})", variant_name,
          fmt::join(input_list(variant), ", "), fmt::join(input_list(original), ", "));
-  if (original.outputs.size() != variant.outputs.size())
-    fail("'{}' has {} outputs but the original has {}", variant_name, variant.outputs.size(),
-         original.outputs.size());
-  for (size_t k = 0; k < original.outputs.size(); ++k) {
-    const TensorType& want = original.type_of(original.outputs[k]);
-    const TensorType& got = variant.type_of(variant.outputs[k]);
-    if (want != got)
-      fail("output {} of '{}' ('{}') is {} but the original's ('{}') is {}", k, variant_name,
-           variant.outputs[k], got.str(), original.outputs[k], want.str());
-  }
+  return match_outputs(original, variant, variant_name);
 }
 
 EquivResult prove_equivalent(const Graph& a, const Graph& b, const RuleSet& rules,
                              const EquivOptions& o) {
-  check_variant_interface(a, b, "B");
+  EquivResult r;
+  // The graph with more outputs is the variant: it may list the other's in another order and
+  // expose intermediate values besides.
+  if (a.outputs.size() > b.outputs.size()) {
+    OutputMatch m = check_variant_interface(b, a, "A");
+    for (size_t k = 0; k < b.outputs.size(); ++k) r.pairs.emplace_back(m.of_original[k], k);
+  } else {
+    OutputMatch m = check_variant_interface(a, b, "B");
+    for (size_t k = 0; k < a.outputs.size(); ++k) r.pairs.emplace_back(k, m.of_original[k]);
+  }
   EGraph eg;
   GraphMeta meta_a = add_graph(eg, a);
   GraphMeta meta_b = add_graph(eg, b);
@@ -82,12 +82,11 @@ EquivResult prove_equivalent(const Graph& a, const Graph& b, const RuleSet& rule
   const std::vector<EClassId> outs_b(eg.term(meta_b.root).children.begin(),
                                      eg.term(meta_b.root).children.end());
   auto met = [&] {
-    for (size_t k = 0; k < outs_a.size(); ++k)
-      if (!eg.same(outs_a[k], outs_b[k])) return false;
+    for (auto [i, j] : r.pairs)
+      if (!eg.same(outs_a[i], outs_b[j])) return false;
     return true;
   };
 
-  EquivResult r;
   RunnerOptions limits;
   limits.node_limit = o.node_limit;
   limits.cancel = o.cancel;
@@ -113,7 +112,7 @@ EquivResult prove_equivalent(const Graph& a, const Graph& b, const RuleSet& rule
   }
   r.nodes = eg.node_count();
   if (r.proven) {
-    for (size_t k = 0; k < outs_a.size(); ++k) r.proofs.push_back(eg.explain(outs_a[k], outs_b[k]));
+    for (auto [i, j] : r.pairs) r.proofs.push_back(eg.explain(outs_a[i], outs_b[j]));
     return r;
   }
   search_counterexample(a, b, o, r);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compare/output_match.h"
 #include "core/compare/tensor_diff.h"
 #include "core/compare/tolerance.h"
 #include "core/egraph/explanation.h"
@@ -18,10 +19,11 @@
 
 namespace retort {
 
-// Throws Error unless `variant` has the inputs of `original` (names and types, in order) and as
-// many outputs, of the same types.
-void check_variant_interface(const Graph& original, const Graph& variant,
-                             const std::string& variant_name);
+// Throws Error unless `variant` has the inputs of `original` (names and types, in order) and an
+// output for each of the original's, of its type (core/compare/output_match.h: in any order, and
+// with extra outputs); returns how they match.
+OutputMatch check_variant_interface(const Graph& original, const Graph& variant,
+                                    const std::string& variant_name);
 
 struct EquivOptions {
   size_t iter_limit = 30;
@@ -36,7 +38,10 @@ struct EquivOptions {
 
 struct EquivResult {
   bool proven = false;
-  std::vector<Explanation> proofs;  // per output, when proven
+  // The outputs proven or tested equal: (A's output, B's output) indices, one per output of the
+  // graph with fewer outputs (matched as check_variant_interface matches a variant's).
+  std::vector<std::pair<size_t, size_t>> pairs;
+  std::vector<Explanation> proofs;  // per pair, when proven
   size_t iterations = 0, nodes = 0;
   std::string stopped;  // why the rules stopped without a proof: "saturated", "node limit", ...
   // Without a proof: the first seed whose inputs make an output differ on the reference, and
@@ -46,8 +51,9 @@ struct EquivResult {
   size_t tried = 0, undefined = 0;
 };
 
-// A and B must have the same interface (check_variant_interface). Throws Error when they do not,
-// or when a constant name means different values in the two.
+// A and B must have the same inputs, and the one with more outputs an output for each of the
+// other's (check_variant_interface, B the variant when both have as many). Throws Error when they
+// do not, or when a constant name means different values in the two.
 EquivResult prove_equivalent(const Graph& a, const Graph& b, const RuleSet& rules,
                              const EquivOptions& options);
 

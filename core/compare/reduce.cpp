@@ -139,7 +139,13 @@ void dropped_outputs(const ReduceCase& cur, std::vector<Candidate>& out) {
   for (size_t k = 0; k < cur.a.outputs.size(); ++k) {
     ReduceCase c = cur;
     c.a.outputs.erase(c.a.outputs.begin() + static_cast<std::ptrdiff_t>(k));
-    if (c.b) c.b->outputs.erase(c.b->outputs.begin() + static_cast<std::ptrdiff_t>(k));
+    // b drops the output paired with it; a variant's outputs may be in another order, or extra.
+    if (c.b) {
+      std::string w = paired(cur, cur.a.outputs[k]);
+      auto at =
+          std::find(c.b->outputs.begin(), c.b->outputs.end(), w.empty() ? cur.a.outputs[k] : w);
+      if (at != c.b->outputs.end()) c.b->outputs.erase(at);
+    }
     add_candidate(out, fmt::format("output '{}' dropped", cur.a.outputs[k]), std::move(c));
   }
 }
@@ -297,9 +303,14 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   names.push_back(target.backend_a);
   std::vector<Backend*> run_on;
   for (const auto& n : names) run_on.push_back(&backends(n));
-  CompareReport report =
-      run_compare(graphs, run_on, {.seed = target.seed, .runs = 1, .tolerances = target.tolerances},
-                  target.inputs);
+  CompareReport report;
+  try {
+    report = run_compare(graphs, run_on,
+                         {.seed = target.seed, .runs = 1, .tolerances = target.tolerances},
+                         target.inputs);
+  } catch (const Error&) {
+    return CheckOutcome::other;  // the variant lost an output the original still has
+  }
   if (report.bug_count() == 0) return CheckOutcome::passes;
   SignatureFinder finder(report, run_on);
   const std::string under_test = pair ? "variant" : "original";

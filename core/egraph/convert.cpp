@@ -102,6 +102,7 @@ class Restorer {
     names_.reserve(order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
+    wanted_ = output_names(out_node);
     name_outputs_first(out_node);
     for (EClassId c : order) name_class(c);
     add_constants(order);
@@ -155,12 +156,42 @@ class Restorer {
 
   bool claim(const std::string& name, Names& names) { return names.used.insert(name).second; }
 
-  // The original outputs keep their names when an op node computes them.
-  void name_outputs_first(const ENode& root_node) {
-    for (size_t i = 0; i < root_node.children.size() && i < meta_.output_names.size(); ++i) {
+  // The name each output of the chosen graph_out should have: the original output it computes
+  // (its class, in the original graph_out's order, so that reordered outputs keep their names),
+  // else the original value of its class (an exposed intermediate keeps the name it had). Outputs
+  // are matched by name first (core/compare/output_match.h).
+  struct Wanted {
+    std::string name;
+    bool original = false;  // the name of an original output
+  };
+  std::vector<Wanted> output_names(const ENode& root_node) const {
+    const ENode& own = eg_.term(meta_.root);
+    std::vector<Wanted> wanted(root_node.children.size());
+    std::vector<bool> used(meta_.output_names.size(), false);
+    for (size_t i = 0; i < wanted.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
-      if (names_.count(c) || is_leaf_op(sel_.at(c).op)) continue;
-      if (claim(meta_.output_names[i], values_)) names_[c] = meta_.output_names[i];
+      for (size_t k = 0; k < used.size() && k < own.children.size(); ++k)
+        if (!used[k] && eg_.find(own.children[k]) == c) {
+          used[k] = true;
+          wanted[i] = {meta_.output_names[k], true};
+          break;
+        }
+      if (!wanted[i].original)
+        for (const auto& [term, name] : meta_.value_names)
+          if (eg_.find(term) == c) {
+            wanted[i].name = name;
+            break;
+          }
+    }
+    return wanted;
+  }
+
+  // The outputs take their wanted names when an op node computes them.
+  void name_outputs_first(const ENode& root_node) {
+    for (size_t i = 0; i < root_node.children.size(); ++i) {
+      EClassId c = eg_.find(root_node.children[i]);
+      if (wanted_[i].name.empty() || names_.count(c) || is_leaf_op(sel_.at(c).op)) continue;
+      if (claim(wanted_[i].name, values_)) names_[c] = wanted_[i].name;
     }
   }
 
@@ -238,19 +269,18 @@ class Restorer {
     g_.nodes.push_back(std::move(node));
   }
 
-  // Output i keeps the original name i; where the chosen value has another name (an input, a
+  // An original output keeps its name; where the chosen value has another name (an input, a
   // constant, or a value already listed) an identity node gives it that name.
   void set_outputs(const ENode& root_node) {
     std::set<std::string> listed;
     bool have_identity = OpRegistry::instance().find("identity") != nullptr;
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       const std::string& value = names_.at(eg_.find(root_node.children[i]));
-      bool original = i < meta_.output_names.size();
-      bool fits = original ? value == meta_.output_names[i] : !listed.count(value);
+      bool original = wanted_[i].original;
+      bool fits = original ? value == wanted_[i].name : !listed.count(value);
       std::string name = value;
       if (!fits && have_identity) {
-        name = original && claim(meta_.output_names[i], values_) ? meta_.output_names[i]
-                                                                 : fresh(values_);
+        name = original && claim(wanted_[i].name, values_) ? wanted_[i].name : fresh(values_);
         Node id;
         id.op = "identity";
         id.name = fresh(nodes_);
@@ -271,6 +301,7 @@ class Restorer {
   Graph g_;
   std::unordered_map<ENode, std::string, ENodeHash> original_value_, original_node_;
   std::unordered_map<EClassId, std::string> names_;
+  std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v", {}, 0}, nodes_{"n", {}, 0};
   NameSet reserved_;
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;

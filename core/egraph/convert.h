@@ -31,10 +31,11 @@ GraphMeta add_graph(EGraph& eg, const Graph& g);
 // The Graph for a selection rooted at meta.root's class. Shared classes become one value;
 // e-nodes of one multi-output op (same op, attrs, children) become one node; values and nodes
 // keep their original names where the chosen e-node is the original one, else get fresh names.
-// The first outputs keep the original output names (through an identity node when an output
-// became an input, a constant or a duplicate of another output); extra graph_out children
-// become extra outputs. The result is typed from the e-class analysis, exactly as infer_graph
-// would type it (the tests check this on every sample and on generated graphs).
+// Outputs that compute an original output keep its name wherever the chosen graph_out lists them
+// (through an identity node when an output became an input, a constant or a duplicate of another
+// output); extra graph_out children become extra outputs, named after the original value their
+// class holds where that name is free. The result is typed from the e-class analysis, exactly as
+// infer_graph would type it (the tests check this on every sample and on generated graphs).
 Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection);
 
 }  // namespace retort

@@ -78,6 +78,17 @@ double selection_cost(const EGraph& eg, const Selection& sel, const OpCost& op_c
   return cost(sel.root);
 }
 
+// Listing the outputs in another order costs nothing: where a reordered graph_out ties with the
+// one `root` names (the graph's own), min and max keep the graph's order, and only random
+// extraction reorders. Nothing points at the root class, so its choice stays acyclic.
+void prefer_own_root(const EGraph& eg, EClassId root, const OpCost& op_cost,
+                     const std::vector<double>& best, std::vector<const ENode*>& choice) {
+  EClassId r = eg.find(root);
+  ENode own = eg.canonicalize(eg.term(root));
+  for (const ENode& n : eg.eclass(r).nodes)
+    if (n == own && node_cost(eg, n, op_cost, best) == best[r.value]) choice[r.value] = &n;
+}
+
 Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
   std::vector<EClassId> ids = eg.class_ids();
   std::vector<double> best(eg.term_count(), kInf);
@@ -96,6 +107,7 @@ Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
         }
       }
   }
+  prefer_own_root(eg, root, op_cost, best, choice);
   Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
   sel.cost = best[sel.root.value];
   return sel;
@@ -293,6 +305,7 @@ Selection select_max(const EGraph& eg, EClassId root, const OpCost& op_cost) {
         choice[c.value] = n;
       }
     }
+  prefer_own_root(eg, root, op_cost, best, choice);
   Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
   sel.cost = best[sel.root.value];
   return sel;

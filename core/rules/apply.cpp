@@ -109,6 +109,24 @@ std::vector<EClassId> choose_exposed(const EGraph& eg, const Rule& rule, const M
   return pool;
 }
 
+// A Reorder rule's new order of the outputs of graph_out node `out`: a uniformly drawn
+// permutation that lists other classes than `out` does somewhere (rotated by one where the draw
+// changed nothing); empty when every order is the same (fewer than two distinct outputs).
+std::vector<EClassId> choose_order(const EGraph& eg, const ENode& out, Rng& rng) {
+  std::vector<EClassId> kids = out.children.vec();
+  auto same_order = [&](const std::vector<EClassId>& order) {
+    for (size_t i = 0; i < order.size(); ++i)
+      if (eg.find(order[i]) != eg.find(out.children[i])) return false;
+    return true;
+  };
+  for (size_t i = kids.size(); i > 1; --i)
+    std::swap(kids[i - 1],
+              kids[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+  if (same_order(kids) && !kids.empty()) std::rotate(kids.begin(), kids.begin() + 1, kids.end());
+  if (same_order(kids)) return {};
+  return kids;
+}
+
 // One node of a right-hand side instance: an existing class, or an e-node still to be added.
 struct Slot {
   bool fresh = false;
@@ -126,9 +144,13 @@ class Instance {
   // Builds and type-checks the slots; returns why the instance is rejected, or nothing.
   std::optional<std::string> build(const std::vector<EClassId>& exposed) {
     try {
-      if (rule_.kind == Rule::Kind::Expose) {
-        std::vector<EClassId> kids = m_.node->children.vec();
-        kids.insert(kids.end(), exposed.begin(), exposed.end());
+      if (rule_.on_graph_out()) {
+        // Expose appends its classes; Reorder's are the outputs in their new order.
+        std::vector<EClassId> kids = exposed;
+        if (rule_.kind == Rule::Kind::Expose) {
+          kids = m_.node->children.vec();
+          kids.insert(kids.end(), exposed.begin(), exposed.end());
+        }
         Slot s;
         s.fresh = true;
         s.node = graph_out_enode(kids);
@@ -330,6 +352,9 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     exposed = choose_exposed(eg, rule, match, rng);
     if (exposed.empty())
       return {ApplyOutcome::Skipped, "no intermediate tensor is left to expose", {}};
+  } else if (rule.kind == Rule::Kind::Reorder) {
+    exposed = choose_order(eg, *match.node, rng);
+    if (exposed.empty()) return {ApplyOutcome::Skipped, "no other order of the outputs", {}};
   } else if (auto why = choose_params(eg, rule, match, params, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }

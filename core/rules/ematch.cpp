@@ -170,10 +170,12 @@ class Matcher {
   uint32_t calls_ = 0;
 };
 
-void search_expose(const EGraph& eg, EClassId cls, const SearchOptions& options,
-                   std::vector<Match>& out) {
+// A graph_out rule matches each graph_out e-node; Reorder only those with two outputs to swap.
+void search_graph_out(const EGraph& eg, const Rule& rule, EClassId cls,
+                      const SearchOptions& options, std::vector<Match>& out) {
   for (const ENode& n : nodes_with_op(eg.eclass(cls), special_ops::kGraphOut)) {
     if (out.size() >= options.limit) return;
+    if (rule.kind == Rule::Kind::Reorder && n.children.size() < 2) continue;
     Match m;
     m.eclass = eg.find(cls);
     m.node = n;
@@ -185,9 +187,9 @@ void search_expose(const EGraph& eg, EClassId cls, const SearchOptions& options,
 
 std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options) {
   std::vector<Match> out;
-  if (rule.kind == Rule::Kind::Expose) {
+  if (rule.on_graph_out()) {
     for (EClassId c : eg.classes_with_op(special_ops::kGraphOut))
-      search_expose(eg, c, options, out);
+      search_graph_out(eg, rule, c, options, out);
     return out;
   }
   Matcher m(eg, rule, options, out);
@@ -215,8 +217,8 @@ std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOption
 std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,
                                 const SearchOptions& options) {
   std::vector<Match> out;
-  if (rule.kind == Rule::Kind::Expose) {
-    search_expose(eg, eclass, options, out);
+  if (rule.on_graph_out()) {
+    search_graph_out(eg, rule, eclass, options, out);
     return out;
   }
   if (rule.lhs.is_var() && !eg.has_type(eclass)) return out;
@@ -241,7 +243,7 @@ std::string attr_text(const Subst& s, const AttrPattern& a) {
 }  // namespace
 
 std::string match_str(const EGraph& eg, const Rule& rule, const Match& m, size_t max_nodes) {
-  if (rule.kind == Rule::Kind::Expose || rule.lhs.is_var()) {
+  if (rule.on_graph_out() || rule.lhs.is_var()) {
     if (m.node) return enode_str(eg, *m.node);
     return term_str(eg, m.eclass, max_nodes);
   }

@@ -37,7 +37,7 @@ struct SearchOptions {
 };
 
 // Every match of the rule in a clean (rebuilt) e-graph, in a deterministic order (classes by
-// id, then their members' order). An Expose rule matches each graph_out e-node.
+// id, then their members' order). Expose and Reorder rules match each graph_out e-node.
 std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options = {});
 // The matches rooted in one e-class (any id of it).
 std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,

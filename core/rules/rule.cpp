@@ -16,6 +16,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_
 
 std::string Rule::str() const {
   if (kind == Kind::Expose) return fmt::format("expose {}", expose_count);
+  if (kind == Kind::Reorder) return "reorder";
   return lhs.str(vars) + " => " + rhs.str(vars);
 }
 
@@ -49,8 +50,8 @@ void RuleSet::append(const RuleSet& other) {
 
 namespace {
 
-const std::set<std::string, std::less<>> kClauseWords = {"rule", "doc", "if",    "let",   "pick",
-                                                         "cap",  "in",  "where", "expose"};
+const std::set<std::string, std::less<>> kClauseWords = {
+    "rule", "doc", "if", "let", "pick", "cap", "in", "where", "expose", "reorder"};
 
 class RuleFileParser {
  public:
@@ -111,9 +112,11 @@ class RuleFileParser {
     r.loc = kw.loc;
     r.name = name_after(kw, "a rule name");
     while (!at_end() && items_[pos_].is_symbol("doc")) r.doc = doc_after(items_[pos_++]);
-    const SExpr& first = next(kw, "the rule's 'lhs => rhs' or 'expose N'");
+    const SExpr& first = next(kw, "the rule's 'lhs => rhs', 'expose N' or 'reorder'");
     const SExpr* rhs = nullptr;
-    if (first.is_symbol("expose")) {
+    if (first.is_symbol("reorder")) {
+      r.kind = Rule::Kind::Reorder;
+    } else if (first.is_symbol("expose")) {
       r.kind = Rule::Kind::Expose;
       r.expose_count = int_after(first, "the number of outputs to expose");
       if (r.expose_count == 0) fail_at(first, "expose needs at least 1 output");
@@ -154,8 +157,9 @@ class RuleFileParser {
         r.cap = int_after(kw, "the per-iteration application cap");
         continue;
       }
-      if (r.kind == Rule::Kind::Expose && kw.text != "doc" && kw.text != "cap")
-        fail_at(kw, "an expose rule takes only doc and cap clauses");
+      if (r.on_graph_out() && kw.text != "doc" && kw.text != "cap")
+        fail_at(kw, fmt::format("{} rule takes only doc and cap clauses",
+                                r.kind == Rule::Kind::Expose ? "an expose" : "a reorder"));
       RuleClause c;
       c.loc = kw.loc;
       if (kw.text == "if") {

@@ -38,6 +38,7 @@ struct Rule {
     Rewrite,  // lhs => rhs
     Expose,   // Polyjuice's graph_out(x) -> graph_out(r1, x, r2): add intermediate tensors as
               // extra graph outputs (expose N: up to N of them per application)
+    Reorder,  // graph_out(x, y) -> graph_out(y, x): the outputs in another order, drawn
   };
   Kind kind = Kind::Rewrite;
   std::string name;
@@ -50,7 +51,9 @@ struct Rule {
   int64_t cap = -1;          // at most this many applications per runner iteration; -1: no cap
   int64_t expose_count = 0;  // Expose: outputs added per application
 
-  std::string str() const;  // "lhs => rhs", or "expose N"
+  // Expose and Reorder rewrite the graph_out e-node itself rather than a term.
+  bool on_graph_out() const { return kind != Kind::Rewrite; }
+  std::string str() const;  // "lhs => rhs", "expose N" or "reorder"
 };
 
 struct RuleSet {

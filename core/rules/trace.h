@@ -38,8 +38,9 @@ struct TraceStep {
   EClassId eclass;            // the matched class
   std::optional<ENode> node;  // the matched root e-node (none for a bare ?x left-hand side)
   Subst subst;
-  std::vector<Value> params;                  // every parameter (let and pick), by VarTable::params
-  std::vector<EClassId> exposed;              // Expose rules: the classes made graph outputs
+  std::vector<Value> params;  // every parameter (let and pick), by VarTable::params
+  // Expose rules: the classes made graph outputs; Reorder rules: the outputs in their new order.
+  std::vector<EClassId> exposed;
   EClassId rhs;                               // the right-hand side's term
   bool clean_before = true;                   // the e-graph was rebuilt when the step was applied
   size_t nodes_after = 0, classes_after = 0;  // e-graph size right after the merge

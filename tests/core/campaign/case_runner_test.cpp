@@ -11,6 +11,7 @@
 
 #include "core/backend/ref_backend.h"
 #include "core/base/error.h"
+#include "core/compare/output_match.h"
 #include "tests/core/compare/wrong_backend.h"
 
 namespace retort {
@@ -224,6 +225,51 @@ TEST(CaseRunner, TensureCasesAskForSparseOperandsInHalfTheCases) {
   }
   EXPECT_GT(sparse, cases / 4);
   EXPECT_LT(sparse, cases * 3 / 4);
+}
+
+// The reference, keeping the graphs it was asked to run.
+class KeepingBackend : public Backend {
+ public:
+  BackendInfo info() const override { return {"keeping", "worker", "1", {}, "ready", ""}; }
+  RunResult run(const RunRequest& request) override {
+    graphs.push_back(*request.graph);
+    return ref_.run(request);
+  }
+  std::vector<Graph> graphs;
+
+ private:
+  RefBackend ref_;
+};
+
+// POLYJUICE's cases compare variants that list the outputs in another order (graph-out-reorder,
+// drawn by random extraction) and that expose intermediate values (graph-out-expose, taken by
+// max), with the default options; the same case makes the same variants again.
+TEST(CaseRunner, PolyjuiceVariantsReorderAndExposeOutputs) {
+  CampaignOptions o;
+  o.backends = {"ref", "keeping"};
+  RefBackend ref;
+  KeepingBackend seen, again;
+  CaseRunner runner(o, {&ref, &seen}), second(o, {&ref, &again});
+  size_t reordered = 0, exposed = 0;
+  for (uint64_t i = 0; i < 8; ++i) {
+    size_t before = seen.graphs.size();
+    CaseOutcome c = runner.run(1, i);
+    second.run(1, i);
+    ASSERT_TRUE(c.record.error.empty()) << c.record.error;
+    EXPECT_TRUE(c.findings.empty());
+    ASSERT_EQ(seen.graphs.size(), before + c.record.graphs);
+    const Graph& original = seen.graphs[before];
+    for (size_t g = before + 1; g < seen.graphs.size(); ++g) {
+      EXPECT_EQ(seen.graphs[g].outputs, again.graphs[g].outputs);
+      OutputMatch m = match_outputs(original, seen.graphs[g], "variant");
+      bool moved = false;
+      for (size_t k = 0; k < m.of_original.size(); ++k) moved |= m.of_original[k] != k;
+      reordered += moved;
+      exposed += !m.extra.empty();
+    }
+  }
+  EXPECT_GT(reordered, 0u);
+  EXPECT_GT(exposed, 0u);
 }
 
 }  // namespace

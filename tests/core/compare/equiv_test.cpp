@@ -62,11 +62,32 @@ TEST(Equiv, VariantsMustHaveTheOriginalsInterface) {
   Graph renamed = parse_rtg("graph b\ninput y : f32[3]\nm = neg(y)\noutput m\n");
   Graph other_type =
       parse_rtg("graph b\ninput x : f32[3]\nm = reduce_sum(x, axes=[0])\noutput m\n");
-  Graph two_outputs = parse_rtg("graph b\ninput x : f32[3]\nm = neg(x)\nk = abs(x)\noutput m, k\n");
+  Graph two_outputs = parse_rtg("graph b\ninput x : f32[3]\nk = abs(x)\nm = neg(x)\noutput k, m\n");
+  Graph no_outputs = parse_rtg("graph b\ninput x : f32[3]\nm = neg(x)\noutput x\n");
   EXPECT_NO_THROW(check_variant_interface(a, same, "b"));
   EXPECT_THROW(check_variant_interface(a, renamed, "b"), Error);
   EXPECT_THROW(check_variant_interface(a, other_type, "b"), Error);
-  EXPECT_THROW(check_variant_interface(a, two_outputs, "b"), Error);
+  // A variant may expose more outputs: m is n by value, k is extra.
+  OutputMatch m = check_variant_interface(a, two_outputs, "b");
+  EXPECT_EQ(m.of_original, std::vector<size_t>{1});
+  EXPECT_EQ(m.extra, std::vector<size_t>{0});
+  EXPECT_NO_THROW(check_variant_interface(a, no_outputs, "b"));  // by position, same type
+}
+
+// equiv proves each output of the graph with fewer outputs equal to its match in the other, in
+// either argument order.
+TEST(Equiv, ProvesAVariantWithReorderedAndExtraOutputs) {
+  Graph a = parse_rtg("graph a\ninput x : f32[3]\nn = neg(x)\nr = relu(x)\noutput n, r\n");
+  Graph b =
+      parse_rtg("graph b\ninput x : f32[3]\nq = relu(x)\ne = exp(x)\np = neg(x)\noutput e, q, p\n");
+  RuleSet rules = load_rules_file(kSamples + "rules/fig6.rules");
+  for (bool swapped : {false, true}) {
+    EquivResult r = swapped ? prove_equivalent(b, a, rules, {}) : prove_equivalent(a, b, rules, {});
+    EXPECT_TRUE(r.proven) << r.stopped;
+    ASSERT_EQ(r.pairs.size(), 2u);
+    auto want = swapped ? std::pair<size_t, size_t>{2, 0} : std::pair<size_t, size_t>{0, 2};
+    EXPECT_EQ(r.pairs[0], want);
+  }
 }
 
 }  // namespace

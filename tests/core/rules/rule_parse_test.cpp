@@ -46,6 +46,7 @@ rule s ?x => (split@r/2 (concat ?x ?x :axis 0) :axis 0)
   pick r in 0 .. 1
 rule t (add I1 (split@1 ?y)) => (mul I1 ?y)
 rule e expose 2 cap 1
+rule o reorder cap 1
 )");
   const Rule& s = set.get("s");
   EXPECT_TRUE(s.lhs.is_var());
@@ -60,6 +61,11 @@ rule e expose 2 cap 1
   EXPECT_EQ(e.kind, Rule::Kind::Expose);
   EXPECT_EQ(e.expose_count, 2);
   EXPECT_EQ(e.cap, 1);
+  const Rule& o = set.get("o");
+  EXPECT_EQ(o.kind, Rule::Kind::Reorder);
+  EXPECT_TRUE(o.on_graph_out());
+  EXPECT_EQ(o.str(), "reorder");
+  EXPECT_EQ(o.cap, 1);
 }
 
 void expect_error(const std::string& text, int line, int col, const std::string& fragment) {
@@ -94,19 +100,21 @@ TEST(RulesParse, LocatedErrors) {
   expect_error("rule a ?x => ?x", 1, 14, "to itself");
   expect_error("(add ?x ?y) => ?x", 1, 1, "expected 'rule NAME'");
   expect_error("rule a expose 0", 1, 8, "at least 1");
+  expect_error("rule a reorder\n  if true", 2, 3, "a reorder rule takes only doc and cap");
   expect_error("rule a (add ?x ?y) => (graph_out ?x)", 1, 24, "cannot appear in a pattern");
 }
 
 TEST(RulesParse, BuiltinSetsAreEmbeddedAndLoad) {
   auto names = builtin_rule_set_names();
-  EXPECT_EQ(names, (std::vector<std::string>{"fig6", "identities", "polyjuice", "polyjuice_extra"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"fig6", "identities", "polyjuice", "polyjuice_extra"}));
   for (const auto& n : names) {
     RuleSet set = builtin_rules(n);
     EXPECT_FALSE(set.rules.empty()) << n;
     for (const Rule& r : set.rules) EXPECT_FALSE(r.doc.empty()) << n << " " << r.name;
   }
   EXPECT_EQ(builtin_rules("fig6").rules.size(), 3u);
-  EXPECT_EQ(builtin_rules("polyjuice").rules.size(), 15u);
+  EXPECT_EQ(builtin_rules("polyjuice").rules.size(), 16u);  // Table 1 and graph-out-reorder
   EXPECT_THROW(builtin_rules("nope"), Error);
   EXPECT_NE(builtin_rules_text("fig6").find("fig6-add-assoc"), std::string_view::npos);
 }
