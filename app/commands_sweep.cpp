@@ -79,23 +79,14 @@ void run_sweep_command(Session& s, const Args& args, Output& out) {
   if (options.draws == 0) fail("--draws must be at least 1");
   if (auto ops = args.option("--ops")) options.ops = split_list(*ops);
   if (auto plans = args.option("--plans")) options.plans = plans_option(*plans);
-  bool in_place = out.in_place();
-  options.progress = [&](size_t done, size_t all) {
-    if (in_place) out.write(fmt::format("\rsweep: op {} of {}\x1b[K", done, all));
-  };
+  options.progress = [&](size_t done, size_t all) { out.progress("ops", done, all); };
   s.cancel_flag().store(false);
   options.cancel = &s.cancel_flag();
   SweepResult result;
   {
     SigintCancels guard(s.cancel_flag());
-    try {
-      result = run_sweep(s.backends().get(resolved[0]), options);
-    } catch (...) {
-      if (in_place) out.write("\r\x1b[K");
-      throw;
-    }
+    result = run_sweep(s.backends().get(resolved[0]), options);
   }
-  if (in_place) out.write("\r\x1b[K");
   out.print("sweep of {} against ref (seed {}, {} {})", result.other, options.seed, options.draws,
             options.draws == 1 ? "draw" : "draws");
   print_sweep(result, args.has("--all"), out);
