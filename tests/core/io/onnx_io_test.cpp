@@ -397,8 +397,8 @@ TEST(OnnxIo, AKnownOpWithAWrongTypedAttributeFailsAtLoadNamingTheNode) {
 // Issue 27: names from a model reached the terminal raw (info, eval, compare, hirfuzz calls);
 // a graph whose names a terminal would act on is refused where every graph passes.
 TEST(OnnxIo, NamesATerminalWouldActOnAreRefused) {
-  for (const std::string name : {std::string("y\x1b]2;owned\x07"), std::string("y\nforged line"),
-                                 std::string("y\u202etxt.exe")}) {
+  for (const std::string& name : {std::string("y\x1b]2;owned\x07"), std::string("y\nforged line"),
+                                  std::string("y\u202etxt.exe")}) {
     ProtoWriter n;
     n.bytes(1, "x").bytes(2, name).bytes(4, "Neg");
     try {
