@@ -22,9 +22,9 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
                 "input",   "inputs",  "seed",      "conformance", "egraph",   "rules",   "match",
                 "apply",   "step",    "saturate",  "extract",     "variants", "explain", "undo",
                 "redo",    "render",  "save",      "open",        "history",  "log",     "replay",
-                "backend", "compare", "tolerance", "inspect",     "bisect",   "reduce",  "variant",
-                "equiv",   "gen",     "fuzz",      "findings",    "einsum",   "oatest",  "hirfuzz",
-                "program", "help",    "quit"}));
+                "backend", "compare", "tolerance", "inspect",     "bisect",   "reduce",  "sweep",
+                "variant", "equiv",   "gen",       "fuzz",        "findings", "einsum",  "oatest",
+                "hirfuzz", "program", "help",      "quit"}));
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;
@@ -45,7 +45,7 @@ TEST(BuiltinCommands, ArgumentsCompleteByKind) {
   EXPECT_EQ(complete_word(r, s, "help ", "con").candidates,
             (std::vector<std::string>{"conformance"}));
   EXPECT_EQ(complete_word(r, s, "export a.rtg ", "--").candidates,
-            (std::vector<std::string>{"--finding", "--force"}));
+            (std::vector<std::string>{"--finding", "--force", "--full", "--issue"}));
 }
 
 class BuiltinShell : public testing::ShellTest {};

@@ -112,12 +112,14 @@ TEST(OrtBackend, ABadOptionIsAnErrorResult) {
   if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
     GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
   BackendSet set;
-  set.attach("ort:bad", {"node", scripts_dir() + "/backends/ort_worker.js"}, 30,
+  set.attach("bad-options", {"node", scripts_dir() + "/backends/ort_worker.js"}, 30,
              {{"opt_level", "maximal"}});
   Graph g = parse_rtg("input x : f32[2]\ny = neg(x)\noutput y\n", "t.rtg");
   infer_graph(g);
-  RunResult r = set.get("ort:bad").run(
-      {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {2})}}, .outputs = {}});
+  RunResult r =
+      set.get("bad-options")
+          .run(
+              {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {2})}}, .outputs = {}});
   EXPECT_EQ(r.status, RunStatus::error);
   EXPECT_NE(r.message.find("opt_level must be one of"), std::string::npos) << r.message;
 }
