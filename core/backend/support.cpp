@@ -165,12 +165,14 @@ std::string release_probe(const std::string& backend) {
 std::map<std::string, std::set<DType>> supported_by_all(const std::vector<SupportTable>& tables) {
   std::map<std::string, std::set<DType>> all;
   for (size_t i = 0; i < tables.size(); ++i) {
-    for (auto& [op, dtypes] : tables[i].supported()) {
+    for (const auto& entry : tables[i].supported()) {
       if (i == 0) {
-        all[op] = dtypes;
+        all[entry.first] = entry.second;
         continue;
       }
-      std::erase_if(all[op], [&](DType t) { return !dtypes.count(t); });
+      // (clang 14 cannot capture a structured binding, hence entry.second by name.)
+      const std::set<DType>& ok = entry.second;
+      std::erase_if(all[entry.first], [&ok](DType t) { return !ok.count(t); });
     }
   }
   return all;
