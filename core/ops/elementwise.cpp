@@ -92,7 +92,8 @@ OpDef make_unary(UnarySpec spec) {
     const Tensor& x = *in[0];
     Tensor out(out_types[0]);
     auto fn = f_attrs ? f_attrs(attrs) : f;
-    auto fin = fi_attrs ? fi_attrs(attrs, x.dtype()) : fi;
+    // The integer function is made only for integer tensors: its bounds need an integer range.
+    auto fin = fi_attrs && !is_float(x.dtype()) ? fi_attrs(attrs, x.dtype()) : fi;
     if (fin && !is_float(x.dtype())) {
       for (int64_t i = 0; i < x.numel(); ++i) out.set_int(i, fin(x.get_int(i)));
     } else {
