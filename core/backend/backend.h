@@ -71,6 +71,15 @@ struct RunResult {
   std::optional<std::string> program;
 };
 
+// A backend's generated program as a Python module that runs without Retort (a standalone
+// reproducer's model_a.py, core/compare/repro.h): `text` imports only the framework, reads each
+// constant with const("NAME"), which the file that holds it defines, and defines forward over the
+// graph's inputs in order.
+struct ProgramSource {
+  std::string text;
+  std::vector<std::pair<std::string, Tensor>> consts;  // by the names the text reads
+};
+
 struct BackendInfo {
   std::string name;     // as attached: "ref", "ort:O3", "torch:script"
   std::string kind;     // "reference", "worker"
@@ -108,6 +117,9 @@ class Backend {
   virtual void begin_case(const CaseLimits& limits) { (void)limits; }
   // What kept this backend from testing the case since begin_case.
   virtual CaseTrouble case_trouble() const { return {}; }
+  // The program the backend runs for `request` (its graph, outputs and mutations) as a
+  // standalone module. Throws Error when it runs no generated program or cannot write it.
+  virtual ProgramSource program_source(const RunRequest& request);
 };
 
 }  // namespace retort

@@ -66,6 +66,9 @@ struct FamilyDef {
   // requirements.txt pins, with {} for the release; empty: `packages`.
   std::string repro_script{};
   std::vector<std::string> repro_requirements{};
+  // Whether the runner takes the worker's generated program (Backend::program_source, written
+  // as model_a.py) rather than the ONNX model: the frameworks with no ONNX importer.
+  bool repro_program = false;
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
   std::vector<Refusal> refusals{};
   // The program mutations its worker applies (backend.h): the generated Python program's.

@@ -6,22 +6,6 @@
 
 namespace retort {
 
-std::string_view run_status_name(RunStatus status) {
-  switch (status) {
-    case RunStatus::ok:
-      return "ok";
-    case RunStatus::error:
-      return "error";
-    case RunStatus::unsupported:
-      return "unsupported";
-    case RunStatus::crash:
-      return "crash";
-    case RunStatus::timeout:
-      return "timeout";
-  }
-  return "?";
-}
-
 BackendInfo RefBackend::info() const {
   return {.name = "ref",
           .kind = "reference",

@@ -239,6 +239,61 @@ bool WorkerBackend::ensure_started(RunResult& result) {
   return start == Start::ready;
 }
 
+Frame WorkerBackend::model_frame(const char* type, uint64_t id, const RunRequest& request,
+                                 const std::vector<std::string>& computed) const {
+  Frame frame;
+  frame.header = {
+      {"type", type}, {"id", id}, {"model", frame.add_blob(model_bytes(request, computed))}};
+  json inputs = json::array();
+  for (const auto& in : request.graph->inputs) {
+    auto it = request.inputs.find(in.name);
+    if (it != request.inputs.end()) inputs.push_back(tensor_entry(in.name, it->second, frame));
+  }
+  frame.header["inputs"] = std::move(inputs);
+  frame.header["outputs"] = computed;
+  json mutations = json::array();
+  for (const ProgramMutation& m : request.mutations)
+    if (applies_mutation(spec_.name, m.kind))
+      mutations.push_back({{"kind", m.kind}, {"seed", m.seed}});
+  if (!mutations.empty()) frame.header["mutations"] = std::move(mutations);
+  return frame;
+}
+
+ProgramSource WorkerBackend::program_source(const RunRequest& request) {
+  RunResult started;
+  if (!spec_.unavailable.empty()) fail("{} is unavailable here: {}", spec_.name, spec_.unavailable);
+  if (!ensure_started(started)) fail("{}: {}", spec_.name, started.message);
+  uint64_t id = next_id_++;
+  Frame answer;
+  try {
+    answer = exchange(model_frame("program", id, request, wanted_outputs(request)), id);
+  } catch (const std::exception& e) {  // a timeout, a closed pipe, a malformed frame
+    std::string why = terminal_safe(e.what(), kWorkerMessageBytes);
+    RunResult failed;
+    fail_worker(failed, RunStatus::error, "no program: " + why);
+    fail("{}: the worker wrote no program: {}", spec_.name, why);
+  }
+  std::string type = text_member(answer.header, "type");
+  if (type == "error")
+    fail("{} cannot write its program: {}", spec_.name,
+         terminal_safe(text_member(answer.header, "message"), kWorkerMessageBytes));
+  if (type != "program") fail("{} answered a program request with a '{}' frame", spec_.name, type);
+  ProgramSource program;
+  program.text = text_member(answer.header, "source");
+  // The text becomes a file a person runs: only what the workers generate (ASCII identifiers,
+  // literals, repr'd strings), never a byte that could hide a line from its reader.
+  bool plain = std::all_of(program.text.begin(), program.text.end(), [](char c) {
+    return c == '\n' || (c >= 0x20 && c < 0x7f);
+  });
+  if (program.text.empty() || program.text.size() > kWorkerProgramBytes || !plain)
+    fail("{} wrote a program that is not plain ASCII text", spec_.name);
+  auto consts = answer.header.find("consts");
+  if (consts == answer.header.end() || !consts->is_array())
+    fail("{}'s program names no 'consts'", spec_.name);
+  for (const json& entry : *consts) program.consts.push_back(tensor_from_entry(entry, answer));
+  return program;
+}
+
 RunResult WorkerBackend::run_started(const RunRequest& request) {
   RunResult result;
   std::vector<std::string> wanted = wanted_outputs(request);
@@ -258,21 +313,8 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
       else
         computed.push_back(name);
     }
-    frame.header = {
-        {"type", "run"}, {"id", id}, {"model", frame.add_blob(model_bytes(request, computed))}};
-    json inputs = json::array();
-    for (const auto& in : request.graph->inputs) {
-      auto it = request.inputs.find(in.name);
-      if (it != request.inputs.end()) inputs.push_back(tensor_entry(in.name, it->second, frame));
-    }
-    frame.header["inputs"] = std::move(inputs);
-    frame.header["outputs"] = computed;
+    frame = model_frame("run", id, request, computed);
     if (request.optimized_ops) frame.header["optimized_ops"] = true;
-    json mutations = json::array();
-    for (const ProgramMutation& m : request.mutations)
-      if (applies_mutation(spec_.name, m.kind))
-        mutations.push_back({{"kind", m.kind}, {"seed", m.seed}});
-    if (!mutations.empty()) frame.header["mutations"] = std::move(mutations);
     if (request.want_program) frame.header["program"] = true;
   } catch (const Error& e) {
     // Retort could not make the model (an export the ONNX checker rejects): the compiler never

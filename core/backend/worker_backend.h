@@ -39,6 +39,7 @@ class WorkerBackend : public Backend {
   const BackendSpec& spec() const { return spec_; }
   BackendInfo info() const override;
   RunResult run(const RunRequest& request) override;
+  ProgramSource program_source(const RunRequest& request) override;
   void begin_case(const CaseLimits& limits) override;
   CaseTrouble case_trouble() const override { return trouble_; }
   // Ends the worker (bye, then SIGKILL after a short grace); the next run starts a new one.
@@ -58,6 +59,10 @@ class WorkerBackend : public Backend {
   // Turns a failure of the worker into the result, kills it and records the error.
   void fail_worker(RunResult& result, RunStatus status, const std::string& message);
   RunResult run_started(const RunRequest& request);
+  // A request of `type` ("run", "program") for the `computed` values of the request's graph:
+  // the model, the inputs and the mutations the family applies.
+  Frame model_frame(const char* type, uint64_t id, const RunRequest& request,
+                    const std::vector<std::string>& computed) const;
   // When the request now sent must be answered: its timeout, or the case's deadline if sooner.
   Clock::time_point request_deadline() const;
   // The result of a request that missed request_deadline(): a `timeout`; true when the case's

@@ -2,7 +2,8 @@
 //
 // By default it holds what a maintainer asks for: repro.py, which uses only the accused
 // compiler's public API (the family's runner, scripts/repro/<family>.py.in) and numpy; the ONNX
-// model(s); the inputs and the reference's expected outputs as .npy; requirements.txt pinning the
+// model(s), and for a framework with no ONNX importer (torch, JAX, TensorFlow) the program its
+// worker generated from them as model_a.py (its constants in model_a/); the inputs and the reference's expected outputs as .npy; requirements.txt pinning the
 // release; a README. It runs in a fresh virtual environment with only those requirements.
 //
 // Retort's own replay (`full`, and the only script for a backend whose family has no standalone
@@ -30,11 +31,14 @@ namespace retort {
 struct ReproBackend {
   BackendInfo info;
   std::vector<std::string> argv;
+  // The backend itself, which writes its generated program for a family whose runner takes one
+  // (FamilyDef::repro_program); null elsewhere.
+  Backend* live = nullptr;
 };
 
 // Every backend of the set as a bundle runs it: a family's release by its family's declaration
 // (family_backend_spec), an attached worker by the command it was attached with.
-std::map<std::string, ReproBackend> repro_backends(const BackendSet& backends);
+std::map<std::string, ReproBackend> repro_backends(BackendSet& backends);
 
 struct ReproOptions {
   bool force = false;  // write into a non-empty DIR

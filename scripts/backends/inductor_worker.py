@@ -19,7 +19,7 @@ import sys
 import torch
 
 from retort_backends.errors import Unsupported
-from retort_backends.torch_program import to_numpy, to_torch, torch_program
+from retort_backends.torch_program import to_numpy, to_torch, torch_program, torch_standalone
 from retort_backends.worker import Compiled, Family, serve
 
 LIMITS = ("not implemented for", "could not infer output dtype", "Unsupported:")
@@ -49,6 +49,9 @@ class Inductor(Family):
         entry = Compiled(program=prog)
         entry.module = module
         return entry
+
+    def standalone(self, model, outputs, mutations=(), args=None):
+        return torch_standalone(model, outputs, mutations, args)
 
     def build(self, entry, args):
         fn = entry.module.to(self.device)

@@ -18,7 +18,8 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tensorflow.experimental.numpy as tnp  # noqa: E402
 
-from retort_backends.program import Builder, Program, indented  # noqa: E402
+from retort_backends.program import (Builder, Program, forward_source,  # noqa: E402
+                                     standalone_module)
 from retort_backends.tf_ops import CONVERTERS  # noqa: E402
 from retort_backends.worker import Compiled, Family, serve  # noqa: E402
 
@@ -26,16 +27,23 @@ LIMITS = ("Could not find device for node", "No registered", "not supported", "U
           "UNIMPLEMENTED", "is not in the list of allowed values", "No OpKernel")
 
 
-def tf_program(model, outputs):
+# What the program names besides its own identifiers, as a standalone module imports it.
+IMPORTS = ["import tensorflow as tf", "import tensorflow.experimental.numpy as tnp"]
+
+
+def tf_builder(model, outputs):
     builder = Builder(model, CONVERTERS, "tf")
     params = builder.bind_inputs()
     results = builder.convert_for(outputs)
-    head = [f"def forward({', '.join(params)}):"]
-    body = indented(builder.lines + [f"return ({', '.join(results)},)"], depth=1)
-    source = "\n".join(head + body + [""])
+    return builder, params, results
+
+
+def tf_program(model, outputs):
+    builder, params, results = tf_builder(model, outputs)
+    source, first_line = forward_source(builder, params, results)
     namespace = {"tf": tf, "tnp": tnp}
     namespace.update({k: tf.constant(v) for k, v in builder.consts.items()})
-    return Program(source, len(head) + 1, builder.line_nodes, namespace, prefix="retort_tf")
+    return Program(source, first_line, builder.line_nodes, namespace, prefix="retort_tf")
 
 
 class TFXLA(Family):
@@ -57,6 +65,12 @@ class TFXLA(Family):
 
     def convert(self, model, outputs):
         return Compiled(program=tf_program(model, outputs))
+
+    def standalone(self, model, outputs, mutations=(), args=None):
+        builder, params, results = tf_builder(model, outputs)
+        source, _ = forward_source(builder, params, results)
+        return (standalone_module(IMPORTS, source, builder.consts, "tf.constant({})"),
+                dict(builder.consts))
 
     def build(self, entry, args):
         signature = [tf.TensorSpec(a.shape, tf.as_dtype(a.dtype)) for a in args]

@@ -11,7 +11,7 @@ import sys
 import torch
 
 from retort_backends.errors import Unsupported
-from retort_backends.torch_program import to_numpy, to_torch, torch_program
+from retort_backends.torch_program import to_numpy, to_torch, torch_program, torch_standalone
 from retort_backends.worker import Compiled, Family, serve
 
 # Phrases in which torch says it has no kernel or rule for a dtype or value, e.g.
@@ -48,6 +48,9 @@ class TorchScript(Family):
         entry = Compiled(program=prog)
         entry.module = module
         return entry
+
+    def standalone(self, model, outputs, mutations=(), args=None):
+        return torch_standalone(model, outputs, mutations, args)
 
     def build(self, entry, args):
         jit = compile_module(entry.module, self.mode, self.freeze, to_torch(args))

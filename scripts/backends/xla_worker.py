@@ -26,7 +26,8 @@ from jax.experimental import sparse as jsparse  # noqa: E402
 from retort_backends import probe  # noqa: E402
 
 from retort_backends.jax_ops import CONVERTERS  # noqa: E402
-from retort_backends.program import Builder, Program, indented  # noqa: E402
+from retort_backends.program import (Builder, Program, forward_source,  # noqa: E402
+                                     standalone_module)
 from retort_backends.errors import Unsupported  # noqa: E402
 from retort_backends.worker import Compiled, Family, serve  # noqa: E402
 
@@ -39,8 +40,15 @@ LIMITS = ("not implemented", "Unimplemented", "is not supported", "UNIMPLEMENTED
           "Integers cannot be raised to negative powers", NotImplementedError)
 
 
-def jax_program(model, outputs, mutations=(), args=None):
-    """The program computing `outputs` of the model as forward(); with the program mutations
+# What the program names besides its own identifiers, as a standalone module imports it.
+IMPORTS = ["import jax", "import jax.numpy as jnp", "from jax import lax",
+           "from jax.experimental import sparse as jsparse", "",
+           'jax.config.update("jax_enable_x64", True)']
+
+
+def jax_builder(model, outputs, mutations, args):
+    """The builder of forward() computing `outputs` of the model, its parameters and results,
+    and the namespace it runs in (constants are globals); with the program mutations
     (retort_backends/probe.py) applied, profiled on `args` (numpy, model input order)."""
     builder = Builder(model, CONVERTERS, "jax")
     params = builder.bind_inputs()
@@ -49,10 +57,14 @@ def jax_program(model, outputs, mutations=(), args=None):
     namespace.update({k: jnp.asarray(v) for k, v in builder.consts.items()})
     if mutations:
         mutate(builder, params, results, mutations, args, namespace)
-    head = [f"def forward({', '.join(params)}):"]
-    body = indented(builder.lines + [f"return ({', '.join(results)},)"], depth=1)
-    source = "\n".join(head + body + [""])
-    return Program(source, len(head) + 1, builder.line_nodes, namespace, prefix="retort_jax")
+    return builder, params, results, namespace
+
+
+def jax_program(model, outputs, mutations=(), args=None):
+    """The program computing `outputs` of the model as forward() (jax_builder)."""
+    builder, params, results, namespace = jax_builder(model, outputs, mutations, args)
+    source, first_line = forward_source(builder, params, results)
+    return Program(source, first_line, builder.line_nodes, namespace, prefix="retort_jax")
 
 
 def mutate(builder, params, results, mutations, args, namespace):
@@ -116,6 +128,12 @@ class XLA(Family):
 
     def convert(self, model, outputs, mutations=(), args=None):
         return Compiled(program=jax_program(model, outputs, mutations, args))
+
+    def standalone(self, model, outputs, mutations=(), args=None):
+        builder, params, results, _ = jax_builder(model, outputs, mutations, args)
+        source, _ = forward_source(builder, params, results)
+        return (standalone_module(IMPORTS, source, builder.consts, "jnp.asarray({})"),
+                dict(builder.consts))
 
     def build(self, entry, args):
         fn = entry.program.namespace["forward"]

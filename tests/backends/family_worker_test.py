@@ -209,6 +209,28 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
                                    TOLERANCE.get(FAMILY), optimized_ops=True)
                 self.assertEqual(header["optimized_ops"], counts[PASSES])
 
+    def test_standalone_program(self):
+        """A program request: a family that runs a generated program answers it as a module
+        that imports only the framework, holds none of the model's names, and computes what the
+        worker's run computes; the others answer `unsupported`."""
+        model, inputs, expected = standalone_case()
+        header, consts = self.client.program(model, inputs, list(expected))
+        if FAMILY not in STANDALONE:
+            self.assertEqual((header["type"], header.get("kind")), ("error", "unsupported"))
+            return
+        self.assertEqual(header["type"], "program", header)
+        self.assertNotIn("input'", header["source"])
+        self.assertNotIn("weight", header["source"])
+        with tempfile.TemporaryDirectory() as tmp:
+            os.mkdir(os.path.join(tmp, "consts"))
+            for name, value in consts.items():
+                np.save(os.path.join(tmp, "consts", f"{name}.npy"), value)
+            scope = {"const": lambda name: np.load(os.path.join(tmp, "consts", f"{name}.npy"))}
+            exec(compile(header["source"], "model_a.py", "exec"), scope)
+            results = STANDALONE[FAMILY](scope["forward"], list(inputs.values()))
+        for (name, want), got in zip(expected.items(), results):
+            assert_close(self, np.asarray(got), want, name, TOLERANCE.get(FAMILY))
+
     def known_difference(self, label, model, inputs, outputs):
         """For a known difference, only a well-formed answer is asked; True then."""
         if label not in KNOWN_DIFFERENCES.get(FAMILY, set()):
@@ -230,6 +252,36 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
                     continue
                 check_run(self, self.client, model.SerializeToString(), inputs, expected, name,
                           TOLERANCE.get(FAMILY))
+
+
+def standalone_case():
+    """A model with a constant and names no program may spell: (bytes, inputs, expected)."""
+    x, w = "input'); import os #", "weight\u202e"
+    weight = np.array([[1, -2, 3], [-4, 5, -6]], np.float32)
+    nodes = [helper.make_node("Mul", [x, w], ["m"]), helper.make_node("Relu", ["m"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "standalone", [helper.make_tensor_value_info(x, TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [numpy_helper.from_array(weight, w)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    inputs = {x: np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)}
+    return model.SerializeToString(), inputs, {"y": np.maximum(inputs[x] * weight, 0)}
+
+
+def call_torch(forward, args):
+    import torch
+    with torch.no_grad():
+        return [r.numpy() for r in forward(*[torch.from_numpy(a) for a in args])]
+
+
+def call_tf(forward, args):
+    import tensorflow as tf
+    return [r.numpy() for r in forward(*[tf.constant(a) for a in args])]
+
+
+# How a standalone program's forward is called, per family whose worker generates one.
+STANDALONE = {"inductor": call_torch, "xla": lambda forward, args: forward(*args),
+              "tf_xla": call_tf}
 
 
 # The op table of the families whose worker generates a program.

@@ -11,6 +11,15 @@ DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "i8": "int8", "u
 DTYPE_NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 
 
+def arrays_of(described, blobs):
+    """{name: array} of the tensor descriptions of a reply."""
+    arrays = {}
+    for o in described:
+        dtype = np.dtype(DTYPES[o["dtype"]]).newbyteorder("<")
+        arrays[o["name"]] = np.frombuffer(blobs[o["blob"]], dtype).reshape(o["shape"])
+    return arrays
+
+
 class WorkerClient:
     def __init__(self, command, options):
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -37,6 +46,15 @@ class WorkerClient:
     def run(self, model_bytes, inputs, outputs, **fields):
         """(reply header, {name: array}) for one run; `fields` go into the run request as they
         are (optimized_ops=True)."""
+        header, out_blobs = self.model_request("run", model_bytes, inputs, outputs, fields)
+        return header, arrays_of(header.get("outputs", []), out_blobs)
+
+    def program(self, model_bytes, inputs, outputs):
+        """(reply header, {name: constant}) of a program request: the standalone program."""
+        header, out_blobs = self.model_request("program", model_bytes, inputs, outputs, {})
+        return header, arrays_of(header.get("consts", []), out_blobs)
+
+    def model_request(self, kind, model_bytes, inputs, outputs, fields):
         self.next_id += 1
         blobs = [model_bytes]
         described = []
@@ -45,13 +63,8 @@ class WorkerClient:
             blobs.append(array.astype(array.dtype.newbyteorder("<")).tobytes())
             described.append({"name": name, "dtype": DTYPE_NAMES[array.dtype],
                               "shape": list(array.shape), "blob": len(blobs) - 1})
-        header, out_blobs = self.request({"type": "run", "id": self.next_id, "model": 0,
-                                          "inputs": described, "outputs": outputs, **fields}, blobs)
-        arrays = {}
-        for o in header.get("outputs", []):
-            dtype = np.dtype(DTYPES[o["dtype"]]).newbyteorder("<")
-            arrays[o["name"]] = np.frombuffer(out_blobs[o["blob"]], dtype).reshape(o["shape"])
-        return header, arrays
+        return self.request({"type": kind, "id": self.next_id, "model": 0, "inputs": described,
+                             "outputs": outputs, **fields}, blobs)
 
     def close(self):
         self.send({"type": "bye"})

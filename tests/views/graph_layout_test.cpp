@@ -140,8 +140,11 @@ TEST(GraphPane, OperandOrderIsVisible) {
   }
   EXPECT_EQ(seen, 2);
   // The output marker has one operand: an arrow head as before.
-  for (const auto& e : l.edges)
-    if (e.to == "out:y") EXPECT_EQ(e.operand, -1);
+  for (const auto& e : l.edges) {
+    if (e.to == "out:y") {
+      EXPECT_EQ(e.operand, -1);
+    }
+  }
 }
 
 }  // namespace

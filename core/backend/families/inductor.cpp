@@ -25,6 +25,9 @@ FamilyDef inductor_family() {
           .version_package = "torch",
           // torch 2.1's Inductor imports pkg_resources, which a uv environment lacks.
           .packages = {"torch=={}", "numpy", "onnx", "setuptools"},
+          .repro_script = "torch",
+          .repro_requirements = {"torch=={}", "numpy", "setuptools"},
+          .repro_program = true,
           .cannot_run =
               "ops torch has no CPU kernel for (most f16 math on old releases): "
               "unsupported",

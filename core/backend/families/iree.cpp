@@ -15,6 +15,7 @@ FamilyDef iree_family() {
               .installer = Installer::pypi,
               .version_package = "iree-base-compiler",
               .packages = {"iree-base-compiler=={}", "iree-base-runtime=={}", "numpy", "onnx"},
+              .repro_script = "iree",
               .cannot_run = "ops its ONNX importer cannot lower: unsupported"};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),

@@ -20,6 +20,8 @@ FamilyDef openvino_family() {
           .installer = Installer::pypi,
           .version_package = "openvino",
           .packages = {"openvino=={}", "numpy", "onnx"},
+          .repro_script = "openvino",
+          .repro_requirements = {"openvino=={}", "numpy"},
           .cannot_run = "ops or dtypes its ONNX frontend or CPU plugin lacks: unsupported"};
 }
 

@@ -20,6 +20,9 @@ FamilyDef tf_xla_family() {
           .installer = Installer::pypi,
           .version_package = "tensorflow",
           .packages = {"tensorflow=={}", "numpy", "onnx"},
+          .repro_script = "tf",
+          .repro_requirements = {"tensorflow=={}", "numpy"},
+          .repro_program = true,
           .cannot_run =
               "ops or dtypes XLA's CPU backend lacks (e.g. some u8/i16 math): "
               "unsupported"};

@@ -44,6 +44,9 @@ FamilyDef torch_family() {
           .worker = "inductor_worker.py",
           .timeout_s = 300,
           .installer = Installer::pypi,
+          .repro_script = "torch",
+          .repro_requirements = {"torch=={}", "numpy", "setuptools"},
+          .repro_program = true,
           .cannot_run = "as inductor; frozen modes need a TorchScript module",
           .program_mutations = torchprobe_mutations()};
 }

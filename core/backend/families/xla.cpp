@@ -21,6 +21,9 @@ FamilyDef xla_family() {
           .installer = Installer::pypi,
           .version_package = "jax",
           .packages = {"jax=={}", "jaxlib=={}", "numpy", "onnx"},
+          .repro_script = "jax",
+          .repro_requirements = {"jax=={}", "jaxlib=={}", "numpy"},
+          .repro_program = true,
           .cannot_run = "ops without a jax.numpy/lax form: unsupported",
           // TorchProbe's on the jax.numpy program, and TENSURE's sparse storage (BCOO).
           .program_mutations = all_program_mutations()};

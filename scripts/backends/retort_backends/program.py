@@ -301,6 +301,23 @@ class Program:
         return ""
 
 
+def forward_source(builder, params, results):
+    """The source of `def forward(params)` returning the results as a tuple, and the line number
+    of its body's first line."""
+    head = [f"def forward({', '.join(params)}):"]
+    body = indented(builder.lines + [f"return ({', '.join(results)},)"], depth=1)
+    return "\n".join(head + body + [""]), len(head) + 1
+
+
+def standalone_module(imports, code, consts=(), const_form="{}"):
+    """A program as a module that runs without Retort (Family.standalone): the framework's
+    imports, each global constant read with const(name) in the framework's form (const_form,
+    e.g. "jnp.asarray({})"), then the code."""
+    lines = [*imports, ""]
+    lines += [f"{k} = {const_form.format(f'const({k!r})')}" for k in consts]
+    return "\n".join(lines + ["", "", code])
+
+
 def nest(lines):
     """[(line, label)] one level deeper."""
     return [("    " + line, label) for line, label in lines]

@@ -37,18 +37,35 @@ def module_source(builder, params, results):
     return "\n".join(head + body + [""]), len(head) + 1
 
 
-def torch_program(model, outputs, mutations=(), args=None):
-    """(program, module in eval mode) computing `outputs` of the model; with TorchProbe's
-    mutations (probe.py) applied to forward(), profiled on `args` (numpy, model input order)."""
+def torch_builder(model, outputs, mutations, args):
+    """The builder of forward() computing `outputs` of the model, its parameters and results;
+    with TorchProbe's mutations (probe.py) applied, profiled on `args` (numpy, model input
+    order)."""
     builder = Builder(model, CONVERTERS, "torch", const_ref=lambda ident: f"self.{ident}")
     params = builder.bind_inputs()
     results = builder.convert_for(outputs)
     if mutations:
         mutate(builder, params, results, mutations, args)
+    return builder, params, results
+
+
+def torch_program(model, outputs, mutations=(), args=None):
+    """(program, module in eval mode) computing `outputs` of the model (torch_builder)."""
+    builder, params, results = torch_builder(model, outputs, mutations, args)
     source, first_line = module_source(builder, params, results)
     prog = Program(source, first_line, builder.line_nodes, prefix="retort_torch")
     buffers = {k: torch.from_numpy(np.array(v)) for k, v in builder.consts.items()}
     return prog, prog.namespace["RetortModel"](buffers).eval()
+
+
+def torch_standalone(model, outputs, mutations=(), args=None):
+    """The program as a standalone module (Family.standalone): forward is the module, with its
+    buffers read by const()."""
+    builder, params, results = torch_builder(model, outputs, mutations, args)
+    source, _ = module_source(builder, params, results)
+    buffers = ", ".join(f"{k!r}: torch.from_numpy(const({k!r}))" for k in builder.consts)
+    code = f"{source}\n\nforward = RetortModel({{{buffers}}}).eval()\n"
+    return code, dict(builder.consts)
 
 
 def mutate(builder, params, results, mutations, args):

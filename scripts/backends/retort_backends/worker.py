@@ -16,8 +16,10 @@ import sys
 import time
 import traceback
 
+import numpy as np
+
 from . import tensors
-from .errors import Failure, ProtocolError, bounded, concise, kind_of, quoted
+from .errors import Failure, ProtocolError, Unsupported, bounded, concise, kind_of, quoted
 from .model import Model
 from .protocol import read_frame, write_frame
 
@@ -55,6 +57,14 @@ class Family:
     def warm_up_runs(self):
         """Calls of a fresh compilation before the answered one (lazy JIT compilation)."""
         return 0
+
+    def standalone(self, model, outputs, mutations=(), args=None):
+        """A PROGRAM family's program as a module that runs without Retort (a reproducer's
+        model_a.py, docs/backend-protocol.md): (source, {name: numpy constant}). The source
+        imports only the framework, reads each constant with const(name) (which the module that
+        holds it defines), and defines forward(x0, ...) over the model's inputs in order.
+        Raises Unsupported when the family runs the ONNX model itself."""
+        raise Unsupported(f"{self.NAME} runs the ONNX model, not a generated program")
 
     def optimized_ops(self, entry):
         """The node count per ONNX op_type of the graph the framework optimized for a built
@@ -173,19 +183,24 @@ class Worker:
             self.cache.popitem(last=False)[1].drop()
         return entry, False
 
-    def run(self, header, blobs):
-        if self.family is None:
-            raise ProtocolError("run before hello")
+    def request_parts(self, header, blobs):
+        """What a run or program request names: (model bytes, outputs, inputs, mutations)."""
         if not isinstance(header.get("model"), int) or not 0 <= header["model"] < len(blobs):
-            raise ProtocolError("the run names no model blob")
+            raise ProtocolError(f"the {header.get('type')} names no model blob")
         outputs = header.get("outputs") or []
         if not outputs:
-            raise ProtocolError("the run asks for no outputs")
+            raise ProtocolError(f"the {header.get('type')} asks for no outputs")
         inputs = {d["name"]: tensors.decode(d, blobs) for d in header.get("inputs", [])}
         mutations = header.get("mutations") or [] if self.family_class.PROGRAM else []
         if not isinstance(mutations, list) or not all(isinstance(m, dict) for m in mutations):
             raise ProtocolError("'mutations' must be a list of objects")
-        entry, cached = self.compiled(blobs[header["model"]], outputs, inputs, mutations)
+        return blobs[header["model"]], outputs, inputs, mutations
+
+    def run(self, header, blobs):
+        if self.family is None:
+            raise ProtocolError("run before hello")
+        model_bytes, outputs, inputs, mutations = self.request_parts(header, blobs)
+        entry, cached = self.compiled(model_bytes, outputs, inputs, mutations)
         args = [inputs[n] for n in entry.input_names]
         start = time.perf_counter()
         try:
@@ -208,6 +223,23 @@ class Worker:
                 answer["optimized_ops"] = ops
         return answer, out_blobs
 
+    def program(self, header, blobs):
+        """A program request: the generated program of the model as a standalone module, with
+        its constants as tensors, for a reproducer that runs without Retort."""
+        if self.family is None:
+            raise ProtocolError("program before hello")
+        model_bytes, outputs, inputs, mutations = self.request_parts(header, blobs)
+        model = Model(model_bytes)
+        model.check_outputs(outputs)
+        check_inputs(model, inputs)
+        args = [inputs[n] for n in model.input_names]
+        source, consts = self.family.standalone(model, outputs, mutations, args)
+        out_blobs = []
+        described = [tensors.encode(name, value, np.asarray(value).dtype, out_blobs)
+                     for name, value in consts.items()]
+        return {"type": "program", "id": header.get("id"), "source": source,
+                "consts": described}, out_blobs
+
     def answer(self, header, blobs):
         kind = header.get("type")
         try:
@@ -215,6 +247,8 @@ class Worker:
                 return self.hello(header)
             if kind == "run":
                 return self.run(header, blobs)
+            if kind == "program":
+                return self.program(header, blobs)
             raise ProtocolError(f"unknown request type {quoted(kind)}")
         except Exception as e:  # one bad request never ends the worker
             traceback.print_exc(file=sys.stderr)
