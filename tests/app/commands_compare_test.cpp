@@ -190,8 +190,9 @@ TEST_F(CompareCommands, OrtBundleReproducesOnOnnxRuntime) {
 }
 
 // The same for torch: its float32 kernels differ from the reference in the last bits, and the
-// bundle's Python script (with the worker's files copied in) reproduces it. Needs the torch
-// family's worker and its default release (scripts/setup.sh installs it).
+// bundle's standalone script (torch's API on the generated program, model_a.py) reproduces it on
+// Debian's torch. Needs the torch family's worker and its default release (scripts/setup.sh
+// installs it).
 TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   const FamilyDef& torch = *find_family("torch");
   if (!std::filesystem::exists(scripts_dir() + "/backends/" + torch.worker))
@@ -203,6 +204,8 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   std::string text = run_ok("compare --backends ref,torch:eager --atol 0 --rtol 0");
   ASSERT_NE(text.find("#1 [reference] torch:eager"), std::string::npos) << text;
   run_ok(fmt::format("export repro {}", dir.string()));
+  EXPECT_TRUE(fs::exists(dir / "model_a.py"));
+  EXPECT_FALSE(fs::exists(dir / "retort_backends"));
   std::string log;
   EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
   EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;

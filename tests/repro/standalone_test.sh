@@ -13,7 +13,8 @@ family=$3
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/retort
 uv=$cache/tools/bin/uv
-if ! compgen -G "$cache/envs/$family@*/.retort-complete" >/dev/null; then
+# ONNX Runtime's family runs on npm's onnxruntime-node: its reproducer's wheel comes from PyPI.
+if [ "$family" != ort ] && ! compgen -G "$cache/envs/$family@*/.retort-complete" >/dev/null; then
   echo "skipped: no release of $family is installed (retort backend install $family)"
   exit 77
 fi
