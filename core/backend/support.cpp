@@ -101,6 +101,13 @@ std::map<std::string, std::set<DType>> SupportTable::supported() const {
   return out;
 }
 
+bool SupportTable::runs_nothing() const {
+  for (const auto& [op, row] : cells)
+    for (const auto& [dtype, s] : row)
+      if (s == Support::yes) return false;
+  return true;
+}
+
 std::string SupportTable::str() const {
   std::string out = fmt::format("{} ({}): + runs, - fails, . the op does not take the dtype\n",
                                 backend, version.empty() ? "version unknown" : version);
@@ -133,13 +140,19 @@ SupportTable backend_support(Backend& backend, const std::string& name,
   // The version is known once the worker has answered hello: probe the first op first.
   SupportTable table{name, "", {}};
   for (DType t : kAllDTypes) table.cells[ops.front()][t] = probe(backend, ops.front(), t);
-  table.version = backend.info().version;
+  BackendInfo info = backend.info();
+  // A worker that never answered hello (a broken environment, a missing node_modules) says
+  // nothing of the release: probing on would cache "nothing supported" for good.
+  if (info.version.empty())
+    fail("{}: its worker did not start, so what it supports is unknown: {}", name,
+         info.last_error.empty() ? info.state : info.last_error);
+  table.version = info.version;
   std::string path = support_cache_path(name, table.version);
   if (std::ifstream in(path); in) {
     std::stringstream text;
     text << in.rdbuf();
     auto cached = from_json(nlohmann::json::parse(text.str(), nullptr, false));
-    if (cached && cached->version == table.version) return *cached;
+    if (cached && cached->version == table.version && !cached->runs_nothing()) return *cached;
   }
   for (size_t i = 1; i < ops.size(); ++i) {
     if (cancel && cancel->load())
@@ -147,6 +160,10 @@ SupportTable backend_support(Backend& backend, const std::string& name,
     for (DType t : kAllDTypes) table.cells[ops[i]][t] = probe(backend, ops[i], t);
     if (progress) progress(i + 1, ops.size());
   }
+  if (table.runs_nothing())
+    fail("{} ({}) ran none of the registry's ops, each alone in each dtype: nothing was cached; "
+         "its last error: {}",
+         name, table.version, backend.info().last_error);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) fail("{}: cannot make the support cache directory: {}", path, ec.message());

@@ -27,6 +27,7 @@ struct SupportTable {
 
   // For GenOptions::op_dtypes: per op, the operand dtypes the backend runs.
   std::map<std::string, std::set<DType>> supported() const;
+  bool runs_nothing() const;  // no op in any dtype: a broken worker, never a release's table
   // A table for people: one row per op, one column per dtype ("+" runs, "-" fails, "." n/a).
   std::string str() const;
 };

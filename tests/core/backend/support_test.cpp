@@ -87,6 +87,30 @@ TEST_F(SupportTest, CtrlCStopsTheProbeAndCachesNothing) {
   EXPECT_FALSE(std::filesystem::exists(dir_ / "retort" / "support"));
 }
 
+// A worker that dies before hello (ONNX Runtime's worker without its node_modules) says nothing
+// of what the release runs; one that starts but runs no op at all is broken too. Neither probe
+// caches a table, which would otherwise leave every later campaign with no op to draw.
+TEST_F(SupportTest, AWorkerThatNeverStartsOrRunsNothingIsAnErrorAndNothingIsCached) {
+  BackendSet set;
+  set.attach("dead", {"/bin/false"}, 5, {});
+  try {
+    backend_support(set.get("dead"), "dead");
+    FAIL() << "a worker that never started was probed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dead: its worker did not start"), std::string::npos)
+        << e.what();
+  }
+  set.attach("crashes", {RETORT_FAULT_WORKER, "--fault", "crash"}, 5, {});
+  try {
+    backend_support(set.get("crashes"), "crashes");
+    FAIL() << "a worker that ran no op was cached";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ran none of the registry's ops"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "retort" / "support"));
+}
+
 TEST_F(SupportTest, CacheNamesNeverLeaveTheCacheDirectory) {
   std::string path = support_cache_path("../../etc/x:y", "1/../2");
   EXPECT_EQ(std::filesystem::path(path).parent_path(), dir_ / "retort" / "support");
