@@ -1,6 +1,7 @@
 #include "core/ops/conv_kernel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace retort {
@@ -303,6 +304,14 @@ ConvKernel::ConvKernel(int64_t n, int64_t c, int64_t m, int64_t group, const Win
 
 ConvKernel::PackedFilters ConvKernel::pack(const std::vector<double>& w) const {
   PackedFilters p;
+  for (int64_t m = 0; m < m_; ++m)
+    for (int64_t t = 0; t < taps_; ++t)
+      for (int64_t c = 0; c < cg_; ++c)
+        if (!std::isfinite(w[(m * cg_ + c) * taps_ + t])) {
+          p.nonfinite_taps.resize(m_);
+          p.nonfinite_taps[m].push_back(t);
+          break;
+        }
   if (!blocked()) {
     p.f64 = w;
     return p;
@@ -352,7 +361,24 @@ std::vector<double> ConvKernel::run(const std::vector<double>& x, const PackedFi
     run_filter_blocks_f32(r);
   else
     run_filter_blocks_f64(r);
+  if (!filters.nonfinite_taps.empty()) nan_at_padding(filters, y);
   return y;
+}
+
+void ConvKernel::nan_at_padding(const PackedFilters& filters, std::vector<double>& y) const {
+  const AxisTaps &a0 = ax_[0], &a1 = ax_[1], &a2 = ax_[2];
+  auto inside = [](const AxisTaps& a, int64_t o, int64_t t) { return t >= a.lo[o] && t < a.hi[o]; };
+  for (int64_t m = 0; m < m_; ++m)
+    for (int64_t t : filters.nonfinite_taps[m]) {
+      int64_t t0 = t / (k_[1] * k_[2]), t1 = t / k_[2] % k_[1], t2 = t % k_[2];
+      for (int64_t o0 = 0; o0 < a0.out; ++o0)
+        for (int64_t o1 = 0; o1 < a1.out; ++o1)
+          for (int64_t o2 = 0; o2 < a2.out; ++o2) {
+            if (inside(a0, o0, t0) && inside(a1, o1, t1) && inside(a2, o2, t2)) continue;
+            int64_t pos = (o0 * a1.out + o1) * a2.out + o2;
+            for (int64_t n = 0; n < n_; ++n) y[static_cast<size_t>((n * m_ + m) * outs_ + pos)] = NAN;
+          }
+    }
 }
 
 }  // namespace retort

@@ -2,6 +2,8 @@
 // output element is still the double sum, in the order channel, tap 0, tap 1, tap 2, of the
 // products of the taps that fall inside the input (padding taps are skipped, not added as zero),
 // plus the bias, so results are bit for bit those of the plain loop nest (docs/reference.md).
+// Skipping is exact except for a weight that is not finite, whose product with a padding zero
+// is NaN (as ONNX's reference and runtimes compute it): such outputs are set to NaN afterwards.
 // Vector lanes hold different output elements, never parts of one sum.
 #pragma once
 
@@ -25,6 +27,9 @@ class ConvKernel {
   struct PackedFilters {
     std::vector<double> f64;
     std::vector<float> f32;
+    // [filter]: the taps (flattened over the three axes) where some channel's weight is not
+    // finite; empty when every weight is.
+    std::vector<std::vector<int64_t>> nonfinite_taps;
   };
   // Pack once per set of weights.
   PackedFilters pack(const std::vector<double>& w) const;
@@ -38,6 +43,8 @@ class ConvKernel {
 
  private:
   bool blocked() const { return mg_ >= kBlock / 2; }
+  // NaN where a padding tap meets a weight that is not finite (0 * inf).
+  void nan_at_padding(const PackedFilters& filters, std::vector<double>& y) const;
 
   bool single_;
   int64_t n_, c_, m_, group_, cg_, mg_, blocks_;

@@ -48,7 +48,8 @@ Tensor values(const TensorType& type, Rng& rng, int64_t special) {
 
 // ONNX Conv over x [n, c, d...] (1 to 3 spatial axes), the loops written out: each output is
 // 0.0 plus the products of the taps inside the input in the order channel, tap axis 0, 1, 2,
-// plus the bias (0.0 without one).
+// plus the bias (0.0 without one); NaN where a padding tap (a zero) meets a weight that is not
+// finite.
 Tensor reference_conv(const Tensor& x, const Tensor& w, const Tensor* b, int64_t group,
                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dil,
                       const std::vector<int64_t>& pads, const TensorType& out) {
@@ -79,11 +80,14 @@ Tensor reference_conv(const Tensor& x, const Tensor& w, const Tensor* b, int64_t
                     int64_t i0 = o0 * s[0] - p[0] + t0 * d[0];
                     int64_t i1 = o1 * s[1] - p[1] + t1 * d[1];
                     int64_t i2 = o2 * s[2] - p[2] + t2 * d[2];
-                    if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 || i2 >= in[2])
+                    double wt = w.get((((mi * cg + ci) * k[0] + t0) * k[1] + t1) * k[2] + t2);
+                    if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 ||
+                        i2 >= in[2]) {
+                      if (!std::isfinite(wt)) acc = std::nan("");
                       continue;
+                    }
                     int64_t xc = ni * c + mi / mg * cg + ci;
-                    acc += x.get(((xc * in[0] + i0) * in[1] + i1) * in[2] + i2) *
-                           w.get((((mi * cg + ci) * k[0] + t0) * k[1] + t1) * k[2] + t2);
+                    acc += x.get(((xc * in[0] + i0) * in[1] + i1) * in[2] + i2) * wt;
                   }
             y.set(idx++, acc + (b ? b->get(mi) : 0.0));
           }

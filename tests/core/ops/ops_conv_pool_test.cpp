@@ -29,6 +29,27 @@ TEST(OpsConvPool, ConvWithAndWithoutPadding) {
   expect_close(run_op("conv", {x, w}), {1, 1, 3, 3}, {54, 63, 72, 99, 108, 117, 144, 153, 162});
 }
 
+// Padding is zeros, and zero times an infinite weight is NaN (ONNX's reference and ONNX Runtime
+// compute it so): an output whose window holds a padding tap of such a weight is NaN, one whose
+// window meets it only inside the input is not.
+TEST(OpsConvPool, ConvPaddingTimesAnInfiniteWeightIsNan) {
+  Tensor x = ones({1, 1, 4, 4});
+  for (int64_t filters : {1, 8}) {  // the plain and the filter-blocked loops
+    Tensor w = ones({filters, 1, 3, 3});
+    w.set(0, -INFINITY);  // filter 0, tap (0, 0): padding for the outputs of row 0 or column 0
+    Tensor y = run_op("conv", {x, w}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+    for (int64_t r = 0; r < 4; ++r)
+      for (int64_t c = 0; c < 4; ++c) {
+        double v = y.get(r * 4 + c);
+        EXPECT_EQ(std::isnan(v), r == 0 || c == 0) << filters << " filters, (" << r << ", " << c
+                                                     << "): " << v;
+      }
+    if (filters > 1) {
+      EXPECT_EQ(y.get(16), 4);  // filter 1, (0, 0): all finite
+    }
+  }
+}
+
 TEST(OpsConvPool, ConvStridesPadsAndBias) {
   Tensor x = iota(DType::f32, {1, 1, 7, 5});
   Tensor w = ones({1, 1, 3, 3});
