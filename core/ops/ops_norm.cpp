@@ -137,6 +137,10 @@ OpDef softmax_op(bool log) {
     return std::vector<Tensor>{tensor_from(out[0], softmax_values(*in[0], axis, log))};
   };
   op.onnx = {log ? "LogSoftmax" : "Softmax", 13, {}};
+  // ONNX defines them by a formula with no word on infinities; runtimes shift by the maximum
+  // or not and give NaN, 0 or -inf for the same slice (docs/ops/nn.md, "Where the spec is
+  // silent").
+  op.input_domains = {ValueDomain::Finite};
   op.tags = {"norm"};
   return op;
 }
