@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <memory>
 #include <set>
 
 #include <fmt/ranges.h>
@@ -15,7 +14,6 @@
 #include "core/compare/compare.h"
 #include "core/compare/signature.h"
 #include "core/egraph/attrs_scope.h"
-#include "core/gen/graph_gen.h"
 #include "core/io/rtg.h"
 #include "core/rules/trace_json.h"
 
@@ -281,44 +279,6 @@ void CaseRunner::compare(const CasePrograms& programs, CaseOutcome& out) {
     }
   }
   rec.compare_ms = ms_since(t);
-}
-
-// TorchProbe's strategy, still beside the case runner where its program mutations were drawn;
-// it moves to core/campaign/strategies/ next.
-namespace {
-
-class TorchprobeRun : public StrategyRun {
- public:
-  explicit TorchprobeRun(const CampaignOptions& o) : o_(o) {}
-
-  CasePrograms draw(uint64_t seed) override {
-    CasePrograms p;
-    p.graphs.push_back({"original", generate_graph(o_.gen, seed)});
-    Rng rng(mix_seed(seed, kProgramSalt));
-    p.mutations.resize(static_cast<size_t>(rng.uniform_int(1, 3)));
-    for (ProgramMutation& m : p.mutations) {
-      m.kind = std::string(pick_from(rng, kProgramMutationKinds));
-      m.seed = rng.next_u64() >> 1;  // JSON carries it as a signed 64-bit number too
-    }
-    return p;
-  }
-
- private:
-  CampaignOptions o_;
-};
-
-}  // namespace
-
-StrategyDef torchprobe_strategy() {
-  return {.name = "torchprobe",
-          .summary =
-              "a generated graph whose Python program (torch and xla backends) gets 1-3 of "
-              "TorchProbe's mutations: resolve, mutate-recover, functionalize, tcb "
-              "(TorchProbe)",
-          // ONNX Runtime runs no Python program to mutate.
-          .backends = {"ref", "torch:eager", "inductor"},
-          .options = {},
-          .start = [](const CampaignOptions& o) { return std::make_unique<TorchprobeRun>(o); }};
 }
 
 }  // namespace retort
