@@ -1,8 +1,6 @@
 #include "app/command.h"
 
 #include <algorithm>
-#include <charconv>
-
 #include <sstream>
 
 #include <fmt/format.h>
@@ -266,23 +264,6 @@ std::string CommandRegistry::man(const std::string& usage) const {
       ".SH SEE ALSO\n"
       "docs/commands.md, docs/tutorial.md and HACKING.md in the source tree.\n";
   return out;
-}
-
-double parse_fraction(std::string_view text, std::string_view what) {
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(value >= 0) ||
-      value > 1)
-    fail("{} must be a number from 0 to 1, got '{}'", what, text);
-  return value;
-}
-
-uint64_t parse_u64(std::string_view text, std::string_view what) {
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    fail("{} must be a whole number from 0 to {}, got '{}'", what, UINT64_MAX, text);
-  return value;
 }
 
 }  // namespace retort

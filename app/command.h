@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/output.h"
+#include "core/base/option_number.h"
 #include "core/session/session.h"
 
 namespace retort {
@@ -106,10 +107,5 @@ class CommandRegistry {
  private:
   std::vector<CommandSpec> commands_;
 };
-
-// Parses a whole unsigned decimal number; throws Error naming `what` otherwise.
-uint64_t parse_u64(std::string_view text, std::string_view what);
-// A number in [0, 1] (a probability); Error naming `what` otherwise.
-double parse_fraction(std::string_view text, std::string_view what);
 
 }  // namespace retort

@@ -108,9 +108,6 @@ GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& 
 
 namespace {
 
-const std::vector<std::string> kTorchprobeBackends{"ref", "torch:eager", "inductor"};
-const std::vector<std::string> kTensureBackends{"ref", "ort:O0", "ort:O3", "xla:nojit", "xla"};
-
 // Per op, the dtypes every release among the backends runs: each release is probed once (through
 // its baseline mode) and its table cached, so a campaign draws nothing a release cannot run.
 std::map<std::string, std::set<DType>> campaign_support(Session& s,
@@ -130,20 +127,14 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   o.seed = s.seed();
   if (auto v = args.option("--seed")) o.seed = parse_u64(*v, "--seed");
   if (auto v = args.option("--strategy")) o.strategies = split_list(*v);
-  // TorchProbe mutates the Python program torch backends run; ONNX Runtime runs none. TENSURE's
-  // sparse storage needs JAX's BCOO.
-  if (o.strategies == std::vector<std::string>{"torchprobe"}) o.backends = kTorchprobeBackends;
-  if (o.strategies == std::vector<std::string>{"tensure"}) o.backends = kTensureBackends;
+  o.backends = default_backends(o.strategies);
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
   o.gen = gen_options_from(s, args, o.gen, out);
   if (!args.option("--for")) o.gen.op_dtypes = campaign_support(s, o.backends, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
-  if (auto v = args.option("--iters")) o.iter_limit = parse_u64(*v, "--iters");
-  if (auto v = args.option("--enodes")) o.node_limit = parse_u64(*v, "--enodes");
-  if (auto v = args.option("--random")) o.random_variants = parse_u64(*v, "--random");
-  if (args.has("--no-intermediate")) o.intermediate = false;
-  if (auto v = args.option("--relax")) o.relax_p = parse_fraction(*v, "--relax");
-  if (auto v = args.option("--relax-step")) o.relax_alpha = parse_fraction(*v, "--relax-step");
+  for (const StrategyDef& strategy : strategies())
+    for (const StrategyOption& option : strategy.options)
+      if (auto v = args.option(option.name)) option.set(o, *v);
   if (auto v = args.option("--shard")) std::tie(o.shard, o.shards) = parse_shard(*v);
   o.validate();             // the same check a stored campaign's options pass (`fuzz --resume`)
   campaign_rules(o.rules);  // a bad rule set name is an error now, not in every case
@@ -669,45 +660,47 @@ void register_fuzz_commands(CommandRegistry& r) {
                  "drawn (probed once per backend version, see `backend support`). See\n"
                  "docs/generator.md.",
          .run = run_gen});
+  std::vector<OptionSpec> fuzz_options = {
+      {"--backends", "B,B,...",
+       fmt::format("the backends to compare (default {})",
+                   fmt::join(CampaignOptions{}.backends, ",")),
+       Completion::BackendName},
+      gen_options[0],
+      gen_options[1],
+      gen_options[2],
+      gen_options[3],
+      gen_options[4],
+      seed,
+      {"--time", "S", "a deadline: stop after S seconds, cutting the case in flight"},
+      {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
+      {"--strategy", "S,...",
+       fmt::format("how cases make programs: {}; several take turns (default {})",
+                   fmt::join(strategy_names(), ", "),
+                   fmt::join(CampaignOptions{}.strategies, ","))},
+      {"--rules", "SET,...",
+       "built-in rule sets or .rules files (default polyjuice); with --resume: the "
+       "campaign's rule files, which it reads only when named here"}};
+  // Each strategy's own options (core/campaign/strategies/), in the registry's order.
+  for (const StrategyDef& strategy : strategies())
+    for (const StrategyOption& option : strategy.options)
+      fuzz_options.push_back({option.name, option.value_name, option.doc});
+  fuzz_options.insert(
+      fuzz_options.end(),
+      {{"--jobs", "N", "run N worker processes in parallel"},
+       db,
+       {"--resume", "", "continue the database's last campaign where it stopped"},
+       {"--trust", "",
+        "with --resume: run the worker commands the campaign's attached backends name"},
+       {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
+       {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
+       {"--quiet", "", "no progress; a summary without timings"},
+       {"--no-opinion", "", "no second opinion on the new findings"},
+       {"--no-reduce", "", "do not reduce the new findings"},
+       {"--review-time", "S",
+        "seconds for the second opinions and reductions at the end (default 120)"}});
   r.add(
       {.name = "fuzz",
-       .options = {{"--backends", "B,B,...", "the backends to compare (default ref,ort:O0,ort:O3)",
-                    Completion::BackendName},
-                   gen_options[0],
-                   gen_options[1],
-                   gen_options[2],
-                   gen_options[3],
-                   gen_options[4],
-                   seed,
-                   {"--time", "S", "a deadline: stop after S seconds, cutting the case in flight"},
-                   {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
-                   {"--strategy", "S,...",
-                    "how cases make programs: polyjuice, tensure, oatest, hirfuzz, torchprobe; "
-                    "several take turns (default polyjuice)"},
-                   {"--rules", "SET,...",
-                    "built-in rule sets or .rules files (default polyjuice); with --resume: the "
-                    "campaign's rule files, which it reads only when named here"},
-                   {"--iters", "N", "saturation iterations per case (default 2)"},
-                   {"--enodes", "N", "e-node limit per case (default 100)"},
-                   {"--random", "K", "random variants per case (default 2)"},
-                   {"--no-intermediate", "", "skip the maximal graph after each iteration"},
-                   {"--relax", "P",
-                    "hirfuzz: the starting probability of constraint level 0 (default 0.6)"},
-                   {"--relax-step", "A",
-                    "hirfuzz: how far a new bug moves that probability (default 0.01)"},
-                   {"--jobs", "N", "run N worker processes in parallel"},
-                   db,
-                   {"--resume", "", "continue the database's last campaign where it stopped"},
-                   {"--trust", "",
-                    "with --resume: run the worker commands the campaign's attached backends "
-                    "name"},
-                   {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
-                   {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
-                   {"--quiet", "", "no progress; a summary without timings"},
-                   {"--no-opinion", "", "no second opinion on the new findings"},
-                   {"--no-reduce", "", "do not reduce the new findings"},
-                   {"--review-time", "S",
-                    "seconds for the second opinions and reductions at the end (default 120)"}},
+       .options = fuzz_options,
        .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
        .help =
            "POLYJUICE's loop, once per case: generate a random graph, build its e-graph,\n"

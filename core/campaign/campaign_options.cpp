@@ -37,7 +37,7 @@ void CampaignOptions::validate() const {
     if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
       fail("--backends: a backend name is one word without commas, not '{}'", name);
   if (strategies.empty())
-    fail("--strategy: name at least one (polyjuice, tensure, oatest, hirfuzz, torchprobe)");
+    fail("--strategy: name at least one ({})", fmt::join(strategy_names(), ", "));
   for (const auto& name : strategies) get_strategy(name);
   if (rules.empty()) fail("--rules: a campaign needs at least one rule set");
   if (iter_limit > kMaxIterations)
@@ -196,6 +196,16 @@ std::pair<uint64_t, uint64_t> parse_shard(const std::string& text) {
       !parse_number(std::string_view(text).substr(slash + 1), n) || n == 0 || k >= n)
     fail("--shard: expected K/N with 0 <= K < N (e.g. 0/4), got '{}'", text);
   return {k, n};
+}
+
+RuleSet campaign_rules(const std::vector<std::string>& names) {
+  if (names.empty()) fail("a campaign needs at least one rule set (--rules)");
+  std::vector<std::string> builtin = builtin_rule_set_names();
+  RuleSet all;
+  for (const std::string& n : names)
+    all.append(std::find(builtin.begin(), builtin.end(), n) != builtin.end() ? builtin_rules(n)
+                                                                             : load_rules_file(n));
+  return all;
 }
 
 InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed) {

@@ -10,6 +10,7 @@
 
 #include "core/backend/worker_backend.h"
 #include "core/gen/graph_gen.h"
+#include "core/rules/rule.h"
 
 #include "core/exec/inputs.h"
 
@@ -69,6 +70,9 @@ inline constexpr double kMaxSaturateSeconds = 3600;
 // on the command line (`fuzz --resume --rules FILE`): a path stored in a findings database is
 // never opened on its say-so. Throws Error naming the first other entry.
 void check_stored_rules(const CampaignOptions& o, const std::vector<std::string>& named_files);
+
+// The rule sets named in options.rules (built-in names or .rules files), in order.
+RuleSet campaign_rules(const std::vector<std::string>& names);
 
 // How case `case_seed` of a campaign with these options draws its inputs.
 InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed);

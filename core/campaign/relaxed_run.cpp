@@ -12,32 +12,43 @@ constexpr int kDraws = 4;
 
 }  // namespace
 
-RelaxedRun run_relaxed_graph(const Graph& valid, Rng& rng, int violations,
-                             const std::vector<Backend*>& backends) {
-  RelaxedRun run;
-  std::string onnx;
-  for (int draw = 0; draw < kDraws && onnx.empty(); ++draw) {
-    run.relaxed = relax_constraints(valid, rng, violations);
+RelaxedCase draw_relaxed(const Graph& valid, Rng& rng, int violations) {
+  RelaxedCase c;
+  for (int draw = 0; draw < kDraws && c.onnx.empty(); ++draw) {
+    c.relaxed = relax_constraints(valid, rng, violations);
     try {
-      onnx = export_onnx_unchecked(run.relaxed.graph);
+      c.onnx = export_onnx_unchecked(c.relaxed.graph);
     } catch (const Error&) {
       continue;  // something ONNX cannot carry at all: break other constraints
     }
   }
-  if (onnx.empty())
+  if (c.onnx.empty())
     fail("no constraint-breaking graph of '{}' could be written as ONNX", valid.name);
-  TensorMap inputs;
-  for (const ValueInfo& in : run.relaxed.graph.inputs)
-    inputs[in.name] = random_tensor(in.type, rng);
+  for (const ValueInfo& in : c.relaxed.graph.inputs)
+    c.inputs[in.name] = random_tensor(in.type, rng);
+  return c;
+}
+
+std::vector<std::optional<RunResult>> run_relaxed(const RelaxedCase& c,
+                                                  const std::vector<Backend*>& backends) {
+  std::vector<std::optional<RunResult>> results;
   for (Backend* b : backends) {
     if (b->info().kind == "reference") {
-      run.results.emplace_back();
+      results.emplace_back();
       continue;
     }
-    RunRequest request{.graph = &run.relaxed.graph, .onnx = onnx, .inputs = inputs, .outputs = {}};
-    run.results.emplace_back(b->run(request));
+    RunRequest request{
+        .graph = &c.relaxed.graph, .onnx = c.onnx, .inputs = c.inputs, .outputs = {}};
+    results.emplace_back(b->run(request));
   }
-  return run;
+  return results;
+}
+
+RelaxedRun run_relaxed_graph(const Graph& valid, Rng& rng, int violations,
+                             const std::vector<Backend*>& backends) {
+  RelaxedCase c = draw_relaxed(valid, rng, violations);
+  std::vector<std::optional<RunResult>> results = run_relaxed(c, backends);
+  return {std::move(c.relaxed), std::move(results)};
 }
 
 }  // namespace retort

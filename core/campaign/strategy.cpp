@@ -1,41 +1,46 @@
 #include "core/campaign/strategy.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 
 namespace retort {
 
+// The strategies, declared one per file in core/campaign/strategies/.
+StrategyDef polyjuice_strategy();
+StrategyDef tensure_strategy();
+StrategyDef oatest_strategy();
+StrategyDef hirfuzz_strategy();
+StrategyDef torchprobe_strategy();
+
 const std::vector<StrategyDef>& strategies() {
-  static const std::vector<StrategyDef> all = {
-      {Strategy::polyjuice, "polyjuice",
-       "a generated graph, saturated with the rules; min, max, random and intermediate variants "
-       "(POLYJUICE)"},
-      {Strategy::tensure, "tensure",
-       "an einsum drawn by Algorithm 3, and two operand permutations of it; in half the cases "
-       "its operands stored sparse on the xla backends (TENSURE)"},
-      {Strategy::oatest, "oatest",
-       "an optimization pattern from a compiler's tests woven into a seed graph, compared across "
-       "the backends' optimization levels (OATest)"},
-      {Strategy::hirfuzz, "hirfuzz",
-       "a generated graph with pieces collapsed into functions and calls, and a rewrite of its "
-       "call chain; or, at constraint level 0, a graph that breaks constraints, run for crashes "
-       "(HirFuzz)"},
-      {Strategy::torchprobe, "torchprobe",
-       "a generated graph whose Python program (torch and xla backends) gets 1-3 of TorchProbe's "
-       "mutations: resolve, mutate-recover, functionalize, tcb (TorchProbe)"}};
+  static const std::vector<StrategyDef> all = {polyjuice_strategy(), tensure_strategy(),
+                                               oatest_strategy(), hirfuzz_strategy(),
+                                               torchprobe_strategy()};
   return all;
 }
 
-const StrategyDef& get_strategy(std::string_view name) {
+const StrategyDef* find_strategy(std::string_view name) {
+  for (const StrategyDef& s : strategies())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> strategy_names() {
   std::vector<std::string> names;
-  for (const StrategyDef& s : strategies()) {
-    if (s.name == name) return s;
-    names.push_back(s.name);
-  }
-  fail_unknown("strategy", name, names);
+  for (const StrategyDef& s : strategies()) names.push_back(s.name);
+  return names;
+}
+
+const StrategyDef& get_strategy(std::string_view name) {
+  if (const StrategyDef* s = find_strategy(name)) return *s;
+  fail_unknown("strategy", name, strategy_names());
+}
+
+std::vector<std::string> default_backends(const std::vector<std::string>& strategies) {
+  if (strategies.size() == 1)
+    if (const StrategyDef* s = find_strategy(strategies.front()); s && !s->backends.empty())
+      return s->backends;
+  return CampaignOptions{}.backends;
 }
 
 }  // namespace retort
