@@ -29,8 +29,9 @@ std::optional<Graph> widened_graph(const Graph& g, DType to = DType::f64);
 TensorMap widen_inputs(const Graph& wide, const TensorMap& inputs);
 
 // Whether every element of `actual` lies in the band the reference's value and the wider
-// evaluations' values span (all the same output), within the tolerance: between them for
-// floats and integers, one of them for bool, a NaN or infinity only where one of them has it.
+// evaluations' values span (all the same output), each also rounded to actual's dtype as a
+// compiler stores it, within the tolerance: between them for floats and integers, one of them
+// for bool, a NaN or infinity only where one of them has it.
 bool within_precision_band(const Tensor& actual, const Tensor& reference,
                            const std::vector<const Tensor*>& wide,
                            const ToleranceTable& tolerances);

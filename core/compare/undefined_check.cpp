@@ -13,8 +13,9 @@ namespace retort {
 
 std::string UndefinedUse::str() const {
   if (!overflows.empty())
-    return fmt::format("node '{}' ({}) overflows {}: its exact result [{}] is {:.17g}", node, op,
-                       overflows, element, element_value);
+    return fmt::format("node '{}' ({}) overflows {}: its exact {} [{}] is {:.17g}", node, op,
+                       overflows, overflows.ends_with("summing") ? "sum of magnitudes" : "result",
+                       element, element_value);
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
                      input_index, value, domain.str(), element, element_value);
 }
@@ -84,6 +85,76 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
   return std::nullopt;
 }
 
+// How many values one output element of an averaging op sums before it divides: the window of
+// average_pool, the operands of mean, else the input elements per output element (reduce_mean,
+// global_average_pool).
+double terms_per_output(const Node& node, const std::vector<const Tensor*>& inputs,
+                        const Tensor& out) {
+  auto kernel = node.attrs.find("kernel_shape");
+  if (kernel != node.attrs.end())
+    if (const auto* sizes = std::get_if<std::vector<int64_t>>(&kernel->second)) {
+      double n = 1;
+      for (int64_t k : *sizes) n *= static_cast<double>(k);
+      return n;
+    }
+  if (inputs.size() > 1) return static_cast<double>(inputs.size());
+  return out.numel() ? static_cast<double>(inputs[0]->numel()) / static_cast<double>(out.numel())
+                     : 1.0;
+}
+
+// For float ops that sum (tags "accumulates": matmul, gemm, conv, sums; "averages": means): the
+// first output element whose sum of magnitudes passes the dtype's largest value. The reference
+// sums in f64, where it stays finite; a compiler summing in the dtype may overflow to inf, and
+// inf + -inf is NaN, in an order ONNX leaves open (ONNX Runtime's f32 Gemm gave -inf where the
+// f64 sum was -FLT_MAX; its ReduceSum and GlobalAveragePool, as onnx.reference's, inf). An
+// infinity already in the inputs is left out: it makes the result the same in any order.
+std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef& op,
+                                                   const TensorMap& values) {
+  bool averages = op.has_tag("averages");
+  if (!averages && !op.has_tag("accumulates")) return std::nullopt;
+  std::vector<Tensor> magnitudes;
+  magnitudes.reserve(node.inputs.size());
+  std::optional<DType> dtype;
+  for (const std::string& name : node.inputs) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end()) return std::nullopt;
+    const Tensor& t = it->second;
+    if (!is_float(t.dtype())) {
+      magnitudes.push_back(t);
+      continue;
+    }
+    if (!dtype) dtype = t.dtype();
+    Tensor m = t.cast(DType::f64);
+    for (int64_t k = 0; k < m.numel(); ++k) {
+      double v = m.get(k);
+      m.set(k, std::isfinite(v) ? std::abs(v) : 0.0);
+    }
+    magnitudes.push_back(std::move(m));
+  }
+  if (!dtype || *dtype == DType::f64) return std::nullopt;  // summed as wide as the reference
+  std::vector<const Tensor*> in;
+  std::vector<TensorType> types;
+  for (const Tensor& m : magnitudes) {
+    in.push_back(&m);
+    types.push_back(m.type());
+  }
+  Tensor sums = op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+  double terms = averages ? terms_per_output(node, in, sums) : 1.0;
+  for (int64_t k = 0; k < sums.numel(); ++k) {
+    double v = sums.get(k) * terms;
+    if (v <= float_max(*dtype)) continue;
+    return UndefinedUse{.node = node.name,
+                        .op = node.op,
+                        .value = node.inputs[0],
+                        .input_index = 0,
+                        .domain = {},
+                        .element = k,
+                        .element_value = v,
+                        .overflows = fmt::format("{} while summing", dtype_name(*dtype))};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
@@ -120,6 +191,7 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
     auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
     if (x != values.end())
       if (auto use = undefined_overflow(node, *op, x->second)) return use;
+    if (auto use = undefined_accumulation(node, *op, values)) return use;
   }
   return std::nullopt;
 }

@@ -164,6 +164,7 @@ OpDef make_variadic(VariadicSpec spec) {
   op.max_inputs = -1;
   op.onnx = {spec.onnx_type, spec.since_opset, {}};
   op.tags = {"elementwise", "variadic"};
+  op.tags.insert(op.tags.end(), spec.tags.begin(), spec.tags.end());
   op.input_domains = {spec.domain};
   DTypeSet set = spec.dtypes;
   std::string name = spec.name;

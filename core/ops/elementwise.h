@@ -64,6 +64,7 @@ struct VariadicSpec {
   std::function<double(double, size_t)> finish;  // applied to the float fold of n operands
   ValueDomain domain = ValueDomain::Any;         // of every operand
   int since_opset = 13;
+  std::vector<std::string> tags{};  // besides "elementwise", "variadic"
 };
 OpDef make_variadic(VariadicSpec spec);
 

@@ -126,7 +126,7 @@ OpDef conv_op() {
   op.infer = infer_conv;
   op.kernel = kernel_conv;
   op.onnx = {"Conv", 11, {}};
-  op.tags = {"conv"};
+  op.tags = {"conv", "accumulates"};
   return op;
 }
 
@@ -266,7 +266,7 @@ OpDef average_pool_op() {
   op.infer = infer_average_pool;
   op.kernel = kernel_average_pool;
   op.onnx = {"AveragePool", 11, {}};
-  op.tags = {"pool"};
+  op.tags = {"pool", "averages"};
   return op;
 }
 
@@ -315,6 +315,7 @@ OpDef global_pool_op(bool max) {
   };
   op.onnx = {max ? "GlobalMaxPool" : "GlobalAveragePool", 1, {}};
   op.tags = {"pool"};
+  if (!max) op.tags.push_back("averages");
   return op;
 }
 

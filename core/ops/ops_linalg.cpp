@@ -149,7 +149,7 @@ OpDef matmul_op() {
   op.infer = infer_matmul;
   op.kernel = kernel_matmul;
   op.onnx = {"MatMul", 13, {}};
-  op.tags = {"linalg"};
+  op.tags = {"linalg", "accumulates"};
   return op;
 }
 
@@ -305,7 +305,7 @@ OpDef gemm_op() {
   op.infer = infer_gemm;
   op.kernel = kernel_gemm;
   op.onnx = {"Gemm", 13, {}};
-  op.tags = {"linalg"};
+  op.tags = {"linalg", "accumulates"};
   return op;
 }
 

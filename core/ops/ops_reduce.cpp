@@ -184,8 +184,11 @@ OpDef reduce_op(const ReduceInfo& info) {
   op.onnx = {info.onnx, 13, {}};
   if (sum) op.onnx.attr_inputs = {{.attr = "axes", .index = 1}};
   op.tags = {"reduce"};
-  // An integer sum or product that leaves its dtype is undefined (core/compare/undefined_check).
+  // An integer sum or product that leaves its dtype is undefined, and so is a float sum whose
+  // magnitudes pass the dtype's range (core/compare/undefined_check).
   if (sum || kind == Reduce::Prod) op.tags.push_back("overflow-undefined");
+  if (sum) op.tags.push_back("accumulates");
+  if (kind == Reduce::Mean) op.tags.push_back("averages");
   return op;
 }
 

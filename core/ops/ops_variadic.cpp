@@ -41,12 +41,14 @@ void add_folds(OpRegistry& r) {
   VariadicSpec sum = spec("sum", "Sum", DTypeSet::Float,
                           "Elementwise sum of one or more broadcast inputs, rounded once.");
   sum.f = [](double a, double b) { return a + b; };
+  sum.tags = {"accumulates"};  // an overflow of the sum is undefined (core/compare/undefined_check)
   r.add(make_variadic(std::move(sum)));
 
   VariadicSpec mean = spec("mean", "Mean", DTypeSet::Float,
                            "Elementwise mean of one or more broadcast inputs, rounded once.");
   mean.f = [](double a, double b) { return a + b; };
   mean.finish = [](double total, size_t n) { return total / static_cast<double>(n); };
+  mean.tags = {"averages"};
   r.add(make_variadic(std::move(mean)));
 }
 

@@ -198,6 +198,52 @@ output s, p, m
   EXPECT_EQ(use->node, "p");
 }
 
+// The reference sums an f32 matmul, gemm, conv, sum or mean in f64; a compiler that sums in f32
+// overflows where the magnitudes pass FLT_MAX (ONNX Runtime's Gemm gave -inf where the f64 sum
+// was -FLT_MAX). Infinities given as inputs make the result the same in any order: defined.
+TEST(CompareUndefined, AFloatSumPastItsDtypeIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input a : f32[1,2]
+input b : f32[2,1]
+input x : f32[1,1,4]
+m = matmul(a, b)
+r = reduce_mean(x, axes=[2])
+output m, r
+)");
+  double big = 3e38, inf = std::numeric_limits<double>::infinity();
+  TensorMap values = {{"a", Tensor::from_doubles(DType::f32, {1, 2}, {big, big})},
+                      {"b", Tensor::from_doubles(DType::f32, {2, 1}, {1, -1})},
+                      {"x", Tensor::from_doubles(DType::f32, {1, 1, 4}, {1, 2, 3, 4})}};
+  values = evaluate(g, values, {.keep_intermediates = true});
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());  // 3e38 - 3e38 is 0 in f64, inf - inf in f32
+  EXPECT_EQ(use->str(),
+            "node 'm' (matmul) overflows f32 while summing: its exact sum of magnitudes [0] is "
+            "6.0000000109955115e+38");
+  values["a"] = Tensor::from_doubles(DType::f32, {1, 2}, {inf, 1});
+  EXPECT_FALSE(find_undefined(g, values).has_value());
+  values["x"] = Tensor::from_doubles(DType::f32, {1, 1, 4}, {2e38, 1, 1, 1});
+  use = find_undefined(g, values);  // a mean of 5e37 is a sum of 2e38: defined
+  EXPECT_FALSE(use.has_value()) << use->str();
+  values["x"] = Tensor::from_doubles(DType::f32, {1, 1, 4}, {2e38, 2e38, 1, 1});
+  use = find_undefined(g, values);  // a mean of 1e38, but a sum of 4e38
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "r");
+  // An average pool sums a window: two windows of two hold 2e38 once each, one holds both.
+  Graph pool = parse_rtg(R"(graph g
+input x : f32[1,1,4]
+p = average_pool(x, kernel_shape=[2], strides=[2])
+output p
+)");
+  TensorMap windows = {{"x", Tensor::from_doubles(DType::f32, {1, 1, 4}, {2e38, 1, 2e38, 1})}};
+  use = find_undefined(pool, evaluate(pool, windows, {.keep_intermediates = true}));
+  EXPECT_FALSE(use.has_value()) << use->str();
+  windows["x"] = Tensor::from_doubles(DType::f32, {1, 1, 4}, {2e38, 2e38, 1, 1});
+  use = find_undefined(pool, evaluate(pool, windows, {.keep_intermediates = true}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "p");
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 // With an infinity among its operands, an einsum's result depends on the order in which the
 // implementation contracts them (inf or NaN): any operand, not only the first, is checked.
