@@ -16,6 +16,7 @@ const CommandRegistry& app_commands() {
     register_sweep_commands(r);
     register_variant_commands(r);
     register_fuzz_commands(r);
+    register_findings_commands(r);
     register_einsum_commands(r);
     register_oatest_commands(r);
     register_hirfuzz_commands(r);

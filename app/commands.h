@@ -11,22 +11,23 @@ namespace retort {
 // The registry with every built-in command, in the order `help` lists them.
 const CommandRegistry& app_commands();
 
-void register_graph_commands(CommandRegistry& r);    // load def show info export
-void register_run_commands(CommandRegistry& r);      // eval seed conformance
-void register_egraph_commands(CommandRegistry& r);   // egraph rules match apply ... undo redo
-void register_render_commands(CommandRegistry& r);   // render
-void register_session_commands(CommandRegistry& r);  // save open history replay
-void register_backend_commands(CommandRegistry& r);  // backend
-void register_compare_commands(CommandRegistry& r);  // compare tolerance inspect
-void register_reduce_commands(CommandRegistry& r);   // bisect reduce
-void register_sweep_commands(CommandRegistry& r);    // sweep
-void register_variant_commands(CommandRegistry& r);  // variant equiv
-void register_fuzz_commands(CommandRegistry& r);     // fuzz findings
-void register_einsum_commands(CommandRegistry& r);   // einsum (TENSURE)
-void register_oatest_commands(CommandRegistry& r);   // oatest (OATest)
-void register_hirfuzz_commands(CommandRegistry& r);  // hirfuzz (HirFuzz)
-void register_program_commands(CommandRegistry& r);  // program (TorchProbe)
-void register_help_commands(CommandRegistry& r);     // help quit
+void register_graph_commands(CommandRegistry& r);     // load def show info export
+void register_run_commands(CommandRegistry& r);       // eval seed conformance
+void register_egraph_commands(CommandRegistry& r);    // egraph rules match apply ... undo redo
+void register_render_commands(CommandRegistry& r);    // render
+void register_session_commands(CommandRegistry& r);   // save open history replay
+void register_backend_commands(CommandRegistry& r);   // backend
+void register_compare_commands(CommandRegistry& r);   // compare tolerance inspect
+void register_reduce_commands(CommandRegistry& r);    // bisect reduce
+void register_sweep_commands(CommandRegistry& r);     // sweep
+void register_variant_commands(CommandRegistry& r);   // variant equiv
+void register_fuzz_commands(CommandRegistry& r);      // gen fuzz
+void register_findings_commands(CommandRegistry& r);  // findings
+void register_einsum_commands(CommandRegistry& r);    // einsum (TENSURE)
+void register_oatest_commands(CommandRegistry& r);    // oatest (OATest)
+void register_hirfuzz_commands(CommandRegistry& r);   // hirfuzz (HirFuzz)
+void register_program_commands(CommandRegistry& r);   // program (TorchProbe)
+void register_help_commands(CommandRegistry& r);      // help quit
 
 // `export repro DIR [--finding N] [--full] [--issue]`: the bundle for a finding of the last
 // compare (commands_compare.cpp). write_repro_bundle writes that of finding #n, and with `issue`
@@ -52,5 +53,9 @@ SupportTable support_for(Session& s, const std::string& name, Output& out);
 // runs) applied: gen, fuzz and oatest (commands_fuzz.cpp).
 GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& out);
 std::vector<OptionSpec> gen_option_specs();
+// The findings database a command names with --db, else the default (commands_findings.cpp);
+// and that option, as fuzz and findings declare it.
+std::string findings_db_path(const Args& args);
+OptionSpec findings_db_option();
 
 }  // namespace retort

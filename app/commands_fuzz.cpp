@@ -1,5 +1,6 @@
-// `fuzz` runs a campaign (core/campaign) into the findings database (core/findings); `findings`
-// lists, shows, opens, exports and merges what campaigns found. docs/campaigns.md.
+// `fuzz` runs a campaign (core/campaign) into the findings database (core/findings), and `gen`
+// draws one graph; `findings` (commands_findings.cpp) reads what campaigns found.
+// docs/campaigns.md.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -13,7 +14,6 @@
 #include <optional>
 #include <set>
 #include <thread>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,15 +26,12 @@
 #include "app/sigint_cancels.h"
 #include "core/backend/support.h"
 #include "core/base/error.h"
-#include "core/base/suggest.h"
 #include "core/base/terminal_text.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
 #include "core/campaign/review.h"
 #include "core/campaign/strategy.h"
-#include "core/compare/verdict.h"
 #include "core/gen/graph_gen.h"
-#include "core/io/rtg.h"
 #include "core/ops/registry.h"
 #include "core/rules/rule.h"
 
@@ -43,10 +40,6 @@ namespace retort {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string db_path(const Args& args) {
-  return args.option("--db").value_or(FindingsDb::default_path());
-}
 
 // The campaign's backends from the session. Attached ones the session lacks (a process resuming
 // the campaign) are attached as the campaign recorded them: their commands come from the
@@ -286,7 +279,7 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
 }
 
 void run_fuzz(Session& s, const Args& args, Output& out) {
-  std::string path = db_path(args);
+  std::string path = findings_db_path(args);
   bool resume = args.has("--resume");
   if (resume) check_resume_args(args);
   std::optional<double> seconds;
@@ -382,254 +375,6 @@ void run_gen(Session& s, const Args& args, Output& out) {
             graph.op_count(), graph.inputs.size(), graph.outputs.size(), seed);
 }
 
-// --- findings ------------------------------------------------------------------------------
-
-int64_t finding_id(const Args& args, size_t i, std::string_view usage) {
-  const std::string* text = args.arg(i);
-  if (!text) fail("usage: {}", usage);
-  return static_cast<int64_t>(parse_u64(*text, "a finding number"));
-}
-
-// How strongly a finding's second opinion accuses the compiler, for sorting: fewest backends
-// differing first, then most agreeing with the reference; unreviewed ones after, and findings
-// the references dispute last.
-std::tuple<int, size_t, size_t> accusation_rank(const std::optional<Agreement>& a) {
-  if (!a) return {1, 0, 0};
-  if (a->disputed || a->differ.empty()) return {2, 0, 0};
-  return {0, a->differ.size(), static_cast<size_t>(-1) - a->agree.size()};
-}
-
-void list_findings(const FindingsDb& db, Output& out) {
-  auto all = db.findings();
-  if (all.empty()) {
-    out.print("no findings in {}", db.path());
-    return;
-  }
-  std::map<std::string, FindingReview> reviews = db.reviews();
-  std::map<int64_t, std::vector<int64_t>> merged;  // root id -> findings merged into it
-  std::map<int64_t, std::optional<Agreement>> agreements;
-  size_t disputed = 0;
-  int64_t total = 0;
-  for (const auto& f : all) {
-    total += f.count;
-    auto r = reviews.find(f.signature.key());
-    if (r == reviews.end()) continue;
-    if (r->second.merged_into) merged[r->second.merged_into].push_back(f.id);
-    agreements[f.id] = Agreement::from_json(r->second.agreement);
-    disputed += r->second.disputed;
-  }
-  std::vector<const FindingRecord*> shown;
-  size_t roots = 0;
-  for (const auto& f : all) {
-    shown.push_back(&f);
-    auto r = reviews.find(f.signature.key());
-    roots += r == reviews.end() || !r->second.merged_into;
-  }
-  std::stable_sort(shown.begin(), shown.end(), [&](const FindingRecord* a, const FindingRecord* b) {
-    return accusation_rank(agreements[a->id]) < accusation_rank(agreements[b->id]);
-  });
-  if (reviews.empty()) {
-    out.print("{} in {}, newest first (xN: seen N times):",
-              findings_count_text(all.size(), static_cast<uint64_t>(total)), terminal_name(db.path()));
-  } else {
-    out.print(
-        "{} in {}, {} after merging, {} reference disputed; those one backend alone gets wrong "
-        "first (xN: seen N times):",
-        findings_count_text(all.size(), static_cast<uint64_t>(total)), terminal_name(db.path()),
-        roots, disputed);
-  }
-  // A database is a file someone may send: what it holds prints through terminal_name.
-  for (const FindingRecord* f : shown) {
-    out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count,
-              terminal_name(f->signature.str()), terminal_name(f->backend_a),
-              terminal_name(f->graph_a), f->case_index);
-    if (const auto& a = agreements[f->id]) out.print("        {}", a->str());
-    const FindingReview& r = reviews[f->signature.key()];
-    if (r.merged_into) out.print("        merged into #{} (one root: {})", r.merged_into, terminal_name(r.root));
-    if (merged.count(f->id)) {
-      std::vector<std::string> ids;
-      for (int64_t id : merged[f->id]) ids.push_back(fmt::format("#{}", id));
-      out.print("        merged: {} (one root: {})", fmt::join(ids, ", "),
-                terminal_name(reviews[f->signature.key()].root));
-    }
-  }
-}
-
-void show_finding(const FindingRecord& f, Output& out) {
-  auto safe = [](const std::string& text) { return terminal_name(text); };
-  out.print("finding #{}: {}", f.id, safe(f.signature.str()));
-  out.print("  signature   {}", safe(f.signature.key()));
-  out.print("  seen        {} times, first {}, last {}", f.count, safe(f.first_seen),
-            safe(f.last_seen));
-  out.print("  example     campaign {}, case {} (case seed {}, inputs seed {})", f.campaign,
-            f.case_index, f.case_seed, f.inputs_seed);
-  out.print("  check       {}", safe(f.diverging));
-  out.print("  backends    {}", safe(f.backends));
-  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
-  std::vector<std::string> names;
-  if (variants.is_object())
-    for (const auto& [name, text] : variants.items()) names.push_back(safe(name));
-  out.print("  variants    {}", names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", ")));
-  auto cells = nlohmann::json::parse(f.verdicts, nullptr, false);
-  if (cells.is_array())
-    for (const auto& c : cells) {
-      if (!c.is_object()) continue;
-      auto text = [&](const char* key) {
-        auto it = c.find(key);
-        return it != c.end() && it->is_string() ? safe(it->get<std::string>()) : std::string();
-      };
-      // Cells that differ without a bug (precision, undefined, unsupported) are shown apart.
-      std::optional<Verdict> v = parse_verdict(text("verdict"));
-      out.print("  {:<11} {} on {}: {}{}", !v || is_bug(*v) ? "failing" : "not a bug",
-                text("backend"), text("graph"), text("verdict"),
-                text("message").empty() ? "" : " (" + text("message") + ")");
-    }
-  out.print("original:");
-  out.write(terminal_safe(f.original, 4 * f.original.size() + 64));  // every byte may escape
-}
-
-// What the end of its campaign learnt (core/campaign/review.h), when it was reviewed.
-void show_review(const FindingsDb& db, const FindingRecord& f, Output& out) {
-  std::map<std::string, FindingReview> reviews = db.reviews();
-  auto r = reviews.find(f.signature.key());
-  if (r == reviews.end()) return;
-  if (auto a = Agreement::from_json(r->second.agreement)) out.print("opinion: {}", a->str());
-  if (r->second.merged_into)
-    out.print("merged into #{} (one root: {})", r->second.merged_into, r->second.root);
-  if (r->second.reduced.empty()) return;
-  out.print("reduced ({}):", r->second.root);
-  out.write(r->second.reduced);
-  if (!r->second.reduced_b.empty()) {
-    out.print("reduced, the graph it must agree with:");
-    out.write(r->second.reduced_b);
-  }
-}
-
-// Loads a finding into the session: the original as the current graph, its variants, the seed
-// of its inputs, and the compare report re-run on its backends.
-// The input plan the finding's case drew with (campaigns before per-case plans: the standard).
-InputPlan finding_input_plan(const FindingsDb& db, const FindingRecord& f) {
-  std::optional<CampaignRecord> c = db.campaign(f.campaign);
-  if (!c) return {};
-  auto options = nlohmann::json::parse(c->options, nullptr, false);
-  if (options.is_discarded()) return {};
-  return case_input_plan(CampaignOptions::from_json(options), f.case_seed);
-}
-
-void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Output& out) {
-  std::vector<std::string> names = split_list(f.backends);
-  for (const auto& name : names)
-    if (!s.backends().has(name) && !parse_backend_name(name))
-      fail(
-          "finding #{} ran on {}, which is not attached here: attach it with `backend attach {} "
-          "--cmd ...` first",
-          f.id, name, name);
-  // A campaign may name a family ("inductor"): the session attaches its default mode.
-  std::vector<Backend*> backends;
-  for (const auto& name : resolve_backends(s, names, out))
-    backends.push_back(&s.backends().get(name));
-  Session loaded(f.inputs_seed);
-  loaded.set_graph(parse_rtg(f.original, fmt::format("finding #{}", f.id)));
-  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
-  if (!variants.is_object()) fail("finding #{}: its variants are not readable", f.id);
-  for (const auto& [name, text] : variants.items())
-    loaded.set_variant(
-        name, parse_rtg(text.get<std::string>(), fmt::format("finding #{} {}", f.id, name)));
-  std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
-  for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
-  CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
-  options.progress = compare_progress(out);
-  options.mutations = mutations_from_json(f.trace);  // a TorchProbe finding's
-  InputPlan plan = finding_input_plan(db, f);
-  CompareReport report = run_compare(graphs, backends, options, plan);
-  size_t bugs = report.bug_count();
-  s.set_graph(loaded.graph());
-  for (const auto& name : loaded.variant_names()) s.set_variant(name, loaded.variant(name));
-  s.set_seed(f.inputs_seed);
-  s.input_plan() = plan;
-  if (!options.mutations.empty()) s.set_program_mutations(options.mutations, "findings open");
-  s.set_compare_report(std::move(report));
-  out.print("opened finding #{}: {} (seed {}, inputs {}); compare again: {} of its checks fail{}",
-            f.id, f.signature.str(), f.inputs_seed, plan.str(), bugs,
-            bugs ? "" : " (it does not reproduce here)");
-}
-
-// The number (as `export repro --finding` counts) of the re-run report's failure that is the
-// recorded one: same sides, else the first.
-size_t matching_bug(const CompareReport& report, const FindingRecord& f) {
-  for (size_t n = 1; n <= report.bug_count(); ++n) {
-    const Finding* b = report.bug(n);
-    if (b->backend_a == f.backend_a && b->graph_a == f.graph_a && b->backend_b == f.backend_b &&
-        b->graph_b == f.graph_b)
-      return n;
-  }
-  return 1;
-}
-
-// `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
-void report_finding(Session& s, const FindingsDb& db, const FindingRecord& f, const Args& args,
-                    Output& out) {
-  std::string dir = args.arg(2) ? *args.arg(2) : fmt::format("finding-{}", f.id);
-  open_finding(s, db, f, out);
-  if (s.compare_report()->bug_count() == 0)
-    fail("finding #{} does not reproduce here, so there is nothing to report", f.id);
-  ReproOptions options;
-  options.force = args.has("--force");
-  options.full = args.has("--full");
-  options.retort_command = fmt::format("retort -c 'findings report {} --db {}'", f.id, db.path());
-  write_repro_bundle(s, dir, matching_bug(*s.compare_report(), f), options, true, out);
-}
-
-void run_findings(Session& s, const Args& args, Output& out) {
-  std::string action = args.arg(0) ? *args.arg(0) : "list";
-  std::string path = db_path(args);
-  if (action == "merge") {
-    if (args.positional.size() < 2) fail("usage: findings merge DB... [--db INTO]");
-    FindingsDb db = FindingsDb::open(path);
-    for (size_t i = 1; i < args.positional.size(); ++i) {
-      MergeResult merged = db.merge(args.positional[i]);
-      std::vector<std::string> campaigns;
-      for (const auto& [there, here] : merged.campaigns)
-        campaigns.push_back(there == here ? fmt::format("{}", here)
-                                          : fmt::format("{} (there {})", here, there));
-      out.print("merged {} findings and {} from {} into {}", merged.findings,
-                campaigns.empty() ? std::string("no campaigns")
-                                  : fmt::format("campaign{} {}", campaigns.size() == 1 ? "" : "s",
-                                                fmt::join(campaigns, ", ")),
-                terminal_name(args.positional[i]), terminal_name(path));
-    }
-    if (auto own = db.last_campaign())
-      out.print("`fuzz --resume` continues campaign {}, this database's own", own->id);
-    return;
-  }
-  FindingsDb db = FindingsDb::open(path, false);
-  if (action == "list") {
-    list_findings(db, out);
-  } else if (action == "show") {
-    FindingRecord f = db.finding(finding_id(args, 1, "findings show N"));
-    show_finding(f, out);
-    show_review(db, f, out);
-  } else if (action == "open") {
-    open_finding(s, db, db.finding(finding_id(args, 1, "findings open N")), out);
-  } else if (action == "export") {
-    FindingRecord f = db.finding(finding_id(args, 1, "findings export N DIR"));
-    const std::string* dir = args.arg(2);
-    if (!dir) fail("usage: findings export N DIR");
-    open_finding(s, db, f, out);
-    if (s.compare_report()->bug_count() == 0)
-      fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
-    Args repro = args;
-    repro.positional = {"repro", *dir};
-    repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
-    run_export_repro(s, repro, out);
-  } else if (action == "report") {
-    report_finding(s, db, db.finding(finding_id(args, 1, "findings report N [DIR]")), args, out);
-  } else {
-    fail_unknown("findings action", action,
-                 {"list", "show", "open", "export", "report", "merge"});
-  }
-}
-
 }  // namespace
 
 std::vector<OptionSpec> gen_option_specs() {
@@ -642,10 +387,7 @@ std::vector<OptionSpec> gen_option_specs() {
 }
 
 void register_fuzz_commands(CommandRegistry& r) {
-  OptionSpec db{
-      "--db", "FILE",
-      "the findings database (default ${XDG_DATA_HOME:-~/.local/share}/retort/findings.db)",
-      Completion::FilePath};
+  OptionSpec db = findings_db_option();
   std::vector<OptionSpec> gen_options = gen_option_specs();
   OptionSpec seed{"--seed", "S", "the seed (default: the session seed)"};
   std::vector<OptionSpec> gen_with_seed = gen_options;
@@ -698,68 +440,40 @@ void register_fuzz_commands(CommandRegistry& r) {
        {"--no-reduce", "", "do not reduce the new findings"},
        {"--review-time", "S",
         "seconds for the second opinions and reductions at the end (default 120)"}});
-  r.add(
-      {.name = "fuzz",
-       .options = fuzz_options,
-       .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
-       .help =
-           "POLYJUICE's loop, once per case: generate a random graph, build its e-graph,\n"
-           "saturate under the limits, extract min, max, K random variants and the maximal\n"
-           "graph after each iteration but the last, compare them on the backends and record\n"
-           "every failure in the findings database, one row per signature with a count.\n"
-           "--strategy tensure makes each case an einsum drawn by TENSURE's Algorithm 3 and\n"
-           "two operand permutations of it instead, in half the cases with operands stored\n"
-           "sparse (JAX BCOO) on the xla backends (alone, its default backends are\n"
-           "ref,ort:O0,ort:O3,xla:nojit,xla); with several strategies case i takes the\n"
-           "(i mod n)-th (docs/techniques.md). --strategy hirfuzz compares a graph with\n"
-           "the same collapsed into functions and with its call chain rewritten, or (level 0,\n"
-           "probability --relax) runs a graph that breaks constraints for crashes only.\n"
-           "Crashes and errors are told apart by the similarity of their texts.\n"
-           "--strategy torchprobe mutates the Python program the torch and xla backends run\n"
-           "(alone, its default backends are ref,torch:eager,inductor).\n"
-           "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
-           "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
-           "finding; its worker is restarted (once per case after a timeout). A worker that\n"
-           "never answers hello is an infrastructure problem of the case, not a finding.\n"
-           "--time is a deadline: a run still going then is stopped and its case left for\n"
-           "--resume. Ctrl-C ends after the case in flight; every\n"
-           "finished case is in the database (one transaction each). Without --time or\n"
-           "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
-           "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
-           "with whom; \"reference disputed\" when the two references disagree) and is\n"
-           "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
-           "share a root merge into one. --resume shows the worker commands of attached\n"
-           "backends this session lacks, stored with the campaign, and runs them only when\n"
-           "the console's question is answered yes or with --trust. See docs/campaigns.md.",
-       .run = run_fuzz,
-       .restorable = false});
-  r.add(
-      {.name = "findings",
-       .args = {{"ACTION",
-                 Completion::None,
-                 true,
-                 false,
-                 {"list", "show", "open", "export", "report", "merge"}},
-                {"ARGS...", Completion::FilePath, true, true}},
-       .options = {db,
-                   {"--force", "", "export, report: write into a non-empty DIR"},
-                   {"--full", "", "export, report: also Retort's replay through its workers"}},
-       .summary = "List, show, open, export, report or merge the findings of campaigns.",
-       .help = "`findings` lists the distinct findings, newest first, with their counts.\n"
-               "`findings show N` prints one: signature, counts, first and last seen, the\n"
-               "failing checks and the original graph.\n"
-               "`findings open N` makes it the session's work: its original as the current\n"
-               "graph, its variants, its inputs seed, and its compare re-run on its backends,\n"
-               "ready for `inspect`, `export repro` and the rest.\n"
-               "`findings export N DIR` writes its reproducer bundle (as `export repro`).\n"
-               "`findings report N [DIR]` writes that bundle (default DIR finding-N), a picture\n"
-               "of the failing graph and issue.md, an issue ready to file upstream: title,\n"
-               "compiler and release, the standalone script, expected against actual, the\n"
-               "graph, and the Retort command; it prints the issue. See docs/bugs.md.\n"
-               "`findings merge DB...` adds other databases (shards) to --db: findings with\n"
-               "the same signature add their counts; a database is merged at most once.",
-       .run = run_findings,
-       .restorable = false});
+  r.add({.name = "fuzz",
+         .options = fuzz_options,
+         .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
+         .help =
+             "POLYJUICE's loop, once per case: generate a random graph, build its e-graph,\n"
+             "saturate under the limits, extract min, max, K random variants and the maximal\n"
+             "graph after each iteration but the last, compare them on the backends and record\n"
+             "every failure in the findings database, one row per signature with a count.\n"
+             "--strategy tensure makes each case an einsum drawn by TENSURE's Algorithm 3 and\n"
+             "two operand permutations of it instead, in half the cases with operands stored\n"
+             "sparse (JAX BCOO) on the xla backends (alone, its default backends are\n"
+             "ref,ort:O0,ort:O3,xla:nojit,xla); with several strategies case i takes the\n"
+             "(i mod n)-th (docs/techniques.md). --strategy hirfuzz compares a graph with\n"
+             "the same collapsed into functions and with its call chain rewritten, or (level 0,\n"
+             "probability --relax) runs a graph that breaks constraints for crashes only.\n"
+             "Crashes and errors are told apart by the similarity of their texts.\n"
+             "--strategy torchprobe mutates the Python program the torch and xla backends run\n"
+             "(alone, its default backends are ref,torch:eager,inductor).\n"
+             "Case i draws from a seed derived from (campaign seed, i), so shards and jobs split\n"
+             "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
+             "finding; its worker is restarted (once per case after a timeout). A worker that\n"
+             "never answers hello is an infrastructure problem of the case, not a finding.\n"
+             "--time is a deadline: a run still going then is stopped and its case left for\n"
+             "--resume. Ctrl-C ends after the case in flight; every\n"
+             "finished case is in the database (one transaction each). Without --time or\n"
+             "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
+             "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
+             "with whom; \"reference disputed\" when the two references disagree) and is\n"
+             "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
+             "share a root merge into one. --resume shows the worker commands of attached\n"
+             "backends this session lacks, stored with the campaign, and runs them only when\n"
+             "the console's question is answered yes or with --trust. See docs/campaigns.md.",
+         .run = run_fuzz,
+         .restorable = false});
 }
 
 }  // namespace retort

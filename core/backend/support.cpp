@@ -161,9 +161,10 @@ SupportTable backend_support(Backend& backend, const std::string& name,
     if (progress) progress(i + 1, ops.size());
   }
   if (table.runs_nothing())
-    fail("{} ({}) ran none of the registry's ops, each alone in each dtype: nothing was cached; "
-         "its last error: {}",
-         name, table.version, backend.info().last_error);
+    fail(
+        "{} ({}) ran none of the registry's ops, each alone in each dtype: nothing was cached; "
+        "its last error: {}",
+        name, table.version, backend.info().last_error);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) fail("{}: cannot make the support cache directory: {}", path, ec.message());

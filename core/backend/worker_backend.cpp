@@ -282,9 +282,8 @@ ProgramSource WorkerBackend::program_source(const RunRequest& request) {
   program.text = text_member(answer.header, "source");
   // The text becomes a file a person runs: only what the workers generate (ASCII identifiers,
   // literals, repr'd strings), never a byte that could hide a line from its reader.
-  bool plain = std::all_of(program.text.begin(), program.text.end(), [](char c) {
-    return c == '\n' || (c >= 0x20 && c < 0x7f);
-  });
+  bool plain = std::all_of(program.text.begin(), program.text.end(),
+                           [](char c) { return c == '\n' || (c >= 0x20 && c < 0x7f); });
   if (program.text.empty() || program.text.size() > kWorkerProgramBytes || !plain)
     fail("{} wrote a program that is not plain ASCII text", spec_.name);
   auto consts = answer.header.find("consts");

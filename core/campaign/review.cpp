@@ -29,6 +29,48 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// The outputs on which `backend`'s run in a report differs from the reference's.
+std::set<std::string> differing_outputs(const CompareReport& report, const std::string& backend) {
+  std::set<std::string> names;
+  for (const Finding& f : report.findings)
+    if (f.oracle == Oracle::reference && f.backend_a == backend && is_bug(f.verdict))
+      for (const OutputDiff& d : f.outputs)
+        if (d.verdict != Verdict::pass) names.insert(d.expected_name);
+  return names;
+}
+
+bool is_failure(Verdict v) {
+  return v == Verdict::error || v == Verdict::crash || v == Verdict::timeout;
+}
+
+// Whether the second reference's run (`second`, in its report) disputes the reference on the
+// finding: it gives other values (a run it cannot make says nothing of them), and for a finding
+// of the reference oracle, on an output where the accused backend's values differ too. An
+// onnx.reference bug on another output of the graph (its GlobalMaxPool shape) is no dispute,
+// and a compiler that fails to run the model is accused whatever the references compute.
+bool disputes(const FindingRecord& f, const Graph& g, const InputPlan& fixed,
+              const CompareReport& second, const std::string& second_name,
+              const BackendLookup& lookup) {
+  Verdict v = second.cell(0, 0).verdict;
+  std::optional<Verdict> accused_verdict = parse_verdict(f.signature.verdict);
+  if (!is_bug(v) || is_failure(v) || (accused_verdict && is_failure(*accused_verdict)))
+    return false;
+  std::set<std::string> theirs = differing_outputs(second, second_name);
+  if (f.signature.oracle != oracle_name(Oracle::reference) || theirs.empty()) return true;
+  Backend* accused = nullptr;
+  try {
+    accused = &lookup(f.backend_a);
+  } catch (const Error&) {
+    return true;
+  }
+  CompareReport mine =
+      run_compare({{f.graph_a, &g}}, {accused},
+                  CompareOptions{.seed = f.inputs_seed, .runs = 1, .tolerances = {}}, fixed);
+  std::set<std::string> ours = differing_outputs(mine, f.backend_a);
+  return ours.empty() || std::any_of(ours.begin(), ours.end(),
+                                     [&](const std::string& o) { return theirs.count(o) > 0; });
+}
+
 std::string joined(const std::vector<std::string>& names) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
@@ -149,7 +191,8 @@ Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
       a.differ.push_back(name);
     else
       a.silent.push_back(name);
-    if (is_bug(v) && signature_family(name) == kSecondReference) a.disputed = true;
+    if (signature_family(name) == kSecondReference)
+      a.disputed = disputes(f, *under_test, fixed, report, name, lookup);
   }
   return a;
 }

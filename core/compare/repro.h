@@ -3,8 +3,9 @@
 // By default it holds what a maintainer asks for: repro.py, which uses only the accused
 // compiler's public API (the family's runner, scripts/repro/<family>.py.in) and numpy; the ONNX
 // model(s), and for a framework with no ONNX importer (torch, JAX, TensorFlow) the program its
-// worker generated from them as model_a.py (its constants in model_a/); the inputs and the reference's expected outputs as .npy; requirements.txt pinning the
-// release; a README. It runs in a fresh virtual environment with only those requirements.
+// worker generated from them as model_a.py (its constants in model_a/); the inputs and the
+// reference's expected outputs as .npy; requirements.txt pinning the release; a README. It runs in
+// a fresh virtual environment with only those requirements.
 //
 // Retort's own replay (`full`, and the only script for a backend whose family has no standalone
 // runner, such as an attached worker) starts the backend's worker with the hello options Retort

@@ -376,7 +376,8 @@ void ConvKernel::nan_at_padding(const PackedFilters& filters, std::vector<double
           for (int64_t o2 = 0; o2 < a2.out; ++o2) {
             if (inside(a0, o0, t0) && inside(a1, o1, t1) && inside(a2, o2, t2)) continue;
             int64_t pos = (o0 * a1.out + o1) * a2.out + o2;
-            for (int64_t n = 0; n < n_; ++n) y[static_cast<size_t>((n * m_ + m) * outs_ + pos)] = NAN;
+            for (int64_t n = 0; n < n_; ++n)
+              y[static_cast<size_t>((n * m_ + m) * outs_ + pos)] = NAN;
           }
     }
 }

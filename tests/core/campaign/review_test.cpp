@@ -89,6 +89,28 @@ TEST_F(ReviewTest, ASecondReferenceThatDiffersDisputesTheFinding) {
   EXPECT_EQ(a.str(), "reference disputed: ort:O3, onnx-ref:default differ; ref agrees");
 }
 
+// onnx.reference differing from the reference on another output than the accused one's (its
+// GlobalMaxPool shape bug beside a real ORT bug), or failing to run the model at all, says
+// nothing of the finding's values: no dispute.
+TEST_F(ReviewTest, OnlyASecondReferenceThatDiffersOnTheFindingsOutputDisputesIt) {
+  const char* two =
+      "graph c\ninput x : f32[2,3]\na = neg(x)\ny = exp(a)\nz = abs(a)\noutput y, z\n";
+  WrongBackend wrong_on_z{"onnx-ref:default", {"z"}};
+  FailingBackend cannot_run{"onnx-ref:default", RunStatus::error, "index can't be negative"};
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  backends_["onnx-ref:default"] = &wrong_on_z;
+  Agreement a =
+      second_opinion(finding(two, "exp", "f32", 1), {}, {"onnx-ref:default"}, by_name, 30);
+  EXPECT_FALSE(a.disputed) << a.str();
+  backends_["onnx-ref:default"] = &cannot_run;
+  a = second_opinion(finding(two, "exp", "f32", 1), {}, {"onnx-ref:default"}, by_name, 30);
+  EXPECT_FALSE(a.disputed) << a.str();
+  WrongBackend wrong_on_y{"onnx-ref:default", {"y"}};
+  backends_["onnx-ref:default"] = &wrong_on_y;
+  a = second_opinion(finding(two, "exp", "f32", 1), {}, {"onnx-ref:default"}, by_name, 30);
+  EXPECT_TRUE(a.disputed) << a.str();
+}
+
 TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
   FindingRecord split = finding(kChain, "split", "f32", 1);
   Graph g = parse_rtg(

@@ -81,8 +81,7 @@ Tensor reference_conv(const Tensor& x, const Tensor& w, const Tensor* b, int64_t
                     int64_t i1 = o1 * s[1] - p[1] + t1 * d[1];
                     int64_t i2 = o2 * s[2] - p[2] + t2 * d[2];
                     double wt = w.get((((mi * cg + ci) * k[0] + t0) * k[1] + t1) * k[2] + t2);
-                    if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 ||
-                        i2 >= in[2]) {
+                    if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 || i2 >= in[2]) {
                       if (!std::isfinite(wt)) acc = std::nan("");
                       continue;
                     }

@@ -41,8 +41,8 @@ TEST(OpsConvPool, ConvPaddingTimesAnInfiniteWeightIsNan) {
     for (int64_t r = 0; r < 4; ++r)
       for (int64_t c = 0; c < 4; ++c) {
         double v = y.get(r * 4 + c);
-        EXPECT_EQ(std::isnan(v), r == 0 || c == 0) << filters << " filters, (" << r << ", " << c
-                                                     << "): " << v;
+        EXPECT_EQ(std::isnan(v), r == 0 || c == 0)
+            << filters << " filters, (" << r << ", " << c << "): " << v;
       }
     if (filters > 1) {
       EXPECT_EQ(y.get(16), 4);  // filter 1, (0, 0): all finite
