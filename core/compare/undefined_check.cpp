@@ -60,6 +60,19 @@ std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
   return use;
 }
 
+// The node's result, not an input, is undefined at element k, whose exact value v leaves what
+// `overflows` names.
+UndefinedUse overflow_use(const Node& node, int64_t k, double v, std::string overflows) {
+  return UndefinedUse{.node = node.name,
+                      .op = node.op,
+                      .value = node.inputs[0],
+                      .input_index = 0,
+                      .domain = {},
+                      .element = k,
+                      .element_value = v,
+                      .overflows = std::move(overflows)};
+}
+
 // For ops tagged "overflow-undefined" (integer reductions): the first element of the node's
 // result that, computed exactly (in f64), leaves the dtype. The reference wraps, but ONNX leaves
 // overflow undefined and runtimes accumulate otherwise (ONNX Runtime's i32 reduce_sum gave
@@ -73,14 +86,7 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
   for (int64_t k = 0; k < exact.numel(); ++k) {
     double v = exact.get(k);
     if (v >= static_cast<double>(lo) && v < static_cast<double>(hi) + 1.0) continue;
-    return UndefinedUse{.node = node.name,
-                        .op = node.op,
-                        .value = node.inputs[0],
-                        .input_index = 0,
-                        .domain = {},
-                        .element = k,
-                        .element_value = v,
-                        .overflows = std::string(dtype_name(x.dtype()))};
+    return overflow_use(node, k, v, std::string(dtype_name(x.dtype())));
   }
   return std::nullopt;
 }
@@ -143,14 +149,7 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
   for (int64_t k = 0; k < sums.numel(); ++k) {
     double v = sums.get(k) * terms;
     if (v <= float_max(*dtype)) continue;
-    return UndefinedUse{.node = node.name,
-                        .op = node.op,
-                        .value = node.inputs[0],
-                        .input_index = 0,
-                        .domain = {},
-                        .element = k,
-                        .element_value = v,
-                        .overflows = fmt::format("{} while summing", dtype_name(*dtype))};
+    return overflow_use(node, k, v, fmt::format("{} while summing", dtype_name(*dtype)));
   }
   return std::nullopt;
 }

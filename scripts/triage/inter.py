@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
 """Expose intermediates of a bundle's model and run onnx.reference + ORT on them.
 usage: inter.py BUNDLE NAME[,NAME...] [model_a.onnx] [level]"""
-import os, sys, json, base64, subprocess, tempfile, types, numpy as np, onnx
+import os, sys, json, base64, subprocess, tempfile, numpy as np, onnx
+from bundle import Bundle
 from onnx.reference import ReferenceEvaluator
 d, names = sys.argv[1], sys.argv[2].split(",")
 mname = sys.argv[3] if len(sys.argv) > 3 else "model_a.onnx"
 lvl = sys.argv[4] if len(sys.argv) > 4 else "disabled"
-src = open(os.path.join(d, "repro.py")).read()
-mod = types.ModuleType("repro"); mod.__file__ = os.path.join(d, "repro.py")
-exec(compile(src.replace('if __name__ == "__main__":', 'if False:'), "repro.py", "exec"), mod.__dict__)
-CASE = mod.CASE; root = os.path.join(d, CASE["root"])
-inputs = {n: np.load(os.path.join(root, f"inputs/input_{i}.npy")) for i, n in enumerate(CASE["inputs"])}
+b = Bundle(d)
+CASE, root, inputs = b.case, b.root, b.inputs
 m = onnx.load(os.path.join(root, mname))
 m.graph.ClearField("output")
 for n in names: m.graph.output.append(onnx.helper.make_empty_tensor_value_info(n))

@@ -1,29 +1,17 @@
 #!/usr/bin/env python3
 """Run a bundle's models on ORT (node) at a level and print outputs vs expected. usage: ort.py BUNDLE LEVEL [model]"""
-import os, sys, json, base64, subprocess, types, tempfile, numpy as np
+import os, sys, json, base64, subprocess, tempfile, numpy as np
+from bundle import Bundle
 d, lvl = sys.argv[1], sys.argv[2]
-src = open(os.path.join(d, "repro.py")).read()
-mod = types.ModuleType("repro"); mod.__file__ = os.path.join(d, "repro.py")
-exec(compile(src.replace('if __name__ == "__main__":', 'if False:'), "repro.py", "exec"), mod.__dict__)
-CASE = mod.CASE
-_d = mod.differences
-def _exact(actual, expected, tol):
-    actual = np.asarray(actual)
-    if actual.dtype == expected.dtype and actual.shape == expected.shape and actual.dtype.kind in "iu":
-        bad = np.flatnonzero(actual.ravel() != expected.ravel())
-        return None if bad.size == 0 else f"{bad.size} of {expected.size} elements differ (exact int): " + ", ".join(f"[{i}] {actual.ravel()[i]} (expected {expected.ravel()[i]})" for i in bad[:4])
-    return _d(actual, expected, tol)
-mod.differences = _exact
-root = os.path.join(d, CASE["root"])
-inputs = {n: np.load(os.path.join(root, f"inputs/input_{i}.npy")) for i, n in enumerate(CASE["inputs"])}
-expected = [np.load(os.path.join(root, f"expected/output_{i}.npy")) for i in range(len(CASE["tolerances"]))]
+b = Bundle(d)
+CASE, root, inputs, expected = b.case, b.root, b.inputs, b.expected
 names = {np.float32: "float32", np.float64: "float64", np.float16: "float16", np.int8: "int8", np.uint8: "uint8",
          np.int16: "int16", np.int32: "int32", np.int64: "int64", np.bool_: "bool"}
 spec = {k: {"dtype": names[v.dtype.type], "shape": list(v.shape), "b64": base64.b64encode(np.ascontiguousarray(v).tobytes()).decode()} for k, v in inputs.items()}
 rev = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "int8": np.int8, "uint8": np.uint8,
        "int16": np.int16, "int32": np.int32, "int64": np.int64, "bool": np.bool_}
 args = [a for a in sys.argv[3:] if not a.startswith("--")]
-models = args if args else sorted({r["model"] for r in CASE["runs"]})
+models = args if args else b.models()
 np.set_printoptions(threshold=50, linewidth=150)
 for m in models:
     with tempfile.TemporaryDirectory() as t:
@@ -34,7 +22,7 @@ for m in models:
         out = json.load(open(f"{t}/out.json"))
     for i, (name, v) in enumerate(out.items()):
         a = np.frombuffer(base64.b64decode(v["b64"]), rev[v["dtype"]]).reshape(v["shape"])
-        why = mod.differences(a, expected[i], CASE["tolerances"][i]) if i < len(expected) else "?"
+        why = b.differences(a, i) if i < len(expected) else "?"
         print(f"{m} ort {lvl} output {i}: {'agree' if why is None else why}")
         if why is not None and ("--print" in sys.argv or os.environ.get("PRINT")):
             print("   ort   :", a.ravel()[:24]); print("   retort:", expected[i].ravel()[:24])
