@@ -28,13 +28,9 @@ std::string options_text(const std::map<std::string, std::string>& options) {
 
 // The release a family backend runs when its worker has not said yet: "1.30.0".
 std::string release_of(const BackendInfo& info) {
-  try {
-    std::optional<BackendName> name = parse_backend_name(info.name);
-    if (!name) return "";
-    return name->version.empty() ? default_version(*name->family) : name->version;
-  } catch (const Error&) {
-    return "";  // an attached backend named like a family's mode ("ort:par")
-  }
+  // An attached backend may be named like a family's mode ("ort:par"): no release.
+  std::optional<BackendName> name = find_backend_release(info.name);
+  return name ? name->version : "";
 }
 
 void list_backends(const Session& s, Output& out) {
@@ -134,11 +130,7 @@ void remove_backend(Session& s, const std::string& text, Output& out) {
   const FamilyDef& env = environment_family(*family);
   // Workers of that release must not run from a deleted environment.
   for (const auto& info : s.backends().list()) {
-    std::optional<BackendName> n;
-    try {
-      n = parse_backend_name(info.name);
-    } catch (const Error&) {
-    }
+    std::optional<BackendName> n = find_backend_name(info.name);
     if (n && n->version == version && &environment_family(*n->family) == &env)
       s.backends().forget(info.name);
   }

@@ -184,11 +184,7 @@ void BackendSet::detach(const std::string& name) {
 }
 
 void BackendSet::forget(const std::string& name) {
-  std::optional<BackendName> parsed;
-  try {
-    parsed = parse_backend_name(name);
-  } catch (const Error&) {
-  }
+  std::optional<BackendName> parsed = find_backend_name(name);
   if (!parsed || parsed->version.empty()) return;
   std::erase_if(entries_, [&](const Entry& e) { return e.builtin && e.name == name; });
 }

@@ -90,12 +90,16 @@ std::optional<BackendName> parse_backend_name(const std::string& text) {
   return name;
 }
 
-std::string oracle_group(const std::string& backend) {
-  std::optional<BackendName> name;
+std::optional<BackendName> find_backend_name(const std::string& text) {
   try {
-    name = parse_backend_name(backend);
+    return parse_backend_name(text);
   } catch (const Error&) {
+    return std::nullopt;
   }
+}
+
+std::string oracle_group(const std::string& backend) {
+  std::optional<BackendName> name = find_backend_name(backend);
   if (!name) return backend.substr(0, backend.find(':'));
   const FamilyDef& env = environment_family(*name->family);
   return name->version.empty() ? env.name : env.name + "@" + name->version;
@@ -112,22 +116,14 @@ std::vector<std::string> all_program_mutations() {
 }
 
 bool applies_mutation(const std::string& backend, std::string_view kind) {
-  std::optional<BackendName> name;
-  try {
-    name = parse_backend_name(backend);
-  } catch (const Error&) {
-  }
+  std::optional<BackendName> name = find_backend_name(backend);
   if (!name) return true;
   const std::vector<std::string>& kinds = name->family->program_mutations;
   return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
 std::string oracle_baseline(const std::string& backend) {
-  std::optional<BackendName> name;
-  try {
-    name = parse_backend_name(backend);
-  } catch (const Error&) {
-  }
+  std::optional<BackendName> name = find_backend_name(backend);
   if (!name || name->family->baseline.empty()) return "";
   std::optional<BackendName> base = parse_backend_name(name->family->baseline);
   base->version = name->version;
@@ -135,11 +131,7 @@ std::string oracle_baseline(const std::string& backend) {
 }
 
 const Refusal* find_refusal(const std::string& backend, const std::string& message) {
-  std::optional<BackendName> name;
-  try {
-    name = parse_backend_name(backend);
-  } catch (const Error&) {
-  }
+  std::optional<BackendName> name = find_backend_name(backend);
   if (!name) return nullptr;
   for (const Refusal& r : name->family->refusals)
     if (message.find(r.text) != std::string::npos) return &r;

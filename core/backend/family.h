@@ -97,6 +97,9 @@ struct BackendName {
 // Parses FAMILY[@VERSION][:MODE]; nullopt when FAMILY is no family (an attached backend's name).
 // Throws Error for a known family with an unknown mode or a malformed version.
 std::optional<BackendName> parse_backend_name(const std::string& text);
+// The same without errors, for code asking whether a name is a family's: nullopt also for a
+// family with an unknown mode or a malformed version (an attached backend may be named "ort:par").
+std::optional<BackendName> find_backend_name(const std::string& text);
 
 // The group whose members the optimization oracle compares ("inductor@2.1.0" for
 // "torch@2.1.0:script"), and the baseline backend of that group in canonical form; for a name of

@@ -230,6 +230,12 @@ std::string default_version(const FamilyDef& f) {
   return "";
 }
 
+std::optional<BackendName> find_backend_release(const std::string& text) {
+  std::optional<BackendName> name = find_backend_name(text);
+  if (name && name->version.empty()) name->version = default_version(*name->family);
+  return name;
+}
+
 std::string environment_dir(const FamilyDef& f, const std::string& version) {
   const FamilyDef& env = environment_family(f);
   if (env.installer == Installer::npm && is_default(env, version))

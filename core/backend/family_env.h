@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ std::string envs_dir();
 
 // The release the lock pins ("2.15.0"); empty when the family has no lock file.
 std::string default_version(const FamilyDef& f);
+// find_backend_name (family.h) with the version filled in: the family's default release when the
+// name gives none.
+std::optional<BackendName> find_backend_release(const std::string& text);
 // The directory of a release of f's environment family (version empty: the default release).
 std::string environment_dir(const FamilyDef& f, const std::string& version);
 bool is_installed(const FamilyDef& f, const std::string& version);

@@ -90,12 +90,7 @@ bool reviewable(const FindingRecord& f) {
 }
 
 bool same_family(const std::string& backend, const FamilyDef& f) {
-  std::optional<BackendName> name;
-  try {
-    name = parse_backend_name(backend);
-  } catch (const Error&) {
-    return false;
-  }
+  std::optional<BackendName> name = find_backend_name(backend);
   return name && &environment_family(*name->family) == &environment_family(f);
 }
 

@@ -50,18 +50,6 @@ const ReproBackend& backend_of(const std::map<std::string, ReproBackend>& backen
   return it->second;
 }
 
-// The family and release of a built-in backend; nullopt for an attached worker ("ort:par" is
-// an attached name too when "par" is no mode of ort).
-std::optional<BackendName> family_release(const std::string& backend) {
-  try {
-    std::optional<BackendName> name = parse_backend_name(backend);
-    if (name && name->version.empty()) name->version = default_version(*name->family);
-    return name;
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-}
-
 class BundleWriter {
  public:
   BundleWriter(std::string dir, bool force) : dir_(std::move(dir)) {
@@ -187,7 +175,7 @@ std::map<std::string, ReproBackend> repro_backends(BackendSet& backends) {
   for (const BackendSpec& spec : backends.attached()) out[spec.name].argv = spec.argv;
   for (auto& [name, b] : out) {
     if (b.info.kind == "reference" || !b.argv.empty()) continue;
-    std::optional<BackendName> family = family_release(name);
+    std::optional<BackendName> family = find_backend_release(name);
     if (!family) continue;
     b.argv = family_backend_spec(*family).argv;
     if (family->family->repro_program) b.live = &backends.get(name);
@@ -211,10 +199,10 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
 
   // Standalone when every run is one release's and has one runner (torch's modes and
   // inductor's share torch's).
-  std::optional<BackendName> family = family_release(f.backend_a);
+  std::optional<BackendName> family = find_backend_release(f.backend_a);
   bool standalone = family && !family->family->repro_script.empty();
   for (const Run& r : runs) {
-    std::optional<BackendName> other = family_release(r.backend);
+    std::optional<BackendName> other = find_backend_release(r.backend);
     standalone = standalone && other &&
                  other->family->repro_script == family->family->repro_script &&
                  other->version == family->version;
