@@ -7,19 +7,9 @@ set -eu
 retort=$(realpath "$1")
 seconds=$2
 step=${3:-10}
-scratch=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../cli/campaign_scratch.sh"
 db="$scratch/soak.db"
-cases() {
-  python3 -c 'import sqlite3, sys
-print(sqlite3.connect(sys.argv[1]).execute("select count(*) from cases").fetchone()[0])' "$db" \
-    2>/dev/null || echo 0
-}
+cases() { db_value "$db" "select count(*) from cases"; }
 "$retort" fuzz --backends ref --time "$seconds" --seed 1 --db "$db" --quiet >/dev/null &
 pid=$!
 printf '%8s %8s %10s\n' seconds cases rss_kib

@@ -11,13 +11,7 @@
 set -eu
 retort=$(realpath "$1")
 fault=$(realpath "$2")
-scratch=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/campaign_scratch.sh"
 cd "$scratch"
 export XDG_DATA_HOME="$scratch/data"
 

@@ -5,20 +5,10 @@
 #   fuzz_jobs_kill.sh RETORT
 set -eu
 retort=$(realpath "$1")
-scratch=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/campaign_scratch.sh"
 db="$scratch/jobs.db"
 gen="--backends ref --ops add,mul,neg,relu --dtypes f32 --nodes 3..5 --seed 3"
-count() {
-  python3 -c 'import sqlite3, sys
-print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$db" "$1" 2>/dev/null ||
-    echo 0
-}
+count() { db_value "$db" "$1"; }
 wait_for_cases() {
   for _ in $(seq 1 1200); do
     if [ "$(count 'select count(*) from cases')" -ge "$1" ]; then return 0; fi
