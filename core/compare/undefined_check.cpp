@@ -1,6 +1,7 @@
 #include "core/compare/undefined_check.h"
 #include "core/ops/op_def.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -118,26 +119,43 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
                                                    const TensorMap& values) {
   bool averages = op.has_tag("averages");
   if (!averages && !op.has_tag("accumulates")) return std::nullopt;
-  std::vector<Tensor> magnitudes;
-  magnitudes.reserve(node.inputs.size());
+  std::vector<const Tensor*> given;
   std::optional<DType> dtype;
   for (const std::string& name : node.inputs) {
     auto it = values.find(name);
     if (name.empty() || it == values.end()) return std::nullopt;
-    const Tensor& t = it->second;
-    if (!is_float(t.dtype())) {
-      magnitudes.push_back(t);
+    given.push_back(&it->second);
+    if (!dtype && is_float(it->second.dtype())) dtype = it->second.dtype();
+  }
+  if (!dtype || *dtype == DType::f64) return std::nullopt;  // summed as wide as the reference
+  // Every case passes here, so first a bound that needs no second evaluation: no output sums more
+  // than (its terms + 1) products of the inputs' largest magnitudes, each taken as at least 1, and
+  // an output has fewer terms than its first input has elements plus the operands.
+  double bound = static_cast<double>(given[0]->numel() + static_cast<int64_t>(given.size()));
+  for (const Tensor* t : given) {
+    if (!is_float(t->dtype())) continue;
+    double largest = 1.0;
+    for (int64_t k = 0; k < t->numel(); ++k) {
+      double v = std::abs(t->get(k));
+      if (std::isfinite(v)) largest = std::max(largest, v);
+    }
+    bound *= largest;
+  }
+  if (bound <= float_max(*dtype)) return std::nullopt;
+  std::vector<Tensor> magnitudes;
+  magnitudes.reserve(given.size());
+  for (const Tensor* t : given) {
+    if (!is_float(t->dtype())) {
+      magnitudes.push_back(*t);
       continue;
     }
-    if (!dtype) dtype = t.dtype();
-    Tensor m = t.cast(DType::f64);
+    Tensor m = t->cast(DType::f64);
     for (int64_t k = 0; k < m.numel(); ++k) {
       double v = m.get(k);
       m.set(k, std::isfinite(v) ? std::abs(v) : 0.0);
     }
     magnitudes.push_back(std::move(m));
   }
-  if (!dtype || *dtype == DType::f64) return std::nullopt;  // summed as wide as the reference
   std::vector<const Tensor*> in;
   std::vector<TensorType> types;
   for (const Tensor& m : magnitudes) {
