@@ -122,6 +122,15 @@ def check_inputs(model, inputs):
                 f"declares {tensors.dtype_name(dtype)}{list(shape)}")
 
 
+def checked_model(model_bytes, outputs, inputs):
+    """The model of a request, its outputs and inputs checked against it, and the inputs in the
+    model's order."""
+    model = Model(model_bytes)
+    model.check_outputs(outputs)
+    check_inputs(model, inputs)
+    return model, [inputs[n] for n in model.input_names]
+
+
 class Worker:
     def __init__(self, family_class):
         self.family_class = family_class
@@ -159,10 +168,7 @@ class Worker:
             self.cache.move_to_end(key)
             return self.cache[key], True
         start = time.perf_counter()
-        model = Model(model_bytes)
-        model.check_outputs(outputs)
-        check_inputs(model, inputs)
-        args = [inputs[n] for n in model.input_names]
+        model, args = checked_model(model_bytes, outputs, inputs)
         if mutations:
             entry = self.family.convert(model, outputs, mutations, args)
         else:
@@ -229,10 +235,7 @@ class Worker:
         if self.family is None:
             raise ProtocolError("program before hello")
         model_bytes, outputs, inputs, mutations = self.request_parts(header, blobs)
-        model = Model(model_bytes)
-        model.check_outputs(outputs)
-        check_inputs(model, inputs)
-        args = [inputs[n] for n in model.input_names]
+        model, args = checked_model(model_bytes, outputs, inputs)
         source, consts = self.family.standalone(model, outputs, mutations, args)
         out_blobs = []
         described = [tensors.encode(name, value, np.asarray(value).dtype, out_blobs)
