@@ -208,8 +208,17 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
                  other->version == family->version;
   }
 
-  BundleWriter out(dir, options.force);
   TensorMap inputs = generate_inputs(report.graph_defs.at(0), f.seed, nullptr, report.inputs);
+  // A runner that takes the program gets each model's from its backend, asked before anything
+  // is written: a backend that cannot write it leaves no half bundle. By stem: "model_a".
+  std::map<std::string, std::pair<std::string, ProgramSource>> programs;
+  if (standalone && family->family->repro_program)
+    for (const Run& r : runs) {
+      std::string stem = std::filesystem::path(r.model).stem();
+      if (!programs.count(stem))
+        programs.emplace(stem, std::pair{r.backend, program_of(r, inputs, report.mutations)});
+    }
+  BundleWriter out(dir, options.force);
   TensorMap expected = evaluate(ga, inputs);
   nlohmann::json c;
   c["oracle"] = oracle_name(f.oracle);
@@ -245,20 +254,17 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
     std::string reqs;
     for (const auto& r : bundle.requirements) reqs += r + "\n";
     out.write("requirements.txt", reqs);
-    if (fam.repro_program) {
-      std::map<std::string, std::string> programs;  // ONNX model -> the program written of it
-      for (Run& r : runs) {
-        auto [at, fresh] = programs.emplace(r.model, std::filesystem::path(r.model).stem());
-        if (fresh)
-          write_program(out, at->second, program_of(r, inputs, report.mutations), r.backend);
-        r.model = at->second + ".py";
-      }
-    }
+    for (const auto& [stem, program] : programs)
+      write_program(out, stem, program.second, program.first);
     c["runs"] = nlohmann::json::array();
-    for (const Run& r : runs)
-      c["runs"].push_back({{"label", fmt::format("{} on {} ({})", r.backend, r.graph, r.model)},
-                           {"model", r.model},
+    for (const Run& r : runs) {
+      // The runner's model: the ONNX file, or the program written of it.
+      std::string model =
+          programs.empty() ? r.model : std::filesystem::path(r.model).stem().string() + ".py";
+      c["runs"].push_back({{"label", fmt::format("{} on {} ({})", r.backend, r.graph, model)},
+                           {"model", model},
                            {"settings", r.how->info.options}});
+    }
     doc = fmt::format(
         "A {} finding of Retort on {}: {} oracle.\n\n"
         "Needs only: pip install -r requirements.txt\n"

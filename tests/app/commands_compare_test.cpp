@@ -203,10 +203,12 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
     run_ok(fmt::format("def {}", statement));
   std::string text = run_ok("compare --backends ref,torch:eager --atol 0 --rtol 0");
   ASSERT_NE(text.find("#1 [reference] torch:eager"), std::string::npos) << text;
-  run_ok(fmt::format("export repro {}", dir.string()));
+  run_ok(fmt::format("export repro {} --full", dir.string()));
   EXPECT_TRUE(fs::exists(dir / "model_a.py"));
   EXPECT_FALSE(fs::exists(dir / "retort_backends"));
   std::string log;
+  // The replay sends the worker the ONNX model, the standalone script runs the program.
+  EXPECT_EQ(run_in_bundle("/usr/bin/python3 replay/replay.py", log), 1) << log;
   EXPECT_EQ(run_in_bundle("/usr/bin/python3 repro.py", log), 1) << log;
   EXPECT_NE(log.find("reproduced: torch:eager on original disagrees"), std::string::npos) << log;
   set_script_ulps("repro.py", 64);
