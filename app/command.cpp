@@ -25,10 +25,69 @@ const OptionSpec* CommandSpec::find_option(std::string_view option) const {
   return nullptr;
 }
 
+const ActionSpec* CommandSpec::find_action(std::string_view action) const {
+  for (const auto& a : actions)
+    if (a.name == action) return &a;
+  return nullptr;
+}
+
+void CommandSpec::invoke(Session& session, const Args& args, Output& out) const {
+  if (actions.empty()) return run(session, args, out);
+  find_action(args.positional.at(0))->run(session, args, out);
+}
+
 namespace {
+
+// Help fits 80 columns, so that the log pane of a workbench on an ordinary terminal shows it.
+constexpr size_t kHelpWidth = 80;
+
+std::string args_synopsis(const std::vector<ArgSpec>& args) {
+  std::string out;
+  for (const auto& a : args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
+  return out;
+}
+
+std::vector<std::string> action_names(const std::vector<ActionSpec>& actions) {
+  std::vector<std::string> out;
+  for (const auto& a : actions) out.push_back(a.name);
+  return out;
+}
 
 std::string option_synopsis(const OptionSpec& o) {
   return o.value_name.empty() ? o.name : fmt::format("{} {}", o.name, o.value_name);
+}
+
+// `text` broken at blanks into lines of at most `width` characters (a longer word stays whole).
+std::vector<std::string> wrap_words(const std::string& text, size_t width) {
+  std::vector<std::string> lines{""};
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!lines.back().empty() && lines.back().size() + 1 + w.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + w;
+  }
+  return lines;
+}
+
+// An action's summary as help shows it: its prose wrapped to `width`, a line that starts with
+// a blank (a table) kept as written.
+std::string reflow(const std::string& text, size_t width) {
+  std::string out, prose;
+  auto flush = [&] {
+    if (prose.empty()) return;
+    for (const auto& line : wrap_words(prose, width)) out += line + "\n";
+    prose.clear();
+  };
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(' ')) {
+      flush();
+      out += line + "\n";
+    } else {
+      prose += " " + line;
+    }
+  }
+  flush();
+  return out;
 }
 
 // Indents every non-empty line of text.
@@ -43,17 +102,35 @@ std::string indent(std::string_view text, std::string_view pad) {
   return out;
 }
 
+// The words after the name, without options: "ACTION" for a command with actions ("[ACTION]"
+// when one runs by default).
+std::string positional_synopsis(const CommandSpec& c) {
+  if (c.actions.empty()) return args_synopsis(c.args);
+  return c.default_action.empty() ? " ACTION" : " [ACTION]";
+}
+
 }  // namespace
 
+std::string CommandSpec::action_synopsis(const ActionSpec& action) const {
+  return name + " " + action.name + args_synopsis(action.args);
+}
+
 std::string CommandSpec::synopsis() const {
-  std::string out = name;
-  for (const auto& a : args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
+  std::string out = name + positional_synopsis(*this);
   for (const auto& o : options) out += fmt::format(" [{}]", option_synopsis(o));
   return out;
 }
 
 std::string CommandSpec::help_text() const {
   std::string out = synopsis() + "\n" + indent(summary, "  ") + "\n";
+  if (!actions.empty()) {
+    out += "actions:\n";
+    for (const auto& a : actions) {
+      bool is_default = a.name == default_action;
+      out += fmt::format("  {}{}\n{}", action_synopsis(a), is_default ? "  (the default)" : "",
+                         indent(reflow(a.summary, kHelpWidth - 6), "      "));
+    }
+  }
   if (!help.empty()) out += indent(help, "  ") + "\n";
   if (!options.empty()) {
     out += "options:\n";
@@ -64,6 +141,15 @@ std::string CommandSpec::help_text() const {
 
 std::string CommandSpec::markdown() const {
   std::string out = fmt::format("## {}\n\n```\n{}\n```\n\n{}\n", name, synopsis(), summary);
+  if (!actions.empty()) {
+    out += "\nActions:\n\n";
+    for (const auto& a : actions) {
+      std::string text = a.summary;
+      std::replace(text.begin(), text.end(), '\n', ' ');
+      out += fmt::format("- `{}`{}: {}\n", action_synopsis(a),
+                         a.name == default_action ? " (the default)" : "", text);
+    }
+  }
   if (!help.empty()) out += "\n" + help + "\n";
   if (!options.empty()) {
     out += "\nOptions:\n\n";
@@ -71,6 +157,23 @@ std::string CommandSpec::markdown() const {
   }
   return out;
 }
+
+namespace {
+
+// Throws a usage error when `positional`, past its first `skip` words, does not fill `args`.
+template <typename UsageError>
+void check_count(const std::vector<ArgSpec>& args, const std::vector<std::string>& positional,
+                 size_t skip, UsageError usage_error) {
+  size_t given = positional.size() - skip;
+  size_t required =
+      std::count_if(args.begin(), args.end(), [](const ArgSpec& a) { return !a.optional; });
+  if (given < required) throw usage_error(fmt::format("missing {}", args[given].name));
+  bool repeats = !args.empty() && args.back().repeated;
+  if (given > args.size() && !repeats)
+    throw usage_error(fmt::format("unexpected argument '{}'", positional[skip + args.size()]));
+}
+
+}  // namespace
 
 Args CommandSpec::parse(std::string_view rest) const {
   auto usage_error = [&](const std::string& message) -> Error {
@@ -119,18 +222,31 @@ Args CommandSpec::parse(std::string_view rest) const {
       out.options[spec->name] = words[++i];
     }
   }
-  size_t required =
-      std::count_if(args.begin(), args.end(), [](const ArgSpec& a) { return !a.optional; });
-  if (out.positional.size() < required)
-    throw usage_error(fmt::format("missing {}", args[out.positional.size()].name));
-  bool repeats = !args.empty() && args.back().repeated;
-  if (out.positional.size() > args.size() && !repeats)
-    throw usage_error(fmt::format("unexpected argument '{}'", out.positional[args.size()]));
+  if (actions.empty()) {
+    check_count(args, out.positional, 0, usage_error);
+    return out;
+  }
+  if (out.positional.empty()) {
+    if (default_action.empty())
+      throw usage_error(
+          fmt::format("missing ACTION (one of {})", fmt::join(action_names(actions), ", ")));
+    out.positional.push_back(default_action);
+  }
+  const std::string& word = out.positional.front();
+  const ActionSpec* action = find_action(word);
+  if (!action) fail_unknown(name + " action", word, action_names(actions));
+  check_count(action->args, out.positional, 1, [&](const std::string& message) {
+    return Error(fmt::format("{}; usage: {}", message, action_synopsis(*action)));
+  });
   return out;
 }
 
 void CommandRegistry::add(CommandSpec spec) {
   if (find(spec.name)) fail("command '{}' registered twice", spec.name);
+  if (!spec.actions.empty() && (!spec.args.empty() || spec.run))
+    fail("command '{}' has actions: its arguments and function belong to them", spec.name);
+  if (!spec.default_action.empty() && !spec.find_action(spec.default_action))
+    fail("command '{}' has no action '{}' to run by default", spec.name, spec.default_action);
   commands_.push_back(std::move(spec));
 }
 
@@ -152,36 +268,19 @@ std::vector<std::string> CommandRegistry::names() const {
   return out;
 }
 
-namespace {
-
-// `text` broken at blanks into lines of at most `width` characters (a longer word stays whole).
-std::vector<std::string> wrap_words(const std::string& text, size_t width) {
-  std::vector<std::string> lines{""};
-  std::istringstream words(text);
-  for (std::string w; words >> w;) {
-    if (!lines.back().empty() && lines.back().size() + 1 + w.size() > width) lines.emplace_back();
-    lines.back() += (lines.back().empty() ? "" : " ") + w;
-  }
-  return lines;
-}
-
-}  // namespace
-
 // The overview shows each command's arguments, and "[options]" for the rest; `help NAME` gives
-// the options. Its lines fit 80 columns, so that the log pane of a workbench on an ordinary
-// terminal shows them whole: a long synopsis takes a line of its own and summaries wrap.
+// the options. A long synopsis takes a line of its own and summaries wrap.
 std::string CommandRegistry::overview() const {
-  constexpr size_t kUsageWidth = 22, kLineWidth = 80;
+  constexpr size_t kUsageWidth = 22;
   constexpr size_t kSummaryAt = 2 + kUsageWidth + 2;
   auto usage = [](const CommandSpec& c) {
-    std::string out = c.name;
-    for (const auto& a : c.args) out += a.optional ? fmt::format(" [{}]", a.name) : " " + a.name;
+    std::string out = c.name + positional_synopsis(c);
     return c.options.empty() ? out : out + " [options]";
   };
   std::string out = "commands:\n";
   for (const auto& c : commands_) {
     std::string u = usage(c);
-    std::vector<std::string> summary = wrap_words(c.summary, kLineWidth - kSummaryAt);
+    std::vector<std::string> summary = wrap_words(c.summary, kHelpWidth - kSummaryAt);
     if (u.size() > kUsageWidth)
       out += fmt::format("  {}\n{:{}}{}\n", u, "", kSummaryAt, summary[0]);
     else
@@ -192,7 +291,7 @@ std::string CommandRegistry::overview() const {
   for (const auto& line :
        wrap_words("`help COMMAND` describes a command, `help ops` lists the ops, "
                   "`help op NAME` describes one.",
-                  kLineWidth))
+                  kHelpWidth))
     out += line + "\n";
   return out;
 }
@@ -249,6 +348,8 @@ std::string CommandRegistry::man(const std::string& usage) const {
       ".SH COMMANDS\n";
   for (const auto& c : commands_) {
     out += ".TP\n.B " + roff(c.synopsis()) + "\n" + roff(c.summary) + "\n";
+    for (const auto& a : c.actions)
+      out += ".br\n\\fB" + roff(c.action_synopsis(a)) + "\\fR  " + roff(a.summary) + "\n";
     if (!c.help.empty()) out += ".br\n" + roff(c.help) + "\n";
     for (const auto& o : c.options)
       out += ".br\n\\fB" + roff(option_synopsis(o)) + "\\fR  " + roff(o.doc) + "\n";

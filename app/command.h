@@ -35,10 +35,7 @@ struct ArgSpec {
   Completion completion = Completion::None;
   bool optional = false;
   bool repeated = false;             // the last argument only: takes every remaining word
-  std::vector<std::string> words{};  // fixed words offered too (actions, modes, keywords)
-  // The completion when the command's first argument is this word (`rules load` takes a file,
-  // `rules disable` a rule name).
-  std::map<std::string, Completion> after{};
+  std::vector<std::string> words{};  // fixed words offered too (modes, keywords)
 };
 
 struct OptionSpec {
@@ -64,13 +61,27 @@ struct Args {
 
 using CommandFn = std::function<void(Session&, const Args&, Output&)>;
 
+// One action of a command with subcommands (`findings show N`). The command's first argument
+// names it; dispatch, the errors for a wrong or missing word, help, completion, the man page and
+// docs/commands.md all come from this declaration.
+struct ActionSpec {
+  std::string name{};
+  std::vector<ArgSpec> args{};  // after the action's name
+  std::string summary{};        // what it does, for help (may run over lines)
+  CommandFn run{};              // called with the action's name still at positional[0]
+};
+
 struct CommandSpec {
   std::string name{};
   std::vector<ArgSpec> args{};
   std::vector<OptionSpec> options{};
   std::string summary{};  // one line, for `help`
   std::string help{};     // the rest of the description (may be empty), for `help NAME`
-  CommandFn run{};
+  CommandFn run{};        // for a command without actions
+  // Subcommands, in the order help lists them; `args` is then empty.
+  std::vector<ActionSpec> actions{};
+  // The action run when none is named (`findings` lists); empty: an action must be named.
+  std::string default_action{};
   // The argument is source text taken verbatim after the name (`def`), not split into words.
   bool raw_text = false;
   // Ends the session after it runs (`quit`).
@@ -87,6 +98,10 @@ struct CommandSpec {
   // usage on bad arguments.
   Args parse(std::string_view rest) const;
   const OptionSpec* find_option(std::string_view option) const;
+  const ActionSpec* find_action(std::string_view action) const;
+  // Runs the command: its action's function when it has actions (parse checked the name).
+  void invoke(Session& session, const Args& args, Output& out) const;
+  std::string action_synopsis(const ActionSpec& action) const;  // "findings show N"
 };
 
 class CommandRegistry {

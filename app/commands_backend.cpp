@@ -166,7 +166,6 @@ void list_versions(Session& s, const std::string& text, Output& out) {
 
 // `backend bisect FAMILY A B` on the first finding of the last compare.
 void bisect_backend(Session& s, const Args& args, Output& out) {
-  if (args.positional.size() != 4) fail("`backend bisect` takes FAMILY RELEASE RELEASE");
   const FamilyDef& family = get_family(args.positional[1]);
   const FamilyDef& env = environment_family(family);
   const CompareReport* report = s.compare_report();
@@ -227,44 +226,6 @@ void bisect_backend(Session& s, const Args& args, Output& out) {
             outcome.oldest_reproduces ? "bad" : "good", outcome.last_same, outcome.tested);
 }
 
-void run_backend(Session& s, const Args& args, Output& out) {
-  const std::string* action = args.arg(0);
-  const std::string* name = args.arg(1);
-  if (!action || *action == "list") {
-    if (name) fail("`backend list` takes no argument");
-    list_backends(s, out);
-    return;
-  }
-  if (*action == "bisect") {
-    bisect_backend(s, args, out);
-    return;
-  }
-  const std::vector<std::string> actions = {"attach", "detach",  "install", "versions",
-                                            "remove", "support", "use"};
-  if (std::find(actions.begin(), actions.end(), *action) == actions.end())
-    fail_unknown(
-        "backend action", *action,
-        {"list", "attach", "detach", "support", "install", "versions", "remove", "use", "bisect"});
-  if (!name) fail("`backend {}` needs a NAME", *action);
-  if (args.positional.size() > 2) fail("`backend {}` takes one NAME", *action);
-  if (*action == "attach") {
-    attach_backend(s, *name, args, out);
-  } else if (*action == "install") {
-    install_backend(s, *name, out);
-  } else if (*action == "use") {
-    use_backend(s, *name, args, out);
-  } else if (*action == "remove") {
-    remove_backend(s, *name, out);
-  } else if (*action == "versions") {
-    list_versions(s, *name, out);
-  } else if (*action == "support") {
-    out.write(support_for(s, *name, out).str());
-  } else {
-    s.backends().detach(*name);
-    out.print("detached {}", *name);
-  }
-}
-
 // The families and their modes, from the registry (core/backend/family.h).
 std::string family_help() {
   std::string text = "Families and their modes (* the default mode):\n";
@@ -291,23 +252,14 @@ SupportTable support_for(Session& s, const std::string& name, Output& out) {
 }
 
 void register_backend_commands(CommandRegistry& r) {
+  ArgSpec name{"NAME", Completion::BackendName};
+  ArgSpec release{"FAMILY@VERSION", Completion::Release};
+  ArgSpec family{"FAMILY", Completion::FamilyName};
+  auto on_name = [](void (*f)(Session&, const std::string&, Output&)) -> CommandFn {
+    return [f](Session& s, const Args& args, Output& out) { f(s, *args.arg(1), out); };
+  };
   r.add(
       {.name = "backend",
-       .args = {{"ACTION",
-                 Completion::None,
-                 true,
-                 false,
-                 {"list", "attach", "detach", "support", "install", "versions", "remove", "use",
-                  "bisect"}},
-                {"NAME...",
-                 Completion::BackendName,
-                 true,
-                 true,
-                 {},
-                 {{"install", Completion::Release},
-                  {"remove", Completion::Release},
-                  {"versions", Completion::FamilyName},
-                  {"bisect", Completion::FamilyName}}}},
        .options = {{"--cmd", "C", "the worker's command line (attach)"},
                    {"--timeout", "S", "seconds a worker may take per request (attach; default 30)"},
                    {"--option", "K=V", "options sent to the worker in hello, K=V,K=V... (attach)"},
@@ -316,38 +268,71 @@ void register_backend_commands(CommandRegistry& r) {
                    {"--python", "PATH", "the interpreter of an existing environment (use)"}},
        .summary = "List, install, attach or bisect the compilers under test.",
        .help = family_help() +
-               "`backend` or `backend list` shows each backend: its state (not started, ready,\n"
-               "dead, ...), its version (the worker's own word once it ran, else the release),\n"
-               "its options and its last error. A backend is FAMILY[@VERSION][:MODE]: a family\n"
-               "alone is its default mode; without @VERSION it is the default release, pinned by\n"
-               "scripts/backends/locks (ORT: scripts/backends/package-lock.json).\n"
-               "`backend install FAMILY@VERSION` installs a published release into\n"
-               "${XDG_CACHE_HOME:-~/.cache}/retort/envs (PyPI families: a uv environment;\n"
-               "ORT: an npm prefix); naming a release in `compare --backends` installs it too.\n"
-               "`backend versions FAMILY` lists the installed and the published releases (and\n"
-               "why one cannot install here); `backend remove FAMILY@VERSION` deletes one.\n"
-               "`backend use FAMILY --python PATH` runs the family's default release (and the\n"
-               "families sharing its environment: torch with inductor) in an existing Python\n"
-               "environment instead, a CUDA torch or a nightly; its package versions are asked\n"
-               "of it, shown by `backend list` and recorded by campaigns.\n"
-               "Modes on a device (inductor:cuda, torch:cuda, xla:gpu, tvm:cuda) are listed as\n"
-               "unavailable, with the reason, where the machine has none; their runs are\n"
-               "unsupported.\n"
-               "`backend bisect FAMILY A B` runs the check of the last compare's first finding\n"
-               "(--finding N: the N-th) on the published releases from A to B (`default` is the\n"
-               "default release) by binary search, installing each, and names the first release\n"
-               "that behaves unlike the older end: the first bad one, or the first good one.\n"
-               "`backend attach NAME --cmd \"PROGRAM ARGS...\"` attaches any program that speaks\n"
-               "the worker protocol (docs/backend-protocol.md). The command line is split into\n"
-               "words as a shell would (quotes respected) and run directly, never through a\n"
-               "shell. A worker starts on its first run, is restarted after it dies, and is\n"
-               "killed when a request takes longer than its timeout.\n"
-               "`backend detach NAME` stops and removes an attached backend.\n"
-               "`backend support NAME` prints which op x dtype pairs the backend runs: learnt\n"
-               "once per backend and version by running a one-node graph of each op with each\n"
-               "dtype, then cached in ${XDG_CACHE_HOME:-~/.cache}/retort/support/. `gen --for`\n"
-               "and `fuzz --for` draw from it.",
-       .run = run_backend});
+               "A backend is FAMILY[@VERSION][:MODE]: a family alone is its default mode; without\n"
+               "@VERSION it is the default release, pinned by scripts/backends/locks (ORT:\n"
+               "scripts/backends/package-lock.json).",
+       .actions =
+           {{"list",
+             {},
+             "Each backend: its state (not started, ready, dead, ...), its version (the\n"
+             "worker's own word once it ran, else the release), its options and its last error.",
+             [](Session& s, const Args&, Output& out) { list_backends(s, out); }},
+            {"attach",
+             {{"NAME"}},
+             "With --cmd \"PROGRAM ARGS...\", attaches any program that speaks the worker\n"
+             "protocol (docs/backend-protocol.md). The command line is split into words as a\n"
+             "shell would (quotes respected) and run directly, never through a shell. A worker\n"
+             "starts on its first run, is restarted after it dies, and is killed when a request\n"
+             "takes longer than its timeout.",
+             [](Session& s, const Args& args, Output& out) {
+               attach_backend(s, *args.arg(1), args, out);
+             }},
+            {"detach",
+             {name},
+             "Stops and removes an attached backend.",
+             [](Session& s, const Args& args, Output& out) {
+               s.backends().detach(*args.arg(1));
+               out.print("detached {}", *args.arg(1));
+             }},
+            {"support",
+             {name},
+             "Which op x dtype pairs the backend runs: learnt once per backend and version by\n"
+             "running a one-node graph of each op with each dtype, then cached in\n"
+             "${XDG_CACHE_HOME:-~/.cache}/retort/support/. `gen --for` and `fuzz --for` draw\n"
+             "from it.",
+             [](Session& s, const Args& args, Output& out) {
+               out.write(support_for(s, *args.arg(1), out).str());
+             }},
+            {"install",
+             {release},
+             "Installs a published release into ${XDG_CACHE_HOME:-~/.cache}/retort/envs (PyPI\n"
+             "families: a uv environment; ORT: an npm prefix); naming a release in\n"
+             "`compare --backends` installs it too.",
+             on_name(install_backend)},
+            {"versions",
+             {family},
+             "Lists the installed and the published releases (and why one cannot install here).",
+             on_name(list_versions)},
+            {"remove", {release}, "Deletes an installed release.", on_name(remove_backend)},
+            {"use",
+             {family},
+             "With --python PATH, runs the family's default release (and the families sharing\n"
+             "its environment: torch with inductor) in an existing Python environment instead,\n"
+             "a CUDA torch or a nightly; its package versions are asked of it, shown by\n"
+             "`backend list` and recorded by campaigns. Modes on a device (inductor:cuda,\n"
+             "torch:cuda, xla:gpu, tvm:cuda) are listed as unavailable, with the reason, where\n"
+             "the machine has none; their runs are unsupported.",
+             [](Session& s, const Args& args, Output& out) {
+               use_backend(s, *args.arg(1), args, out);
+             }},
+            {"bisect",
+             {family, {"A", Completion::Release}, {"B", Completion::Release}},
+             "Runs the check of the last compare's first finding (--finding N: the N-th) on\n"
+             "the published releases from A to B (`default` is the default release) by binary\n"
+             "search, installing each, and names the first release that behaves unlike the\n"
+             "older end: the first bad one, or the first good one.",
+             bisect_backend}},
+       .default_action = "list"});
 }
 
 }  // namespace retort

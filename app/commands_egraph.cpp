@@ -42,25 +42,16 @@ void list_rules(const RuleBook& book, Output& out) {
   }
 }
 
-void run_rules(Session& s, const Args& args, Output& out) {
-  const std::string* action = args.arg(0);
-  const std::string* name = args.arg(1);
-  RuleBook& book = s.rules();
-  if (!action || *action == "list") {
-    if (name) fail("`rules list` takes no argument");
-    list_rules(book, out);
-    return;
-  }
-  if (!name) fail("`rules {}` needs a {}", *action, *action == "load" ? "FILE" : "NAME");
-  if (*action == "load") {
-    const LoadedRuleSet& set = book.load_file(*name);
-    out.print("loaded rule set {}: {} rules", set.name, set.count);
-  } else if (*action == "enable" || *action == "disable") {
-    book.set_enabled(*name, *action == "enable");
-    out.print("{}d {}", *action, *name);
-  } else {
-    fail_unknown("rules action", *action, {"list", "load", "enable", "disable"});
-  }
+void load_rules(Session& s, const Args& args, Output& out) {
+  const LoadedRuleSet& set = s.rules().load_file(*args.arg(1));
+  out.print("loaded rule set {}: {} rules", set.name, set.count);
+}
+
+// `rules enable NAME` and `rules disable NAME`.
+void enable_rules(Session& s, const Args& args, Output& out) {
+  const std::string& action = *args.arg(0);
+  s.rules().set_enabled(*args.arg(1), action == "enable");
+  out.print("{}d {}", action, *args.arg(1));
 }
 
 void run_match(Session& s, const Args& args, Output& out) {
@@ -183,15 +174,12 @@ void run_extract(Session& s, const Args& args, Output& out) {
             v.depth, original.ops, original.depth, v.steps.size());
 }
 
-void run_variants(Session& s, const Args& args, Output& out) {
-  if (const std::string* action = args.arg(0)) {
-    if (*action != "drop") fail("unknown action '{}': `variants` or `variants drop NAME`", *action);
-    const std::string* name = args.arg(1);
-    if (!name) fail("variants drop needs a variant name");
-    s.drop_variant(*name);
-    out.print("dropped variant {}", *name);
-    return;
-  }
+void drop_variant(Session& s, const Args& args, Output& out) {
+  s.drop_variant(*args.arg(1));
+  out.print("dropped variant {}", *args.arg(1));
+}
+
+void list_variants(Session& s, const Args&, Output& out) {
   if (s.variants().empty()) {
     out.line("no variants yet (make some with `extract`)");
     return;
@@ -235,15 +223,24 @@ void register_egraph_commands(CommandRegistry& r) {
          .run = run_egraph});
   r.add(
       {.name = "rules",
-       .args = {{"ACTION", Completion::None, true, false, {"list", "load", "enable", "disable"}},
-                {"NAME", Completion::RuleName, true, false, {}, {{"load", Completion::FilePath}}}},
        .summary = "List, load, enable or disable rewrite rules.",
-       .help = "`rules` or `rules list` lists every loaded rule, [x] when enabled.\n"
-               "`rules load FILE` loads a rule file as a set named after the file.\n"
-               "`rules enable NAME` and `rules disable NAME` take a set or a rule name.\n"
-               "The built-in polyjuice set is loaded at start; rule files are described in\n"
+       .help = "The built-in polyjuice set is loaded at start; rule files are described in\n"
                "docs/rules.md.",
-       .run = run_rules});
+       .actions =
+           {{"list",
+             {},
+             "Every loaded rule, [x] when enabled.",
+             [](Session& s, const Args&, Output& out) { list_rules(s.rules(), out); }},
+            {"load",
+             {{"FILE", Completion::FilePath}},
+             "Loads a rule file as a set named after the file.",
+             load_rules},
+            {"enable", {{"NAME", Completion::RuleName}}, "Enables a set or a rule.", enable_rules},
+            {"disable",
+             {{"NAME", Completion::RuleName}},
+             "Disables a set or a rule.",
+             enable_rules}},
+       .default_action = "list"});
   r.add({.name = "match",
          .args = {{"RULE", Completion::RuleName, true}},
          .summary = "List the matches of a rule (or of every enabled rule).",
@@ -282,10 +279,16 @@ void register_egraph_commands(CommandRegistry& r) {
                  "Prints its op count and depth next to the original's.",
          .run = run_extract});
   r.add({.name = "variants",
-         .args = {{"drop", Completion::None, true}, {"NAME", Completion::VariantName, true}},
          .summary = "List the variants: ops, depth and the trace steps they depend on.",
-         .help = "`variants drop NAME` removes the variant NAME.",
-         .run = run_variants});
+         .actions = {{"list",
+                      {},
+                      "Each variant's ops, depth and the trace steps it depends on.",
+                      list_variants},
+                     {"drop",
+                      {{"NAME", Completion::VariantName}},
+                      "Removes the variant NAME.",
+                      drop_variant}},
+         .default_action = "list"});
   r.add({.name = "explain",
          .args = {{"NAME", Completion::VariantName}},
          .summary = "Prove a variant equal to the original, output by output.",

@@ -7,7 +7,6 @@
 
 #include "app/commands.h"
 #include "core/base/error.h"
-#include "core/base/suggest.h"
 #include "core/campaign/campaign_options.h"
 #include "core/compare/compare.h"
 #include "core/gen/einsum_gen.h"
@@ -67,9 +66,7 @@ void run_permute(Session& s, const Args& args, Output& out) {
 // Valid: Retort's inference types it and the reference runs it; with --backend, that backend
 // also runs it (an error or crash there is a frontend rejection, as TENSURE counts validity).
 void run_validity(Session& s, const Args& args, Output& out) {
-  const std::string* count_text = args.arg(1);
-  if (!count_text) fail("`einsum validity` needs a count N");
-  uint64_t n = parse_u64(*count_text, "N");
+  uint64_t n = parse_u64(*args.arg(1), "N");
   EinsumGenOptions o = einsum_options(args);
   uint64_t seed = seed_for(s, args);
   std::vector<Backend*> backends{&s.backends().get("ref")};
@@ -112,20 +109,10 @@ void run_validity(Session& s, const Args& args, Output& out) {
   if (!first_invalid.empty()) out.print("first invalid: {}", first_invalid);
 }
 
-void run_einsum(Session& s, const Args& args, Output& out) {
-  const std::string& action = *args.arg(0);
-  if (action == "gen") return run_gen_einsum(s, args, out);
-  if (action == "permute") return run_permute(s, args, out);
-  if (action == "validity") return run_validity(s, args, out);
-  fail_unknown("einsum action", action, {"gen", "permute", "validity"});
-}
-
 }  // namespace
 
 void register_einsum_commands(CommandRegistry& r) {
   r.add({.name = "einsum",
-         .args = {{"ACTION", Completion::None, false, false, {"gen", "permute", "validity"}},
-                  {"ARG", Completion::None, true}},
          .options = {{"--inputs", "N|LO..HI", "operands of a drawn einsum (default 2..3)"},
                      {"--rank", "R", "highest rank of an operand (default 3)"},
                      {"--pool", "K", "labels to draw from, a.. (default 6)"},
@@ -135,16 +122,24 @@ void register_einsum_commands(CommandRegistry& r) {
                      {"--backend", "B", "validity: also run each einsum on backend B",
                       Completion::BackendName}},
          .summary = "TENSURE's einsums: draw one, permute its operands, measure validity.",
-         .help =
-             "`einsum gen` draws an einsum by TENSURE's Algorithm 3 as the current graph\n"
-             "(inputs B1..BN, output A): labels from a pool, the output a subset of the used\n"
-             "labels, every summed label in at least two operands, one size per label.\n"
-             "`einsum permute [NAME]` adds a variant (default permuted_K) with the operands of\n"
-             "every einsum node in another order, the equation permuted to match: `compare`\n"
-             "then checks that each backend computes the same for both. `einsum validity N`\n"
-             "draws N einsums and counts those Retort types and runs (and --backend B runs).\n"
-             "See docs/techniques.md.",
-         .run = run_einsum});
+         .help = "See docs/techniques.md.",
+         .actions = {{"gen",
+                      {},
+                      "Draws an einsum by TENSURE's Algorithm 3 as the current graph (inputs\n"
+                      "B1..BN, output A): labels from a pool, the output a subset of the used\n"
+                      "labels, every summed label in at least two operands, one size per label.",
+                      run_gen_einsum},
+                     {"permute",
+                      {{"NAME", Completion::VariantName, true}},
+                      "Adds a variant (default permuted_K) with the operands of every einsum node\n"
+                      "in another order, the equation permuted to match: `compare` then checks\n"
+                      "that each backend computes the same for both.",
+                      run_permute},
+                     {"validity",
+                      {{"N"}},
+                      "Draws N einsums and counts those Retort types and runs (and --backend B\n"
+                      "runs).",
+                      run_validity}}});
 }
 
 }  // namespace retort

@@ -12,7 +12,6 @@
 #include "app/backend_names.h"
 #include "app/commands.h"
 #include "core/base/error.h"
-#include "core/base/suggest.h"
 #include "core/base/terminal_text.h"
 #include "core/base/words.h"
 #include "core/campaign/review.h"
@@ -32,12 +31,6 @@ OptionSpec findings_db_option() {
 }
 
 namespace {
-
-int64_t finding_id(const Args& args, size_t i, std::string_view usage) {
-  const std::string* text = args.arg(i);
-  if (!text) fail("usage: {}", usage);
-  return static_cast<int64_t>(parse_u64(*text, "a finding number"));
-}
 
 // How strongly a finding's second opinion accuses the compiler, for sorting: fewest backends
 // differing first, then most agreeing with the reference; unreviewed ones after, and findings
@@ -231,84 +224,109 @@ void report_finding(Session& s, const FindingsDb& db, const FindingRecord& f, co
   write_repro_bundle(s, dir, matching_bug(*s.compare_report(), f), options, true, out);
 }
 
-void run_findings(Session& s, const Args& args, Output& out) {
-  std::string action = args.arg(0) ? *args.arg(0) : "list";
+void merge_findings(Session&, const Args& args, Output& out) {
   std::string path = findings_db_path(args);
-  if (action == "merge") {
-    if (args.positional.size() < 2) fail("usage: findings merge DB... [--db INTO]");
-    FindingsDb db = FindingsDb::open(path);
-    for (size_t i = 1; i < args.positional.size(); ++i) {
-      MergeResult merged = db.merge(args.positional[i]);
-      std::vector<std::string> campaigns;
-      for (const auto& [there, here] : merged.campaigns)
-        campaigns.push_back(there == here ? fmt::format("{}", here)
-                                          : fmt::format("{} (there {})", here, there));
-      out.print("merged {} findings and {} from {} into {}", merged.findings,
-                campaigns.empty() ? std::string("no campaigns")
-                                  : fmt::format("campaign{} {}", campaigns.size() == 1 ? "" : "s",
-                                                fmt::join(campaigns, ", ")),
-                terminal_name(args.positional[i]), terminal_name(path));
-    }
-    if (auto own = db.last_campaign())
-      out.print("`fuzz --resume` continues campaign {}, this database's own", own->id);
-    return;
+  FindingsDb db = FindingsDb::open(path);
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    MergeResult merged = db.merge(args.positional[i]);
+    std::vector<std::string> campaigns;
+    for (const auto& [there, here] : merged.campaigns)
+      campaigns.push_back(there == here ? fmt::format("{}", here)
+                                        : fmt::format("{} (there {})", here, there));
+    out.print("merged {} findings and {} from {} into {}", merged.findings,
+              campaigns.empty() ? std::string("no campaigns")
+                                : fmt::format("campaign{} {}", campaigns.size() == 1 ? "" : "s",
+                                              fmt::join(campaigns, ", ")),
+              terminal_name(args.positional[i]), terminal_name(path));
   }
-  FindingsDb db = FindingsDb::open(path, false);
-  if (action == "list") {
-    list_findings(db, out);
-  } else if (action == "show") {
-    FindingRecord f = db.finding(finding_id(args, 1, "findings show N"));
-    show_finding(f, out);
-    show_review(db, f, out);
-  } else if (action == "open") {
-    open_finding(s, db, db.finding(finding_id(args, 1, "findings open N")), out);
-  } else if (action == "export") {
-    FindingRecord f = db.finding(finding_id(args, 1, "findings export N DIR"));
-    const std::string* dir = args.arg(2);
-    if (!dir) fail("usage: findings export N DIR");
-    open_finding(s, db, f, out);
-    if (s.compare_report()->bug_count() == 0)
-      fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
-    Args repro = args;
-    repro.positional = {"repro", *dir};
-    repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
-    run_export_repro(s, repro, out);
-  } else if (action == "report") {
-    report_finding(s, db, db.finding(finding_id(args, 1, "findings report N [DIR]")), args, out);
-  } else {
-    fail_unknown("findings action", action, {"list", "show", "open", "export", "report", "merge"});
-  }
+  if (auto own = db.last_campaign())
+    out.print("`fuzz --resume` continues campaign {}, this database's own", own->id);
+}
+
+// The database an action reads, which must exist.
+FindingsDb existing_db(const Args& args) {
+  return FindingsDb::open(findings_db_path(args), false);
+}
+
+// The finding the action's N names.
+FindingRecord named_finding(const FindingsDb& db, const Args& args) {
+  return db.finding(static_cast<int64_t>(parse_u64(*args.arg(1), "a finding number")));
+}
+
+void run_list(Session&, const Args& args, Output& out) {
+  list_findings(existing_db(args), out);
+}
+
+void run_show(Session&, const Args& args, Output& out) {
+  FindingsDb db = existing_db(args);
+  FindingRecord f = named_finding(db, args);
+  show_finding(f, out);
+  show_review(db, f, out);
+}
+
+void run_open(Session& s, const Args& args, Output& out) {
+  FindingsDb db = existing_db(args);
+  open_finding(s, db, named_finding(db, args), out);
+}
+
+void run_export(Session& s, const Args& args, Output& out) {
+  FindingsDb db = existing_db(args);
+  FindingRecord f = named_finding(db, args);
+  open_finding(s, db, f, out);
+  if (s.compare_report()->bug_count() == 0)
+    fail("finding #{} does not reproduce here, so there is nothing to export", f.id);
+  Args repro = args;
+  repro.positional = {"repro", *args.arg(2)};
+  repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
+  run_export_repro(s, repro, out);
+}
+
+void run_report(Session& s, const Args& args, Output& out) {
+  FindingsDb db = existing_db(args);
+  report_finding(s, db, named_finding(db, args), args, out);
 }
 
 }  // namespace
 
 void register_findings_commands(CommandRegistry& r) {
   OptionSpec db = findings_db_option();
+  ArgSpec n{"N"};
   r.add({.name = "findings",
-         .args = {{"ACTION",
-                   Completion::None,
-                   true,
-                   false,
-                   {"list", "show", "open", "export", "report", "merge"}},
-                  {"ARGS...", Completion::FilePath, true, true}},
          .options = {db,
                      {"--force", "", "export, report: write into a non-empty DIR"},
                      {"--full", "", "export, report: also Retort's replay through its workers"}},
          .summary = "List, show, open, export, report or merge the findings of campaigns.",
-         .help = "`findings` lists the distinct findings, newest first, with their counts.\n"
-                 "`findings show N` prints one: signature, counts, first and last seen, the\n"
-                 "failing checks and the original graph.\n"
-                 "`findings open N` makes it the session's work: its original as the current\n"
-                 "graph, its variants, its inputs seed, and its compare re-run on its backends,\n"
-                 "ready for `inspect`, `export repro` and the rest.\n"
-                 "`findings export N DIR` writes its reproducer bundle (as `export repro`).\n"
-                 "`findings report N [DIR]` writes that bundle (default DIR finding-N), a picture\n"
-                 "of the failing graph and issue.md, an issue ready to file upstream: title,\n"
-                 "compiler and release, the standalone script, expected against actual, the\n"
-                 "graph, and the Retort command; it prints the issue. See docs/bugs.md.\n"
-                 "`findings merge DB...` adds other databases (shards) to --db: findings with\n"
-                 "the same signature add their counts; a database is merged at most once.",
-         .run = run_findings,
+         .help = "See docs/campaigns.md and docs/bugs.md.",
+         .actions =
+             {{"list", {}, "The distinct findings, newest first, with their counts.", run_list},
+              {"show",
+               {n},
+               "One finding: signature, counts, first and last seen, the failing checks,\n"
+               "its second opinion and the original graph.",
+               run_show},
+              {"open",
+               {n},
+               "Makes it the session's work: its original as the current graph, its\n"
+               "variants, its inputs seed, and its compare re-run on its backends, ready\n"
+               "for `inspect`, `export repro` and the rest.",
+               run_open},
+              {"export",
+               {n, {"DIR", Completion::FilePath}},
+               "Writes its reproducer bundle (as `export repro`).",
+               run_export},
+              {"report",
+               {n, {"DIR", Completion::FilePath, true}},
+               "Writes that bundle (default DIR finding-N), a picture of the failing graph\n"
+               "and issue.md, an issue ready to file upstream: title, compiler and release,\n"
+               "the standalone script, expected against actual, the graph, and the Retort\n"
+               "command; it prints the issue.",
+               run_report},
+              {"merge",
+               {{"DB...", Completion::FilePath, false, true}},
+               "Adds other databases (shards) to --db: findings with the same signature add\n"
+               "their counts; a database is merged at most once.",
+               merge_findings}},
+         .default_action = "list",
          .restorable = false});
 }
 

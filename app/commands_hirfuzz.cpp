@@ -129,22 +129,10 @@ void run_relax(Session& s, const Args& args, Output& out) {
     out.print("no crash: every backend rejected or ran it");
 }
 
-void run_hirfuzz(Session& s, const Args& args, Output& out) {
-  const std::string& action = *args.arg(0);
-  if (action == "function") return run_function(s, args, out);
-  if (action == "rewrite") return run_rewrite(s, args, out);
-  if (action == "calls") return run_calls(s, args, out);
-  if (action == "relax") return run_relax(s, args, out);
-  fail_unknown("hirfuzz action", action, {"function", "rewrite", "calls", "relax"});
-}
-
 }  // namespace
 
 void register_hirfuzz_commands(CommandRegistry& r) {
   r.add({.name = "hirfuzz",
-         .args =
-             {{"ACTION", Completion::None, false, false, {"function", "rewrite", "calls", "relax"}},
-              {"ARG", Completion::None, true, false, {"forward", "returns", "closure"}}},
          .options = {{"--seed", "S", "the seed (default: the session seed)"},
                      {"--size", "N", "function: nodes in the body, at most (default 4)"},
                      {"--calls", "N", "function: calls of it, at most (default 3)"},
@@ -152,22 +140,34 @@ void register_hirfuzz_commands(CommandRegistry& r) {
                      {"--backends", "B,...", "relax: the backends to run (default ort:O0,ort:O3)",
                       Completion::BackendName}},
          .summary = "HirFuzz's functions and calls, call-chain rewrites and constraint level 0.",
-         .help =
-             "`hirfuzz function` collapses a random connected, convex piece of the current\n"
-             "graph into a function and calls it once or more (further calls read other\n"
-             "values of the same types; their results become outputs). The graph with\n"
-             "functions is variant 'functions'; again, it adds one more function there.\n"
-             "`hirfuzz rewrite [forward|returns|closure]` wraps a called function (--function,\n"
-             "default drawn) in a new one: forward calls it (repeated: a call chain), returns\n"
-             "returns it to be called, closure defines it inside itself; its calls go through\n"
-             "the wrapper. The result is variant 'rewritten'. All of them compute the same:\n"
-             "`compare` checks original vs optimized vs function-rewritten. Compilers get\n"
-             "ONNX local functions, or nested Python functions (torch, JAX, TF).\n"
-             "`hirfuzz calls [VARIANT]` lists the functions and calls with their arguments.\n"
-             "`hirfuzz relax [N]` breaks N constraints (types, shapes, attributes) of the\n"
-             "current graph and runs it on --backends: an error is right, a crash is a bug.\n"
-             "`fuzz --strategy hirfuzz` runs both levels as a campaign. See docs/techniques.md.",
-         .run = run_hirfuzz});
+         .help = "The variants compute the same: `compare` checks original vs optimized vs\n"
+                 "function-rewritten. Compilers get ONNX local functions, or nested Python\n"
+                 "functions (torch, JAX, TF). `fuzz --strategy hirfuzz` runs both levels as a\n"
+                 "campaign. See docs/techniques.md.",
+         .actions = {
+             {"function",
+              {},
+              "Collapses a random connected, convex piece of the current graph into a function\n"
+              "and calls it once or more (further calls read other values of the same types;\n"
+              "their results become outputs). The graph with functions is variant\n"
+              "'functions'; again, it adds one more function there.",
+              run_function},
+             {"rewrite",
+              {{"FORM", Completion::None, true, false, {"forward", "returns", "closure"}}},
+              "Wraps a called function (--function, default drawn) in a new one: forward calls\n"
+              "it (repeated: a call chain), returns returns it to be called, closure defines it\n"
+              "inside itself; its calls go through the wrapper. The result is variant\n"
+              "'rewritten'.",
+              run_rewrite},
+             {"calls",
+              {{"VARIANT", Completion::VariantName, true}},
+              "Lists the functions and calls with their arguments.",
+              run_calls},
+             {"relax",
+              {{"N", Completion::None, true}},
+              "Breaks N constraints (types, shapes, attributes) of the current graph and runs it\n"
+              "on --backends: an error is right, a crash is a bug.",
+              run_relax}}});
 }
 
 }  // namespace retort

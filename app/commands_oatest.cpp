@@ -10,7 +10,6 @@
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
-#include "core/base/suggest.h"
 #include "core/campaign/campaign_options.h"
 #include "core/campaign/trigger.h"
 #include "core/gen/opt_pattern.h"
@@ -59,11 +58,9 @@ void run_weave(Session& s, const Args& args, Output& out) {
 }
 
 void run_trigger(Session& s, const Args& args, Output& out) {
-  const std::string* count_text = args.arg(1);
-  if (!count_text) fail("`oatest trigger` needs a count N");
   std::string backend = args.option("--backend").value_or("ort:O3");
   TriggerRateOptions o;
-  o.cases = parse_u64(*count_text, "N");
+  o.cases = parse_u64(*args.arg(1), "N");
   o.seed = seed_for(s, args);
   o.gen = CampaignOptions::default_gen();
   // Seed graphs the backend runs, unless --for says otherwise: a rejected graph says nothing.
@@ -93,14 +90,6 @@ void run_trigger(Session& s, const Args& args, Output& out) {
   if (r.total.unknown) out.print("first unknown: {}", r.total.first_unknown);
 }
 
-void run_oatest(Session& s, const Args& args, Output& out) {
-  const std::string& action = *args.arg(0);
-  if (action == "patterns") return run_patterns(out);
-  if (action == "weave") return run_weave(s, args, out);
-  if (action == "trigger") return run_trigger(s, args, out);
-  fail_unknown("oatest action", action, {"patterns", "weave", "trigger"});
-}
-
 }  // namespace
 
 void register_oatest_commands(CommandRegistry& r) {
@@ -112,23 +101,30 @@ void register_oatest_commands(CommandRegistry& r) {
   std::vector<std::string> pattern_names;
   for (const OptPattern& p : builtin_opt_patterns()) pattern_names.push_back(p.name);
   r.add({.name = "oatest",
-         .args = {{"ACTION", Completion::None, false, false, {"patterns", "weave", "trigger"}},
-                  {"ARG", Completion::None, true, false, pattern_names}},
          .options = options,
          .summary = "OATest's optimization patterns: list, weave into a graph, measure triggering.",
-         .help =
-             "`oatest patterns` lists the patterns taken from compilers' optimizer tests, each\n"
-             "with the pass it targets. `oatest weave [PATTERN]` puts one (default: drawn) into\n"
-             "the current graph at a random point, or into a generated graph when there is\n"
-             "none: each pattern input takes a value of the same type, else one of the same\n"
-             "dtype and rank the pattern still types with, else a value bridged by reshape,\n"
-             "pad or slice and cast; each output replaces a same-typed input of a later node,\n"
-             "else it is a graph output. The woven graph becomes the current graph.\n"
-             "`oatest trigger N` weaves N patterns (each in turn) into generated graphs and\n"
-             "counts how often the backend's optimizer removed what the targeted pass removes.\n"
-             "`fuzz --strategy oatest` runs the same weaving as a campaign.\n"
-             "See docs/techniques.md.",
-         .run = run_oatest});
+         .help = "`fuzz --strategy oatest` runs the same weaving as a campaign.\n"
+                 "See docs/techniques.md.",
+         .actions = {
+             {"patterns",
+              {},
+              "Lists the patterns taken from compilers' optimizer tests, each with the pass it\n"
+              "targets.",
+              [](Session&, const Args&, Output& out) { run_patterns(out); }},
+             {"weave",
+              {{"PATTERN", Completion::None, true, false, pattern_names}},
+              "Puts one (default: drawn) into the current graph at a random point, or into a\n"
+              "generated graph when there is none: each pattern input takes a value of the\n"
+              "same type, else one of the same dtype and rank the pattern still types with,\n"
+              "else a value bridged by reshape, pad or slice and cast; each output replaces a\n"
+              "same-typed input of a later node, else it is a graph output. The woven graph\n"
+              "becomes the current graph.",
+              run_weave},
+             {"trigger",
+              {{"N"}},
+              "Weaves N patterns (each in turn) into generated graphs and counts how often the\n"
+              "backend's optimizer removed what the targeted pass removes.",
+              run_trigger}}});
 }
 
 }  // namespace retort

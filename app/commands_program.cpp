@@ -70,7 +70,6 @@ void run_show(Session& s, const Args& args, Output& out) {
 void run_mutate(Session& s, const Args& args, Output& out) {
   const std::vector<std::string> kinds = all_program_mutations();
   const std::string* kind = args.arg(1);
-  if (!kind) fail("`program mutate` needs a kind ({})", fmt::join(kinds, ", "));
   if (std::find(kinds.begin(), kinds.end(), *kind) == kinds.end())
     fail_unknown("program mutation", *kind, kinds);
   std::string backend = program_backend(s, args);
@@ -90,7 +89,7 @@ void run_mutate(Session& s, const Args& args, Output& out) {
   out.write(program);
 }
 
-void run_list(Session& s, Output& out) {
+void run_list(Session& s, const Args&, Output& out) {
   if (s.program_mutations().empty()) return out.print("no program mutations");
   size_t k = 0;
   for (const ProgramMutation& m : s.program_mutations())
@@ -113,56 +112,56 @@ void run_check(Session& s, const Args& args, Output& out) {
   s.set_compare_report(std::move(report));
 }
 
-void run_program(Session& s, const Args& args, Output& out) {
-  const std::string& action = args.arg(0) ? *args.arg(0) : "show";
-  if (action == "show") return run_show(s, args, out);
-  if (action == "mutate") return run_mutate(s, args, out);
-  if (action == "list") return run_list(s, out);
-  if (action == "check") return run_check(s, args, out);
-  if (action == "reset") {
-    if (s.program_mutations().empty()) return out.print("no program mutations");
-    s.set_program_mutations({}, "program reset");
-    return out.print("program mutations cleared; `undo` brings them back");
-  }
-  fail_unknown("program action", action, {"show", "mutate", "list", "check", "reset"});
+void run_reset(Session& s, const Args&, Output& out) {
+  if (s.program_mutations().empty()) return out.print("no program mutations");
+  s.set_program_mutations({}, "program reset");
+  out.print("program mutations cleared; `undo` brings them back");
 }
 
 }  // namespace
 
 void register_program_commands(CommandRegistry& r) {
   std::vector<std::string> kinds = all_program_mutations();
-  r.add(
-      {.name = "program",
-       .args =
-           {{"ACTION", Completion::None, true, false, {"show", "mutate", "list", "check", "reset"}},
-            {"KIND", Completion::None, true, false, kinds}},
-       .options = {{"--backend", "B",
-                    "show, mutate: the backend that writes the program (default: the last "
-                    "one, else torch:eager)",
-                    Completion::BackendName},
-                   {"--backends", "B,...",
-                    "check: where to run it (default ref,torch:eager,torch:aot_eager)",
-                    Completion::BackendName},
-                   {"--seed", "S", "mutate: where and how (default: from the session seed)"}},
-       .summary = "TorchProbe's program mutations: show, mutate and check the Python program.",
-       .help = "The torch and xla (JAX) backends run a Python program Retort generates from\n"
-               "the graph. `program show` prints it as --backend writes it for the current\n"
-               "graph, with the session's mutations applied (the program pane, F7, keeps it).\n"
-               "`program mutate KIND` adds one, each keeping what the program computes:\n"
-               "  resolve         an element-wise op unrolled into a loop over one axis\n"
-               "  mutate-recover  an entry of a tensor changed, restored before its next use\n"
-               "  functionalize   statements moved into a nested function or a closure\n"
-               "  tcb             statements under `if COND:`, COND true for the run's inputs,\n"
-               "                  synthesized from the values profiled there (JAX: lax.cond)\n"
-               "  sparse          TENSURE's storage formats: einsum or matmul operands as\n"
-               "                  BCOO arrays through jax.experimental.sparse (xla only)\n"
-               "A mutation is an undo step; --seed picks where and how. Mutations compose;\n"
-               "each backend gets the kinds its family applies.\n"
-               "`program check` runs the mutated program on eager torch and compiled against\n"
-               "the reference; `compare` passes the mutations to every run as well (backends\n"
-               "that run ONNX ignore them). `program list` and `program reset`.\n"
-               "`fuzz --strategy torchprobe` runs this as a campaign. See docs/techniques.md.",
-       .run = run_program});
+  r.add({.name = "program",
+         .options = {{"--backend", "B",
+                      "show, mutate: the backend that writes the program (default: the last "
+                      "one, else torch:eager)",
+                      Completion::BackendName},
+                     {"--backends", "B,...",
+                      "check: where to run it (default ref,torch:eager,torch:aot_eager)",
+                      Completion::BackendName},
+                     {"--seed", "S", "mutate: where and how (default: from the session seed)"}},
+         .summary = "TorchProbe's program mutations: show, mutate and check the Python program.",
+         .help = "The torch and xla (JAX) backends run a Python program Retort generates from\n"
+                 "the graph. `compare` passes the session's mutations to every run (backends\n"
+                 "that run ONNX ignore them). `fuzz --strategy torchprobe` runs this as a\n"
+                 "campaign. See docs/techniques.md.",
+         .actions =
+             {{"show",
+               {},
+               "Prints the program as --backend writes it for the current graph, with the\n"
+               "session's mutations applied (the program pane, F7, keeps it).",
+               run_show},
+              {"mutate",
+               {{"KIND", Completion::None, false, false, kinds}},
+               "Adds a mutation, each keeping what the program computes:\n"
+               "  resolve         an element-wise op unrolled into a loop over an axis\n"
+             "  mutate-recover  an entry changed, restored before its next use\n"
+             "  functionalize   statements moved into a nested function or closure\n"
+             "  tcb             statements under `if COND:`, COND true for the run's\n"
+             "                  inputs, made from values profiled there (JAX: lax.cond)\n"
+             "  sparse          TENSURE's storage formats: einsum or matmul operands\n"
+             "                  as BCOO arrays (jax.experimental.sparse; xla only)\n"
+             "A mutation is an undo step; --seed picks where and how. Mutations compose; each\n"
+               "backend gets the kinds its family applies.",
+               run_mutate},
+              {"list", {}, "Lists the session's mutations.", run_list},
+              {"check",
+               {},
+               "Runs the mutated program on eager torch and compiled against the reference.",
+               run_check},
+              {"reset", {}, "Clears the mutations (an undo step).", run_reset}},
+         .default_action = "show"});
 }
 
 }  // namespace retort

@@ -63,17 +63,14 @@ std::vector<std::string> replayable(const Session& s) {
   return lines;
 }
 
-void run_history(Session& s, const Args& args, Output& out) {
-  const std::string* action = args.arg(0);
-  if (!action) {
-    size_t k = 0;
-    for (const JournalEntry& e : s.journal())
-      out.print("{:>4}  {}{}", ++k, e.command, e.ok ? "" : "   (failed)");
-    return;
-  }
-  if (*action != "save") fail("unknown history action '{}' (history, history save FILE)", *action);
+void list_history(Session& s, const Args&, Output& out) {
+  size_t k = 0;
+  for (const JournalEntry& e : s.journal())
+    out.print("{:>4}  {}{}", ++k, e.command, e.ok ? "" : "   (failed)");
+}
+
+void save_history(Session& s, const Args& args, Output& out) {
   const std::string* path = args.arg(1);
-  if (!path) fail("`history save` needs a FILE");
   std::string text = "# retort command list (`replay FILE` runs it)\n";
   std::vector<std::string> lines = replayable(s);
   for (const auto& line : lines) text += line + "\n";
@@ -81,23 +78,23 @@ void run_history(Session& s, const Args& args, Output& out) {
   out.print("wrote {} commands to {}", lines.size(), *path);
 }
 
-void run_log(Session&, const Args& args, Output& out) {
-  const std::string& action = *args.arg(0);
-  const std::string* path = args.arg(1);
-  if (action != "save" && action != "clear")
-    fail("unknown log action '{}' (log save FILE, log clear)", action);
-  if (action == "save" && !path) fail("`log save` needs a FILE");
-  if (action == "clear" && path) fail("`log clear` takes no FILE");
+// The workbench's log, which only it keeps.
+OutputLog& workbench_log(Output& out) {
   OutputLog* log = out.log();
   if (!log)
     fail(
         "`log` works in the workbench, whose log pane keeps the commands' output; here the "
         "terminal keeps it");
-  if (action == "clear") {
-    log->clear();
-    return;
-  }
-  std::vector<std::string> lines = log->output_lines();
+  return *log;
+}
+
+void clear_log(Session&, const Args&, Output& out) {
+  workbench_log(out).clear();
+}
+
+void save_log(Session&, const Args& args, Output& out) {
+  const std::string* path = args.arg(1);
+  std::vector<std::string> lines = workbench_log(out).output_lines();
   std::string text;
   for (const auto& line : lines) text += line + "\n";
   write_file(*path, text, args.has("--force"));
@@ -165,24 +162,28 @@ void register_session_commands(CommandRegistry& r) {
                  "and run only when the console's question is answered yes or with --trust;\n"
                  "until then using such a backend is an error that shows its command.",
          .run = run_open});
-  r.add({.name = "history",
-         .args = {{"ACTION", Completion::None, true}, {"FILE", Completion::FilePath, true}},
-         .options = {{"--force", "", "replace FILE if it exists"}},
-         .summary = "List the commands of this session, or save them as a command list.",
-         .help = "`history` lists every command run so far, marking the failed ones.\n"
-                 "`history save FILE` writes the commands that succeeded (without history and\n"
-                 "replay themselves), one per line, for `replay FILE`.",
-         .run = run_history,
-         .restorable = false});
+  r.add(
+      {.name = "history",
+       .options = {{"--force", "", "replace FILE if it exists"}},
+       .summary = "List the commands of this session, or save them as a command list.",
+       .actions = {{"list", {}, "Every command run so far, marking the failed ones.", list_history},
+                   {"save",
+                    {{"FILE", Completion::FilePath}},
+                    "Writes the commands that succeeded (without history and replay\n"
+                    "themselves), one per line, for `replay FILE`.",
+                    save_history}},
+       .default_action = "list",
+       .restorable = false});
   r.add({.name = "log",
-         .args = {{"ACTION", Completion::None, false, false, {"save", "clear"}},
-                  {"FILE", Completion::FilePath, true}},
          .options = {{"--force", "", "replace FILE if it exists"}},
          .summary = "Save the workbench's log (the commands' output) to a file, or clear it.",
-         .help = "`log save FILE` writes what the commands printed, output and errors, without\n"
-                 "the command lines; `log clear` empties the log pane. Only the workbench keeps\n"
-                 "a log: in a terminal the scrollback has it.",
-         .run = run_log,
+         .help = "Only the workbench keeps a log: in a terminal the scrollback has it.",
+         .actions = {{"save",
+                      {{"FILE", Completion::FilePath}},
+                      "Writes what the commands printed, output and errors, without the command\n"
+                      "lines.",
+                      save_log},
+                     {"clear", {}, "Empties the log pane.", clear_log}},
          .restorable = false});
   r.add({.name = "replay",
          .args = {{"FILE", Completion::FilePath}},

@@ -7,7 +7,6 @@
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
-#include "core/base/suggest.h"
 #include "core/compare/equiv.h"
 #include "core/io/graph_files.h"
 #include "core/tensor/number_text.h"
@@ -38,10 +37,8 @@ std::string outputs_text(const Graph& original, const Graph& variant, const Outp
   return text;
 }
 
-void run_variant(Session& s, const Args& args, Output& out) {
-  if (*args.arg(0) != "add") fail_unknown("variant action", *args.arg(0), {"add"});
+void add_variant(Session& s, const Args& args, Output& out) {
   const std::string* name = args.arg(1);
-  if (!name) fail("variant add needs a name: variant add NAME FILE, or variant add NAME --from");
   if (*name == "original") fail("'original' names the original graph; choose another name");
   if (s.find_variant(*name)) fail("variant '{}' exists already", *name);
   const std::string* file = args.arg(2);
@@ -122,24 +119,23 @@ void run_equiv(Session& s, const Args& args, Output& out) {
 }  // namespace
 
 void register_variant_commands(CommandRegistry& r) {
-  r.add({.name = "variant",
-         .args = {{"ACTION", Completion::None},
-                  {"NAME", Completion::VariantName, true},
-                  {"FILE", Completion::FilePath, true}},
-         .options = {{"--from", "", "take the current graph (edited after `egraph`) instead"}},
-         .summary = "Make a hand-written graph a variant of the original.",
-         .help =
-             "`variant add NAME FILE` loads a .rtg, .json or .onnx graph and keeps it as the\n"
-             "variant NAME after checking that it has the original's inputs (names and types, in\n"
-             "order) and an output for each of the original's outputs, of its type: matched by\n"
-             "name, then by value (an e-graph of both graphs), then by position. Its other\n"
-             "outputs (exposed intermediates) are extra: checked against the reference on every\n"
-             "backend, and between variants that expose the same value (docs/compare.md).\n"
-             "`variant add NAME --from` takes the current graph, edited with `def` after\n"
-             "`egraph`, as the variant of the e-graph's start graph, which becomes the current\n"
-             "graph again. Hand-written variants compare like extracted ones; `equiv` proves\n"
-             "them equal.",
-         .run = run_variant});
+  r.add(
+      {.name = "variant",
+       .options = {{"--from", "", "take the current graph (edited after `egraph`) instead"}},
+       .summary = "Make a hand-written graph a variant of the original.",
+       .help = "Hand-written variants compare like extracted ones; `equiv` proves them equal.",
+       .actions = {{"add",
+                    {{"NAME", Completion::VariantName}, {"FILE", Completion::FilePath, true}},
+                    "Loads a .rtg, .json or .onnx graph and keeps it as the variant NAME after\n"
+                    "checking that it has the original's inputs (names and types, in order) and\n"
+                    "an output for each of the original's outputs, of its type: matched by name,\n"
+                    "then by value (an e-graph of both graphs), then by position. Its other\n"
+                    "outputs (exposed intermediates) are extra: checked against the reference on\n"
+                    "every backend, and between variants that expose the same value\n"
+                    "(docs/compare.md). With --from instead of FILE it takes the current graph,\n"
+                    "edited with `def` after `egraph`, as the variant of the e-graph's start\n"
+                    "graph, which becomes the current graph again.",
+                    add_variant}}});
   r.add({.name = "equiv",
          .args = {{"A", Completion::VariantName}, {"B", Completion::VariantName}},
          .options = {{"--iters", "N", "stop after N iterations (default 30)"},

@@ -62,8 +62,19 @@ std::vector<std::string> names_of_kind(Completion kind, const CommandRegistry& c
 
 struct WordKind {
   Completion kind = Completion::None;
-  const std::vector<std::string>* words = nullptr;  // fixed words of the argument, if any
+  std::vector<std::string> words{};  // fixed words offered too: actions, modes, keywords
 };
+
+// The argument the positional word `i` fills (the last one again when it repeats), or null.
+const ArgSpec* nth_arg(const std::vector<ArgSpec>& args, size_t i) {
+  if (i < args.size()) return &args[i];
+  return !args.empty() && args.back().repeated ? &args.back() : nullptr;
+}
+
+WordKind kind_of(const ArgSpec* arg) {
+  if (!arg) return {};
+  return {arg->completion, arg->words};
+}
 
 // The completion of the word at position `index` (index 0 is the command name).
 WordKind kind_at(const CommandSpec& command, const std::vector<std::string>& words, size_t index) {
@@ -81,11 +92,14 @@ WordKind kind_at(const CommandSpec& command, const std::vector<std::string>& wor
     if (i + 1 == index) return {option->completion};
     ++i;  // skip the option's value
   }
-  if (positional >= command.args.size()) return {};
-  const ArgSpec& arg = command.args[positional];
-  if (first)
-    if (auto it = arg.after.find(*first); it != arg.after.end()) return {it->second};
-  return {arg.completion, &arg.words};
+  if (command.actions.empty()) return kind_of(nth_arg(command.args, positional));
+  if (positional == 0) {
+    WordKind actions;
+    for (const auto& a : command.actions) actions.words.push_back(a.name);
+    return actions;
+  }
+  const ActionSpec* action = command.find_action(*first);
+  return action ? kind_of(nth_arg(action->args, positional - 1)) : WordKind{};
 }
 
 }  // namespace
@@ -134,7 +148,7 @@ CompletionResult complete_word(const CommandRegistry& commands, const Session& s
         pool = releases_after(parts.words.back());
       } else {
         pool = names_of_kind(at.kind, commands, session);
-        if (at.words) pool.insert(pool.end(), at.words->begin(), at.words->end());
+        pool.insert(pool.end(), at.words.begin(), at.words.end());
         // `compare --backends ref ind`: the words after the list are backends too.
         if (at.kind == Completion::VariantName && command->find_option("--backends") &&
             has_word(parts.words, "--backends")) {

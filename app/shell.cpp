@@ -45,7 +45,7 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
     ProgressView* shown = args.has("--quiet") ? nullptr : progress_;
     held.show_on(shown);
     ShowingProgress showing(shown, command.name);
-    command.run(session_, args, held);
+    command.invoke(session_, args, held);
     ends_session = command.ends_session;
   } catch (const Error& e) {
     failure = e.what();

@@ -128,6 +128,63 @@ TEST(CommandRegistry, HelpAndMarkdownComeFromTheSpecs) {
   EXPECT_NE(md.find("- `--seed S`: the seed\n"), std::string::npos) << md;
 }
 
+// A command with subcommands: `findings show N`, `findings` alone lists.
+CommandSpec findings_like(std::vector<std::string>* ran) {
+  auto record = [ran](Session&, const Args& a, Output&) { ran->push_back(a.positional.at(0)); };
+  return {.name = "findings",
+          .options = {{"--db", "FILE", "the database"}},
+          .summary = "Look at findings.",
+          .actions = {{"list", {}, "Lists them.", record},
+                      {"show", {{"N"}}, "Shows one.", record},
+                      {"report", {{"N"}, {"DIR", Completion::FilePath, true}}, "Reports.", record},
+                      {"merge", {{"DB...", Completion::FilePath, false, true}}, "Merges.", record}},
+          .default_action = "list"};
+}
+
+TEST(CommandSpec, ActionsDispatchAndCheckTheirOwnArguments) {
+  std::vector<std::string> ran;
+  CommandSpec spec = findings_like(&ran);
+  Session session;
+  StringOutput out;
+  Args a = spec.parse("--db f.db");
+  EXPECT_EQ(a.positional, (std::vector<std::string>{"list"}));  // the default action
+  spec.invoke(session, a, out);
+  spec.invoke(session, spec.parse("show 3"), out);
+  spec.invoke(session, spec.parse("merge a.db b.db c.db"), out);
+  EXPECT_EQ(ran, (std::vector<std::string>{"list", "show", "merge"}));
+  EXPECT_EQ(error_of(spec, "shw 3"),
+            "unknown findings action 'shw'; did you mean show? (findings actions: list, show, "
+            "report, merge)");
+  EXPECT_EQ(error_of(spec, "show"), "missing N; usage: findings show N");
+  EXPECT_EQ(error_of(spec, "report 1 d extra"),
+            "unexpected argument 'extra'; usage: findings report N [DIR]");
+  EXPECT_EQ(error_of(spec, "merge"), "missing DB...; usage: findings merge DB...");
+  spec.default_action.clear();
+  EXPECT_EQ(error_of(spec, ""),
+            "missing ACTION (one of list, show, report, merge); usage: "
+            "findings ACTION [--db FILE]");
+}
+
+TEST(CommandSpec, ActionsAreInHelpMarkdownAndTheRegistryChecksThem) {
+  std::vector<std::string> ran;
+  CommandSpec spec = findings_like(&ran);
+  EXPECT_EQ(spec.synopsis(), "findings [ACTION] [--db FILE]");
+  std::string help = spec.help_text();
+  EXPECT_NE(help.find("  findings list  (the default)\n      Lists them.\n"), std::string::npos)
+      << help;
+  EXPECT_NE(help.find("  findings report N [DIR]\n      Reports.\n"), std::string::npos) << help;
+  EXPECT_NE(spec.markdown().find("- `findings merge DB...`: Merges."), std::string::npos);
+  CommandRegistry r;
+  CommandSpec both = spec;
+  both.args = {{"X"}};
+  EXPECT_THROW(r.add(both), Error);  // arguments belong to the actions
+  CommandSpec no_default = spec;
+  no_default.default_action = "lst";
+  EXPECT_THROW(r.add(no_default), Error);
+  r.add(spec);
+  EXPECT_NE(r.man("retort").find("findings show N"), std::string::npos);
+}
+
 TEST(ParseU64, AcceptsWholeNumbersOnly) {
   EXPECT_EQ(parse_u64("0", "n"), 0u);
   EXPECT_EQ(parse_u64("18446744073709551615", "n"), UINT64_MAX);

@@ -68,7 +68,8 @@ TEST_F(BackendCommands, MistakesAreErrors) {
   EXPECT_NE(run_failing("backend detach ort:O3").find("built-in"), std::string::npos);
   EXPECT_NE(run_failing("backend detach ort:03").find("did you mean ort:O3"), std::string::npos);
   EXPECT_NE(run_failing("backend frobnicate").find("unknown backend action"), std::string::npos);
-  EXPECT_NE(run_failing("backend detach").find("needs a NAME"), std::string::npos);
+  EXPECT_NE(run_failing("backend detach").find("missing NAME; usage: backend detach NAME"),
+            std::string::npos);
 }
 
 // `--backends` words: spaces and commas, families (their default mode), `all`, no repeats.

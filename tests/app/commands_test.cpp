@@ -28,7 +28,11 @@ TEST(BuiltinCommands, AreRegisteredOnceWithHelpAndHandler) {
   for (const CommandSpec& c : r.all()) {
     EXPECT_FALSE(c.summary.empty()) << c.name;
     EXPECT_EQ(c.summary.back(), '.') << c.name;
-    EXPECT_TRUE(static_cast<bool>(c.run)) << c.name;
+    EXPECT_EQ(static_cast<bool>(c.run), c.actions.empty()) << c.name;
+    for (const ActionSpec& a : c.actions) {
+      EXPECT_FALSE(a.summary.empty()) << c.name << " " << a.name;
+      EXPECT_TRUE(static_cast<bool>(a.run)) << c.name << " " << a.name;
+    }
   }
 }
 

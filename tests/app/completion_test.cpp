@@ -109,6 +109,14 @@ TEST(AppCompletion, RulesModesBackendsAndKeywords) {
   EXPECT_EQ(complete("oatest weave ", "conv_").candidates,
             (Names{"conv_add", "conv_bn", "conv_mul", "conv_relu"}));
   EXPECT_EQ(complete("oatest trigger 10 --backend ", "ort:O1").candidates, (Names{"ort:O1"}));
+  // Actions complete, then each action's own arguments.
+  EXPECT_EQ(complete("findings ", "").candidates,
+            (Names{"export", "list", "merge", "open", "report", "show"}));
+  EXPECT_EQ(complete("findings --db x.db ", "me").candidates, (Names{"merge"}));
+  EXPECT_TRUE(complete("findings merge a.db ", "").file_path);  // DB... repeats
+  EXPECT_FALSE(complete("findings show ", "").file_path);
+  EXPECT_EQ(complete("program mutate ", "tc").candidates, (Names{"tcb"}));
+  EXPECT_TRUE(complete("history save ", "").file_path);
 }
 
 // Backends complete as the commands take them: families and their modes in backend lists,
