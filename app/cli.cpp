@@ -18,6 +18,7 @@
 #include "app/tui.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/user_dirs.h"
 #include "core/base/version.h"
 #include "core/session/journal.h"
 
@@ -146,11 +147,8 @@ std::string journal_path() {
   namespace fs = std::filesystem;
   if (const char* dir = std::getenv("RETORT_STATE_DIR"); dir && *dir)
     return (fs::path(dir) / "journal.jsonl").string();
-  if (const char* dir = std::getenv("XDG_STATE_HOME"); dir && *dir)
-    return (fs::path(dir) / "retort" / "journal.jsonl").string();
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return (fs::path(home) / ".local" / "state" / "retort" / "journal.jsonl").string();
-  return "";
+  fs::path state = user_dir(UserDir::State);
+  return state.empty() ? "" : (state / "journal.jsonl").string();
 }
 
 std::string cli_usage() {

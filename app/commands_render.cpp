@@ -12,6 +12,7 @@
 
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/base/user_dirs.h"
 #include "core/io/file_io.h"
 #include "views/pictures.h"
 #include "views/render_file.h"
@@ -24,11 +25,8 @@ namespace {
 // folder, which for a newcomer is the repository.
 std::filesystem::path session_dir() {
   if (const char* dir = std::getenv("RETORT_SESSION_DIR"); dir && *dir) return dir;
-  if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)
-    return std::filesystem::path(data) / "retort" / "pictures";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".local" / "share" / "retort" / "pictures";
-  return "retort-pictures";
+  std::filesystem::path data = user_dir(UserDir::Data);
+  return data.empty() ? "retort-pictures" : data / "pictures";
 }
 
 // "egraph-1.svg", "egraph-2.svg", ...: the first name not taken in the session folder.

@@ -10,6 +10,7 @@
 #include <readline/readline.h>
 
 #include "app/completion.h"
+#include "core/base/user_dirs.h"
 
 namespace retort {
 
@@ -45,16 +46,35 @@ char** complete(const char* text, int start, int) {
 
 std::string history_path() {
   if (const char* path = std::getenv("RETORT_HISTORY"); path && *path) return path;
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return (std::filesystem::path(home) / ".retort_history").string();
-  return "";
+  std::filesystem::path state = user_dir(UserDir::State);
+  return state.empty() ? "" : (state / "history").string();
 }
+
+namespace {
+
+// Earlier versions kept the history in ~/.retort_history: it moves to the state folder once,
+// so that no one's history is left behind.
+void move_old_history(const std::string& path) {
+  namespace fs = std::filesystem;
+  const char* home = std::getenv("HOME");
+  if (!home || !*home || std::getenv("RETORT_HISTORY")) return;
+  fs::path old = fs::path(home) / ".retort_history";
+  std::error_code ec;
+  if (!fs::exists(old, ec) || fs::exists(path, ec)) return;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  fs::rename(old, path, ec);
+}
+
+}  // namespace
 
 LineEditor::LineEditor(Shell& shell) : history_(history_path()) {
   g_shell = &shell;
   rl_readline_name = "retort";
   rl_attempted_completion_function = complete;
   if (!history_.empty()) {
+    move_old_history(history_);
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(history_).parent_path(), ec);
     read_history(history_.c_str());
     // append_history needs the file to exist; write_history creates it.
     if (!std::filesystem::exists(history_)) write_history(history_.c_str());

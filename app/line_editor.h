@@ -8,7 +8,8 @@
 
 namespace retort {
 
-// $RETORT_HISTORY, else ~/.retort_history (empty when neither can be determined).
+// $RETORT_HISTORY, else the state folder's `history` (core/base/user_dirs.h; empty when neither
+// can be determined). An old ~/.retort_history is moved there when the editor starts.
 std::string history_path();
 
 // Installs completion for `shell` and loads the history; the destructor trims the history file.

@@ -16,6 +16,7 @@
 #include "core/backend/command_run.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/user_dirs.h"
 
 namespace retort {
 
@@ -198,11 +199,7 @@ void install_npm(const FamilyDef& env, const std::string& version, const std::st
 }  // namespace
 
 std::string retort_cache_dir() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg == '/') return std::string(xdg) + "/retort";
-  const char* home = std::getenv("HOME");
-  if (!home || !*home) fail("neither XDG_CACHE_HOME nor HOME is set: no place for environments");
-  return std::string(home) + "/.cache/retort";
+  return required_user_dir(UserDir::Cache, "no place for environments").string();
 }
 
 std::string envs_dir() {

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "core/base/error.h"
+#include "core/base/user_dirs.h"
 
 namespace retort {
 
@@ -219,16 +220,7 @@ std::string utc_now() {
 }
 
 std::string FindingsDb::default_path() {
-  const char* xdg = std::getenv("XDG_DATA_HOME");
-  std::string base;
-  if (xdg && *xdg) {
-    base = xdg;
-  } else {
-    const char* home = std::getenv("HOME");
-    if (!home || !*home) fail("neither XDG_DATA_HOME nor HOME is set: choose a file with --db");
-    base = std::string(home) + "/.local/share";
-  }
-  return base + "/retort/findings.db";
+  return (required_user_dir(UserDir::Data, "choose a file with --db") / "findings.db").string();
 }
 
 FindingsDb FindingsDb::open(const std::string& path, bool create) {
