@@ -14,9 +14,9 @@
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/base/words.h"
+#include "core/campaign/finding_replay.h"
 #include "core/campaign/review.h"
 #include "core/compare/verdict.h"
-#include "core/io/rtg.h"
 
 namespace retort {
 
@@ -150,16 +150,7 @@ void show_review(const FindingsDb& db, const FindingRecord& f, Output& out) {
 }
 
 // Loads a finding into the session: the original as the current graph, its variants, the seed
-// of its inputs, and the compare report re-run on its backends.
-// The input plan the finding's case drew with (campaigns before per-case plans: the standard).
-InputPlan finding_input_plan(const FindingsDb& db, const FindingRecord& f) {
-  std::optional<CampaignRecord> c = db.campaign(f.campaign);
-  if (!c) return {};
-  auto options = nlohmann::json::parse(c->options, nullptr, false);
-  if (options.is_discarded()) return {};
-  return case_input_plan(CampaignOptions::from_json(options), f.case_seed);
-}
-
+// and plan of its inputs, its mutations, and the compare report re-run on its backends.
 void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Output& out) {
   std::vector<std::string> names = split_list(f.backends);
   for (const auto& name : names)
@@ -172,42 +163,20 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   std::vector<Backend*> backends;
   for (const auto& name : resolve_backends(s, names, out))
     backends.push_back(&s.backends().get(name));
-  Session loaded(f.inputs_seed);
-  loaded.set_graph(parse_rtg(f.original, fmt::format("finding #{}", f.id)));
-  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
-  if (!variants.is_object()) fail("finding #{}: its variants are not readable", f.id);
-  for (const auto& [name, text] : variants.items())
-    loaded.set_variant(
-        name, parse_rtg(text.get<std::string>(), fmt::format("finding #{} {}", f.id, name)));
-  std::vector<CompareGraph> graphs{{"original", &loaded.graph()}};
-  for (const auto& name : loaded.variant_names()) graphs.push_back({name, &loaded.variant(name)});
-  CompareOptions options{.seed = f.inputs_seed, .runs = 1, .tolerances = s.tolerances()};
+  CompareOptions options{.tolerances = s.tolerances()};
   options.progress = compare_progress(out);
-  options.mutations = mutations_from_json(f.trace);  // a TorchProbe finding's
-  InputPlan plan = finding_input_plan(db, f);
-  CompareReport report = run_compare(graphs, backends, options, plan);
-  size_t bugs = report.bug_count();
-  s.set_graph(loaded.graph());
-  for (const auto& name : loaded.variant_names()) s.set_variant(name, loaded.variant(name));
+  FindingReplay replay = replay_finding(db, f, backends, options);
+  size_t bugs = replay.report.bug_count();
+  s.set_graph(replay.graphs.front().second);
+  for (size_t i = 1; i < replay.graphs.size(); ++i)
+    s.set_variant(replay.graphs[i].first, replay.graphs[i].second);
   s.set_seed(f.inputs_seed);
-  s.input_plan() = plan;
-  if (!options.mutations.empty()) s.set_program_mutations(options.mutations, "findings open");
-  s.set_compare_report(std::move(report));
+  s.input_plan() = replay.plan;
+  if (!f.trace.mutations.empty()) s.set_program_mutations(f.trace.mutations, "findings open");
+  s.set_compare_report(std::move(replay.report));
   out.print("opened finding #{}: {} (seed {}, inputs {}); compare again: {} of its checks fail{}",
-            f.id, f.signature.str(), f.inputs_seed, plan.str(), bugs,
+            f.id, f.signature.str(), f.inputs_seed, replay.plan.str(), bugs,
             bugs ? "" : " (it does not reproduce here)");
-}
-
-// The number (as `export repro --finding` counts) of the re-run report's failure that is the
-// recorded one: same sides, else the first.
-size_t matching_bug(const CompareReport& report, const FindingRecord& f) {
-  for (size_t n = 1; n <= report.bug_count(); ++n) {
-    const Finding* b = report.bug(n);
-    if (b->backend_a == f.backend_a && b->graph_a == f.graph_a && b->backend_b == f.backend_b &&
-        b->graph_b == f.graph_b)
-      return n;
-  }
-  return 1;
 }
 
 // `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.

@@ -81,25 +81,6 @@ std::string structural_key(const Graph& g) {
 
 }  // namespace
 
-std::string mutations_json(const std::vector<ProgramMutation>& mutations) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const ProgramMutation& m : mutations) list.push_back({{"kind", m.kind}, {"seed", m.seed}});
-  return nlohmann::json{{"program_mutations", list}}.dump();
-}
-
-std::vector<ProgramMutation> mutations_from_json(const std::string& text) {
-  std::vector<ProgramMutation> out;
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object() || !j.contains("program_mutations")) return out;
-  for (const auto& m : j.at("program_mutations")) {
-    if (!m.is_object() || !m.contains("kind") || !m.at("kind").is_string() || !m.contains("seed") ||
-        !m.at("seed").is_number_unsigned())
-      fail("a finding's program mutations are not readable");
-    out.push_back({m.at("kind").get<std::string>(), m.at("seed").get<uint64_t>()});
-  }
-  return out;
-}
-
 CaseRunner::CaseRunner(const CampaignOptions& options, std::vector<Backend*> backends)
     : options_(options), backends_(std::move(backends)) {
   if (backends_.size() != options_.backends.size() || backends_.empty())
@@ -184,9 +165,7 @@ FindingRecord CaseRunner::case_finding(const CasePrograms& programs, const CaseR
   f.original = std::move(original);
   f.variants = std::move(variants);
   // How the variants were made: a relaxed graph was made by neither rewrites nor mutations.
-  f.trace = programs.relaxed             ? "[]"
-            : programs.mutations.empty() ? trace_to_json(programs.trace).dump()
-                                         : mutations_json(programs.mutations);
+  if (!programs.relaxed) f.trace = {trace_to_json(programs.trace).dump(), programs.mutations};
   f.case_seed = rec.seed;
   f.first_seen = f.last_seen = utc_now();
   f.campaign = rec.campaign;

@@ -59,10 +59,4 @@ class CaseRunner {
   TextClusters texts_;
 };
 
-// A TorchProbe finding keeps its program mutations where others keep their rewrite trace
-// (FindingRecord::trace): {"program_mutations": [{"kind": K, "seed": S}, ...]}. Reading a trace
-// without them gives none; Error when they are there but malformed.
-std::string mutations_json(const std::vector<ProgramMutation>& mutations);
-std::vector<ProgramMutation> mutations_from_json(const std::string& text);
-
 }  // namespace retort

@@ -181,7 +181,7 @@ FindingRecord finding_from_row(const Statement& s) {
   f.backends = s.text(11);
   f.original = s.text(12);
   f.variants = s.text(13);
-  f.trace = s.text(14);
+  f.trace = FindingTrace::from_json(s.text(14), fmt::format("finding #{}", f.id));
   f.case_seed = from_db(s.i64(15));
   f.inputs_seed = from_db(s.i64(16));
   f.verdicts = s.text(17);
@@ -421,7 +421,7 @@ void FindingsDb::upsert_finding(const FindingRecord& f) {
   s.bind(1, g.key()).bind(2, g.family).bind(3, g.oracle).bind(4, g.verdict).bind(5, g.op);
   s.bind(6, g.dtype).bind(7, g.rule).bind(8, f.backend_a).bind(9, f.graph_a).bind(10, f.backend_b);
   s.bind(11, f.graph_b).bind(12, f.backends).bind(13, f.original).bind(14, f.variants);
-  s.bind(15, f.trace).bind(16, to_db(f.case_seed)).bind(17, to_db(f.inputs_seed));
+  s.bind(15, f.trace.to_json()).bind(16, to_db(f.case_seed)).bind(17, to_db(f.inputs_seed));
   s.bind(18, f.verdicts).bind(19, f.diverging).bind(20, f.count).bind(21, f.first_seen);
   s.bind(22, f.last_seen).bind(23, f.campaign).bind(24, to_db(f.case_index));
   s.step();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/compare/signature.h"
+#include "core/findings/finding_trace.h"
 
 struct sqlite3;
 
@@ -59,7 +60,7 @@ struct FindingRecord {
   std::string backends;  // the backends compared, comma-separated ("ref,ort:O0,ort:O3")
   std::string original;  // the original graph as .rtg text
   std::string variants;  // JSON object: variant name -> .rtg text (graph_a among them)
-  std::string trace;     // the rewrite trace as JSON (core/rules/trace_json.h)
+  FindingTrace trace;    // how the variants were made
   uint64_t case_seed = 0, inputs_seed = 0;
   std::string verdicts;   // JSON: [{backend, graph, verdict, message}] of the failing cells
   std::string diverging;  // the compare Finding's line (which output, how far off)

@@ -40,7 +40,6 @@ class ReviewTest : public ::testing::Test {
     f.backends = "ref,ort:O3";
     f.original = graph;
     f.variants = "{}";
-    f.trace = "[]";
     f.verdicts = "[]";
     f.first_seen = f.last_seen = utc_now();
     f.campaign = campaign;

@@ -42,7 +42,6 @@ class FindingsDbTest : public ::testing::Test {
     f.graph_b = "max";
     f.original = "graph g(x: f32[2]) { y = neg(x) } -> (y)\n";
     f.variants = "{}";
-    f.trace = "{}";
     f.first_seen = f.last_seen = utc_now();
     f.campaign = campaign;
     f.case_index = index;
