@@ -14,8 +14,8 @@ namespace retort {
 namespace {
 
 namespace fs = std::filesystem;
-using test::error_of;
-using test::expect_same_graph;
+using testing::error_of;
+using testing::expect_same_graph;
 
 class GraphFiles : public ::testing::Test {
  protected:

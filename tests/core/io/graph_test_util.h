@@ -8,7 +8,7 @@
 #include "core/base/error.h"
 #include "core/graph/graph.h"
 
-namespace retort::test {
+namespace retort::testing {
 
 // Everything a format must keep: names, types, constant bytes and init text, nodes with their
 // attributes and opaque info, outputs. (Inferred types follow from these.)
@@ -57,4 +57,4 @@ std::string error_of(F&& f) {
   return "";
 }
 
-}  // namespace retort::test
+}  // namespace retort::testing

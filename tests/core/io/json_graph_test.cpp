@@ -16,8 +16,8 @@ namespace retort {
 namespace {
 
 using nlohmann::json;
-using test::error_of;
-using test::expect_same_graph;
+using testing::error_of;
+using testing::expect_same_graph;
 
 void expect_json_round_trip(const Graph& g) {
   json j = graph_to_json(g);

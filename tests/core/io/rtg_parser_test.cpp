@@ -8,7 +8,7 @@
 namespace retort {
 namespace {
 
-using test::error_of;
+using testing::error_of;
 
 std::string parse_error(const std::string& text) {
   return error_of([&] { parse_rtg(text, "t.rtg"); });

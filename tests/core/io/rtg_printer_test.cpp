@@ -12,7 +12,7 @@
 namespace retort {
 namespace {
 
-using test::expect_same_graph;
+using testing::expect_same_graph;
 
 void expect_round_trip(const Graph& g) {
   std::string text = print_rtg(g);

@@ -6,8 +6,8 @@
 namespace retort {
 namespace {
 
-using test::error_of;
-using test::expect_same_graph;
+using testing::error_of;
+using testing::expect_same_graph;
 
 Graph base() {
   return parse_rtg(

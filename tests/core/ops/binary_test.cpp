@@ -8,7 +8,7 @@
 namespace retort {
 namespace {
 
-using namespace test;
+using namespace testing;
 
 Tensor i32(std::vector<int64_t> v) {
   return ints(DType::i32, {static_cast<int64_t>(v.size())}, v);

@@ -25,7 +25,7 @@ void expect_round_trip(const Case& c) {
   for (const auto& t : c.inputs) types.push_back(t.type());
   std::vector<const TensorType*> ptrs;
   for (const auto& t : types) ptrs.push_back(&t);
-  Graph g = nn_test::one_node(c.op, ptrs, c.attrs);
+  Graph g = testing::nn::one_node(c.op, ptrs, c.attrs);
   infer_graph(g);
   TensorMap feed;
   for (size_t i = 0; i < c.inputs.size(); ++i) feed["in" + std::to_string(i)] = c.inputs[i];

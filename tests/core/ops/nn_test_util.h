@@ -13,11 +13,12 @@
 #include "core/graph/graph.h"
 #include "tests/core/ops/op_test_util.h"
 
-namespace retort::nn_test {
+namespace retort::testing::nn {
 
-using test::expect_ints;
-using test::f32;
-using test::iota;
+// What the nn tests use of op_test_util.h, for those that take this namespace.
+using testing::expect_ints;
+using testing::f32;
+using testing::iota;
 
 // A graph with one node `op`; a nullptr input is an omitted optional input ("").
 inline Graph one_node(const std::string& op, const std::vector<const TensorType*>& inputs,
@@ -50,7 +51,7 @@ inline TensorType infer_op(const std::string& op, const std::vector<TensorType>&
 // The message of the Error that inference throws (fails the test when there is none).
 inline std::string infer_error(const std::string& op, const std::vector<TensorType>& types,
                                const Attrs& attrs = {}) {
-  std::string msg = test::error_of([&] { infer_op(op, types, attrs); });
+  std::string msg = testing::error_of([&] { infer_op(op, types, attrs); });
   if (msg.empty()) ADD_FAILURE() << "inference of " << op << " did not fail";
   return msg;
 }
@@ -100,4 +101,4 @@ inline void expect_close(const Tensor& got, const Shape& shape, const std::vecto
   }
 }
 
-}  // namespace retort::nn_test
+}  // namespace retort::testing::nn

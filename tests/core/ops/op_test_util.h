@@ -1,6 +1,6 @@
 // Runs single ops through the real pipeline (infer_graph, then evaluate) so that the op family
 // tests cover attribute normalisation, inference and the kernel together, and compares tensors
-// with expected values. Test files take these with `using namespace test;`.
+// with expected values. Test files take these with `using namespace testing;`.
 #pragma once
 
 #include <cmath>
@@ -28,7 +28,7 @@ inline void PrintTo(const Tensor& t, std::ostream* os) {
 
 }  // namespace retort
 
-namespace retort::test {
+namespace retort::testing {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -143,4 +143,4 @@ inline Tensor iota(DType dtype, const Shape& shape) {
   return Tensor::from_ints(dtype, shape, values);
 }
 
-}  // namespace retort::test
+}  // namespace retort::testing

@@ -12,7 +12,7 @@
 namespace retort {
 namespace {
 
-using namespace nn_test;
+using namespace testing::nn;
 
 Tensor ones(Shape s) {
   Tensor t(DType::f32, std::move(s));

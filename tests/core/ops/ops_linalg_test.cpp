@@ -8,7 +8,7 @@
 namespace retort {
 namespace {
 
-using namespace nn_test;
+using namespace testing::nn;
 
 TEST(OpsLinalg, MatmulOfMatrices) {
   Tensor a = f32({2, 3}, {1, 2, 3, 4, 5, 6});

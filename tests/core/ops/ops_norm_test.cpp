@@ -8,7 +8,7 @@
 namespace retort {
 namespace {
 
-using namespace nn_test;
+using namespace testing::nn;
 
 TEST(OpsNorm, BatchNormPerChannel) {
   Tensor x = f32({1, 2, 1, 3}, {-1, 0, 1, 2, 3, 4});

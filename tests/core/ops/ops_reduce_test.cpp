@@ -8,7 +8,7 @@
 namespace retort {
 namespace {
 
-using namespace nn_test;
+using namespace testing::nn;
 
 Attrs axes(std::vector<int64_t> a, int64_t keepdims = 1) {
   return {{"axes", std::move(a)}, {"keepdims", keepdims}};

@@ -7,7 +7,7 @@
 namespace retort {
 namespace {
 
-using namespace test;
+using namespace testing;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using Ints = std::vector<int64_t>;

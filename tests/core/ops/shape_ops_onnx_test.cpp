@@ -8,7 +8,7 @@
 namespace retort {
 namespace {
 
-using namespace test;
+using namespace testing;
 using Ints = std::vector<int64_t>;
 
 struct Case {

@@ -9,7 +9,7 @@
 namespace retort {
 namespace {
 
-using namespace test;
+using namespace testing;
 
 TEST(UnaryOps, AbsFloatAndWrappingIntegers) {
   expect_values(run_op("abs", {f32({3}, {-1.5, 2, kNaN})}), {1.5, 2, kNaN});

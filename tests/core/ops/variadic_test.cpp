@@ -9,7 +9,7 @@
 namespace retort {
 namespace {
 
-using namespace test;
+using namespace testing;
 
 Tensor i32(Shape s, std::vector<int64_t> v) {
   return ints(DType::i32, std::move(s), v);

@@ -11,7 +11,7 @@
 namespace retort {
 namespace {
 
-using namespace test;
+using namespace testing;
 
 TEST(ValueDomain, InDomain) {
   EXPECT_FALSE(in_domain(0, ValueDomain::Positive));
