@@ -144,8 +144,8 @@ void list_versions(Session& s, const std::string& text, Output& out) {
   std::vector<std::string> installed = installed_versions(env);
   std::string def = default_version(env);
   out.print("{}: {} releases of {} ({}); default {}", env.name,
-            env.installer == Installer::npm ? "npm" : "PyPI", env.version_package,
-            env.installer == Installer::npm ? "npm view" : "PyPI's JSON API",
+            env.installer == Installer::Npm ? "npm" : "PyPI", env.version_package,
+            env.installer == Installer::Npm ? "npm view" : "PyPI's JSON API",
             def.empty() ? "none (no lock)" : def);
   out.print("installed: {}",
             installed.empty() ? "none" : fmt::format("{}", fmt::join(installed, " ")));

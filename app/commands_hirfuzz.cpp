@@ -34,7 +34,7 @@ void print_calls(const Graph& g, Output& out) {
     return;
   }
   for (const Function& f : g.functions) {
-    if (f.form == FunctionForm::body)
+    if (f.form == FunctionForm::Body)
       out.print("function {}", f.name);
     else
       out.print("function {} {} {}", f.name, function_form_name(f.form), f.target);
@@ -78,7 +78,7 @@ void run_rewrite(Session& s, const Args& args, Output& out) {
   std::optional<FunctionForm> form;
   if (const std::string* word = args.arg(1)) {
     form = parse_function_form(*word);
-    if (!form || *form == FunctionForm::body)
+    if (!form || *form == FunctionForm::Body)
       fail_unknown("rewrite", *word, {"forward", "returns", "closure"});
   }
   Rng rng(seed_for(s, args));

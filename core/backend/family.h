@@ -27,8 +27,8 @@ struct FamilyMode {
 };
 
 enum class Installer {
-  npm,   // an npm prefix per version (onnxruntime-node)
-  pypi,  // a virtual environment per version, made with uv
+  Npm,   // an Npm prefix per version (onnxruntime-node)
+  Pypi,  // a virtual environment per version, Made with uv
 };
 
 // A message by which a compiler refuses a model it cannot run, rather than computing a wrong
@@ -55,7 +55,7 @@ struct FamilyDef {
   // Seconds a request may take: compilers that build C++ (Inductor, TVM) or import a large
   // framework at hello need more than the protocol's default.
   double timeout_s = 30;
-  Installer installer = Installer::pypi;
+  Installer installer = Installer::Pypi;
   // The package whose published releases are the family's versions ("torch", "onnxruntime-node")
   // and every package a version needs, with {} for the version ("jax=={}", "jaxlib=={}").
   std::string version_package{};

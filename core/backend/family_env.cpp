@@ -210,7 +210,7 @@ std::string envs_dir() {
 
 std::string default_version(const FamilyDef& f) {
   const FamilyDef& env = environment_family(f);
-  if (env.installer == Installer::npm) {
+  if (env.installer == Installer::Npm) {
     auto json =
         nlohmann::json::parse(read_text(scripts_dir() + "/backends/package.json"), nullptr, false);
     if (json.is_discarded()) return "";
@@ -235,7 +235,7 @@ std::optional<BackendName> find_backend_release(const std::string& text) {
 
 std::string environment_dir(const FamilyDef& f, const std::string& version) {
   const FamilyDef& env = environment_family(f);
-  if (env.installer == Installer::npm && is_default(env, version))
+  if (env.installer == Installer::Npm && is_default(env, version))
     return scripts_dir() + "/backends";
   std::string v = version.empty() ? default_version(env) : version;
   if (v.empty())
@@ -246,7 +246,7 @@ std::string environment_dir(const FamilyDef& f, const std::string& version) {
 
 bool is_installed(const FamilyDef& f, const std::string& version) {
   const FamilyDef& env = environment_family(f);
-  if (env.installer == Installer::npm && is_default(env, version))
+  if (env.installer == Installer::Npm && is_default(env, version))
     return fs::exists(scripts_dir() + "/backends/node_modules/" + env.version_package);
   if (version.empty() && default_version(env).empty()) return false;
   return fs::exists(environment_dir(f, version) + "/" + kCompleteMarker);
@@ -255,7 +255,7 @@ bool is_installed(const FamilyDef& f, const std::string& version) {
 std::vector<std::string> installed_versions(const FamilyDef& f) {
   const FamilyDef& env = environment_family(f);
   std::vector<std::string> out;
-  if (env.installer == Installer::npm && is_installed(env, "")) out.push_back(default_version(env));
+  if (env.installer == Installer::Npm && is_installed(env, "")) out.push_back(default_version(env));
   std::error_code ec;
   std::string prefix = env.name + "@";
   for (const auto& entry : fs::directory_iterator(envs_dir(), ec)) {
@@ -273,7 +273,7 @@ std::vector<std::string> installed_versions(const FamilyDef& f) {
 PythonEnvironment probe_python_environment(const FamilyDef& f, const std::string& python,
                                            const std::atomic<bool>* cancel) {
   const FamilyDef& env = environment_family(f);
-  if (env.installer != Installer::pypi)
+  if (env.installer != Installer::Pypi)
     fail("{} does not run in a Python environment (it is an npm family)", env.name);
   // The packages by name: "jaxlib=={}" is jaxlib.
   std::vector<std::string> packages{env.version_package};
@@ -330,7 +330,7 @@ BackendSpec family_backend_spec(const BackendName& name, const PythonEnvironment
   if (python && name.version.empty()) {
     spec.argv = {python->python, script};
     spec.environment = python->str();
-  } else if (env.installer == Installer::npm) {
+  } else if (env.installer == Installer::Npm) {
     spec.argv = {"node", script};
     if (!is_default(env, name.version))
       spec.argv.insert(spec.argv.end(),
@@ -347,14 +347,14 @@ bool install_version(const FamilyDef& f, const std::string& version, const Insta
   if (is_installed(env, v)) return false;
   std::string dir = environment_dir(env, v);
   std::error_code ec;
-  bool own_dir = !(env.installer == Installer::npm && is_default(env, v));
+  bool own_dir = !(env.installer == Installer::Npm && is_default(env, v));
   if (own_dir) {
     fs::remove_all(dir, ec);  // an earlier install that did not finish
     fs::create_directories(dir, ec);
     if (ec) fail("cannot create {}: {}", dir, ec.message());
   }
   try {
-    if (env.installer == Installer::npm)
+    if (env.installer == Installer::Npm)
       install_npm(env, v, dir, hooks);
     else
       install_pypi(env, v, dir, hooks);
@@ -392,7 +392,7 @@ std::string published_cache_path(const FamilyDef& env) {
 
 std::vector<PublishedVersion> query_registry(const FamilyDef& env, const InstallHooks& hooks) {
   std::vector<PublishedVersion> out;
-  if (env.installer == Installer::npm) {
+  if (env.installer == Installer::Npm) {
     CommandResult r =
         run_command({"npm", "view", env.version_package, "versions", "time", "--json"},
                     {.cancel = hooks.cancel});

@@ -26,20 +26,20 @@ constexpr uint64_t kProbeSeed = 1;
 
 Support probe(Backend& b, const std::string& op, DType t) {
   std::optional<Graph> g = single_op_graph(op, t, kProbeSeed);
-  if (!g) return Support::untyped;
+  if (!g) return Support::Untyped;
   RunRequest request;
   request.graph = &*g;
   try {
     request.onnx = export_onnx(*g);
     request.inputs = generate_inputs(*g, kProbeSeed, nullptr);
   } catch (const Error&) {
-    return Support::no;
+    return Support::No;
   }
-  return b.run(request).status == RunStatus::ok ? Support::yes : Support::no;
+  return b.run(request).status == RunStatus::ok ? Support::Yes : Support::No;
 }
 
 const char* support_word(Support s) {
-  return s == Support::yes ? "yes" : s == Support::no ? "no" : "n/a";
+  return s == Support::Yes ? "yes" : s == Support::No ? "no" : "n/a";
 }
 
 nlohmann::json to_json(const SupportTable& t) {
@@ -60,9 +60,9 @@ std::optional<SupportTable> from_json(const nlohmann::json& j) {
         auto dtype = parse_dtype(name);
         if (!dtype) return std::nullopt;
         std::string w = word.get<std::string>();
-        t.cells[op][*dtype] = w == "yes"  ? Support::yes
-                              : w == "no" ? Support::no
-                                          : Support::untyped;
+        t.cells[op][*dtype] = w == "yes"  ? Support::Yes
+                              : w == "no" ? Support::No
+                                          : Support::Untyped;
       }
     }
     return t;
@@ -96,7 +96,7 @@ std::map<std::string, std::set<DType>> SupportTable::supported() const {
   for (const auto& [op, row] : cells) {
     std::set<DType>& ok = out[op];
     for (const auto& [dtype, s] : row)
-      if (s == Support::yes) ok.insert(dtype);
+      if (s == Support::Yes) ok.insert(dtype);
   }
   return out;
 }
@@ -104,7 +104,7 @@ std::map<std::string, std::set<DType>> SupportTable::supported() const {
 bool SupportTable::runs_nothing() const {
   for (const auto& [op, row] : cells)
     for (const auto& [dtype, s] : row)
-      if (s == Support::yes) return false;
+      if (s == Support::Yes) return false;
   return true;
 }
 
@@ -120,8 +120,8 @@ std::string SupportTable::str() const {
     out += fmt::format("{:<{}}", op, width);
     for (DType t : kAllDTypes) {
       auto it = row.find(t);
-      Support s = it == row.end() ? Support::untyped : it->second;
-      out += fmt::format(" {:>4}", s == Support::yes ? "+" : s == Support::no ? "-" : ".");
+      Support s = it == row.end() ? Support::Untyped : it->second;
+      out += fmt::format(" {:>4}", s == Support::Yes ? "+" : s == Support::No ? "-" : ".");
     }
     out += "\n";
   }

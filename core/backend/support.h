@@ -19,7 +19,7 @@
 
 namespace retort {
 
-enum class Support { yes, no, untyped };  // untyped: the op cannot take that dtype at all
+enum class Support { Yes, No, Untyped };  // untyped: the op cannot take that dtype at all
 
 struct SupportTable {
   std::string backend, version;

@@ -194,18 +194,18 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
           text_member(answer.header, "kind") == "unsupported" ? RunStatus::unsupported
                                                               : RunStatus::error,
           fmt::format("the worker refused hello: {}", text_member(answer.header, "message")));
-      return Start::failed;
+      return Start::Failed;
     }
     if (type != "hello") fail("the worker answered hello with a '{}' frame", type);
     std::string name = text_member(answer.header, "name");
     std::string version = text_member(answer.header, "version");
     version_ = name.empty() ? version : version.empty() ? name : name + " " + version;
     state_ = "ready";
-    return Start::ready;
+    return Start::Ready;
   } catch (const WorkerFailure& e) {
-    if (e.kind() == WorkerFailure::Kind::timeout) {
+    if (e.kind() == WorkerFailure::Kind::Timeout) {
       timed_out(result, "the worker did not answer hello");
-      return Start::slow;
+      return Start::Slow;
     }
     std::string how = process_->wait_exit(Clock::now() + kExitGrace);
     fail_worker(result, RunStatus::crash, fmt::format("the worker {} at start-up", how));
@@ -214,7 +214,7 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
                 fmt::format("the worker's answer to hello is not valid: {}; killed it",
                             terminal_safe(e.what(), kWorkerMessageBytes)));
   }
-  return Start::failed;
+  return Start::Failed;
 }
 
 bool WorkerBackend::ensure_started(RunResult& result) {
@@ -228,15 +228,15 @@ bool WorkerBackend::ensure_started(RunResult& result) {
   // No model has been sent yet, so a slow hello is the machine's load (or a broken environment),
   // never the compiler's bug: one more try, then it is an infrastructure problem of the case.
   Start start = start_once(result);
-  if (start == Start::slow && !trouble_.cut) {
+  if (start == Start::Slow && !trouble_.cut) {
     start = start_once(result);
-    if (start == Start::slow && !trouble_.cut) {
+    if (start == Start::Slow && !trouble_.cut) {
       result.message = fmt::format("the worker did not answer hello within {} s, twice; killed it",
                                    spec_.timeout_s);
       last_error_ = trouble_.infrastructure = result.message;
     }
   }
-  return start == Start::ready;
+  return start == Start::Ready;
 }
 
 Frame WorkerBackend::model_frame(const char* type, uint64_t id, const RunRequest& request,
@@ -358,7 +358,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     if (auto it = answer.header.find("program"); it != answer.header.end() && it->is_string())
       result.program = terminal_safe(it->get_ref<const std::string&>(), kWorkerProgramBytes);
   } catch (const WorkerFailure& e) {
-    if (e.kind() == WorkerFailure::Kind::timeout) {
+    if (e.kind() == WorkerFailure::Kind::Timeout) {
       if (!timed_out(result, "no answer")) ++case_timeouts_;
     } else {
       std::string how = process_->wait_exit(Clock::now() + kExitGrace);

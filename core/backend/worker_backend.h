@@ -51,7 +51,7 @@ class WorkerBackend : public Backend {
   // Starts the worker and exchanges hello; returns false (with `result` filled) on failure. A
   // hello that times out is tried once more, then is the case's infrastructure trouble.
   bool ensure_started(RunResult& result);
-  enum class Start { ready, failed, slow };  // slow: hello timed out
+  enum class Start { Ready, Failed, Slow };  // slow: hello timed out
   Start start_once(RunResult& result);
   // A request/response round trip. Throws WorkerFailure (timeout, closed) or Error (a response
   // that is not a frame or answers another id).

@@ -112,7 +112,7 @@ bool WorkerProcess::wait_ready(int fd, short events, Clock::time_point deadline)
     int count = stderr_fd_ >= 0 ? 2 : 1;
     int rc = poll(fds, count, millis_until(deadline));
     if (rc < 0 && errno == EINTR) continue;
-    if (rc < 0) throw WorkerFailure(WorkerFailure::Kind::closed, std::strerror(errno));
+    if (rc < 0) throw WorkerFailure(WorkerFailure::Kind::Closed, std::strerror(errno));
     if (count == 2 && fds[1].revents) drain_stderr();
     if (fds[0].revents) return true;
     if (rc == 0 || Clock::now() >= deadline) return false;
@@ -122,7 +122,7 @@ bool WorkerProcess::wait_ready(int fd, short events, Clock::time_point deadline)
 void WorkerProcess::write_all(std::string_view bytes, Clock::time_point deadline) {
   size_t done = 0;
   while (done < bytes.size()) {
-    if (stdin_fd_ < 0) throw WorkerFailure(WorkerFailure::Kind::closed, "its stdin is closed");
+    if (stdin_fd_ < 0) throw WorkerFailure(WorkerFailure::Kind::Closed, "its stdin is closed");
     ssize_t n = write(stdin_fd_, bytes.data() + done, bytes.size() - done);
     if (n > 0) {
       done += static_cast<size_t>(n);
@@ -130,9 +130,9 @@ void WorkerProcess::write_all(std::string_view bytes, Clock::time_point deadline
       continue;
     } else if (n < 0 && errno == EAGAIN) {
       if (!wait_ready(stdin_fd_, POLLOUT, deadline))
-        throw WorkerFailure(WorkerFailure::Kind::timeout, "it stopped reading its requests");
+        throw WorkerFailure(WorkerFailure::Kind::Timeout, "it stopped reading its requests");
     } else {
-      throw WorkerFailure(WorkerFailure::Kind::closed,
+      throw WorkerFailure(WorkerFailure::Kind::Closed,
                           fmt::format("writing to it failed: {}", std::strerror(errno)));
     }
   }
@@ -145,14 +145,14 @@ void WorkerProcess::read_exact(char* dst, size_t n, Clock::time_point deadline) 
     if (got > 0) {
       done += static_cast<size_t>(got);
     } else if (got == 0) {
-      throw WorkerFailure(WorkerFailure::Kind::closed, "it closed its output");
+      throw WorkerFailure(WorkerFailure::Kind::Closed, "it closed its output");
     } else if (errno == EINTR) {
       continue;
     } else if (errno == EAGAIN) {
       if (!wait_ready(stdout_fd_, POLLIN, deadline))
-        throw WorkerFailure(WorkerFailure::Kind::timeout, "it did not answer in time");
+        throw WorkerFailure(WorkerFailure::Kind::Timeout, "it did not answer in time");
     } else {
-      throw WorkerFailure(WorkerFailure::Kind::closed,
+      throw WorkerFailure(WorkerFailure::Kind::Closed,
                           fmt::format("reading from it failed: {}", std::strerror(errno)));
     }
   }

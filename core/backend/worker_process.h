@@ -22,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 // because it exited). Carries no exit status; WorkerProcess::wait_exit gives that.
 class WorkerFailure : public Error {
  public:
-  enum class Kind { timeout, closed };
+  enum class Kind { Timeout, Closed };
   WorkerFailure(Kind kind, std::string message) : Error(std::move(message)), kind_(kind) {}
   Kind kind() const { return kind_; }
 

@@ -23,9 +23,9 @@ int64_t count_of(const std::map<std::string, int64_t>& ops, const std::string& o
 }
 
 void count(TriggerTally& t, const TriggerCheck& c) {
-  if (c.state == Trigger::fired) ++t.fired;
-  if (c.state == Trigger::not_fired) ++t.not_fired;
-  if (c.state != Trigger::unknown) return;
+  if (c.state == Trigger::Fired) ++t.fired;
+  if (c.state == Trigger::NotFired) ++t.not_fired;
+  if (c.state != Trigger::Unknown) return;
   if (t.unknown++ == 0) t.first_unknown = c.message;
 }
 
@@ -52,7 +52,7 @@ TriggerRates trigger_rates(Backend& backend, const std::vector<const OptPattern*
       Graph woven = weave_pattern(base, pattern, rng);
       check = check_trigger(backend, base, woven, pattern, seed);
     } catch (const Error& e) {
-      check = {Trigger::unknown, e.what()};
+      check = {Trigger::Unknown, e.what()};
     }
     count(rates.by_pattern[pattern.name], check);
     count(rates.total, check);
@@ -74,10 +74,10 @@ TriggerCheck check_trigger(Backend& backend, const Graph& seed, const Graph& wov
     request.optimized_ops = true;
     ran[k] = backend.run(request);
     if (ran[k].status != RunStatus::ok)
-      return {Trigger::unknown, fmt::format("{} graph: {} ({})", k ? "woven" : "seed",
+      return {Trigger::Unknown, fmt::format("{} graph: {} ({})", k ? "woven" : "seed",
                                             run_status_name(ran[k].status), ran[k].message)};
     if (!ran[k].optimized_ops)
-      return {Trigger::unknown,
+      return {Trigger::Unknown,
               fmt::format("{} does not report its optimized graph", backend.info().name)};
   }
   for (const std::string& op : pattern.fires) {
@@ -85,9 +85,9 @@ TriggerCheck check_trigger(Backend& backend, const Graph& seed, const Graph& wov
     int64_t woven_in = nodes_of(woven, op) - nodes_of(seed, op);
     int64_t survived =
         count_of(*ran[1].optimized_ops, op_type) - count_of(*ran[0].optimized_ops, op_type);
-    if (survived < woven_in) return {Trigger::fired, ""};
+    if (survived < woven_in) return {Trigger::Fired, ""};
   }
-  return {Trigger::not_fired, ""};
+  return {Trigger::NotFired, ""};
 }
 
 }  // namespace retort

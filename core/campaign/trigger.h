@@ -18,10 +18,10 @@
 
 namespace retort {
 
-enum class Trigger { fired, not_fired, unknown };
+enum class Trigger { Fired, NotFired, Unknown };
 
 struct TriggerCheck {
-  Trigger state = Trigger::unknown;
+  Trigger state = Trigger::Unknown;
   std::string message;  // unknown: why (the backend cannot say, a run failed)
 };
 

@@ -14,7 +14,7 @@ namespace {
 
 std::vector<InputPlan> default_plans() {
   std::vector<InputPlan> plans;
-  for (InputRange r : {InputRange::standard, InputRange::full, InputRange::special}) {
+  for (InputRange r : {InputRange::Standard, InputRange::Full, InputRange::Special}) {
     InputPlan plan;
     plan.range = r;
     plans.push_back(plan);

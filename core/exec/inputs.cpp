@@ -124,9 +124,9 @@ std::vector<double> special_values(DType t) {
 }
 
 Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) {
-  if (type.dtype == DType::boolean || plan.range == InputRange::standard)
+  if (type.dtype == DType::boolean || plan.range == InputRange::Standard)
     return random_tensor(type, rng);
-  if (plan.range == InputRange::interval) {
+  if (plan.range == InputRange::Interval) {
     double lo = plan.lo, hi = plan.hi;
     if (is_integer(type.dtype)) {
       auto [min, max] = integer_limits(type.dtype);
@@ -139,7 +139,7 @@ Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) 
   std::vector<double> special = special_values(type.dtype);
   for (int64_t i = 0; i < t.numel(); ++i) {
     double v;
-    if (plan.range == InputRange::special) {
+    if (plan.range == InputRange::Special) {
       if (rng.coin()) {
         v = special[static_cast<size_t>(
             rng.uniform_int(0, static_cast<int64_t>(special.size()) - 1))];
@@ -166,13 +166,13 @@ Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) 
 
 std::string InputPlan::range_str() const {
   switch (range) {
-    case InputRange::standard:
+    case InputRange::Standard:
       return "standard";
-    case InputRange::full:
+    case InputRange::Full:
       return "full";
-    case InputRange::special:
+    case InputRange::Special:
       return "special";
-    case InputRange::interval:
+    case InputRange::Interval:
       return fmt::format("{}..{}", float_literal(lo), float_literal(hi));
   }
   return "";
@@ -192,7 +192,7 @@ std::optional<InputPlan> parse_input_range(const std::string& text) {
   InputPlan plan;
   if (text == "standard") return plan;
   if (text == "full" || text == "special") {
-    plan.range = text == "full" ? InputRange::full : InputRange::special;
+    plan.range = text == "full" ? InputRange::Full : InputRange::Special;
     return plan;
   }
   // The separator is the first ".." that is not part of a number ("-1.5..2" has one).
@@ -200,7 +200,7 @@ std::optional<InputPlan> parse_input_range(const std::string& text) {
     auto lo = parse_float_text(text.substr(0, dots));
     auto hi = parse_float_text(text.substr(dots + 2));
     if (!lo || !hi || !std::isfinite(*lo) || !std::isfinite(*hi) || *lo > *hi) continue;
-    plan.range = InputRange::interval;
+    plan.range = InputRange::Interval;
     plan.lo = *lo;
     plan.hi = *hi;
     return plan;
@@ -214,13 +214,13 @@ InputPlan campaign_input_plan(uint64_t case_seed) {
   if (rng.coin()) return plan;
   switch (rng.uniform_int(0, 2)) {
     case 0:
-      plan.range = InputRange::full;
+      plan.range = InputRange::Full;
       break;
     case 1:
-      plan.range = InputRange::special;
+      plan.range = InputRange::Special;
       break;
     default:
-      plan.range = InputRange::interval;
+      plan.range = InputRange::Interval;
       plan.lo = -1000;
       plan.hi = 1000;
   }
@@ -248,7 +248,7 @@ TensorMap generate_inputs(const Graph& g, uint64_t seed, std::vector<std::string
       inputs[in.name] = draw_with_range(in.type, rng, plan);
       continue;
     }
-    if (plan.range != InputRange::standard && notes)
+    if (plan.range != InputRange::Standard && notes)
       notes->push_back(
           fmt::format("{}: kept to its domain, not the {} range", in.name, plan.range_str()));
     inputs[in.name] = random_tensor(in.type, rng, domain);

@@ -23,10 +23,10 @@ namespace retort {
 //             inf, -inf and nan where the dtype has them; otherwise a standard draw
 // An input that an op needs in a domain (log: positive) keeps its domain draw whatever the range;
 // a note says so. Fixed values win over any draw.
-enum class InputRange { standard, full, interval, special };
+enum class InputRange { Standard, Full, Interval, Special };
 
 struct InputPlan {
-  InputRange range = InputRange::standard;
+  InputRange range = InputRange::Standard;
   double lo = 0, hi = 0;                // interval
   std::map<std::string, Tensor> fixed;  // input name -> its values
 

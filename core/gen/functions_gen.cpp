@@ -58,7 +58,7 @@ std::vector<std::string> grow_piece(const Graph& g, Rng& rng, int size,
   std::vector<std::string> piece{pick_from(rng, free)};
   std::set<std::string> in_piece(piece.begin(), piece.end());
   Graph probe = g;  // call_problem asks for the called function to exist
-  probe.functions = {{"probe", FunctionForm::body, ""}};
+  probe.functions = {{"probe", FunctionForm::Body, ""}};
   while (static_cast<int>(piece.size()) < size) {
     std::vector<std::string> next = neighbours(g, in_piece, taken);
     shuffle(rng, next);
@@ -137,7 +137,7 @@ std::optional<std::string> add_function(Graph& g, Rng& rng, const FunctionGenOpt
               [&](const std::string& a, const std::string& b) { return at[a] < at[b]; });
     Graph trial = g;
     std::string name = fresh_function_name(g, "f");
-    trial.functions.push_back({name, FunctionForm::body, ""});
+    trial.functions.push_back({name, FunctionForm::Body, ""});
     Call first{name, piece};
     trial.calls.push_back(first);
     if (call_problem(trial, first)) continue;
@@ -156,7 +156,7 @@ std::optional<std::string> add_function(Graph& g, Rng& rng, const FunctionGenOpt
 
 std::optional<std::string> rewrite_function(Graph& g, Rng& rng, std::optional<FunctionForm> form,
                                             const std::string& target) {
-  if (form == FunctionForm::body) fail("a rewrite wraps a function: forward, returns or closure");
+  if (form == FunctionForm::Body) fail("a rewrite wraps a function: forward, returns or closure");
   std::vector<std::string> called;
   for (const Call& c : g.calls)
     if (std::find(called.begin(), called.end(), c.function) == called.end())
@@ -168,8 +168,8 @@ std::optional<std::string> rewrite_function(Graph& g, Rng& rng, std::optional<Fu
   }
   if (called.empty()) return std::nullopt;
   std::string wrapped = target.empty() ? pick_from(rng, called) : target;
-  static constexpr FunctionForm kForms[] = {FunctionForm::forward, FunctionForm::returns,
-                                            FunctionForm::closure};
+  static constexpr FunctionForm kForms[] = {FunctionForm::Forward, FunctionForm::Returns,
+                                            FunctionForm::Closure};
   FunctionForm chosen = form ? *form : pick_from(rng, kForms);
   std::string name = fresh_function_name(g, "w");
   g.functions.push_back({name, chosen, wrapped});

@@ -96,18 +96,18 @@ void check_function_table(const Graph& g) {
     if (!names.insert(f.name).second) fail("function '{}' is defined twice", f.name);
   }
   for (const Function& f : g.functions) {
-    if (f.form == FunctionForm::body ? !f.target.empty() : !names.count(f.target))
+    if (f.form == FunctionForm::Body ? !f.target.empty() : !names.count(f.target))
       fail("function '{}' {} '{}'", f.name,
-           f.form == FunctionForm::body ? "is a body; it cannot wrap" : "wraps unknown function",
+           f.form == FunctionForm::Body ? "is a body; it cannot wrap" : "wraps unknown function",
            f.target);
   }
   for (const Function& f : g.functions) {
-    if (f.form == FunctionForm::body) continue;
+    if (f.form == FunctionForm::Body) continue;
     if (!wrapped.insert(f.target).second)
       fail("function '{}' is wrapped twice (its calls go through one wrapper)", f.target);
     // Follow the chain: it must reach a body without coming back.
     std::set<std::string> seen{f.name};
-    for (const Function* t = find_function(g, f.target); t->form != FunctionForm::body;
+    for (const Function* t = find_function(g, f.target); t->form != FunctionForm::Body;
          t = find_function(g, t->target))
       if (!seen.insert(t->name).second)
         fail("function '{}' wraps itself through '{}'", f.name, t->name);
@@ -195,7 +195,7 @@ const Function* find_function(const Graph& g, std::string_view name) {
 
 const Function& body_function(const Graph& g, std::string_view name) {
   const Function* f = find_function(g, name);
-  while (f && f->form != FunctionForm::body) f = find_function(g, f->target);
+  while (f && f->form != FunctionForm::Body) f = find_function(g, f->target);
   if (!f) fail("function '{}' does not end in a body", name);
   return *f;
 }
@@ -277,7 +277,7 @@ size_t drop_broken_calls(Graph& g) {
   std::set<std::string> used;
   for (const Call& c : g.calls)
     for (const Function* f = find_function(g, c.function); f && used.insert(f->name).second;
-         f = f->form == FunctionForm::body ? nullptr : find_function(g, f->target)) {
+         f = f->form == FunctionForm::Body ? nullptr : find_function(g, f->target)) {
     }
   std::erase_if(g.functions, [&](const Function& f) { return !used.count(f.name); });
   return before - g.calls.size();

@@ -24,13 +24,13 @@ namespace retort {
 
 struct Graph;
 
-enum class FunctionForm { body, forward, returns, closure };
+enum class FunctionForm { Body, Forward, Returns, Closure };
 std::string_view function_form_name(FunctionForm form);
 std::optional<FunctionForm> parse_function_form(std::string_view name);
 
 struct Function {
   std::string name;
-  FunctionForm form = FunctionForm::body;
+  FunctionForm form = FunctionForm::Body;
   std::string target;  // the wrapped function; empty for a body
   bool operator==(const Function&) const = default;
 };

@@ -270,7 +270,7 @@ class Exporter {
       auto* os = fp->add_opset_import();
       os->set_domain("");
       os->set_version(kOnnxExportOpset);
-      if (f.form == FunctionForm::body) {
+      if (f.form == FunctionForm::Body) {
         write_body(*site->second, io, *fp);
         continue;
       }

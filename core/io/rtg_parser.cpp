@@ -296,7 +296,7 @@ class Parser {
     const Token& form = peek();
     if (form.kind == TokKind::Newline || form.kind == TokKind::End) return s;
     auto parsed = form.kind == TokKind::Ident ? parse_function_form(form.text) : std::nullopt;
-    if (!parsed || *parsed == FunctionForm::body)
+    if (!parsed || *parsed == FunctionForm::Body)
       error_at(form, fmt::format("expected how '{}' wraps another function (forward, returns or "
                                  "closure) or the end of the line, found {}",
                                  s.name.name, describe_token(form)));

@@ -139,7 +139,7 @@ std::string print_rtg(const Graph& g, const RtgPrintOptions& options) {
   }
   for (const auto& f : g.functions) {
     out += "function " + rtg_name(f.name);
-    if (f.form != FunctionForm::body)
+    if (f.form != FunctionForm::Body)
       out += fmt::format(" {} {}", function_form_name(f.form), rtg_name(f.target));
     out += "\n";
   }

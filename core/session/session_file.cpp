@@ -234,7 +234,7 @@ json session_to_json(const Session& s) {
         {{"name", b.name}, {"argv", b.argv}, {"timeout_s", b.timeout_s}, {"options", b.options}});
   j["backends"] = backends;
   const InputPlan& plan = s.input_plan();
-  if (plan.range != InputRange::standard || !plan.fixed.empty())
+  if (plan.range != InputRange::Standard || !plan.fixed.empty())
     j["inputs"] = input_plan_to_json(plan);
   return j;
 }

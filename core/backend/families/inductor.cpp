@@ -21,7 +21,7 @@ FamilyDef inductor_family() {
           .baseline = "torch:eager",
           .worker = "inductor_worker.py",
           .timeout_s = 300,
-          .installer = Installer::pypi,
+          .installer = Installer::Pypi,
           .version_package = "torch",
           // torch 2.1's Inductor imports pkg_resources, which a uv environment lacks.
           .packages = {"torch=={}", "numpy", "onnx", "setuptools"},

@@ -12,7 +12,7 @@ FamilyDef iree_family() {
               .baseline = "iree:O0",
               .worker = "iree_worker.py",
               .timeout_s = 300,
-              .installer = Installer::pypi,
+              .installer = Installer::Pypi,
               .version_package = "iree-base-compiler",
               .packages = {"iree-base-compiler=={}", "iree-base-runtime=={}", "numpy", "onnx"},
               .repro_script = "iree",

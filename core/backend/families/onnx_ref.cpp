@@ -14,7 +14,7 @@ FamilyDef onnx_ref_family() {
           .worker = "onnx_ref_worker.py",
           // Conv, pooling and einsum are Python loops over numpy: slow by design.
           .timeout_s = 120,
-          .installer = Installer::pypi,
+          .installer = Installer::Pypi,
           .version_package = "onnx",
           .packages = {"onnx=={}", "numpy"},
           .cannot_run = "ops and dtypes onnx.reference has no kernel for: unsupported"};

@@ -17,7 +17,7 @@ FamilyDef openvino_family() {
           .baseline = "openvino:f32",
           .worker = "openvino_worker.py",
           .timeout_s = 120,
-          .installer = Installer::pypi,
+          .installer = Installer::Pypi,
           .version_package = "openvino",
           .packages = {"openvino=={}", "numpy", "onnx"},
           .repro_script = "openvino",

@@ -9,7 +9,7 @@ FamilyDef ort_family() {
               .default_mode = "O3",
               .baseline = "ort:O0",
               .worker = "ort_worker.js",
-              .installer = Installer::npm,
+              .installer = Installer::Npm,
               .version_package = "onnxruntime-node",
               .packages = {"onnxruntime-node@{}"},
               .repro_script = "ort",

@@ -17,7 +17,7 @@ FamilyDef tf_xla_family() {
           .baseline = "tf-xla:nojit",
           .worker = "tf_xla_worker.py",
           .timeout_s = 180,
-          .installer = Installer::pypi,
+          .installer = Installer::Pypi,
           .version_package = "tensorflow",
           .packages = {"tensorflow=={}", "numpy", "onnx"},
           .repro_script = "tf",

@@ -43,7 +43,7 @@ FamilyDef torch_family() {
           .environment_of = "inductor",
           .worker = "inductor_worker.py",
           .timeout_s = 300,
-          .installer = Installer::pypi,
+          .installer = Installer::Pypi,
           .repro_script = "torch",
           .repro_requirements = {"torch=={}", "numpy", "setuptools"},
           .repro_program = true,

@@ -12,7 +12,7 @@ FamilyDef tvm_family() {
               .baseline = "tvm:O0",
               .worker = "tvm_worker.py",
               .timeout_s = 300,
-              .installer = Installer::pypi,
+              .installer = Installer::Pypi,
               .version_package = "apache-tvm",
               .packages = {"apache-tvm=={}", "numpy", "onnx"},
               .repro_script = "tvm",

@@ -18,7 +18,7 @@ FamilyDef xla_family() {
           .baseline = "xla:nojit",
           .worker = "xla_worker.py",
           .timeout_s = 120,
-          .installer = Installer::pypi,
+          .installer = Installer::Pypi,
           .version_package = "jax",
           .packages = {"jax=={}", "jaxlib=={}", "numpy", "onnx"},
           .repro_script = "jax",

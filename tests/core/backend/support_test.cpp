@@ -44,10 +44,10 @@ class SupportTest : public ::testing::Test {
 TEST_F(SupportTest, TheReferenceRunsWhatItsOpsTakeAndTheTableIsCached) {
   BackendSet set;
   SupportTable t = backend_support(set.get("ref"), "ref");
-  EXPECT_EQ(t.cells.at("add").at(DType::f32), Support::yes);
-  EXPECT_EQ(t.cells.at("and").at(DType::boolean), Support::yes);
-  EXPECT_EQ(t.cells.at("and").at(DType::f32), Support::untyped);
-  EXPECT_EQ(t.cells.at("exp").at(DType::i32), Support::untyped);
+  EXPECT_EQ(t.cells.at("add").at(DType::f32), Support::Yes);
+  EXPECT_EQ(t.cells.at("and").at(DType::boolean), Support::Yes);
+  EXPECT_EQ(t.cells.at("and").at(DType::f32), Support::Untyped);
+  EXPECT_EQ(t.cells.at("exp").at(DType::i32), Support::Untyped);
   std::string path = support_cache_path("ref", t.version);
   ASSERT_TRUE(std::filesystem::exists(path)) << path;
   EXPECT_EQ(path.rfind(dir_.string() + "/retort/support/", 0), 0u) << path;
@@ -58,14 +58,14 @@ TEST_F(SupportTest, TheReferenceRunsWhatItsOpsTakeAndTheTableIsCached) {
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 12, "\"f32\": \"no\"");
   write_file(path, text, /*overwrite=*/true);
-  EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::no);
+  EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::No);
 }
 
 TEST_F(SupportTest, ACorruptCacheIsProbedAgain) {
   BackendSet set;
   std::string version = backend_support(set.get("ref"), "ref").version;
   write_file(support_cache_path("ref", version), "{not json", /*overwrite=*/true);
-  EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::yes);
+  EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::Yes);
 }
 
 TEST_F(SupportTest, CtrlCStopsTheProbeAndCachesNothing) {
@@ -122,8 +122,8 @@ TEST_F(SupportTest, GeneratedGraphsForOrtUseOnlyPairsItRuns) {
   BackendSet set;
   SupportTable t = backend_support(set.get("ort:O3"), "ort:O3");
   // ONNX Runtime has no integer Gemm kernel: the probe must find that out by running it.
-  EXPECT_EQ(t.cells.at("gemm").at(DType::i32), Support::no);
-  EXPECT_EQ(t.cells.at("gemm").at(DType::f32), Support::yes);
+  EXPECT_EQ(t.cells.at("gemm").at(DType::i32), Support::No);
+  EXPECT_EQ(t.cells.at("gemm").at(DType::f32), Support::Yes);
   GenOptions g;
   g.min_nodes = g.max_nodes = 12;
   g.op_dtypes = t.supported();
@@ -151,10 +151,10 @@ TEST(ReleaseProbe, IsTheBaselineAtTheSameRelease) {
 
 TEST(ReleaseProbe, ACampaignDrawsWhatEveryReleaseRuns) {
   SupportTable a{"ort:O0", "1.30.0", {}}, b{"tvm:O0", "0.27.0", {}};
-  a.cells["add"] = {{DType::f32, Support::yes}, {DType::u8, Support::yes}};
-  b.cells["add"] = {{DType::f32, Support::yes}, {DType::u8, Support::no}};
-  a.cells["prelu"] = {{DType::i32, Support::yes}};
-  b.cells["prelu"] = {{DType::i32, Support::no}};
+  a.cells["add"] = {{DType::f32, Support::Yes}, {DType::u8, Support::Yes}};
+  b.cells["add"] = {{DType::f32, Support::Yes}, {DType::u8, Support::No}};
+  a.cells["prelu"] = {{DType::i32, Support::Yes}};
+  b.cells["prelu"] = {{DType::i32, Support::No}};
   auto both = supported_by_all({a, b});
   EXPECT_EQ(both.at("add"), (std::set<DType>{DType::f32}));
   EXPECT_TRUE(both.at("prelu").empty());  // listed with none: not drawn

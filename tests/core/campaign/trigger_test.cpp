@@ -38,11 +38,11 @@ class TriggerTest : public ::testing::Test {
 TEST_F(TriggerTest, ConvBnFusionFiresOnlyWhenOptimizing) {
   const OptPattern& p = get_opt_pattern("conv_bn");
   TriggerCheck o1 = check_trigger(set_.get("ort:O1"), seed_, woven_, p, 1);
-  EXPECT_EQ(o1.state, Trigger::fired) << o1.message;
+  EXPECT_EQ(o1.state, Trigger::Fired) << o1.message;
   TriggerCheck o0 = check_trigger(set_.get("ort:O0"), seed_, woven_, p, 1);
-  EXPECT_EQ(o0.state, Trigger::not_fired) << o0.message;
+  EXPECT_EQ(o0.state, Trigger::NotFired) << o0.message;
   TriggerCheck ref = check_trigger(set_.get("ref"), seed_, woven_, p, 1);
-  EXPECT_EQ(ref.state, Trigger::unknown);
+  EXPECT_EQ(ref.state, Trigger::Unknown);
   EXPECT_NE(ref.message.find("does not report"), std::string::npos) << ref.message;
 }
 

@@ -139,9 +139,9 @@ output p, q
 
 // The ranges a person (or a campaign) picks: seeded, within the dtype, and the domains still win.
 TEST(InputPlan, RangesParseAndDrawWithinTheirBounds) {
-  EXPECT_EQ(parse_input_range("full")->range, InputRange::full);
-  EXPECT_EQ(parse_input_range("special")->range, InputRange::special);
-  EXPECT_EQ(parse_input_range("standard")->range, InputRange::standard);
+  EXPECT_EQ(parse_input_range("full")->range, InputRange::Full);
+  EXPECT_EQ(parse_input_range("special")->range, InputRange::Special);
+  EXPECT_EQ(parse_input_range("standard")->range, InputRange::Standard);
   auto interval = parse_input_range("-1.5..200");
   ASSERT_TRUE(interval);
   EXPECT_EQ(interval->lo, -1.5);

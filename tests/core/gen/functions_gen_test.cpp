@@ -57,17 +57,17 @@ TEST(FunctionsGen, RewritesWrapInEachFormAndChain) {
   Rng rng(7);
   ASSERT_TRUE(add_function(g, rng));
   std::string body = g.calls[0].function;
-  auto w1 = rewrite_function(g, rng, FunctionForm::forward, body);
+  auto w1 = rewrite_function(g, rng, FunctionForm::Forward, body);
   ASSERT_TRUE(w1);
   // Calls go through the wrapper now; the wrapped function cannot be rewritten directly.
   EXPECT_EQ(g.calls[0].function, *w1);
-  EXPECT_THROW(rewrite_function(g, rng, FunctionForm::closure, body), Error);
-  auto w2 = rewrite_function(g, rng, FunctionForm::closure, *w1);
-  auto w3 = rewrite_function(g, rng, FunctionForm::returns, *w2);
+  EXPECT_THROW(rewrite_function(g, rng, FunctionForm::Closure, body), Error);
+  auto w2 = rewrite_function(g, rng, FunctionForm::Closure, *w1);
+  auto w3 = rewrite_function(g, rng, FunctionForm::Returns, *w2);
   ASSERT_TRUE(w2 && w3);
   EXPECT_EQ(body_function(g, *w3).name, body);
   EXPECT_EQ(find_function(g, *w3)->target, *w2);
-  EXPECT_THROW(rewrite_function(g, rng, FunctionForm::body), Error);
+  EXPECT_THROW(rewrite_function(g, rng, FunctionForm::Body), Error);
   EXPECT_THROW(rewrite_function(g, rng, std::nullopt, "nope"), Error);
   // Each wrapper is one more local function the model calls through (scripts/backends tests
   // check the forms the Python workers read from them).
