@@ -122,6 +122,43 @@ TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
   FindingRecord neg = finding(kChain, "neg", "f32", 1);
   EXPECT_EQ(reduced_root(neg, parse_rtg("graph n\ninput x : f32[2]\ny = neg(x)\noutput y\n")),
             "ort: neg");
+  // An output the failure does not read is no part of the root (default campaign #3: a softmax
+  // the reducer kept beside ORT's MaxPool made the root "ort: max_pool softmax").
+  Graph beside = parse_rtg(
+      "graph r\ninput x : f32[1,1,5,5]\ninput z : f32[2,3]\n"
+      "p = max_pool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, parts=2)\n"
+      "q = softmax(z)\noutput s0\noutput q\n");
+  EXPECT_EQ(reduced_root(split, beside), "ort: max_pool");
+}
+
+// ORT's wrong neg, seen under two signatures (at exp and at tanh, downstream): the finding
+// reviewed first is reduced to a root with neg; the other fails no more once its neg values come
+// from the reference, so it takes that root without a reduction, and they merge.
+TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
+  WrongOpBackend wrong_neg{"ort:O3", "neg"};
+  backends_["ort:O3"] = &wrong_neg;
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  CampaignOptions o;
+  o.input_ranges = false;
+  int64_t c = db.add_campaign({0, utc_now(), o.to_json().dump(), "0", "{}", 1, 0, 1});
+  const char* tanh_chain =
+      "graph t\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = tanh(b)\noutput y\n";
+  db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {finding(kChain, "exp", "f32", c)});
+  db.record_case({c, 1, 0, 2, 1, 0, 0, 0, 0, 1, ""}, {finding(tanh_chain, "tanh", "f32", c)});
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  ReviewOptions review;
+  review.opinion = false;
+  ReviewStats stats = review_campaign(db, c, o, by_name, review);
+  EXPECT_EQ(stats.reviewed, 2u);
+  EXPECT_EQ(stats.reduced, 1u);
+  EXPECT_EQ(stats.merged, 1u);
+  std::vector<FindingReview> reduced, duplicates;
+  for (const auto& [key, r] : db.reviews()) (r.reduced.empty() ? duplicates : reduced).push_back(r);
+  ASSERT_EQ(reduced.size(), 1u);
+  ASSERT_EQ(duplicates.size(), 1u);
+  EXPECT_NE(reduced[0].root.find("neg"), std::string::npos) << reduced[0].reduced;
+  EXPECT_EQ(duplicates[0].root, reduced[0].root);
+  EXPECT_NE(reduced[0].merged_into + duplicates[0].merged_into, 0);
 }
 
 // Two findings (f32 and f64) that both reduce to one exp: one root, merged into the older.

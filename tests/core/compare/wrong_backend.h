@@ -34,6 +34,56 @@ class WrongBackend : public Backend {
   RefBackend ref_;
 };
 
+// A backend whose kernel of one op is wrong: the reference with 1.0 added to element 0 of every
+// result of that op, and everything computed from it.
+class WrongOpBackend : public Backend {
+ public:
+  WrongOpBackend(std::string name, std::string op) : name_(std::move(name)), op_(std::move(op)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    RunResult r;
+    EvalOptions wrong{.adjust = [this](const Node& n, const std::vector<const Tensor*>&,
+                                       std::vector<Tensor>& results) {
+      if (n.op == op_ && results[0].numel() > 0) results[0].set(0, results[0].get(0) + 1.0);
+    }};
+    r.outputs = evaluate(*request.graph, request.inputs, wrong);
+    return r;
+  }
+
+ private:
+  std::string name_, op_;
+  RefBackend ref_;
+};
+
+// A backend that runs the reference and gives the listed outputs the listed values instead: a
+// compiler's result known from a real case.
+class ValuesBackend : public Backend {
+ public:
+  ValuesBackend(std::string name, TensorMap values)
+      : name_(std::move(name)), values_(std::move(values)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    RunResult r = ref_.run(request);
+    for (const auto& [name, t] : values_) r.outputs.insert_or_assign(name, t);
+    return r;
+  }
+
+ private:
+  std::string name_;
+  TensorMap values_;
+  RefBackend ref_;
+};
+
 // A backend whose first run adds 1.0 to element 0 of one output and whose later runs are right:
 // the same run giving other values when repeated.
 class FlakyBackend : public Backend {
