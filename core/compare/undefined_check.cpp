@@ -15,7 +15,10 @@ namespace retort {
 std::string UndefinedUse::str() const {
   if (!overflows.empty())
     return fmt::format("node '{}' ({}) overflows {}: its exact {} [{}] is {:.17g}", node, op,
-                       overflows, overflows.ends_with("summing") ? "sum of magnitudes" : "result",
+                       overflows,
+                       overflows.ends_with("summing")       ? "sum of magnitudes"
+                       : overflows.ends_with("multiplying") ? "product of the factors above 1"
+                                                            : "result",
                        element, element_value);
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
                      input_index, value, domain.str(), element, element_value);
@@ -113,6 +116,28 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
     double v = exact.get(k);
     if (v >= static_cast<double>(lo) && v < static_cast<double>(hi) + 1.0) continue;
     return overflow_use(node, k, v, std::string(dtype_name(x.dtype())));
+  }
+  return std::nullopt;
+}
+
+// For float products (tag "multiplies": reduce_prod): the first output element whose factors'
+// magnitudes of at least 1 multiply past the dtype's largest value. The reference multiplies in
+// f64, where FLT_MAX x 0.625 x FLT_MAX x -0 stays -0; a compiler multiplying in the dtype in its
+// own order reaches inf on the way, and inf x 0 is NaN (ONNX Runtime and onnx.reference did).
+std::optional<UndefinedUse> undefined_product(const Node& node, const OpDef& op, const Tensor& x) {
+  if (!op.has_tag("multiplies") || !is_float(x.dtype()) || x.dtype() == DType::f64)
+    return std::nullopt;  // an f64 product is as wide as the reference's
+  Tensor large = x.cast(DType::f64);
+  for (int64_t k = 0; k < large.numel(); ++k) {
+    double v = std::abs(large.get(k));
+    large.set(k, std::isfinite(v) ? std::max(v, 1.0) : 1.0);  // an infinity wins in any order
+  }
+  std::vector<TensorType> types = op.infer({large.type()}, node.attrs, node.outputs.size());
+  Tensor products = op.kernel({&large}, node.attrs, types).at(0);
+  for (int64_t k = 0; k < products.numel(); ++k) {
+    double v = products.get(k);
+    if (v <= float_max(x.dtype())) continue;
+    return overflow_use(node, k, v, fmt::format("{} while multiplying", dtype_name(x.dtype())));
   }
   return std::nullopt;
 }
@@ -243,8 +268,10 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
       }
     }
     auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
-    if (x != values.end())
+    if (x != values.end()) {
       if (auto use = undefined_overflow(node, *op, x->second)) return use;
+      if (auto use = undefined_product(node, *op, x->second)) return use;
+    }
     if (auto use = undefined_accumulation(node, *op, values)) return use;
   }
   return std::nullopt;

@@ -226,6 +226,28 @@ output y
   EXPECT_FALSE(find_undefined(ints, exact).has_value());
 }
 
+// Default campaign #63: reduce_prod of [FLT_MAX, 0.625, FLT_MAX, -0] is -0 in f64 (the
+// reference), but a product in f32 reaches inf before the zero, and inf x 0 is NaN (ONNX Runtime,
+// onnx.reference). Factors whose magnitudes above 1 multiply past the dtype are undefined; small
+// ones, or an f64 product (as wide as the reference), are not.
+TEST(CompareUndefined, AFloatProductPastItsDtypeIsUndefined) {
+  const double max = std::numeric_limits<float>::max();
+  for (const char* dtype : {"f32", "f64"}) {
+    Graph g = parse_rtg(fmt::format(
+        "graph g\ninput x : {}[2,4]\ny = reduce_prod(x, axes=[1], keepdims=0)\noutput y\n", dtype));
+    DType d = *parse_dtype(dtype);
+    TensorMap values = {{"x", Tensor::from_doubles(d, {2, 4}, {2, 3, 0.5, -0.0, 1, 2, 3, 4})}};
+    EXPECT_FALSE(find_undefined(g, values).has_value()) << dtype;
+    values["x"].set(0, max);
+    values["x"].set(2, max);
+    auto use = find_undefined(g, values);
+    EXPECT_EQ(use.has_value(), d == DType::f32) << dtype;
+    if (!use) continue;
+    EXPECT_EQ(use->element, 0);
+    EXPECT_NE(use->str().find("overflows f32 while multiplying"), std::string::npos) << use->str();
+  }
+}
+
 // An integer reduction is defined while its exact result fits the dtype.
 TEST(CompareUndefined, AnIntegerReductionThatOverflowsIsUndefined) {
   Graph g = parse_rtg(R"(graph g
