@@ -242,10 +242,9 @@ ReduceTarget failure_of(const FindingRecord& f, const InputPlan& plan) {
                       .inputs = plan};
 }
 
-// The finding reduced within `seconds`; nullopt when its failure does not show again.
-std::optional<ReduceResult> reduce_finding(const FindingRecord& f, const InputPlan& plan,
-                                           const BackendLookup& lookup, double seconds,
-                                           const std::atomic<bool>* cancel) {
+// f's graph under test and, for an equivalence finding, the graph it had to agree with, as the
+// reducer starts from them; nullopt when that graph is missing.
+std::optional<ReduceCase> finding_case(const FindingRecord& f) {
   ReduceCase start;
   start.a = *finding_graph(f, f.graph_a);
   if (oracle_named(f.signature.oracle) == Oracle::equivalence) {
@@ -253,8 +252,17 @@ std::optional<ReduceResult> reduce_finding(const FindingRecord& f, const InputPl
     if (!start.b) return std::nullopt;
     for (const auto& p : pair_by_names(start.a, *start.b)) start.pairs.emplace(p.a, p.b);
   }
+  return start;
+}
+
+// The finding reduced within `seconds`; nullopt when its failure does not show again.
+std::optional<ReduceResult> reduce_finding(const FindingRecord& f, const InputPlan& plan,
+                                           const BackendLookup& lookup, double seconds,
+                                           const std::atomic<bool>* cancel) {
+  std::optional<ReduceCase> start = finding_case(f);
+  if (!start) return std::nullopt;
   try {
-    return reduce_case(start, failure_of(f, plan), lookup,
+    return reduce_case(*start, failure_of(f, plan), lookup,
                        {.time_limit_s = seconds, .cancel = cancel, .progress = {}});
   } catch (const Error&) {
     return std::nullopt;  // it does not fail that way again on its own
@@ -314,10 +322,11 @@ Graph root_fed_from_reference(const Graph& g, const KnownRoot& root, InputPlan& 
 // Whether f's failure goes when the values of the root's ops come from the reference: each of
 // its graphs (the graph under test, and for an equivalence finding the graph it was compared to)
 // cut so, run on its backends, agrees with the reference. The root's ops must all be upstream of
-// the failing op of the graph under test.
+// the failing op of the graph under test, and not that op itself: cutting the failing value
+// away would hide any bug of its op.
 bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan& plan,
                   const BackendLookup& lookup) {
-  if (root.family != f.signature.family) return false;
+  if (root.family != f.signature.family || root.ops.count(f.signature.op)) return false;
   std::optional<Graph> under_test = finding_graph(f, f.graph_a);
   if (!under_test) return false;
   std::set<std::string> upstream = ops_upstream_of(*under_test, f.signature.op);
@@ -345,9 +354,14 @@ bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan
 
 // The first known root that explains f (explained_by): a duplicate of that root (ORT's MaxPool
 // length bug under another downstream error), found with a run per root instead of a reduction.
+// Only for a finding whose failure still shows: one that no longer fails passes every cut.
 std::optional<std::string> explaining_root(const FindingRecord& f,
                                            const std::vector<KnownRoot>& roots,
                                            const InputPlan& plan, const BackendLookup& lookup) {
+  if (roots.empty()) return std::nullopt;
+  std::optional<ReduceCase> start = finding_case(f);
+  if (!start || check_case(*start, failure_of(f, plan), lookup) != CheckOutcome::same_failure)
+    return std::nullopt;
   for (const KnownRoot& root : roots) {
     try {
       if (explained_by(f, root, plan, lookup)) return root.text;
