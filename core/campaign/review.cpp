@@ -198,21 +198,14 @@ namespace {
 // The ops of the nodes of `op` in g and of every node upstream of them: what the failing value is
 // computed from. All of g's ops when no node has `op` (an error that names no op of the graph).
 std::set<std::string> ops_upstream_of(const Graph& g, const std::string& op) {
-  std::set<std::string> ops;
-  std::vector<const Node*> todo;
+  std::set<std::string> failing;
   for (const Node& n : g.nodes)
-    if (n.op == op) todo.push_back(&n);
-  if (todo.empty())
+    if (n.op == op) failing.insert(n.outputs.begin(), n.outputs.end());
+  std::set<std::string> ops;
+  if (failing.empty())
     for (const Node& n : g.nodes) ops.insert(n.op);
-  std::set<const Node*> seen(todo.begin(), todo.end());
-  while (!todo.empty()) {
-    const Node* n = todo.back();
-    todo.pop_back();
-    ops.insert(n->op);
-    for (const std::string& in : n->inputs)
-      if (const Node* p = in.empty() ? nullptr : g.producer(in); p && seen.insert(p).second)
-        todo.push_back(p);
-  }
+  for (const std::string& v : values_upstream(g, failing))
+    if (const Node* n = g.producer(v)) ops.insert(n->op);
   return ops;
 }
 

@@ -136,7 +136,7 @@ TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
 // reference, so it takes that root without a reduction, and they merge. A finding that does not
 // fail again (sign hides the wrong neg) passes every cut: it takes no root.
 TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
-  WrongOpBackend wrong_neg{"ort:O3", "neg"};
+  WrongOpBackend wrong_neg{"ort:O3", {{"neg", 1.0}}};
   backends_["ort:O3"] = &wrong_neg;
   FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
   CampaignOptions o;

@@ -2,6 +2,7 @@
 // element 0 of the listed values (a miscompiled kernel and everything computed from it).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,11 +35,12 @@ class WrongBackend : public Backend {
   RefBackend ref_;
 };
 
-// A backend whose kernel of one op is wrong: the reference with 1.0 added to element 0 of every
-// result of that op, and everything computed from it.
+// A backend whose kernels of some ops are wrong: the reference with a delta added to element 0
+// of every result of each listed op (NaN makes it NaN), and everything computed from it.
 class WrongOpBackend : public Backend {
  public:
-  WrongOpBackend(std::string name, std::string op) : name_(std::move(name)), op_(std::move(op)) {}
+  WrongOpBackend(std::string name, std::map<std::string, double> deltas)
+      : name_(std::move(name)), deltas_(std::move(deltas)) {}
   BackendInfo info() const override {
     BackendInfo i = ref_.info();
     i.name = name_;
@@ -49,14 +51,17 @@ class WrongOpBackend : public Backend {
     RunResult r;
     EvalOptions wrong{.adjust = [this](const Node& n, const std::vector<const Tensor*>&,
                                        std::vector<Tensor>& results) {
-      if (n.op == op_ && results[0].numel() > 0) results[0].set(0, results[0].get(0) + 1.0);
+      auto delta = deltas_.find(n.op);
+      if (delta != deltas_.end() && results[0].numel() > 0)
+        results[0].set(0, results[0].get(0) + delta->second);
     }};
     r.outputs = evaluate(*request.graph, request.inputs, wrong);
     return r;
   }
 
  private:
-  std::string name_, op_;
+  std::string name_;
+  std::map<std::string, double> deltas_;
   RefBackend ref_;
 };
 
