@@ -316,10 +316,12 @@ Graph root_fed_from_reference(const Graph& g, const KnownRoot& root, InputPlan& 
 // its graphs (the graph under test, and for an equivalence finding the graph it was compared to)
 // cut so, run on its backends, agrees with the reference. The root's ops must all be upstream of
 // the failing op of the graph under test, and not that op itself: cutting the failing value
-// away would hide any bug of its op.
+// away would hide any bug of its op. A failure that names no op (an error whose message names no
+// node) has no upstream to judge by: it is left to the reduction.
 bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan& plan,
                   const BackendLookup& lookup) {
-  if (root.family != f.signature.family || root.ops.count(f.signature.op)) return false;
+  if (f.signature.op.empty() || root.family != f.signature.family || root.ops.count(f.signature.op))
+    return false;
   std::optional<Graph> under_test = finding_graph(f, f.graph_a);
   if (!under_test) return false;
   std::set<std::string> upstream = ops_upstream_of(*under_test, f.signature.op);
