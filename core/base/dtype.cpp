@@ -48,6 +48,17 @@ double float_max(DType t) {
   }
 }
 
+double float_epsilon(DType t) {
+  switch (t) {
+    case DType::f16:
+      return 0x1p-10;
+    case DType::f32:
+      return std::numeric_limits<float>::epsilon();
+    default:
+      return std::numeric_limits<double>::epsilon();
+  }
+}
+
 std::pair<int64_t, int64_t> integer_range(DType t) {
   int bits = integer_bits(t);
   if (bits == 64) return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};

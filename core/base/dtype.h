@@ -25,6 +25,9 @@ int integer_bits(DType t);                        // 8..64 for integers, 0 other
 
 // The largest finite value of a float dtype (65504 for f16).
 double float_max(DType t);
+// The distance from 1 to the next value of a float dtype (2^-10 for f16, 2^-23 for f32, 2^-52
+// for f64): a value x of t is known to about |x| * float_epsilon(t).
+double float_epsilon(DType t);
 // An integer dtype's lowest and highest values.
 std::pair<int64_t, int64_t> integer_range(DType t);
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -192,43 +193,178 @@ Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
   return a;
 }
 
-std::string reduced_root(const FindingRecord& f, const Graph& reduced) {
+namespace {
+
+// The ops of the nodes of `op` in g and of every node upstream of them: what the failing value is
+// computed from. All of g's ops when no node has `op` (an error that names no op of the graph).
+std::set<std::string> ops_upstream_of(const Graph& g, const std::string& op) {
+  std::set<std::string> failing;
+  for (const Node& n : g.nodes)
+    if (n.op == op) failing.insert(n.outputs.begin(), n.outputs.end());
   std::set<std::string> ops;
-  for (const Node& n : reduced.nodes) ops.insert(n.op);
+  if (failing.empty())
+    for (const Node& n : g.nodes) ops.insert(n.op);
+  for (const std::string& v : values_upstream(g, failing))
+    if (const Node* n = g.producer(v)) ops.insert(n->op);
+  return ops;
+}
+
+}  // namespace
+
+std::string reduced_root(const FindingRecord& f, const Graph& reduced) {
+  // An output the failure does not read (a softmax the reducer kept beside ORT's MaxPool) is no
+  // part of the root.
+  std::set<std::string> ops = ops_upstream_of(reduced, f.signature.op);
   if (ops.size() > 1) ops.erase(f.signature.op);
   return fmt::format("{}: {}", f.signature.family, fmt::join(ops, " "));
 }
 
 namespace {
 
-// The finding reduced within `seconds`; nullopt when its failure does not show again.
-std::optional<ReduceResult> reduce_finding(const FindingRecord& f, const InputPlan& plan,
-                                           const BackendLookup& lookup, double seconds,
-                                           const std::atomic<bool>* cancel) {
-  ReduceCase start;
-  start.a = *finding_graph(f, f.graph_a);
-  Oracle oracle = oracle_named(f.signature.oracle);
-  if (oracle == Oracle::equivalence) {
-    start.b = finding_graph(f, f.graph_b);
-    if (!start.b) return std::nullopt;
-    for (const auto& p : pair_by_names(start.a, *start.b)) start.pairs.emplace(p.a, p.b);
-  }
+// The failure of f as the reducer checks it, on inputs drawn by `plan`.
+ReduceTarget failure_of(const FindingRecord& f, const InputPlan& plan) {
   // A failed run's text class is the campaign's own numbering; the reducer asks for the rest.
   FailureSignature signature = f.signature;
   signature.text.clear();
-  ReduceTarget target{.oracle = oracle,
+  return ReduceTarget{.oracle = oracle_named(f.signature.oracle),
                       .backend_a = f.backend_a,
                       .backend_b = f.backend_b,
                       .signature = signature,
                       .seed = f.inputs_seed,
                       .tolerances = {},
                       .inputs = plan};
+}
+
+// f's graph under test and, for an equivalence finding, the graph it had to agree with, as the
+// reducer starts from them; nullopt when that graph is missing.
+std::optional<ReduceCase> finding_case(const FindingRecord& f) {
+  ReduceCase start;
+  start.a = *finding_graph(f, f.graph_a);
+  if (oracle_named(f.signature.oracle) == Oracle::equivalence) {
+    start.b = finding_graph(f, f.graph_b);
+    if (!start.b) return std::nullopt;
+    for (const auto& p : pair_by_names(start.a, *start.b)) start.pairs.emplace(p.a, p.b);
+  }
+  return start;
+}
+
+// The finding reduced within `seconds`; nullopt when its failure does not show again.
+std::optional<ReduceResult> reduce_finding(const FindingRecord& f, const InputPlan& plan,
+                                           const BackendLookup& lookup, double seconds,
+                                           const std::atomic<bool>* cancel) {
+  std::optional<ReduceCase> start = finding_case(f);
+  if (!start) return std::nullopt;
   try {
-    return reduce_case(start, target, lookup,
+    return reduce_case(*start, failure_of(f, plan), lookup,
                        {.time_limit_s = seconds, .cancel = cancel, .progress = {}});
   } catch (const Error&) {
     return std::nullopt;  // it does not fail that way again on its own
   }
+}
+
+// A root found before: "ort: max_pool" is the family ort and the ops {max_pool}.
+struct KnownRoot {
+  std::string text, family;
+  std::set<std::string> ops;
+};
+
+std::optional<KnownRoot> parse_root(const std::string& root) {
+  size_t colon = root.find(": ");
+  if (colon == std::string::npos) return std::nullopt;
+  KnownRoot r{root, root.substr(0, colon), {}};
+  std::istringstream ops(root.substr(colon + 2));
+  for (std::string op; ops >> op;) r.ops.insert(op);
+  if (r.ops.empty()) return std::nullopt;
+  return r;
+}
+
+// Adds a root (a review's text) to `roots` unless it is there or names no ops.
+void add_root(std::vector<KnownRoot>& roots, const std::string& text) {
+  std::optional<KnownRoot> root = parse_root(text);
+  if (root && std::none_of(roots.begin(), roots.end(),
+                           [&](const KnownRoot& k) { return k.text == root->text; }))
+    roots.push_back(std::move(*root));
+}
+
+// The roots of the reviews so far that are no reference dispute.
+std::vector<KnownRoot> known_roots(const std::map<std::string, FindingReview>& reviews) {
+  std::vector<KnownRoot> roots;
+  for (const auto& [key, r] : reviews)
+    if (!r.disputed) add_root(roots, r.root);
+  return roots;
+}
+
+// g with every value that a node of the root's ops makes cut into an input, which `fixed` feeds
+// the reference's value on the case's inputs (fixed.fixed).
+Graph root_fed_from_reference(const Graph& g, const KnownRoot& root, InputPlan& fixed) {
+  TensorMap values = evaluate(g, fixed.fixed, {.keep_intermediates = true});
+  Graph cut = g;
+  std::erase_if(cut.nodes, [&](const Node& n) {
+    if (!root.ops.count(n.op)) return false;
+    for (const std::string& out : n.outputs) {
+      if (out.empty()) continue;
+      cut.inputs.push_back({out, g.types.at(out)});
+      fixed.fixed.insert_or_assign(out, values.at(out));
+    }
+    return true;
+  });
+  infer_graph(cut);
+  return cut;
+}
+
+// Whether f's failure goes when the values of the root's ops come from the reference: each of
+// its graphs (the graph under test, and for an equivalence finding the graph it was compared to)
+// cut so, run on its backends, agrees with the reference. The root's ops must all be upstream of
+// the failing op of the graph under test, and not that op itself: cutting the failing value
+// away would hide any bug of its op. A failure that names no op (an error whose message names no
+// node) has no upstream to judge by: it is left to the reduction.
+bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan& plan,
+                  const BackendLookup& lookup) {
+  if (f.signature.op.empty() || root.family != f.signature.family || root.ops.count(f.signature.op))
+    return false;
+  std::optional<Graph> under_test = finding_graph(f, f.graph_a);
+  if (!under_test) return false;
+  std::set<std::string> upstream = ops_upstream_of(*under_test, f.signature.op);
+  if (!std::includes(upstream.begin(), upstream.end(), root.ops.begin(), root.ops.end()))
+    return false;
+  std::vector<Graph> graphs{*under_test};
+  if (oracle_named(f.signature.oracle) == Oracle::equivalence) {
+    std::optional<Graph> other = finding_graph(f, f.graph_b);
+    if (!other) return false;
+    graphs.push_back(std::move(*other));
+  }
+  InputPlan inputs = plan;
+  inputs.fixed = generate_inputs(*finding_graph(f, "original"), f.inputs_seed, nullptr, plan);
+  // Each graph alone against the reference: the same backends, no pair to agree with.
+  ReduceTarget target = failure_of(f, inputs);
+  if (target.oracle == Oracle::equivalence) target.backend_b = "ref";
+  for (const Graph& g : graphs) {
+    ReduceCase c;
+    target.inputs = inputs;
+    c.a = root_fed_from_reference(g, root, target.inputs);
+    if (check_case(c, target, lookup) != CheckOutcome::passes) return false;
+  }
+  return true;
+}
+
+// The first known root that explains f (explained_by): a duplicate of that root (ORT's MaxPool
+// length bug under another downstream error), found with a run per root instead of a reduction.
+// Only for a finding whose failure still shows: one that no longer fails passes every cut.
+std::optional<std::string> explaining_root(const FindingRecord& f,
+                                           const std::vector<KnownRoot>& roots,
+                                           const InputPlan& plan, const BackendLookup& lookup) {
+  if (roots.empty()) return std::nullopt;
+  std::optional<ReduceCase> start = finding_case(f);
+  if (!start || check_case(*start, failure_of(f, plan), lookup) != CheckOutcome::same_failure)
+    return std::nullopt;
+  for (const KnownRoot& root : roots) {
+    try {
+      if (explained_by(f, root, plan, lookup)) return root.text;
+    } catch (const Error&) {
+      // A cut graph does not run (a graph output the cut made an input): not this root.
+    }
+  }
+  return std::nullopt;
 }
 
 // Findings with one root merge into the oldest (the smallest id).
@@ -267,6 +403,7 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   std::stable_sort(todo.begin(), todo.end(), [](const FindingRecord& a, const FindingRecord& b) {
     return a.count > b.count;
   });
+  std::vector<KnownRoot> roots = known_roots(done);
   auto start = Clock::now();
   for (const FindingRecord& f : todo) {
     if ((review.cancel && review.cancel->load()) || seconds_since(start) > review.seconds) {
@@ -276,6 +413,16 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     InputPlan plan = case_input_plan(options, f.case_seed);
     FindingReview r;
     std::string line = fmt::format("#{} {}", f.id, f.signature.str());
+    if (review.reduce)
+      if (std::optional<std::string> root = explaining_root(f, roots, plan, lookup)) {
+        r.root = *root;
+        db.set_review(f.signature.key(), r);
+        ++stats.reviewed;
+        if (review.progress)
+          review.progress(
+              line + fmt::format("; goes with the values of '{}' fed from the reference", *root));
+        continue;
+      }
     if (review.opinion) {
       std::vector<std::string> asked;
       for (const auto& b : split_list(f.backends)) asked.push_back(b);
@@ -291,6 +438,7 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
         r.reduced = print_rtg(reduced->smallest.a);
         if (reduced->smallest.b) r.reduced_b = print_rtg(*reduced->smallest.b);
         r.root = reduced_root(f, reduced->smallest.a);
+        add_root(roots, r.root);
         ++stats.reduced;
         line += fmt::format("; reduced {} -> {} nodes", reduced->start_nodes,
                             reduced->smallest.nodes());

@@ -85,6 +85,19 @@ std::vector<ValuePair> pair_by_names(const Graph& a, const Graph& b) {
   return pairs;
 }
 
+std::set<std::string> values_upstream(const Graph& g, const std::set<std::string>& values) {
+  std::set<std::string> seen = values;
+  std::vector<std::string> todo(values.begin(), values.end());
+  while (!todo.empty()) {
+    const Node* n = g.producer(todo.back());
+    todo.pop_back();
+    if (!n) continue;
+    for (const std::string& in : n->inputs)
+      if (!in.empty() && seen.insert(in).second) todo.push_back(in);
+  }
+  return seen;
+}
+
 InspectResult run_inspect(const InspectSide& a, const InspectSide& b,
                           const std::vector<ValuePair>& pairs, const TensorMap& inputs,
                           const ToleranceTable& tolerances) {

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ std::map<std::string, EClassId> value_classes(const EGraph& eg, const Graph& g);
 std::vector<ValuePair> pair_by_classes(const EGraph& eg, const Graph& a, const Graph& b);
 // Pairs node outputs of a and b with the same name.
 std::vector<ValuePair> pair_by_names(const Graph& a, const Graph& b);
+
+// The values of g that `values` are computed from, themselves included.
+std::set<std::string> values_upstream(const Graph& g, const std::set<std::string>& values);
 
 struct InspectSide {
   std::string label;  // "v1 on ort:O3", for messages

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/base/error.h"
+#include "core/compare/undefined_check.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -25,6 +26,49 @@ bool between(double a, const std::vector<double>& band, DType dtype, const Toler
   double slack = tol.atol + tol.rtol * std::max(std::abs(*lo), std::abs(*hi));
   return (a >= *lo - slack && a <= *hi + slack) || tol.allows(a, *lo, dtype) ||
          tol.allows(a, *hi, dtype);
+}
+
+// An integer mean beyond 2^53, moved one past the next double in `direction`: where the exact
+// mean was divided in f64, as ONNX Runtime and onnx.reference do (...594 where Retort's exact
+// mean is ...593), the band holds it. Below 2^53 a double holds every integer: no move.
+int64_t mean_divided_in_f64(int64_t v, double direction) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  if (v > -kExact && v < kExact) return v;
+  // v is below 2^63 in magnitude, so v +- 1 does not wrap; the rounding may pass the range.
+  int64_t past = direction > 0 ? v + 1 : v - 1;
+  double d = static_cast<double>(past);
+  if (direction > 0 ? d < static_cast<long double>(past) : d > static_cast<long double>(past))
+    d = std::nextafter(d, direction * HUGE_VAL);
+  if (d >= 0x1p63) return INT64_MAX;
+  if (d < -0x1p63) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+// The results of a node that sums, moved by the rounding a compiler may add where it sums in
+// another order or in the dtype, `direction` (+1 or -1) times: a float result by eps(dtype) times
+// the sum of its terms' magnitudes (a compiler's f32 cancellation, DBL_MAX absorbing the small
+// terms in one order and not in another), kept finite; an integer mean by its f64 division.
+AdjustResults summation_rounding(double direction) {
+  return [direction](const Node& node, const std::vector<const Tensor*>& inputs,
+                     std::vector<Tensor>& results) {
+    const OpDef* op = OpRegistry::instance().find(node.op);
+    if (!op || results.empty()) return;
+    Tensor& out = results[0];
+    if (is_integer(out.dtype()) && op->has_tag("averages")) {
+      for (int64_t k = 0; k < out.numel(); ++k)
+        out.set_int(k, mean_divided_in_f64(out.get_int(k), direction));
+      return;
+    }
+    if (!is_float(out.dtype())) return;
+    std::optional<Tensor> magnitudes = magnitude_sums(node, *op, inputs);
+    if (!magnitudes || magnitudes->numel() != out.numel()) return;
+    double eps = float_epsilon(out.dtype()), max = float_max(out.dtype());
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double v = out.get(k);
+      if (!std::isfinite(v)) continue;
+      out.set(k, std::clamp(v + direction * eps * magnitudes->get(k), -max, max));
+    }
+  };
 }
 
 }  // namespace
@@ -142,6 +186,15 @@ const std::vector<TensorMap>& PrecisionBands::wide(size_t g) {
       evaluations.push_back(evaluate(*w, widen_inputs(*w, inputs_)));
     } catch (const Error&) {
       // The wide graph fails where the narrow one did not: no band from it.
+    }
+  }
+  // The graph itself with every sum moved up, then down, by the rounding of another order.
+  for (double direction : {1.0, -1.0}) {
+    try {
+      evaluations.push_back(
+          evaluate(*graphs_[g], inputs_, {.adjust = summation_rounding(direction)}));
+    } catch (const Error&) {
+      // A moved value fails a kernel downstream (an index, a shape): no band from it.
     }
   }
   return wide_.emplace(g, std::move(evaluations)).first->second;

@@ -4,7 +4,10 @@
 // band that the reference, which rounds after every op, and the wider evaluations of the same
 // graph span (f16 made f32; every f16 and f32 made f64). Behind a discontinuous op (a cast to an
 // integer or bool, a comparison, floor, ceil, round, sign) the skipped rounding becomes a jump,
-// which lands on the value one of those evaluations gives. A difference inside the band is
+// which lands on the value one of those evaluations gives. Two more evaluations of the graph
+// move every sum up, then down, by the rounding that summing in another order or in the dtype may
+// add (eps x the sum of its terms' magnitudes; an integer mean by its division in f64), so that a
+// compiler's f32 cancellation lies in the band too. A difference inside the band is
 // shown, but is not a miscompilation unless asked (docs/compare.md). All three oracles use it.
 #pragma once
 

@@ -35,6 +35,15 @@ std::string quoted_after(const std::string& text, size_t pos) {
   return text.substr(pos + 1, end - pos - 1);
 }
 
+// The pairs whose value in a is one that `outputs` of a are computed from; all when empty.
+std::vector<ValuePair> upstream_pairs(std::vector<ValuePair> pairs, const Graph& a,
+                                      const std::set<std::string>& outputs) {
+  if (outputs.empty()) return pairs;
+  std::set<std::string> upstream = values_upstream(a, outputs);
+  std::erase_if(pairs, [&](const ValuePair& p) { return !upstream.count(p.a); });
+  return pairs;
+}
+
 }  // namespace
 
 std::string FailureSignature::key() const {
@@ -125,10 +134,10 @@ const TensorMap& SignatureFinder::inputs(uint64_t seed) {
   return it->second;
 }
 
-std::optional<SignatureFinder::Culprit> SignatureFinder::against_reference(const std::string& b,
-                                                                           const std::string& g,
-                                                                           uint64_t seed) {
-  auto key = std::make_tuple(b, g, seed);
+std::optional<SignatureFinder::Culprit> SignatureFinder::against_reference(
+    const std::string& b, const std::string& g, uint64_t seed,
+    const std::set<std::string>& outputs) {
+  auto key = std::make_tuple(b, g, seed, outputs);
   if (auto it = searched_.find(key); it != searched_.end()) return it->second;
   std::optional<Culprit> found;
   Backend* under_test = backend(b);
@@ -137,7 +146,8 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::against_reference(const
     InspectResult r =
         run_inspect({fmt::format("{} on {}", g, b), &graph_def, under_test, report_.mutations},
                     {fmt::format("{} on ref", g), &graph_def, &ref_},
-                    pair_by_names(graph_def, graph_def), inputs(seed), report_.tolerances);
+                    upstream_pairs(pair_by_names(graph_def, graph_def), graph_def, outputs),
+                    inputs(seed), report_.tolerances);
     if (r.diverged)
       found = Culprit{r.op_a, std::string(dtype_name(graph_def.type_of(r.value_a).dtype))};
   }
@@ -158,10 +168,18 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& 
     }
     return std::nullopt;
   }
+  // Verdict and op from the same outputs: those that carry the finding's verdict (a MaxPool
+  // output of the wrong shape beside an int64 sum that differs is a shape mismatch at max_pool).
+  std::set<std::string> outputs_a, outputs_b;
+  for (const OutputDiff& d : f.outputs)
+    if (d.verdict == f.verdict) {
+      outputs_a.insert(d.actual_name);
+      outputs_b.insert(d.expected_name);
+    }
   // The side under test first; the side it had to agree with may be the wrong one (ort:O0 in
   // an optimization check, the original in an equivalence check).
-  if (auto c = against_reference(f.backend_a, f.graph_a, f.seed)) return c;
-  if (auto c = against_reference(f.backend_b, f.graph_b, f.seed)) return c;
+  if (auto c = against_reference(f.backend_a, f.graph_a, f.seed, outputs_a)) return c;
+  if (auto c = against_reference(f.backend_b, f.graph_b, f.seed, outputs_b)) return c;
   // Each side agrees with the reference within tolerance, but not with the other: compare the
   // two sides directly.
   Backend* a = backend(f.backend_a);
@@ -174,12 +192,13 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& 
                                                           : pair_by_names(ga, gb);
     InspectResult r =
         run_inspect({f.graph_a, &ga, a, report_.mutations}, {f.graph_b, &gb, b, report_.mutations},
-                    pairs, inputs(f.seed), report_.tolerances);
+                    upstream_pairs(pairs, ga, outputs_a), inputs(f.seed), report_.tolerances);
     if (r.diverged) return Culprit{r.op_a, std::string(dtype_name(ga.type_of(r.value_a).dtype))};
   }
-  // No intermediate value differs: the first diverging output.
+  // No intermediate value differs: the first output with the finding's verdict.
   for (const OutputDiff& d : f.outputs) {
-    if (d.verdict == Verdict::pass) continue;
+    if (d.verdict == Verdict::pass || (!outputs_a.empty() && !outputs_a.count(d.actual_name)))
+      continue;
     if (const Node* n = ga.producer(d.actual_name))
       return Culprit{n->op, std::string(dtype_name(ga.type_of(d.actual_name).dtype))};
   }

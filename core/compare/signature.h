@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -75,9 +76,10 @@ class SignatureFinder {
   const Graph& graph(const std::string& name) const;
   Backend* backend(const std::string& name) const;
   const TensorMap& inputs(uint64_t seed);
-  // The first value of graph g that backend b computes differently from the reference.
+  // The first value of graph g that backend b computes differently from the reference, among
+  // the values `outputs` are computed from (all values when empty).
   std::optional<Culprit> against_reference(const std::string& b, const std::string& g,
-                                           uint64_t seed);
+                                           uint64_t seed, const std::set<std::string>& outputs);
   std::optional<Culprit> culprit(const Finding& f);
 
   const CompareReport& report_;
@@ -86,7 +88,9 @@ class SignatureFinder {
   const EGraph* egraph_;
   RefBackend ref_;
   std::map<uint64_t, TensorMap> inputs_;
-  std::map<std::tuple<std::string, std::string, uint64_t>, std::optional<Culprit>> searched_;
+  std::map<std::tuple<std::string, std::string, uint64_t, std::set<std::string>>,
+           std::optional<Culprit>>
+      searched_;
 };
 
 // Fills Finding::signature of every finding of the report (backends: parallel to its rows).

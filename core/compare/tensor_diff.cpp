@@ -37,12 +37,19 @@ OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
     return d;
   }
   if (!is_float(expected.dtype())) {
+    d.integer = true;
     for (int64_t i = 0; i < d.numel; ++i) {
       int64_t a = actual.get_int(i), e = expected.get_int(i);
       if (a == e) continue;
-      double diff = std::abs(static_cast<double>(a) - static_cast<double>(e));
+      // Unsigned, so that the distance of two i64 values is exact (and cannot overflow).
+      auto ua = static_cast<uint64_t>(a), ue = static_cast<uint64_t>(e);
+      double diff = static_cast<double>(a > e ? ua - ue : ue - ua);
       d.max_abs_error = std::max(d.max_abs_error, diff);
       d.max_rel_error = std::max(d.max_rel_error, e == 0 ? kInf : diff / std::abs(double(e)));
+      if (d.mismatched == 0) {
+        d.first_actual_int = a;
+        d.first_expected_int = e;
+      }
       note_mismatch(d, i, static_cast<double>(a), static_cast<double>(e));
     }
     d.chebyshev = d.max_abs_error;
@@ -81,11 +88,18 @@ std::string OutputDiff::str() const {
   if (verdict == Verdict::pass)
     return fmt::format("{}: pass (max_abs={:.3g} max_rel={:.3g})", name, max_abs_error,
                        max_rel_error);
+  // Integers exactly: an i64 difference of 188 at 1.2e16 reads "...432 vs ...620", not
+  // "1.1591e+16 vs 1.1591e+16".
+  auto measure = [this](double v) {
+    return integer ? fmt::format("{:.17g}", v) : fmt::format("{:.3g}", v);
+  };
+  std::string first = integer ? fmt::format("{} vs {}", first_actual_int, first_expected_int)
+                              : fmt::format("{:.7g} vs {:.7g}", first_actual, first_expected);
   return fmt::format(
-      "{}: {} in {}/{} elements, max_abs={:.3g} max_rel={:.3g} chebyshev={:.3g}; first at [{}]: "
-      "{:.7g} vs {:.7g}",
-      name, verdict_name(verdict), mismatched, numel, max_abs_error, max_rel_error, chebyshev,
-      first_mismatch, first_actual, first_expected);
+      "{}: {} in {}/{} elements, max_abs={} max_rel={:.3g} chebyshev={}; first at "
+      "[{}]: {}",
+      name, verdict_name(verdict), mismatched, numel, measure(max_abs_error), max_rel_error,
+      measure(chebyshev), first_mismatch, first);
 }
 
 RunComparison compare_runs(const RunResult& actual, const RunResult& expected,

@@ -27,6 +27,9 @@ struct OutputDiff {
   int64_t mismatched = 0, numel = 0;  // elements outside the tolerance, of numel
   int64_t first_mismatch = -1;        // flat index of the first one
   double first_actual = 0, first_expected = 0;
+  // An integer dtype: the same two exactly (a double holds an i64 only to 2^53).
+  bool integer = false;
+  int64_t first_actual_int = 0, first_expected_int = 0;
 
   std::string str() const;  // one line: "y: mismatch 3/6 elements max_abs=... at [0] 2 vs 1"
 };

@@ -15,7 +15,10 @@ namespace retort {
 std::string UndefinedUse::str() const {
   if (!overflows.empty())
     return fmt::format("node '{}' ({}) overflows {}: its exact {} [{}] is {:.17g}", node, op,
-                       overflows, overflows.ends_with("summing") ? "sum of magnitudes" : "result",
+                       overflows,
+                       overflows.ends_with("summing")       ? "sum of magnitudes"
+                       : overflows.ends_with("multiplying") ? "product of the factors above 1"
+                                                            : "result",
                        element, element_value);
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
                      input_index, value, domain.str(), element, element_value);
@@ -37,28 +40,53 @@ bool int_pow_defined(double base, double exponent, DType dtype) {
          power < static_cast<double>(hi) + 1.0;
 }
 
-// The first element where pow's base and exponent make the power undefined (pow_defined, or an
-// integer power too large for its dtype or with a negative exponent), as the use of input 0.
-std::optional<UndefinedUse> undefined_pow(const Node& node, const Tensor& base,
-                                          const Tensor& exponent, const InputDomain& domain) {
-  if (base.dtype() == DType::boolean) return std::nullopt;
-  bool integer = is_integer(base.dtype());
-  Shape out = broadcast_shapes(base.shape(), exponent.shape());
+// Whether one pair of elements of a two-input domain is defined and, when not, whether ONNX
+// leaves the whole run open there.
+struct PairVerdict {
+  bool defined;
+  bool any_outcome = false;
+};
+
+// The first element where input 0 (a) and input 1 (b) make the node undefined by `verdict`, as
+// the use of input 0 (pow's base, fmod's dividend).
+template <typename Verdict>
+std::optional<UndefinedUse> undefined_pair(const Node& node, const Tensor& a, const Tensor& b,
+                                           const InputDomain& domain, Verdict verdict) {
+  if (a.dtype() == DType::boolean) return std::nullopt;
+  Shape out = broadcast_shapes(a.shape(), b.shape());
   std::optional<UndefinedUse> use;
-  for_each_broadcast(out, {&base.shape(), &exponent.shape()}, [&](int64_t, const int64_t* offsets) {
+  for_each_broadcast(out, {&a.shape(), &b.shape()}, [&](int64_t, const int64_t* offsets) {
     if (use) return;
-    double a = base.get(offsets[0]), b = exponent.get(offsets[1]);
-    if (integer ? int_pow_defined(a, b, base.dtype()) : pow_defined(a, b)) return;
+    double x = a.get(offsets[0]), y = b.get(offsets[1]);
+    PairVerdict v = verdict(x, y);
+    if (v.defined) return;
     use = UndefinedUse{.node = node.name,
                        .op = node.op,
                        .value = node.inputs[0],
                        .input_index = 0,
                        .domain = domain,
                        .element = offsets[0],
-                       .element_value = a,
-                       .any_outcome = integer && b < 0};
+                       .element_value = x,
+                       .any_outcome = v.any_outcome};
   });
   return use;
+}
+
+// pow's base and exponent where the power is undefined (pow_defined, or an integer power too
+// large for its dtype or with a negative exponent); fmod's dividend and divisor where the
+// remainder is the dividend's rounding noise (fmod_conditioned).
+std::optional<UndefinedUse> undefined_pair_use(const Node& node, const Tensor& a, const Tensor& b,
+                                               const InputDomain& domain) {
+  DType dtype = a.dtype();
+  if (domain.kind == ValueDomain::FmodDividend)
+    return undefined_pair(node, a, b, domain, [dtype](double x, double y) {
+      return PairVerdict{fmod_conditioned(x, y, dtype)};
+    });
+  bool integer = is_integer(dtype);
+  return undefined_pair(node, a, b, domain, [integer, dtype](double x, double y) {
+    return PairVerdict{integer ? int_pow_defined(x, y, dtype) : pow_defined(x, y),
+                       integer && y < 0};
+  });
 }
 
 // The node's result, not an input, is undefined at element k, whose exact value v leaves what
@@ -92,6 +120,28 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
   return std::nullopt;
 }
 
+// For float products (tag "multiplies": reduce_prod): the first output element whose factors'
+// magnitudes of at least 1 multiply past the dtype's largest value. The reference multiplies in
+// f64, where FLT_MAX x 0.625 x FLT_MAX x -0 stays -0; a compiler multiplying in the dtype in its
+// own order reaches inf on the way, and inf x 0 is NaN (ONNX Runtime and onnx.reference did).
+std::optional<UndefinedUse> undefined_product(const Node& node, const OpDef& op, const Tensor& x) {
+  if (!op.has_tag("multiplies") || !is_float(x.dtype()) || x.dtype() == DType::f64)
+    return std::nullopt;  // an f64 product is as wide as the reference's
+  Tensor large = x.cast(DType::f64);
+  for (int64_t k = 0; k < large.numel(); ++k) {
+    double v = std::abs(large.get(k));
+    large.set(k, std::isfinite(v) ? std::max(v, 1.0) : 1.0);  // an infinity wins in any order
+  }
+  std::vector<TensorType> types = op.infer({large.type()}, node.attrs, node.outputs.size());
+  Tensor products = op.kernel({&large}, node.attrs, types).at(0);
+  for (int64_t k = 0; k < products.numel(); ++k) {
+    double v = products.get(k);
+    if (v <= float_max(x.dtype())) continue;
+    return overflow_use(node, k, v, fmt::format("{} while multiplying", dtype_name(x.dtype())));
+  }
+  return std::nullopt;
+}
+
 // How many values one output element of an averaging op sums before it divides: the window of
 // average_pool, the operands of mean, else the input elements per output element (reduce_mean,
 // global_average_pool).
@@ -109,16 +159,14 @@ double terms_per_output(const Node& node, const std::vector<const Tensor*>& inpu
                      : 1.0;
 }
 
-// For float ops that sum (tags "accumulates": matmul, gemm, conv, sums; "averages": means): the
-// first output element whose sum of magnitudes passes the dtype's largest value. The reference
-// sums in f64, where it stays finite; a compiler summing in the dtype may overflow to inf, and
-// inf + -inf is NaN, in an order ONNX leaves open (ONNX Runtime's f32 Gemm gave -inf where the
-// f64 sum was -FLT_MAX; its ReduceSum and GlobalAveragePool, as onnx.reference's, inf). An
-// infinity already in the inputs is left out: it makes the result the same in any order.
+// For float ops that sum (tags "accumulates", "averages"): the first output element whose sum of
+// magnitudes passes the dtype's largest value. The reference sums in f64, where it stays finite;
+// a compiler summing in the dtype may overflow to inf, and inf + -inf is NaN, in an order ONNX
+// leaves open (ONNX Runtime's f32 Gemm gave -inf where the f64 sum was -FLT_MAX; its ReduceSum
+// and GlobalAveragePool, as onnx.reference's, inf).
 std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef& op,
                                                    const TensorMap& values) {
-  bool averages = op.has_tag("averages");
-  if (!averages && !op.has_tag("accumulates")) return std::nullopt;
+  if (!op.has_tag("averages") && !op.has_tag("accumulates")) return std::nullopt;
   std::vector<const Tensor*> given;
   std::optional<DType> dtype;
   for (const std::string& name : node.inputs) {
@@ -142,9 +190,29 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
     bound *= largest;
   }
   if (bound <= float_max(*dtype)) return std::nullopt;
+  std::optional<Tensor> sums = magnitude_sums(node, op, given);
+  if (!sums) return std::nullopt;
+  for (int64_t k = 0; k < sums->numel(); ++k) {
+    double v = sums->get(k);
+    if (v <= float_max(*dtype)) continue;
+    return overflow_use(node, k, v, fmt::format("{} while summing", dtype_name(*dtype)));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
+                                     const std::vector<const Tensor*>& inputs) {
+  bool averages = op.has_tag("averages");
+  if (!averages && !op.has_tag("accumulates")) return std::nullopt;
+  if (std::none_of(inputs.begin(), inputs.end(),
+                   [](const Tensor* t) { return t && is_float(t->dtype()); }))
+    return std::nullopt;
   std::vector<Tensor> magnitudes;
-  magnitudes.reserve(given.size());
-  for (const Tensor* t : given) {
+  magnitudes.reserve(inputs.size());
+  for (const Tensor* t : inputs) {
+    if (!t) return std::nullopt;
     if (!is_float(t->dtype())) {
       magnitudes.push_back(*t);
       continue;
@@ -164,15 +232,9 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
   }
   Tensor sums = op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
   double terms = averages ? terms_per_output(node, in, sums) : 1.0;
-  for (int64_t k = 0; k < sums.numel(); ++k) {
-    double v = sums.get(k) * terms;
-    if (v <= float_max(*dtype)) continue;
-    return overflow_use(node, k, v, fmt::format("{} while summing", dtype_name(*dtype)));
-  }
-  return std::nullopt;
+  for (int64_t k = 0; k < sums.numel(); ++k) sums.set(k, std::abs(sums.get(k)) * terms);
+  return sums;
 }
-
-}  // namespace
 
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
   const OpRegistry& reg = OpRegistry::instance();
@@ -186,10 +248,10 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
       if (it == values.end()) continue;
       InputDomain domain = op->domain_of_input(i, input_types(g, node), node.attrs);
       const Tensor& t = it->second;
-      if (domain.kind == ValueDomain::PowBase) {
-        auto exponent = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
-        if (exponent == values.end()) continue;
-        if (auto use = undefined_pow(node, t, exponent->second, domain)) return use;
+      if (domain.kind == ValueDomain::PowBase || domain.kind == ValueDomain::FmodDividend) {
+        auto other = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
+        if (other == values.end()) continue;
+        if (auto use = undefined_pair_use(node, t, other->second, domain)) return use;
         continue;
       }
       if (t.dtype() == DType::boolean) continue;
@@ -206,8 +268,10 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
       }
     }
     auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
-    if (x != values.end())
+    if (x != values.end()) {
       if (auto use = undefined_overflow(node, *op, x->second)) return use;
+      if (auto use = undefined_product(node, *op, x->second)) return use;
+    }
     if (auto use = undefined_accumulation(node, *op, values)) return use;
   }
   return std::nullopt;

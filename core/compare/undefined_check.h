@@ -29,6 +29,14 @@ struct UndefinedUse {
   std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
 };
 
+// For a float op that sums (tags "accumulates": matmul, gemm, conv, sums; "averages": means):
+// each element of its first result as the sum of the magnitudes of the terms it adds, in f64
+// (infinities left out: they make the result the same in any order). Empty for other ops, when
+// an input is omitted, and when no input is a float. inputs: the node's inputs (nullptr for an
+// omitted optional one).
+std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
+                                     const std::vector<const Tensor*>& inputs);
+
 // The first node in topological order that reads a value outside its op's input domain.
 // values: the values of g to check (evaluate with keep_intermediates gives them all); a value
 // missing from it is not checked. g must have passed infer_graph.

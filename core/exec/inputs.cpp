@@ -54,7 +54,8 @@ std::vector<Requirement> requirements_of(const Graph& g, const std::string& inpu
     if (!op) continue;
     for (size_t i = 0; i < node.inputs.size(); ++i) {
       if (node.inputs[i] != input) continue;
-      if (op->domain_of_input(i) == ValueDomain::Any) continue;
+      ValueDomain kind = op->domain_of_input(i);
+      if (kind == ValueDomain::Any || drawn_as_any(kind)) continue;
       InputDomain d = op->domain_of_input(i, input_types(g, node), node.attrs);
       bool seen = false;
       for (const auto& r : reqs) seen |= r.domain == d && r.op == op->name;

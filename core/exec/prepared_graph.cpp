@@ -107,6 +107,7 @@ TensorMap PreparedGraph::run(const TensorMap& inputs, const EvalOptions& options
       }
       std::vector<Tensor> outs =
           step.prepared ? step.prepared(args) : op->kernel(args, node.attrs, step.out_types);
+      if (options.adjust) options.adjust(node, args, outs);
       if (outs.size() != node.outputs.size())
         fail("kernel of '{}' returned {} outputs, expected {}", op->name, outs.size(),
              node.outputs.size());

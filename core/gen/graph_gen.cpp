@@ -208,8 +208,9 @@ class Generator {
     for (int slot = 0; slot < n_in; ++slot) {
       ValueDomain need = op.domain_of_input(slot);
       // A cast may read any computed value: where one leaves its target's range, the undefined
-      // check says so, and leaves draw inside it (generate_inputs).
-      if (need == ValueDomain::IntegerTarget) need = ValueDomain::Any;
+      // check says so, and leaves draw inside it (generate_inputs). So may sin or fmod, whose
+      // bounds no plain draw reaches.
+      if (need == ValueDomain::IntegerTarget || drawn_as_any(need)) need = ValueDomain::Any;
       NodeContext ctx{op, types, n_out, opt_};
       if (auto values = structured_operand_value(ctx, slot, rng_)) {
         TensorType t = values->type();

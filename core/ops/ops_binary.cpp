@@ -65,6 +65,8 @@ void add_mod(OpRegistry& r) {
   mod.attrs = {AttrSpec{"fmod", AttrKind::Int, int64_t{0}, false,
                         "1: sign of the dividend (C fmod); 0: sign of the divisor"}};
   mod.domain_b = ValueDomain::NonZero;
+  // A float remainder of a dividend whose ulp passes the divisor is its last bits' noise.
+  mod.domain_a = ValueDomain::FmodDividend;
   // Floats only reach f with fmod=1 (inference rejects fmod=0 on floats, as ONNX does).
   mod.f = [](double a, double b) { return std::fmod(a, b); };
   mod.fi_attrs = [](const Attrs& a) {

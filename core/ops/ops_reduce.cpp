@@ -185,9 +185,11 @@ OpDef reduce_op(const ReduceInfo& info) {
   if (sum) op.onnx.attr_inputs = {{.attr = "axes", .index = 1}};
   op.tags = {"reduce"};
   // An integer sum or product that leaves its dtype is undefined, and so is a float sum whose
-  // magnitudes pass the dtype's range (core/compare/undefined_check).
+  // magnitudes pass the dtype's range, or a float product whose factors above 1 do
+  // (core/compare/undefined_check).
   if (sum || kind == Reduce::Prod) op.tags.push_back("overflow-undefined");
   if (sum) op.tags.push_back("accumulates");
+  if (kind == Reduce::Prod) op.tags.push_back("multiplies");
   if (kind == Reduce::Mean) op.tags.push_back("averages");
   return op;
 }

@@ -148,9 +148,16 @@ std::vector<UnarySpec> unary_specs() {
           "reciprocal", "Reciprocal", "1 / x; 1/0 = inf with the sign of the zero.",
           [](double x) { return 1.0 / x; }, ValueDomain::NonZero),
       float_op("tanh", "Tanh", "Hyperbolic tangent.", [](double x) { return std::tanh(x); }),
-      float_op("sin", "Sin", "Sine (radians).", [](double x) { return std::sin(x); }),
-      float_op("cos", "Cos", "Cosine (radians).", [](double x) { return std::cos(x); }),
-      float_op("tan", "Tan", "Tangent (radians).", [](double x) { return std::tan(x); }),
+      // Periodic: an argument whose ulp passes the tolerance gives any result (docs/ops).
+      float_op(
+          "sin", "Sin", "Sine (radians).", [](double x) { return std::sin(x); },
+          ValueDomain::WellConditioned),
+      float_op(
+          "cos", "Cos", "Cosine (radians).", [](double x) { return std::cos(x); },
+          ValueDomain::WellConditioned),
+      float_op(
+          "tan", "Tan", "Tangent (radians).", [](double x) { return std::tan(x); },
+          ValueDomain::WellConditioned),
       float_op(
           "asin", "Asin", "Arcsine; NaN outside [-1, 1].", [](double x) { return std::asin(x); },
           ValueDomain::UnitClosed),

@@ -35,6 +35,12 @@ InputDomain OpDef::domain_of_input(size_t i, const std::vector<TensorType>& inpu
     auto [lo, hi] = integer_range(to);
     return InputDomain::integer_target(lo, hi);
   }
+  if (drawn_as_any(kind)) {
+    // Both bound a float's magnitude by its dtype's precision; integers are exact.
+    if (i >= inputs.size() || !is_float(inputs[i].dtype)) return ValueDomain::Any;
+    if (kind == ValueDomain::WellConditioned) return InputDomain::well_conditioned(inputs[i].dtype);
+    return kind;
+  }
   if (kind != ValueDomain::AxisIndex) return kind;
   if (inputs.empty()) fail("op '{}' has no input 0 to index", name);
   const Shape& indexed = inputs[0].shape;

@@ -28,6 +28,8 @@ Range float_range(const InputDomain& d) {
     case ValueDomain::NonZero:
     case ValueDomain::NotNaN:
     case ValueDomain::Finite:
+    case ValueDomain::WellConditioned:
+    case ValueDomain::FmodDividend:
     case ValueDomain::Any: return {-1.0, 1.0};
     case ValueDomain::AxisIndex:
       return index_range(d);
@@ -50,6 +52,8 @@ Range int_range(DType t, const InputDomain& d) {
     case ValueDomain::IntegerTarget:  // an integer input casts without truncation: any value
     case ValueDomain::NotNaN:
     case ValueDomain::Finite:
+    case ValueDomain::WellConditioned:
+    case ValueDomain::FmodDividend:
     case ValueDomain::Any: return {is_unsigned ? 0.0 : -8.0, 8};
     case ValueDomain::AxisIndex:
       return index_range(d);

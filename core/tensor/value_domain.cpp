@@ -32,6 +32,10 @@ std::string_view domain_name(ValueDomain d) {
       return "non-NaN";
     case ValueDomain::Finite:
       return "finite";
+    case ValueDomain::WellConditioned:
+      return "well-conditioned (|x| * eps of the dtype within its tolerance)";
+    case ValueDomain::FmodDividend:
+      return "well-conditioned (|x / divisor| * eps of the dtype below 1)";
   }
   return "?";
 }
@@ -43,16 +47,36 @@ InputDomain InputDomain::integer_target(int64_t lo, int64_t hi) {
   return d;
 }
 
+InputDomain InputDomain::well_conditioned(DType dtype) {
+  // The largest power of two whose ulp in the dtype is within the dtype's default tolerance
+  // (atol 1e-2, 1e-3, 1e-7: core/compare/tolerance.cpp): 16 has an f16 ulp of 2^-6, 8192 an f32
+  // ulp of 2^-10, 2^29 an f64 ulp of 2^-23.
+  int exponent = dtype == DType::f16 ? 4 : dtype == DType::f32 ? 13 : 29;
+  InputDomain d(ValueDomain::WellConditioned);
+  d.hi = int64_t{1} << exponent;
+  d.lo = -d.hi;
+  return d;
+}
+
 std::string InputDomain::str() const {
   if (kind == ValueDomain::AxisIndex) return fmt::format("[{}, {}]", -axis_size, axis_size - 1);
   if (kind == ValueDomain::IntegerTarget) return fmt::format("[{}, {}]", lo, hi);
+  if (kind == ValueDomain::WellConditioned && hi > 0)
+    return fmt::format("NaN, infinite or in [{}, {}] (well-conditioned)", lo, hi);
   return std::string(domain_name(kind));
+}
+
+bool drawn_as_any(ValueDomain d) {
+  return d == ValueDomain::WellConditioned || d == ValueDomain::FmodDividend;
 }
 
 bool in_domain(double v, const InputDomain& domain) {
   switch (domain.kind) {
     case ValueDomain::Any:
+    case ValueDomain::FmodDividend:  // checked with its divisor (fmod_conditioned)
       return true;
+    case ValueDomain::WellConditioned:  // hi 0: no dtype known, nothing to bound
+      return !std::isfinite(v) || domain.hi == 0 || std::abs(v) <= static_cast<double>(domain.hi);
     case ValueDomain::Positive:
     case ValueDomain::PowBase:
       return v > 0;
@@ -84,6 +108,11 @@ bool pow_defined(double base, double exponent) {
   if (std::isnan(base) || std::isnan(exponent) || base > 0) return true;
   if (std::trunc(exponent) != exponent) return false;
   return base != 0 || exponent >= 0;
+}
+
+bool fmod_conditioned(double dividend, double divisor, DType dtype) {
+  if (!std::isfinite(dividend) || !std::isfinite(divisor) || divisor == 0) return true;
+  return std::abs(dividend / divisor) * float_epsilon(dtype) < 1;
 }
 
 }  // namespace retort

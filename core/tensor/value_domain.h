@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/dtype.h"
+
 namespace retort {
 
 enum class ValueDomain {
@@ -36,6 +38,18 @@ enum class ValueDomain {
   // implementation's (einsum contracts its operands pairwise in an order it chooses, and with an
   // infinity that order decides between inf and NaN).
   Finite,
+  // sin, cos and tan's argument: NaN, an infinity (whose results every runtime agrees on), or a
+  // magnitude whose ulp in the input's dtype stays within that dtype's default tolerance (at most
+  // 16 in f16, 8192 in f32, 2^29 in f64; the bound is `hi`). Beyond it the result of an
+  // intermediate one ulp off is anything in [-1, 1] (sin(exp(230)) with exp one ulp lower gives
+  // 0.93 for 0.53). Like IntegerTarget it depends on the node (its input's dtype); for integers it
+  // is Any.
+  WellConditioned,
+  // fmod's dividend: a value whose quotient by the divisor (input 1) is below 1 / eps of its
+  // dtype, so that the remainder depends on more than the dividend's last bits (fmod of a product
+  // 8.75e47 whose last bits depend on the order of multiplication). Alone, with no divisor to look
+  // at, it is Any; find_undefined (core/compare) checks each pair, as for PowBase.
+  FmodDividend,
 };
 
 std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...
@@ -48,20 +62,31 @@ struct InputDomain {
       : kind(kind), axis_size(axis_size) {}
   // IntegerTarget for a target dtype holding [lo, hi].
   static InputDomain integer_target(int64_t lo, int64_t hi);
+  // WellConditioned for an input of `dtype` (a float), with its bound in hi.
+  static InputDomain well_conditioned(DType dtype);
 
   ValueDomain kind;
   int64_t axis_size;       // AxisIndex only
-  int64_t lo = 0, hi = 0;  // IntegerTarget only
+  int64_t lo = 0, hi = 0;  // IntegerTarget; hi also WellConditioned's bound
 
   bool operator==(const InputDomain&) const = default;
   std::string str() const;  // domain_name, or the index range ("[-3, 2]") of an AxisIndex
 };
 
-// Whether v lies in the domain (NaN lies only in Any).
+// Whether inputs and the generator's operands may be drawn as for Any: the domain excludes only
+// values far beyond every draw but the special values, and matters for computed values, which
+// find_undefined (core/compare) checks (WellConditioned, FmodDividend).
+bool drawn_as_any(ValueDomain d);
+
+// Whether v lies in the domain (NaN lies only in Any, WellConditioned and FmodDividend).
 bool in_domain(double v, const InputDomain& domain);
 // Whether base^exponent is defined for a float base (ValueDomain::PowBase): a positive base, or
 // an integral exponent with a power that is not a pole (0 to a negative power). NaN operands are
 // defined (IEEE propagates them).
 bool pow_defined(double base, double exponent);
+// Whether fmod(dividend, divisor) of `dtype` depends on more than the dividend's last bits
+// (ValueDomain::FmodDividend): |dividend / divisor| * eps(dtype) < 1. NaN, infinities and a zero
+// divisor are left to the other checks (defined here).
+bool fmod_conditioned(double dividend, double divisor, DType dtype);
 
 }  // namespace retort

@@ -60,6 +60,29 @@ class ReviewTest : public ::testing::Test {
       {"ref", &ref_}, {"ort:O3", &ort_}, {"onnx-ref:default", &onnx_ref_}, {"xla:jit", &xla_}};
 };
 
+// A backend that fails to run any graph holding a node of one op, with a message that names no
+// node (ORT's Expand failing shape inference after its Split merge), and runs the others right.
+class FailsWithOpBackend : public Backend {
+ public:
+  FailsWithOpBackend(std::string name, std::string op)
+      : name_(std::move(name)), op_(std::move(op)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    for (const Node& n : request.graph->nodes)
+      if (n.op == op_) return RunResult{.status = RunStatus::error, .message = "invalid graph"};
+    return ref_.run(request);
+  }
+
+ private:
+  std::string name_, op_;
+  RefBackend ref_;
+};
+
 const char* const kChain =
     "graph c\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = exp(b)\noutput y\n";
 
@@ -121,6 +144,73 @@ TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
   FindingRecord neg = finding(kChain, "neg", "f32", 1);
   EXPECT_EQ(reduced_root(neg, parse_rtg("graph n\ninput x : f32[2]\ny = neg(x)\noutput y\n")),
             "ort: neg");
+  // An output the failure does not read is no part of the root (default campaign #3: a softmax
+  // the reducer kept beside ORT's MaxPool made the root "ort: max_pool softmax").
+  Graph beside = parse_rtg(
+      "graph r\ninput x : f32[1,1,5,5]\ninput z : f32[2,3]\n"
+      "p = max_pool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, parts=2)\n"
+      "q = softmax(z)\noutput s0\noutput q\n");
+  EXPECT_EQ(reduced_root(split, beside), "ort: max_pool");
+}
+
+// ORT's wrong neg, seen under two signatures (at exp and at tanh, downstream): the more frequent
+// is reduced to a root with neg; the other fails no more once its neg values come from the
+// reference, so it takes that root without a reduction, and they merge. A finding that does not
+// fail again (sign hides the wrong neg) passes every cut: it takes no root. Nor does an error that
+// names no op (ORT's Expand failing after its Split merge is no duplicate of a root "expand"):
+// it has no failing op to look upstream of, so it is reduced.
+TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
+  WrongOpBackend wrong_neg{"ort:O3", {{"neg", 1.0}}};
+  backends_["ort:O3"] = &wrong_neg;
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  CampaignOptions o;
+  o.input_ranges = false;
+  int64_t c = db.add_campaign({0, utc_now(), o.to_json().dump(), "0", "{}", 1, 0, 1});
+  auto with_count = [&](const std::string& graph, const std::string& op, int64_t count) {
+    FindingRecord f = finding(graph, op, "f32", c);
+    f.count = count;
+    return f;
+  };
+  db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {with_count(kChain, "exp", 3)});
+  db.record_case({c, 1, 0, 3, 1, 0, 0, 0, 0, 1, ""},
+                 {with_count("graph t\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = tanh(b)\n"
+                             "output y\n",
+                             "tanh", 2)});
+  db.record_case({c, 2, 0, 3, 1, 0, 0, 0, 0, 1, ""},
+                 {with_count("graph s\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = sign(b)\n"
+                             "output y\n",
+                             "sign", 1)});
+  FindingRecord error =
+      with_count("graph e\ninput x : f32[2,3]\na = neg(x)\ny = softsign(a)\noutput y\n", "", 1);
+  error.signature.verdict = "error";
+  error.signature.dtype = "";  // no node named, no dtype
+  error.backend_a = "fails:O3";
+  error.signature.family = "fails";
+  error.backends = "ref,fails:O3";
+  db.record_case({c, 3, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {error});
+  FailsWithOpBackend fails{"fails:O3", "softsign"};
+  backends_["fails:O3"] = &fails;
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  ReviewOptions review;
+  review.opinion = false;
+  // The error's family has a root that is the failing node's op: cutting it hides the error.
+  db.set_review(FailureSignature{"fails", "reference", "mismatch", "exp", "f64", "", ""}.key(),
+                FindingReview{.root = "fails: softsign"});
+  ReviewStats stats = review_campaign(db, c, o, by_name, review);
+  EXPECT_EQ(stats.reviewed, 4u);
+  EXPECT_EQ(stats.reduced, 2u);
+  EXPECT_EQ(stats.merged, 1u);
+  EXPECT_FALSE(db.reviews()[error.signature.key()].reduced.empty());
+  std::map<std::string, FindingRecord> by_op;
+  for (const auto& f : db.findings()) by_op[f.signature.op] = f;
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  const FindingReview& reduced = reviews[by_op["exp"].signature.key()];
+  const FindingReview& duplicate = reviews[by_op["tanh"].signature.key()];
+  EXPECT_NE(reduced.root.find("neg"), std::string::npos) << reduced.reduced;
+  EXPECT_EQ(duplicate.root, reduced.root);
+  EXPECT_TRUE(duplicate.reduced.empty());
+  EXPECT_EQ(duplicate.merged_into, by_op["exp"].id);
+  EXPECT_EQ(reviews[by_op["sign"].signature.key()].root, "");
 }
 
 // Two findings (f32 and f64) that both reduce to one exp: one root, merged into the older.

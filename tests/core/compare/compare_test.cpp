@@ -1,5 +1,6 @@
 #include "core/compare/compare.h"
 
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -256,6 +257,85 @@ output y
   CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, max);
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+}
+
+// ONNX Runtime sums an f32 matmul in f32: 1e8 + 1 absorbs the 1, so [1e8, 1, -1e8, 1] . 1 is 1
+// where the reference's f64 sum gives 2. Any order of the sum may lose eps(f32) x the sum of the
+// terms' magnitudes (here 24), so 1 is precision; the second row's terms are small, and 11 for 10
+// stays a mismatch.
+TEST(Compare, AnF32SumThatCancelsIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input a : f32[2,4]
+input b : f32[4,1]
+y = matmul(a, b)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("a", Tensor::from_doubles(DType::f32, {2, 4}, {1e8, 1, -1e8, 1, 1, 2, 3, 4}));
+  plan.fixed.emplace("b", Tensor::from_doubles(DType::f32, {4, 1}, {1, 1, 1, 1}));
+  ValuesBackend f32("f32", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {1, 10})}});
+  CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+
+  ValuesBackend wrong("w", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {2, 11})}});
+  r = run_compare({{"original", &g}}, {&wrong}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+}
+
+// A mean of [DBL_MAX, -DBL_MAX, -0.476, 0.206, 0.896]: summed in order the two cancel (0.1252,
+// the reference); ONNX Runtime's order lets DBL_MAX absorb the small terms (0.1791). The sum of
+// magnitudes passes DBL_MAX, so any order's result is possible: precision. A mean of small values
+// that is off stays a mismatch.
+TEST(Compare, ASumWhoseOrderDecidesWhatIsAbsorbedIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f64[2,5]
+y = reduce_mean(x, axes=[1], keepdims=0)
+output y
+)");
+  const double max = std::numeric_limits<double>::max();
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f64, {2, 5},
+                                               {max, -max, -0.476, 0.206, 0.896, 1, 2, 3, 4, 5}));
+  ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::f64, {2}, {0.1791, 3})}});
+  CompareReport r = run_compare({{"original", &g}}, {&ort}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+
+  ValuesBackend wrong("w", {{"y", Tensor::from_doubles(DType::f64, {2}, {0.1252, 3.001})}});
+  r = run_compare({{"original", &g}}, {&wrong}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+}
+
+// ONNX does not say how an integer mean rounds; ONNX Runtime and onnx.reference divide the sum
+// in f64. Above 2^53 that rounds the exact mean ...593.5 (the reference truncates: ...593) to the
+// double ...594: precision. ONNX Runtime's i64 sum in doubles, off by far more (docs/bugs.md row
+// 14), stays a mismatch, and so does any difference below 2^53.
+TEST(Compare, AnIntegerMeanDividedInF64IsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : i64[2,2]
+y = reduce_mean(x, axes=[1], keepdims=0)
+output y
+)");
+  auto mean = [](int64_t big, int64_t small) {
+    return Tensor::from_ints(DType::i64, {2}, {big, small});
+  };
+  InputPlan plan;
+  plan.fixed.emplace(
+      "x", Tensor::from_ints(DType::i64, {2, 2}, {11821949021847593, 11821949021847594, 3, 4}));
+  ValuesBackend ort("ort", {{"y", mean(11821949021847594, 3)}});
+  CompareReport r = run_compare({{"original", &g}}, {&ort}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+
+  for (Tensor wrong : {mean(11821949021847593 + 188, 3), mean(11821949021847593, 4)}) {
+    ValuesBackend w("w", {{"y", wrong}});
+    r = run_compare({{"original", &g}}, {&w}, {}, plan);
+    ASSERT_EQ(r.bug_count(), 1u);
+    EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+  }
 }
 
 // The equivalence and optimization oracles compare two backend runs; each side that lies in its

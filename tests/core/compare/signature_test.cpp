@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/backend/worker_backend.h"
 #include "core/compare/report_format.h"
 #include "core/io/rtg.h"
@@ -91,6 +93,24 @@ TEST(FailureSignature, ReferenceFindingNamesTheFirstWrongKernelNotTheOutput) {
     EXPECT_EQ(s, (FailureSignature{"bad", "reference", "mismatch", "mul", "f32", "", ""}))
         << s.key();
   }
+}
+
+// Two wrong kernels in one case: neg's value is off (a mismatch of y), exp's is NaN (a nan-inf
+// mismatch of z, the finding's verdict). Verdict and op come from the same output: nan-inf at
+// exp, although neg diverges first (default campaign #88: a MaxPool shape mismatch named after
+// an int64 sum).
+TEST(FailureSignature, VerdictAndOpComeFromTheSameOutput) {
+  Graph g =
+      parse_rtg("graph g\ninput x : f32[2,3]\na = neg(x)\ny = abs(a)\nz = exp(x)\noutput y, z\n");
+  RefBackend ref;
+  WrongOpBackend wrong("bad:O1", {{"neg", 1.0}, {"exp", std::nan("")}});
+  CompareReport r =
+      run_compare({{"original", &g}}, {&ref, &wrong}, {.seed = 3, .runs = 1, .tolerances = {}});
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::nan_inf_mismatch);
+  SignatureFinder finder(r, {&ref, &wrong});
+  EXPECT_EQ(finder.of(*r.bug(1)),
+            (FailureSignature{"bad", "reference", "nan-inf mismatch", "exp", "f32", "", ""}));
 }
 
 TEST(FailureSignature, OptimizationFindingBlamesTheWrongSideEvenWhenItIsTheBaseline) {

@@ -55,6 +55,24 @@ TEST(CompareTensorDiff, IntegersAreExactAndTypesMustAgree) {
             Verdict::shape_dtype_mismatch);
 }
 
+// ONNX Runtime's i64 mean off by 188 at 5e17 (docs/bugs.md row 14): doubles would print
+// "-5.090072e+17 vs -5.090072e+17".
+TEST(CompareTensorDiff, IntegerDifferencesPrintExactly) {
+  Tensor e = Tensor::from_ints(DType::i64, {2}, {7, -509007232385874620});
+  Tensor a = Tensor::from_ints(DType::i64, {2}, {7, -509007232385874432});
+  OutputDiff d = diff_tensors(a, e, {});
+  d.actual_name = d.expected_name = "y";
+  EXPECT_EQ(d.str(),
+            "y: mismatch in 1/2 elements, max_abs=188 max_rel=3.69e-16 chebyshev=188; first at "
+            "[1]: -509007232385874432 vs -509007232385874620");
+  Tensor f = Tensor::from_doubles(DType::f32, {1}, {2});
+  d = diff_tensors(Tensor::from_doubles(DType::f32, {1}, {3.5}), f, {});
+  d.actual_name = d.expected_name = "y";
+  EXPECT_EQ(d.str(),
+            "y: mismatch in 1/1 elements, max_abs=1.5 max_rel=0.75 chebyshev=1.5; first at "
+            "[0]: 3.5 vs 2");
+}
+
 TEST(CompareTensorDiff, RunsThatFailGiveTheirStatus) {
   RunResult ok;
   ok.outputs["y"] = Tensor::from_doubles(DType::f32, {1}, {1});

@@ -2,6 +2,7 @@
 // element 0 of the listed values (a miscompiled kernel and everything computed from it).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,6 +32,60 @@ class WrongBackend : public Backend {
  private:
   std::string name_;
   std::set<std::string> wrong_;
+  RefBackend ref_;
+};
+
+// A backend whose kernels of some ops are wrong: the reference with a delta added to element 0
+// of every result of each listed op (NaN makes it NaN), and everything computed from it.
+class WrongOpBackend : public Backend {
+ public:
+  WrongOpBackend(std::string name, std::map<std::string, double> deltas)
+      : name_(std::move(name)), deltas_(std::move(deltas)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    RunResult r;
+    EvalOptions wrong{.adjust = [this](const Node& n, const std::vector<const Tensor*>&,
+                                       std::vector<Tensor>& results) {
+      auto delta = deltas_.find(n.op);
+      if (delta != deltas_.end() && results[0].numel() > 0)
+        results[0].set(0, results[0].get(0) + delta->second);
+    }};
+    r.outputs = evaluate(*request.graph, request.inputs, wrong);
+    return r;
+  }
+
+ private:
+  std::string name_;
+  std::map<std::string, double> deltas_;
+  RefBackend ref_;
+};
+
+// A backend that runs the reference and gives the listed outputs the listed values instead: a
+// compiler's result known from a real case.
+class ValuesBackend : public Backend {
+ public:
+  ValuesBackend(std::string name, TensorMap values)
+      : name_(std::move(name)), values_(std::move(values)) {}
+  BackendInfo info() const override {
+    BackendInfo i = ref_.info();
+    i.name = name_;
+    i.kind = "worker";
+    return i;
+  }
+  RunResult run(const RunRequest& request) override {
+    RunResult r = ref_.run(request);
+    for (const auto& [name, t] : values_) r.outputs.insert_or_assign(name, t);
+    return r;
+  }
+
+ private:
+  std::string name_;
+  TensorMap values_;
   RefBackend ref_;
 };
 

@@ -82,7 +82,9 @@ TEST(GenerateInputs, HonoursEveryRegisteredInputDomain) {
         for (int64_t k = 0; k < x.numel(); ++k)
           ASSERT_TRUE(in_domain(x.get(k), domain))
               << op->name << " input " << i << " value " << x.get(k);
-        ASSERT_EQ(notes.size(), 1u) << op->name;
+        // sin's and fmod's bounds lie beyond every plain draw: drawn as Any, without a note.
+        ASSERT_EQ(notes.size(), drawn_as_any(domain.kind) ? 0u : 1u) << op->name;
+        if (notes.empty()) continue;
         EXPECT_EQ(notes[0].rfind("x: ", 0), 0u) << notes[0];
         EXPECT_NE(notes[0].find(op->name + " needs them"), std::string::npos) << notes[0];
         ++checked;

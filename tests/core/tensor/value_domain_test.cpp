@@ -47,5 +47,36 @@ TEST(ValueDomain, GatherIndicesIndexTheGatheredAxisOfData) {
               ::testing::HasSubstr("'axis' 3 is out of range [-3, 2]"));
 }
 
+// sin, cos and tan take an argument whose ulp in its dtype is within that dtype's tolerance;
+// fmod a dividend whose quotient by the divisor is below 1 / eps. Integers are exact: Any.
+TEST(ValueDomain, PeriodicAndFmodArgumentsAreBoundedByTheirDtypesPrecision) {
+  const OpRegistry& reg = OpRegistry::instance();
+  const OpDef& sin = reg.get("sin");
+  EXPECT_EQ(sin.domain_of_input(0), ValueDomain::WellConditioned);
+  for (auto [dtype, bound] : {std::pair{DType::f16, 16.0}, std::pair{DType::f32, 8192.0},
+                              std::pair{DType::f64, 0x1p29}}) {
+    InputDomain d = sin.domain_of_input(0, {{dtype, {2}}}, {});
+    EXPECT_EQ(d.kind, ValueDomain::WellConditioned) << dtype_name(dtype);
+    EXPECT_TRUE(in_domain(-bound, d)) << dtype_name(dtype);
+    EXPECT_FALSE(in_domain(bound * 2, d)) << dtype_name(dtype);
+    // Every runtime gives NaN for NaN and the infinities.
+    EXPECT_TRUE(in_domain(kNaN, d) && in_domain(kInf, d)) << dtype_name(dtype);
+  }
+  EXPECT_EQ(sin.domain_of_input(0, {{DType::f32, {2}}}, {}).str(),
+            "NaN, infinite or in [-8192, 8192] (well-conditioned)");
+
+  const OpDef& mod = reg.get("mod");
+  EXPECT_EQ(mod.domain_of_input(0), ValueDomain::FmodDividend);
+  EXPECT_EQ(mod.domain_of_input(0, {{DType::i64, {2}}, {DType::i64, {2}}}, {}).kind,
+            ValueDomain::Any);
+  EXPECT_TRUE(fmod_conditioned(1e15, 3, DType::f64));
+  EXPECT_FALSE(fmod_conditioned(8.75e47, 3, DType::f64));
+  EXPECT_FALSE(fmod_conditioned(1e8, 3, DType::f32));
+  EXPECT_TRUE(fmod_conditioned(kInf, 3, DType::f32));
+  EXPECT_TRUE(drawn_as_any(ValueDomain::WellConditioned) &&
+              drawn_as_any(ValueDomain::FmodDividend));
+  EXPECT_FALSE(drawn_as_any(ValueDomain::Finite));
+}
+
 }  // namespace
 }  // namespace retort
