@@ -178,7 +178,7 @@ void bisect_backend(Session& s, const Args& args, Output& out) {
   if (!a || &environment_family(*a->family) != &env)
     fail("finding #{} is on {}, not on a backend of {}", n, finding->backend_a, env.name);
   std::optional<BackendName> b;
-  if (finding->oracle == Oracle::optimization) b = parse_backend_name(finding->backend_b);
+  if (finding->oracle == Oracle::Optimization) b = parse_backend_name(finding->backend_b);
 
   auto release = [&](const std::string& word) {
     return word == "default" ? default_version(env) : word;

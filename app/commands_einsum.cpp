@@ -91,8 +91,8 @@ void run_validity(Session& s, const Args& args, Output& out) {
     bool ok = true;
     for (size_t b = 0; b < backends.size(); ++b) {
       Verdict v = r.cell(b, 0).verdict;
-      ok = ok && v != Verdict::error && v != Verdict::crash && v != Verdict::timeout &&
-           v != Verdict::unsupported;
+      ok = ok && v != Verdict::Error && v != Verdict::Crash && v != Verdict::Timeout &&
+           v != Verdict::Unsupported;
     }
     if (ok) {
       ++ran;

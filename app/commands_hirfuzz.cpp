@@ -119,7 +119,7 @@ void run_relax(Session& s, const Args& args, Output& out) {
   for (size_t b = 0; b < names.size(); ++b) {
     const std::optional<RunResult>& r = run.results[b];
     if (!r) continue;  // the reference cannot run a graph that breaks constraints
-    crashes += r->status == RunStatus::crash;
+    crashes += r->status == RunStatus::Crash;
     out.print("{:<10} {:<12} {}", names[b], run_status_name(r->status),
               r->message.substr(0, r->message.find('\n')));
   }

@@ -47,7 +47,7 @@ std::string program_of(Session& s, const std::string& backend,
   request.mutations = mutations;
   request.want_program = true;
   RunResult r = b.run(request);
-  if (r.status != RunStatus::ok)
+  if (r.status != RunStatus::Ok)
     fail("{} could not run the {}program: {}: {}", names.front(),
          mutations.empty() ? "" : "mutated ", run_status_name(r.status), r.message);
   if (!r.program)
@@ -146,13 +146,13 @@ void register_program_commands(CommandRegistry& r) {
                {{"KIND", Completion::None, false, false, kinds}},
                "Adds a mutation, each keeping what the program computes:\n"
                "  resolve         an element-wise op unrolled into a loop over an axis\n"
-             "  mutate-recover  an entry changed, restored before its next use\n"
-             "  functionalize   statements moved into a nested function or closure\n"
-             "  tcb             statements under `if COND:`, COND true for the run's\n"
-             "                  inputs, made from values profiled there (JAX: lax.cond)\n"
-             "  sparse          TENSURE's storage formats: einsum or matmul operands\n"
-             "                  as BCOO arrays (jax.experimental.sparse; xla only)\n"
-             "A mutation is an undo step; --seed picks where and how. Mutations compose; each\n"
+               "  mutate-recover  an entry changed, restored before its next use\n"
+               "  functionalize   statements moved into a nested function or closure\n"
+               "  tcb             statements under `if COND:`, COND true for the run's\n"
+               "                  inputs, made from values profiled there (JAX: lax.cond)\n"
+               "  sparse          TENSURE's storage formats: einsum or matmul operands\n"
+               "                  as BCOO arrays (jax.experimental.sparse; xla only)\n"
+               "A mutation is an undo step; --seed picks where and how. Mutations compose; each\n"
                "backend gets the kinds its family applies.",
                run_mutate},
               {"list", {}, "Lists the session's mutations.", run_list},

@@ -126,7 +126,7 @@ void run_reduce(Session& s, const Args& args, Output& out) {
   const Finding f = *found;
   ReduceCase start;
   start.a = report_graph(*report, f.graph_a);
-  if (f.oracle == Oracle::equivalence) {
+  if (f.oracle == Oracle::Equivalence) {
     start.b = report_graph(*report, f.graph_b);
     std::vector<ValuePair> pairs = s.has_egraph()
                                        ? pair_by_classes(s.egraph().eg, start.a, *start.b)

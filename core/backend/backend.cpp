@@ -6,15 +6,15 @@ namespace retort {
 
 std::string_view run_status_name(RunStatus status) {
   switch (status) {
-    case RunStatus::ok:
+    case RunStatus::Ok:
       return "ok";
-    case RunStatus::error:
+    case RunStatus::Error:
       return "error";
-    case RunStatus::unsupported:
+    case RunStatus::Unsupported:
       return "unsupported";
-    case RunStatus::crash:
+    case RunStatus::Crash:
       return "crash";
-    case RunStatus::timeout:
+    case RunStatus::Timeout:
       return "timeout";
   }
   return "?";

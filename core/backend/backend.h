@@ -17,11 +17,11 @@
 namespace retort {
 
 enum class RunStatus {
-  ok,
-  error,        // the backend reported an error for this model (a compile or runtime failure)
-  unsupported,  // the backend cannot express the model (an op or mode it lacks): not a bug
-  crash,        // the worker died (signal or exit) while running it
-  timeout,      // the worker exceeded its time limit and was killed
+  Ok,
+  Error,        // the backend reported an error for this model (a compile or runtime failure)
+  Unsupported,  // the backend cannot express the model (an op or mode it lacks): not a bug
+  Crash,        // the worker died (signal or exit) while running it
+  Timeout,      // the worker exceeded its time limit and was killed
 };
 std::string_view run_status_name(RunStatus status);
 
@@ -56,7 +56,7 @@ struct RunRequest {
 };
 
 struct RunResult {
-  RunStatus status = RunStatus::ok;
+  RunStatus status = RunStatus::Ok;
   TensorMap outputs;
   std::string message;      // why it is not ok: the backend's error text, the signal, the limit
   std::string stderr_tail;  // the last lines a worker wrote to stderr, for crash reports

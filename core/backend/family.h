@@ -27,8 +27,8 @@ struct FamilyMode {
 };
 
 enum class Installer {
-  Npm,   // an Npm prefix per version (onnxruntime-node)
-  Pypi,  // a virtual environment per version, Made with uv
+  Npm,   // an npm prefix per version (onnxruntime-node)
+  Pypi,  // a virtual environment per version, made with uv
 };
 
 // A message by which a compiler refuses a model it cannot run, rather than computing a wrong

@@ -29,7 +29,7 @@ RunResult RefBackend::run(const RunRequest& request) {
       result.outputs.emplace(name, it->second);
     }
   } catch (const Error& e) {
-    result.status = RunStatus::error;
+    result.status = RunStatus::Error;
     result.message = e.what();
     result.outputs.clear();
   }

@@ -35,7 +35,7 @@ Support probe(Backend& b, const std::string& op, DType t) {
   } catch (const Error&) {
     return Support::No;
   }
-  return b.run(request).status == RunStatus::ok ? Support::Yes : Support::No;
+  return b.run(request).status == RunStatus::Ok ? Support::Yes : Support::No;
 }
 
 const char* support_word(Support s) {

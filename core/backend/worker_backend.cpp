@@ -158,11 +158,11 @@ Clock::time_point WorkerBackend::request_deadline() const {
 bool WorkerBackend::timed_out(RunResult& result, const std::string& what) {
   if (limits_.deadline && Clock::now() >= *limits_.deadline) {
     trouble_.cut = true;
-    fail_worker(result, RunStatus::timeout,
+    fail_worker(result, RunStatus::Timeout,
                 fmt::format("{}: stopped at the campaign's deadline; killed the worker", what));
     return true;
   }
-  fail_worker(result, RunStatus::timeout,
+  fail_worker(result, RunStatus::Timeout,
               fmt::format("{} within {} s; killed the worker", what, spec_.timeout_s));
   return false;
 }
@@ -191,8 +191,8 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
       // `unsupported`: the worker cannot run this mode here (a device its framework lacks).
       fail_worker(
           result,
-          text_member(answer.header, "kind") == "unsupported" ? RunStatus::unsupported
-                                                              : RunStatus::error,
+          text_member(answer.header, "kind") == "unsupported" ? RunStatus::Unsupported
+                                                              : RunStatus::Error,
           fmt::format("the worker refused hello: {}", text_member(answer.header, "message")));
       return Start::Failed;
     }
@@ -208,9 +208,9 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
       return Start::Slow;
     }
     std::string how = process_->wait_exit(Clock::now() + kExitGrace);
-    fail_worker(result, RunStatus::crash, fmt::format("the worker {} at start-up", how));
+    fail_worker(result, RunStatus::Crash, fmt::format("the worker {} at start-up", how));
   } catch (const std::exception& e) {
-    fail_worker(result, RunStatus::error,
+    fail_worker(result, RunStatus::Error,
                 fmt::format("the worker's answer to hello is not valid: {}; killed it",
                             terminal_safe(e.what(), kWorkerMessageBytes)));
   }
@@ -270,7 +270,7 @@ ProgramSource WorkerBackend::program_source(const RunRequest& request) {
   } catch (const std::exception& e) {  // a timeout, a closed pipe, a malformed frame
     std::string why = terminal_safe(e.what(), kWorkerMessageBytes);
     RunResult failed;
-    fail_worker(failed, RunStatus::error, "no program: " + why);
+    fail_worker(failed, RunStatus::Error, "no program: " + why);
     fail("{}: the worker wrote no program: {}", spec_.name, why);
   }
   std::string type = text_member(answer.header, "type");
@@ -301,7 +301,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
   uint64_t id = next_id_++;
   for (const auto& name : wanted) {
     if (request.graph->defines(name)) continue;
-    result.status = RunStatus::error;
+    result.status = RunStatus::Error;
     result.message = fmt::format("the graph has no value named '{}'", name);
     return result;
   }
@@ -318,7 +318,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
   } catch (const Error& e) {
     // Retort could not make the model (an export the ONNX checker rejects): the compiler never
     // saw it, so this is no finding against it.
-    result.status = RunStatus::unsupported;
+    result.status = RunStatus::Unsupported;
     result.outputs.clear();
     result.message = fmt::format("Retort cannot send the model: {}", e.message());
     return result;
@@ -328,7 +328,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     std::string type = text_member(answer.header, "type");
     if (type == "error") {
       std::string kind = text_member(answer.header, "kind");
-      result.status = kind == "unsupported" ? RunStatus::unsupported : RunStatus::error;
+      result.status = kind == "unsupported" ? RunStatus::Unsupported : RunStatus::Error;
       result.outputs.clear();
       result.message = text_member(answer.header, "message");
       result.stderr_tail = process_->stderr_tail();
@@ -362,10 +362,10 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
       if (!timed_out(result, "no answer")) ++case_timeouts_;
     } else {
       std::string how = process_->wait_exit(Clock::now() + kExitGrace);
-      fail_worker(result, RunStatus::crash, fmt::format("the worker {} during the run", how));
+      fail_worker(result, RunStatus::Crash, fmt::format("the worker {} during the run", how));
     }
   } catch (const std::exception& e) {
-    fail_worker(result, RunStatus::error,
+    fail_worker(result, RunStatus::Error,
                 fmt::format("malformed response: {}; killed the worker",
                             terminal_safe(e.what(), kWorkerMessageBytes)));
   }
@@ -376,17 +376,17 @@ RunResult WorkerBackend::run(const RunRequest& request) {
   auto start = Clock::now();
   RunResult result;
   if (!spec_.unavailable.empty()) {
-    result.status = RunStatus::unsupported;
+    result.status = RunStatus::Unsupported;
     result.message = "unavailable here: " + spec_.unavailable;
   } else if (limits_.deadline && start >= *limits_.deadline) {
     trouble_.cut = true;
-    result.status = RunStatus::timeout;
+    result.status = RunStatus::Timeout;
     result.message = "not run: the campaign's deadline has passed";
   } else if (limits_.timeouts && !trouble_.infrastructure.empty()) {
-    result.status = RunStatus::timeout;
+    result.status = RunStatus::Timeout;
     result.message = "not run: " + trouble_.infrastructure;
   } else if (limits_.timeouts && case_timeouts_ >= *limits_.timeouts) {
-    result.status = RunStatus::timeout;
+    result.status = RunStatus::Timeout;
     result.message = fmt::format("not run: the worker timed out {} times in this case (each {} s)",
                                  case_timeouts_, spec_.timeout_s);
   } else if (ensure_started(result)) {

@@ -26,7 +26,7 @@ std::string failing_cells_json(const CompareReport& report) {
   for (size_t b = 0; b < report.backends.size(); ++b)
     for (size_t g = 0; g < report.graphs.size(); ++g) {
       const CompareCell& c = report.cell(b, g);
-      if (c.verdict == Verdict::pass) continue;
+      if (c.verdict == Verdict::Pass) continue;
       cells.push_back({{"backend", report.backends[b]},
                        {"graph", report.graphs[g]},
                        {"verdict", std::string(verdict_name(c.verdict))},
@@ -193,7 +193,7 @@ void CaseRunner::run_for_crashes(const CasePrograms& programs, CaseOutcome& out)
   std::string broken = fmt::format("{}", fmt::join(relaxed.relaxed.broken, "; "));
   std::optional<FindingRecord> shared;
   for (size_t b = 0; b < backends_.size(); ++b) {
-    if (!results[b] || results[b]->status != RunStatus::crash) continue;
+    if (!results[b] || results[b]->status != RunStatus::Crash) continue;
     const RunResult& r = *results[b];
     if (!shared)
       shared = case_finding(programs, rec, print_rtg(programs.graphs.front().graph),
@@ -246,7 +246,7 @@ void CaseRunner::compare(const CasePrograms& programs, CaseOutcome& out) {
       if (!is_bug(f.verdict)) continue;
       FindingRecord fr = shared;
       fr.signature = finder.of(f);
-      if (f.verdict == Verdict::crash || f.verdict == Verdict::error)
+      if (f.verdict == Verdict::Crash || f.verdict == Verdict::Error)
         classify_text(fr.signature, f.message);
       fr.backend_a = f.backend_a;
       fr.graph_a = f.graph_a;

@@ -34,14 +34,14 @@ double seconds_since(Clock::time_point t) {
 std::set<std::string> differing_outputs(const CompareReport& report, const std::string& backend) {
   std::set<std::string> names;
   for (const Finding& f : report.findings)
-    if (f.oracle == Oracle::reference && f.backend_a == backend && is_bug(f.verdict))
+    if (f.oracle == Oracle::Reference && f.backend_a == backend && is_bug(f.verdict))
       for (const OutputDiff& d : f.outputs)
-        if (d.verdict != Verdict::pass) names.insert(d.expected_name);
+        if (d.verdict != Verdict::Pass) names.insert(d.expected_name);
   return names;
 }
 
 bool is_failure(Verdict v) {
-  return v == Verdict::error || v == Verdict::crash || v == Verdict::timeout;
+  return v == Verdict::Error || v == Verdict::Crash || v == Verdict::Timeout;
 }
 
 // Whether the second reference's run (`second`, in its report) disputes the reference on the
@@ -57,7 +57,7 @@ bool disputes(const FindingRecord& f, const Graph& g, const InputPlan& fixed,
   if (!is_bug(v) || is_failure(v) || (accused_verdict && is_failure(*accused_verdict)))
     return false;
   std::set<std::string> theirs = differing_outputs(second, second_name);
-  if (f.signature.oracle != oracle_name(Oracle::reference) || theirs.empty()) return true;
+  if (f.signature.oracle != oracle_name(Oracle::Reference) || theirs.empty()) return true;
   Backend* accused = nullptr;
   try {
     accused = &lookup(f.backend_a);
@@ -96,7 +96,7 @@ bool same_family(const std::string& backend, const FamilyDef& f) {
 }
 
 Oracle oracle_named(const std::string& name) {
-  for (Oracle o : {Oracle::equivalence, Oracle::optimization, Oracle::reference})
+  for (Oracle o : {Oracle::Equivalence, Oracle::Optimization, Oracle::Reference})
     if (oracle_name(o) == name) return o;
   fail("unknown oracle '{}'", name);
 }
@@ -181,7 +181,7 @@ Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
         run_compare({{f.graph_a, &*under_test}}, {backend},
                     CompareOptions{.seed = f.inputs_seed, .runs = 1, .tolerances = {}}, fixed);
     Verdict v = report.cell(0, 0).verdict;
-    if (v == Verdict::pass || v == Verdict::undefined || v == Verdict::precision)
+    if (v == Verdict::Pass || v == Verdict::Undefined || v == Verdict::Precision)
       a.agree.push_back(name);
     else if (is_bug(v))
       a.differ.push_back(name);
@@ -240,7 +240,7 @@ ReduceTarget failure_of(const FindingRecord& f, const InputPlan& plan) {
 std::optional<ReduceCase> finding_case(const FindingRecord& f) {
   ReduceCase start;
   start.a = *finding_graph(f, f.graph_a);
-  if (oracle_named(f.signature.oracle) == Oracle::equivalence) {
+  if (oracle_named(f.signature.oracle) == Oracle::Equivalence) {
     start.b = finding_graph(f, f.graph_b);
     if (!start.b) return std::nullopt;
     for (const auto& p : pair_by_names(start.a, *start.b)) start.pairs.emplace(p.a, p.b);
@@ -328,7 +328,7 @@ bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan
   if (!std::includes(upstream.begin(), upstream.end(), root.ops.begin(), root.ops.end()))
     return false;
   std::vector<Graph> graphs{*under_test};
-  if (oracle_named(f.signature.oracle) == Oracle::equivalence) {
+  if (oracle_named(f.signature.oracle) == Oracle::Equivalence) {
     std::optional<Graph> other = finding_graph(f, f.graph_b);
     if (!other) return false;
     graphs.push_back(std::move(*other));
@@ -337,12 +337,12 @@ bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan
   inputs.fixed = generate_inputs(*finding_graph(f, "original"), f.inputs_seed, nullptr, plan);
   // Each graph alone against the reference: the same backends, no pair to agree with.
   ReduceTarget target = failure_of(f, inputs);
-  if (target.oracle == Oracle::equivalence) target.backend_b = "ref";
+  if (target.oracle == Oracle::Equivalence) target.backend_b = "ref";
   for (const Graph& g : graphs) {
     ReduceCase c;
     target.inputs = inputs;
     c.a = root_fed_from_reference(g, root, target.inputs);
-    if (check_case(c, target, lookup) != CheckOutcome::passes) return false;
+    if (check_case(c, target, lookup) != CheckOutcome::Passes) return false;
   }
   return true;
 }
@@ -355,7 +355,7 @@ std::optional<std::string> explaining_root(const FindingRecord& f,
                                            const InputPlan& plan, const BackendLookup& lookup) {
   if (roots.empty()) return std::nullopt;
   std::optional<ReduceCase> start = finding_case(f);
-  if (!start || check_case(*start, failure_of(f, plan), lookup) != CheckOutcome::same_failure)
+  if (!start || check_case(*start, failure_of(f, plan), lookup) != CheckOutcome::SameFailure)
     return std::nullopt;
   for (const KnownRoot& root : roots) {
     try {

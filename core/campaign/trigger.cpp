@@ -73,7 +73,7 @@ TriggerCheck check_trigger(Backend& backend, const Graph& seed, const Graph& wov
     request.inputs = inputs;
     request.optimized_ops = true;
     ran[k] = backend.run(request);
-    if (ran[k].status != RunStatus::ok)
+    if (ran[k].status != RunStatus::Ok)
       return {Trigger::Unknown, fmt::format("{} graph: {} ({})", k ? "woven" : "seed",
                                             run_status_name(ran[k].status), ran[k].message)};
     if (!ran[k].optimized_ops)

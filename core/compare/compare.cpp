@@ -44,7 +44,7 @@ Expected run_reference(const Graph& g, const TensorMap& inputs) {
     e.undefined = find_undefined(g, values);
     for (const auto& o : g.outputs) e.result.outputs.emplace(o, values.at(o));
   } catch (const Error& err) {
-    e.result.status = RunStatus::error;
+    e.result.status = RunStatus::Error;
     e.result.message = err.what();
     // The inputs may be why the reference failed (a gather index out of range is an evaluation
     // error), so check the values known without evaluating.
@@ -58,15 +58,14 @@ Expected run_reference(const Graph& g, const TensorMap& inputs) {
 std::string first_failure(const RunComparison& c) {
   if (!c.message.empty()) return c.message;
   for (const auto& d : c.outputs)
-    if (d.verdict != Verdict::pass) return d.str();
+    if (d.verdict != Verdict::Pass) return d.str();
   return {};
 }
 
 // A difference in values (not a failed run): what a repeated run must show again before it is
 // reported as a miscompilation.
 bool is_value_difference(Verdict v) {
-  return v == Verdict::mismatch || v == Verdict::nan_inf_mismatch ||
-         v == Verdict::shape_dtype_mismatch;
+  return v == Verdict::Mismatch || v == Verdict::NanInfMismatch || v == Verdict::ShapeDtypeMismatch;
 }
 
 // Repeats a backend's run of a graph on the same inputs, once, when a check is about to report
@@ -130,8 +129,8 @@ bool explained_by_precision(const Check& check, const RunComparison& c, const Ru
     return value != r.outputs.end() && bands.explains(g, name, value->second);
   };
   for (const auto& d : c.outputs) {
-    if (d.verdict == Verdict::pass) continue;
-    if (d.verdict != Verdict::mismatch && d.verdict != Verdict::nan_inf_mismatch) return false;
+    if (d.verdict == Verdict::Pass) continue;
+    if (d.verdict != Verdict::Mismatch && d.verdict != Verdict::NanInfMismatch) return false;
     if (!side(check.graph_a, a, d.actual_name)) return false;
     if (check.backend_b != kReferenceSide && !side(check.graph_b, b, d.expected_name)) return false;
   }
@@ -146,7 +145,7 @@ std::string Finding::str() const {
                                                : fmt::format("{} on {}", backend_b, graph_b);
   std::string detail = message;
   for (const auto& d : outputs) {
-    if (d.verdict == Verdict::pass) continue;
+    if (d.verdict == Verdict::Pass) continue;
     if (!detail.empty()) detail += "; ";
     detail += d.str();
   }
@@ -204,7 +203,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     for (size_t g = 2; g < graphs.size(); ++g)
       for (size_t h = 1; h < g; ++h)
         if (!output_pairs(defs, matches, values, g, h).empty())
-          checks.push_back({Oracle::equivalence, b, g, b, h});
+          checks.push_back({Oracle::Equivalence, b, g, b, h});
 
   std::vector<std::string> onnx(graphs.size());
   for (size_t g = 0; g < graphs.size(); ++g) {
@@ -230,7 +229,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       if (expected.back().undefined)
         report.notes.push_back(fmt::format("{} (seed {}): undefined: {}", graphs[g].name, seed,
                                            expected.back().undefined->str()));
-      if (expected.back().result.status != RunStatus::ok)
+      if (expected.back().result.status != RunStatus::Ok)
         report.notes.push_back(fmt::format("{} (seed {}): the reference failed: {}", graphs[g].name,
                                            seed, expected.back().result.message));
     }
@@ -244,9 +243,9 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
         request.mutations = options.mutations;
         results[b].push_back(backends[b]->run(request));
         RunResult& result = results[b].back();
-        if (result.status == RunStatus::error)
+        if (result.status == RunStatus::Error)
           if (const Refusal* refusal = find_refusal(report.backends[b], result.message)) {
-            result.status = RunStatus::unsupported;
+            result.status = RunStatus::Unsupported;
             result.message =
                 fmt::format("{} refuses {}: {}", report.backends[b], refusal->why, result.message);
           }
@@ -267,7 +266,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     for (size_t g = 0; g < graphs.size(); ++g) {
       graph_defs.push_back(graphs[g].graph);
       reference_outputs.push_back(
-          expected[g].result.status == RunStatus::ok ? &expected[g].result.outputs : nullptr);
+          expected[g].result.status == RunStatus::Ok ? &expected[g].result.outputs : nullptr);
     }
     PrecisionBands bands{graph_defs, reference_outputs, inputs, options.tolerances};
     for (const Check& check : checks) {
@@ -276,8 +275,8 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
                                ? expected[check.graph_b].result
                                : results[check.backend_b][check.graph_b];
       // Two failed runs agree on failing; the reference oracle reports each failure once.
-      if (check.oracle != Oracle::reference && a.status != RunStatus::ok &&
-          b.status != RunStatus::ok)
+      if (check.oracle != Oracle::Reference && a.status != RunStatus::Ok &&
+          b.status != RunStatus::Ok)
         continue;
       RunComparison c =
           compare_runs(a, b, output_pairs(defs, matches, values, check.graph_a, check.graph_b),
@@ -292,12 +291,12 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
         any_outcome |= expected[g].undefined->any_outcome;
       }
       if (!undefined.empty() && !options.keep_undefined &&
-          (c.verdict == Verdict::mismatch || c.verdict == Verdict::nan_inf_mismatch ||
-           (any_outcome && (c.verdict == Verdict::error || c.verdict == Verdict::crash))))
-        c.verdict = Verdict::undefined;
-      if ((c.verdict == Verdict::mismatch || c.verdict == Verdict::nan_inf_mismatch) &&
+          (c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch ||
+           (any_outcome && (c.verdict == Verdict::Error || c.verdict == Verdict::Crash))))
+        c.verdict = Verdict::Undefined;
+      if ((c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch) &&
           !options.count_precision && explained_by_precision(check, c, a, b, bands)) {
-        c.verdict = Verdict::precision;
+        c.verdict = Verdict::Precision;
         c.message =
             "within the band between the reference and evaluations in wider types (f16 as f32, "
             "everything as f64): a wider type inside the backend";
@@ -307,16 +306,16 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
         if (changed.empty() && check.backend_b != kReferenceSide)
           changed = reruns.changed(check.backend_b, check.graph_b);
         if (!changed.empty()) {
-          c.verdict = Verdict::nondeterministic;
+          c.verdict = Verdict::Nondeterministic;
           c.message = changed;
         }
       }
-      if (check.oracle == Oracle::reference) {
+      if (check.oracle == Oracle::Reference) {
         CompareCell& cell = report.cell(check.backend_a, check.graph_a);
         if (c.verdict > cell.verdict) cell.message = first_failure(c);
         cell.verdict = worst(cell.verdict, c.verdict);
       }
-      if (c.verdict == Verdict::pass || c.verdict == Verdict::unsupported) continue;
+      if (c.verdict == Verdict::Pass || c.verdict == Verdict::Unsupported) continue;
       Finding f{
           .oracle = check.oracle,
           .verdict = c.verdict,

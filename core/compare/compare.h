@@ -21,7 +21,7 @@ namespace retort {
 
 // One backend running one graph, checked against the reference interpreter over every run.
 struct CompareCell {
-  Verdict verdict = Verdict::pass;  // the worst over the runs
+  Verdict verdict = Verdict::Pass;  // the worst over the runs
   std::string message;              // the first failure's detail; empty on pass
   double millis = 0;                // the backend's wall time, summed over the runs
   // As the worker measured them, when it did: its compilation of the graph (the longest over
@@ -31,8 +31,8 @@ struct CompareCell {
 
 // One check that did not pass (unsupported runs show in the cells only).
 struct Finding {
-  Oracle oracle = Oracle::reference;
-  Verdict verdict = Verdict::mismatch;
+  Oracle oracle = Oracle::Reference;
+  Verdict verdict = Verdict::Mismatch;
   std::string backend_a, graph_a;   // the side under test
   std::string backend_b, graph_b;   // what it had to agree with; backend_b "ref" = interpreter
   uint64_t seed = 0;                // the inputs: generate_inputs(original, seed, -, inputs)

@@ -41,7 +41,7 @@ void search_counterexample(const Graph& a, const Graph& b, const EquivOptions& o
     }
     for (auto [i, j] : r.pairs) {
       OutputDiff d = diff_tensors(va.at(a.outputs[i]), vb.at(b.outputs[j]), o.tolerances);
-      if (d.verdict == Verdict::pass) continue;
+      if (d.verdict == Verdict::Pass) continue;
       d.actual_name = a.outputs[i];
       d.expected_name = b.outputs[j];
       r.counterexample_seed = seed;

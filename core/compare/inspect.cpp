@@ -36,7 +36,7 @@ RunResult run_side(const InspectSide& side, const std::vector<std::string>& valu
     request.onnx = export_onnx(*side.graph);
   } catch (const Error& e) {
     RunResult r;
-    r.status = RunStatus::error;
+    r.status = RunStatus::Error;
     r.message = fmt::format("no ONNX model: {}", e.what());
     return r;
   }
@@ -118,7 +118,7 @@ InspectResult run_inspect(const InspectSide& a, const InspectSide& b,
   RunResult rb = run_side(b, values_b, inputs);
   for (const auto* side : {&a, &b}) {
     const RunResult& r = side == &a ? ra : rb;
-    if (r.status == RunStatus::ok) continue;
+    if (r.status == RunStatus::Ok) continue;
     result.failure = fmt::format("{}: {}: {}", side->label, run_status_name(r.status), r.message);
     return result;
   }
@@ -133,7 +133,7 @@ InspectResult run_inspect(const InspectSide& a, const InspectSide& b,
     }
     ++result.pairs;
     OutputDiff d = diff_tensors(ta->second, tb->second, tolerances);
-    if (d.verdict == Verdict::pass) continue;
+    if (d.verdict == Verdict::Pass) continue;
     d.actual_name = p.a;
     d.expected_name = p.b;
     const Node* na = a.graph->producer(p.a);

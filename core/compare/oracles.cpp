@@ -9,11 +9,11 @@ namespace retort {
 
 std::string_view oracle_name(Oracle o) {
   switch (o) {
-    case Oracle::equivalence:
+    case Oracle::Equivalence:
       return "equivalence";
-    case Oracle::optimization:
+    case Oracle::Optimization:
       return "optimization";
-    case Oracle::reference:
+    case Oracle::Reference:
       return "reference";
   }
   return "?";
@@ -23,9 +23,9 @@ std::vector<Check> plan_checks(const std::vector<std::string>& backends, size_t 
   std::vector<Check> checks;
   for (size_t b = 0; b < backends.size(); ++b)
     for (size_t g = 0; g < graph_count; ++g)
-      checks.push_back({Oracle::reference, b, g, kReferenceSide, g});
+      checks.push_back({Oracle::Reference, b, g, kReferenceSide, g});
   for (size_t b = 0; b < backends.size(); ++b)
-    for (size_t g = 1; g < graph_count; ++g) checks.push_back({Oracle::equivalence, b, g, b, 0});
+    for (size_t g = 1; g < graph_count; ++g) checks.push_back({Oracle::Equivalence, b, g, b, 0});
   std::map<std::string, size_t> first_of_group;
   for (size_t b = 0; b < backends.size(); ++b) first_of_group.emplace(oracle_group(backends[b]), b);
   for (size_t b = 0; b < backends.size(); ++b) {
@@ -34,7 +34,7 @@ std::vector<Check> plan_checks(const std::vector<std::string>& backends, size_t 
     if (baseline != backends.end()) against = static_cast<size_t>(baseline - backends.begin());
     if (against == b) continue;
     for (size_t g = 0; g < graph_count; ++g)
-      checks.push_back({Oracle::optimization, b, g, against, g});
+      checks.push_back({Oracle::Optimization, b, g, against, g});
   }
   return checks;
 }

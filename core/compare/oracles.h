@@ -14,14 +14,14 @@
 
 namespace retort {
 
-enum class Oracle { equivalence, optimization, reference };
+enum class Oracle { Equivalence, Optimization, Reference };
 std::string_view oracle_name(Oracle o);
 
 // Side b of a check: a backend index, or kReferenceSide for the reference interpreter.
 inline constexpr size_t kReferenceSide = static_cast<size_t>(-1);
 
 struct Check {
-  Oracle oracle = Oracle::reference;
+  Oracle oracle = Oracle::Reference;
   size_t backend_a = 0, graph_a = 0;  // the side under test
   size_t backend_b = 0, graph_b = 0;  // what it must agree with
 };

@@ -286,14 +286,14 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   try {
     inputs = generate_inputs(*graphs[0].graph, target.seed, nullptr, target.inputs);
   } catch (const Error&) {
-    return CheckOutcome::other;
+    return CheckOutcome::Other;
   }
   for (const auto& g : graphs) {
     try {
       if (find_undefined(*g.graph, evaluate(*g.graph, inputs, {.keep_intermediates = true})))
-        return CheckOutcome::other;
+        return CheckOutcome::Other;
     } catch (const Error&) {
-      return CheckOutcome::other;
+      return CheckOutcome::Other;
     }
   }
   // The optimization oracle's baseline is the first backend of the family: backend_b first.
@@ -309,17 +309,17 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
                          {.seed = target.seed, .runs = 1, .tolerances = target.tolerances},
                          target.inputs);
   } catch (const Error&) {
-    return CheckOutcome::other;  // the variant lost an output the original still has
+    return CheckOutcome::Other;  // the variant lost an output the original still has
   }
-  if (report.bug_count() == 0) return CheckOutcome::passes;
+  if (report.bug_count() == 0) return CheckOutcome::Passes;
   SignatureFinder finder(report, run_on);
   const std::string under_test = pair ? "variant" : "original";
   FailureSignature wanted = without_rule(target.signature);
   for (const Finding& f : report.findings)
     if (is_bug(f.verdict) && f.oracle == target.oracle && f.backend_a == target.backend_a &&
         f.graph_a == under_test && without_rule(finder.of(f)) == wanted)
-      return CheckOutcome::same_failure;
-  return CheckOutcome::other;
+      return CheckOutcome::SameFailure;
+  return CheckOutcome::Other;
 }
 
 ReduceResult reduce_case(const ReduceCase& start, const ReduceTarget& target,
@@ -330,7 +330,7 @@ ReduceResult reduce_case(const ReduceCase& start, const ReduceTarget& target,
   ReduceResult r;
   r.start_nodes = start.nodes();
   r.checks = 1;
-  if (check_case(start, target, backends) != CheckOutcome::same_failure)
+  if (check_case(start, target, backends) != CheckOutcome::SameFailure)
     fail("the failure ({}) does not show on the graph to reduce (seed {}): nothing to reduce",
          target.signature.str(), target.seed);
   ReduceCase current = start;
@@ -346,7 +346,7 @@ ReduceResult reduce_case(const ReduceCase& start, const ReduceTarget& target,
       if (r.stopped = stop_reason(); !r.stopped.empty()) break;
       ++r.checks;
       CheckOutcome o = check_case(x.c, target, backends);
-      if (o == CheckOutcome::same_failure) {
+      if (o == CheckOutcome::SameFailure) {
         current = std::move(x.c);
         improved = true;
         if (options.progress)
@@ -357,7 +357,7 @@ ReduceResult reduce_case(const ReduceCase& start, const ReduceTarget& target,
                             .change = x.change});
         break;
       }
-      if (o == CheckOutcome::passes && (!r.largest_pass || x.c.nodes() > r.largest_pass->nodes()))
+      if (o == CheckOutcome::Passes && (!r.largest_pass || x.c.nodes() > r.largest_pass->nodes()))
         r.largest_pass = std::move(x.c);
     }
   }

@@ -35,7 +35,7 @@ struct ReduceCase {
 // The failure to keep: a finding's oracle and backends, its signature (the rule is ignored), and
 // the inputs' seed and tolerances it was found with.
 struct ReduceTarget {
-  Oracle oracle = Oracle::reference;
+  Oracle oracle = Oracle::Reference;
   std::string backend_a, backend_b;  // backend_b "ref" = the reference interpreter
   FailureSignature signature;
   uint64_t seed = 1;
@@ -44,9 +44,9 @@ struct ReduceTarget {
 };
 
 enum class CheckOutcome {
-  same_failure,  // kept
-  passes,        // no failure at all: a candidate for the largest passing graph
-  other,         // another failure, undefined behaviour or a graph that does not type
+  SameFailure,  // kept
+  Passes,       // no failure at all: a candidate for the largest passing graph
+  Other,        // another failure, undefined behaviour or a graph that does not type
 };
 
 struct ReduceProgress {

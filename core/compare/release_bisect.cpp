@@ -34,7 +34,7 @@ bool finding_reproduces(const CompareReport& report, const Finding& finding, Bac
   for (const auto& f : again.findings)
     if (is_bug(f.verdict) && f.oracle == finding.oracle && f.graph_a == finding.graph_a &&
         f.graph_b == finding.graph_b && f.backend_a == again.backends[row] &&
-        (!b || f.backend_b == again.backends[0] || f.oracle != Oracle::optimization))
+        (!b || f.backend_b == again.backends[0] || f.oracle != Oracle::Optimization))
       return true;
   return false;
 }

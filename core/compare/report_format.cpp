@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
-#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -112,7 +112,7 @@ std::string compare_report_text(const CompareReport& r, bool every_finding) {
   }
   for (size_t b = 0; b < r.backends.size(); ++b)
     for (size_t g = 0; g < r.graphs.size(); ++g)
-      if (r.cell(b, g).verdict == Verdict::unsupported)
+      if (r.cell(b, g).verdict == Verdict::Unsupported)
         out += fmt::format("note: {} on {}: unsupported: {}\n", r.backends[b], r.graphs[g],
                            r.cell(b, g).message);
   std::vector<std::string> counts;

@@ -155,10 +155,10 @@ std::string assemble(const std::string& doc, const nlohmann::json& c, std::strin
 }
 
 std::string claim(const Finding& f) {
-  if (f.verdict == Verdict::error || f.verdict == Verdict::crash || f.verdict == Verdict::timeout)
+  if (f.verdict == Verdict::Error || f.verdict == Verdict::Crash || f.verdict == Verdict::Timeout)
     return fmt::format("{} fails on {}", f.backend_a, f.graph_a);
   return fmt::format("{} on {} disagrees with {}", f.backend_a, f.graph_a,
-                     f.oracle == Oracle::reference
+                     f.oracle == Oracle::Reference
                          ? std::string("the reference")
                          : fmt::format("{} on {}", f.backend_b, f.graph_b));
 }
@@ -191,7 +191,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   if (runs[0].how->info.kind == "reference")
     fail("'{}' is the reference interpreter: there is no compiler to reproduce on", f.backend_a);
   bool two_graphs = f.graph_a != f.graph_b;
-  if (f.oracle != Oracle::reference)
+  if (f.oracle != Oracle::Reference)
     runs.push_back({f.backend_b, f.graph_b, two_graphs ? "model_b.onnx" : "model_a.onnx",
                     &backend_of(backends, f.backend_b),
                     &report.graph_defs.at(graph_index(report, f.graph_b))});

@@ -66,13 +66,13 @@ std::string fence_for(const std::string& code) {
 
 std::string symptom(const Finding& f) {
   switch (f.verdict) {
-    case Verdict::error:
+    case Verdict::Error:
       return "fails on a valid model";
-    case Verdict::crash:
+    case Verdict::Crash:
       return "crashes on a valid model";
-    case Verdict::timeout:
+    case Verdict::Timeout:
       return "hangs on a valid model";
-    case Verdict::shape_dtype_mismatch:
+    case Verdict::ShapeDtypeMismatch:
       return "gives an output of the wrong shape or type";
     default:
       return "gives a wrong result";
@@ -80,7 +80,7 @@ std::string symptom(const Finding& f) {
 }
 
 std::string expected_against_actual(const CompareReport& report, const Finding& f) {
-  std::string against = f.oracle == Oracle::reference
+  std::string against = f.oracle == Oracle::Reference
                             ? "Retort's reference interpreter (exact, in double, rounded once)"
                             : fmt::format("`{}` on `{}`", cell(f.backend_b), cell(f.graph_b));
   std::string text =
@@ -94,7 +94,7 @@ std::string expected_against_actual(const CompareReport& report, const Finding& 
       "| output | expected | actual | elements off | first difference |\n"
       "|---|---|---|---|---|\n";
   for (const OutputDiff& d : f.outputs) {
-    if (d.verdict == Verdict::pass) continue;
+    if (d.verdict == Verdict::Pass) continue;
     std::string first =
         d.first_mismatch < 0
             ? "-"
@@ -143,11 +143,11 @@ std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
           ? ""
           : fmt::format(" (`pip install {}`)", fmt::join(bundle.requirements, " ")),
       facts.retort_version, oracle_name(f.oracle), cell(f.str()), f.seed, verdict_name(f.verdict));
-  if (f.oracle == Oracle::equivalence)
+  if (f.oracle == Oracle::Equivalence)
     text +=
         "model_b.onnx is an equivalent rewrite of model_a.onnx (same outputs for every input): "
         "the compiler must give both the same outputs.\n\n";
-  if (f.oracle == Oracle::optimization)
+  if (f.oracle == Oracle::Optimization)
     text += "The same model must give the same outputs at both optimization settings.\n\n";
   text += "## Reproduce\n\n";
   if (bundle.standalone)

@@ -23,8 +23,8 @@ std::string escape_field(const std::string& field) {
 
 // A finding whose runs finished with outputs that differ, as opposed to a failed run.
 bool is_value_verdict(Verdict v) {
-  return v == Verdict::mismatch || v == Verdict::nan_inf_mismatch ||
-         v == Verdict::shape_dtype_mismatch || v == Verdict::undefined;
+  return v == Verdict::Mismatch || v == Verdict::NanInfMismatch ||
+         v == Verdict::ShapeDtypeMismatch || v == Verdict::Undefined;
 }
 
 // The name quoted right after `prefix` at `pos` in text ('x' or "x"), or empty.
@@ -197,7 +197,7 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& 
   }
   // No intermediate value differs: the first output with the finding's verdict.
   for (const OutputDiff& d : f.outputs) {
-    if (d.verdict == Verdict::pass || (!outputs_a.empty() && !outputs_a.count(d.actual_name)))
+    if (d.verdict == Verdict::Pass || (!outputs_a.empty() && !outputs_a.count(d.actual_name)))
       continue;
     if (const Node* n = ga.producer(d.actual_name))
       return Culprit{n->op, std::string(dtype_name(ga.type_of(d.actual_name).dtype))};

@@ -34,14 +34,14 @@ std::pair<Verdict, std::string> outcome(const CompareReport& report) {
   const CompareCell& cell = report.cell(0, 0);
   for (const auto& f : report.findings)
     if (f.verdict == cell.verdict)
-      return {f.undefined.empty() ? cell.verdict : Verdict::undefined, f.str()};
+      return {f.undefined.empty() ? cell.verdict : Verdict::Undefined, f.str()};
   for (const auto& n : report.notes)
     if (n.find("the reference failed") != std::string::npos) return {cell.verdict, n};
   return {cell.verdict, cell.message};
 }
 
 bool agrees(Verdict v) {
-  return v == Verdict::pass || v == Verdict::undefined || v == Verdict::precision;
+  return v == Verdict::Pass || v == Verdict::Undefined || v == Verdict::Precision;
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ SweepResult run_sweep(Backend& other, const SweepOptions& options) {
             ++result.agree;
             continue;
           }
-          if (verdict == Verdict::unsupported) {
+          if (verdict == Verdict::Unsupported) {
             ++result.unsupported;
             continue;
           }

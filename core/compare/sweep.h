@@ -39,7 +39,7 @@ struct SweepCase {
   DType dtype = DType::f32;
   std::string plan;   // InputPlan::range_str()
   uint64_t seed = 0;  // of the graph's draw and of its inputs
-  Verdict verdict = Verdict::mismatch;
+  Verdict verdict = Verdict::Mismatch;
   std::string detail;  // the compare finding's line, or a failed run's message
   std::string graph;   // the graph as .rtg text
   const KnownDisagreement* known = nullptr;  // the explanation; null: unexplained

@@ -33,7 +33,7 @@ OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
   d.expected_type = expected.type().str();
   d.numel = expected.numel();
   if (actual.type() != expected.type()) {
-    d.verdict = Verdict::shape_dtype_mismatch;
+    d.verdict = Verdict::ShapeDtypeMismatch;
     return d;
   }
   if (!is_float(expected.dtype())) {
@@ -53,7 +53,7 @@ OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
       note_mismatch(d, i, static_cast<double>(a), static_cast<double>(e));
     }
     d.chebyshev = d.max_abs_error;
-    d.verdict = d.mismatched ? Verdict::mismatch : Verdict::pass;
+    d.verdict = d.mismatched ? Verdict::Mismatch : Verdict::Pass;
     return d;
   }
   Tolerance tol = tolerances.of(expected.dtype());
@@ -73,9 +73,9 @@ OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
     if (diff > 0) d.max_rel_error = std::max(d.max_rel_error, e == 0 ? kInf : diff / std::abs(e));
     if (!tol.allows(a, e, expected.dtype())) note_mismatch(d, i, a, e);
   }
-  d.verdict = non_finite_mismatch ? Verdict::nan_inf_mismatch
-              : d.mismatched      ? Verdict::mismatch
-                                  : Verdict::pass;
+  d.verdict = non_finite_mismatch ? Verdict::NanInfMismatch
+              : d.mismatched      ? Verdict::Mismatch
+                                  : Verdict::Pass;
   return d;
 }
 
@@ -83,9 +83,9 @@ std::string OutputDiff::str() const {
   std::string name = actual_name == expected_name
                          ? actual_name
                          : fmt::format("{} vs {}", actual_name, expected_name);
-  if (verdict == Verdict::shape_dtype_mismatch)
+  if (verdict == Verdict::ShapeDtypeMismatch)
     return fmt::format("{}: shape/dtype mismatch: {} vs {}", name, actual_type, expected_type);
-  if (verdict == Verdict::pass)
+  if (verdict == Verdict::Pass)
     return fmt::format("{}: pass (max_abs={:.3g} max_rel={:.3g})", name, max_abs_error,
                        max_rel_error);
   // Integers exactly: an i64 difference of 188 at 1.2e16 reads "...432 vs ...620", not
@@ -106,7 +106,7 @@ RunComparison compare_runs(const RunResult& actual, const RunResult& expected,
                            const std::vector<std::pair<std::string, std::string>>& pairs,
                            const ToleranceTable& tolerances) {
   RunComparison c;
-  if (actual.status != RunStatus::ok || expected.status != RunStatus::ok) {
+  if (actual.status != RunStatus::Ok || expected.status != RunStatus::Ok) {
     Verdict va = verdict_of_status(actual.status), ve = verdict_of_status(expected.status);
     bool actual_worse = va >= ve;
     const RunResult& failed = actual_worse ? actual : expected;
@@ -123,7 +123,7 @@ RunComparison compare_runs(const RunResult& actual, const RunResult& expected,
       OutputDiff d;
       d.actual_name = a_name;
       d.expected_name = e_name;
-      d.verdict = Verdict::shape_dtype_mismatch;
+      d.verdict = Verdict::ShapeDtypeMismatch;
       d.actual_type = a == actual.outputs.end() ? "missing" : a->second.type().str();
       d.expected_type = e == expected.outputs.end() ? "missing" : e->second.type().str();
       c.verdict = worst(c.verdict, d.verdict);

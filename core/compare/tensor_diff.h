@@ -16,7 +16,7 @@ namespace retort {
 
 struct OutputDiff {
   std::string actual_name, expected_name;
-  Verdict verdict = Verdict::pass;         // pass, mismatch, nan-inf or shape/dtype mismatch
+  Verdict verdict = Verdict::Pass;         // pass, mismatch, nan-inf or shape/dtype mismatch
   std::string actual_type, expected_type;  // "f32[2,3]"
   // Over the pairs of finite elements: max |a - e| and max |a - e| / |e| (inf when e is 0 and
   // a is not).
@@ -40,7 +40,7 @@ OutputDiff diff_tensors(const Tensor& actual, const Tensor& expected,
 // Two runs compared output by output. A run that did not finish gives its status's verdict
 // (the worse side when both failed) and no output diffs.
 struct RunComparison {
-  Verdict verdict = Verdict::pass;
+  Verdict verdict = Verdict::Pass;
   std::vector<OutputDiff> outputs;
   std::string message;  // why a run failed, naming the side
 };

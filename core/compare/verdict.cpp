@@ -4,57 +4,57 @@ namespace retort {
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::pass:
+    case Verdict::Pass:
       return "pass";
-    case Verdict::undefined:
+    case Verdict::Undefined:
       return "undefined";
-    case Verdict::precision:
+    case Verdict::Precision:
       return "precision";
-    case Verdict::nondeterministic:
+    case Verdict::Nondeterministic:
       return "nondeterministic";
-    case Verdict::unsupported:
+    case Verdict::Unsupported:
       return "unsupported";
-    case Verdict::mismatch:
+    case Verdict::Mismatch:
       return "mismatch";
-    case Verdict::nan_inf_mismatch:
+    case Verdict::NanInfMismatch:
       return "nan-inf mismatch";
-    case Verdict::shape_dtype_mismatch:
+    case Verdict::ShapeDtypeMismatch:
       return "shape/dtype mismatch";
-    case Verdict::error:
+    case Verdict::Error:
       return "error";
-    case Verdict::timeout:
+    case Verdict::Timeout:
       return "timeout";
-    case Verdict::crash:
+    case Verdict::Crash:
       return "crash";
   }
   return "?";
 }
 
 std::optional<Verdict> parse_verdict(std::string_view name) {
-  for (int v = 0; v <= static_cast<int>(Verdict::crash); ++v)
+  for (int v = 0; v <= static_cast<int>(Verdict::Crash); ++v)
     if (verdict_name(static_cast<Verdict>(v)) == name) return static_cast<Verdict>(v);
   return std::nullopt;
 }
 
 bool is_bug(Verdict v) {
-  return v != Verdict::pass && v != Verdict::undefined && v != Verdict::precision &&
-         v != Verdict::nondeterministic && v != Verdict::unsupported;
+  return v != Verdict::Pass && v != Verdict::Undefined && v != Verdict::Precision &&
+         v != Verdict::Nondeterministic && v != Verdict::Unsupported;
 }
 
 Verdict verdict_of_status(RunStatus status) {
   switch (status) {
-    case RunStatus::ok:
-      return Verdict::pass;
-    case RunStatus::error:
-      return Verdict::error;
-    case RunStatus::unsupported:
-      return Verdict::unsupported;
-    case RunStatus::crash:
-      return Verdict::crash;
-    case RunStatus::timeout:
-      return Verdict::timeout;
+    case RunStatus::Ok:
+      return Verdict::Pass;
+    case RunStatus::Error:
+      return Verdict::Error;
+    case RunStatus::Unsupported:
+      return Verdict::Unsupported;
+    case RunStatus::Crash:
+      return Verdict::Crash;
+    case RunStatus::Timeout:
+      return Verdict::Timeout;
   }
-  return Verdict::error;
+  return Verdict::Error;
 }
 
 }  // namespace retort

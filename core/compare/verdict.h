@@ -10,17 +10,17 @@ namespace retort {
 
 // Ordered from best to worst; the worst verdict of several runs is their max.
 enum class Verdict {
-  pass,
-  undefined,             // values differ, but the inputs make an op undefined there: not a bug
-  precision,             // values differ within what skipped intermediate roundings explain
-  nondeterministic,      // the backend gave other outputs when the same run was repeated
-  unsupported,           // a backend cannot express the model: not a bug
-  mismatch,              // some elements differ beyond the tolerance
-  nan_inf_mismatch,      // NaN or Inf on one side where the other has a different value
-  shape_dtype_mismatch,  // an output's dtype or shape differs (or an output is missing)
-  error,                 // the backend reported a compile or runtime error
-  timeout,
-  crash,
+  Pass,
+  Undefined,           // values differ, but the inputs make an op undefined there: not a bug
+  Precision,           // values differ within what skipped intermediate roundings explain
+  Nondeterministic,    // the backend gave other outputs when the same run was repeated
+  Unsupported,         // a backend cannot express the model: not a bug
+  Mismatch,            // some elements differ beyond the tolerance
+  NanInfMismatch,      // NaN or Inf on one side where the other has a different value
+  ShapeDtypeMismatch,  // an output's dtype or shape differs (or an output is missing)
+  Error,               // the backend reported a compile or runtime error
+  Timeout,
+  Crash,
 };
 
 std::string_view verdict_name(Verdict v);                     // "pass", "nan-inf mismatch", ...

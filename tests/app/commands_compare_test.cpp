@@ -311,7 +311,7 @@ TEST_F(CompareCommands, HostileNamesNeverRunAsCode) {
     for (std::string backend : {"torch:eager", "ort:O3", "bad"}) {
       size_t n = 0;
       for (size_t k = 1; k <= report->bug_count() && n == 0; ++k)
-        if (report->bug(k)->backend_a == backend && report->bug(k)->oracle == Oracle::reference)
+        if (report->bug(k)->backend_a == backend && report->bug(k)->oracle == Oracle::Reference)
           n = k;
       ASSERT_NE(n, 0u) << backend << " has no reference finding:\n" << text;
       fs::path parent = dir;

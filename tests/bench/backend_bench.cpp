@@ -35,13 +35,13 @@ void BackendOrtRoundTrip(benchmark::State& state) {
   BackendSet set;
   Backend& ort = set.get("ort:O3");
   RunResult warm = ort.run(request);  // starts the worker and compiles the model once
-  if (warm.status != RunStatus::ok) {
+  if (warm.status != RunStatus::Ok) {
     state.SkipWithError(("ort:O3: " + warm.message).c_str());
     return;
   }
   for (auto _ : state) {
     RunResult r = ort.run(request);
-    if (r.status != RunStatus::ok) {
+    if (r.status != RunStatus::Ok) {
       state.SkipWithError(("ort:O3: " + r.message).c_str());
       return;
     }

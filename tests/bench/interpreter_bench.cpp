@@ -49,13 +49,13 @@ void InterpreterOrtO0(benchmark::State& state) {
   BackendSet set;
   Backend& ort = set.get("ort:O0");
   RunResult warm = ort.run(request);  // starts the worker and creates the session once
-  if (warm.status != RunStatus::ok) {
+  if (warm.status != RunStatus::Ok) {
     state.SkipWithError(("ort:O0: " + warm.message).c_str());
     return;
   }
   for (auto _ : state) {
     RunResult r = ort.run(request);
-    if (r.status != RunStatus::ok || !r.run_ms) {
+    if (r.status != RunStatus::Ok || !r.run_ms) {
       state.SkipWithError(("ort:O0: " + r.message).c_str());
       return;
     }

@@ -26,7 +26,7 @@ inline const ToleranceTable& rewrite_tolerances() {
 // Why two tensors differ, or "" when they agree.
 inline std::string tensor_difference(const Tensor& want, const Tensor& got) {
   OutputDiff d = diff_tensors(got, want, rewrite_tolerances());
-  return d.verdict == Verdict::pass ? "" : d.str();
+  return d.verdict == Verdict::Pass ? "" : d.str();
 }
 
 }  // namespace retort::testing

@@ -26,7 +26,7 @@ void add_cell_table(const CompareReport& r, std::vector<StyledLine>& lines) {
     for (size_t g = 0; g < r.graphs.size(); ++g) {
       Verdict v = r.cell(b, g).verdict;
       bug = bug || is_bug(v);
-      all_pass = all_pass && v == Verdict::pass;
+      all_pass = all_pass && v == Verdict::Pass;
       row += fmt::format("  {:<{}}", verdict_name(v), widths[g]);
     }
     lines.push_back({row, bug ? Style::Error : all_pass ? Style::Good : Style::Plain});

@@ -95,7 +95,7 @@ TEST(BackendSet, AMissingWorkerScriptIsACrashResultNotAnException) {
   infer_graph(g);
   RunResult r = set.get("ort:O0").run(
       {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {1})}}, .outputs = {}});
-  EXPECT_EQ(r.status, RunStatus::crash);
+  EXPECT_EQ(r.status, RunStatus::Crash);
   EXPECT_NE(r.message.find("exited with status 1"), std::string::npos) << r.message;
   EXPECT_NE(r.stderr_tail.find("ort_worker.js"), std::string::npos) << r.stderr_tail;
 }

@@ -132,7 +132,7 @@ TEST(Family, TheOptimizationOracleUsesTheBaseline) {
                                        "torch@2.1.0:eager", "ort:O3",      "ort:O0"};
   std::vector<std::pair<size_t, size_t>> pairs;
   for (const Check& c : plan_checks(backends, 1))
-    if (c.oracle == Oracle::optimization) pairs.push_back({c.backend_a, c.backend_b});
+    if (c.oracle == Oracle::Optimization) pairs.push_back({c.backend_a, c.backend_b});
   std::vector<std::pair<size_t, size_t>> expected = {{0, 1}, {2, 3}, {4, 5}};
   EXPECT_EQ(pairs, expected);
 }
@@ -158,7 +158,7 @@ TEST(Family, DeviceModesAreUnavailableWithoutTheirDevice) {
     EXPECT_EQ(w.info().unavailable, "no NVIDIA GPU here: /dev/nvidiactl is absent") << name;
     Graph g;
     RunResult r = w.run({.graph = &g, .onnx = {}, .inputs = {}, .outputs = {}});
-    EXPECT_EQ(r.status, RunStatus::unsupported) << name;
+    EXPECT_EQ(r.status, RunStatus::Unsupported) << name;
     EXPECT_NE(r.message.find("/dev/nvidiactl is absent"), std::string::npos) << r.message;
     EXPECT_EQ(w.worker_pid(), -1) << name;
   }

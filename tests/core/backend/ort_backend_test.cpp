@@ -46,7 +46,7 @@ TEST_P(OrtBackendTest, GivesTheReferenceOutputs) {
   BackendSet set;
   Backend& ort = set.get(GetParam());
   RunResult r = ort.run(request_);
-  ASSERT_EQ(r.status, RunStatus::ok) << r.message << "\n" << r.stderr_tail;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message << "\n" << r.stderr_tail;
   RunResult ref = RefBackend().run(request_);
   ASSERT_EQ(r.outputs.size(), 2u);
   EXPECT_EQ(r.outputs.at("y"), ref.outputs.at("y"));
@@ -64,7 +64,7 @@ TEST_P(OrtBackendTest, GivesTheReferenceOutputs) {
   // does when two values share an e-class): the model lists it once.
   request_.outputs = {"a", "y", "a"};
   r = ort.run(request_);
-  ASSERT_EQ(r.status, RunStatus::ok) << r.message;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   ref = RefBackend().run(request_);
   EXPECT_EQ(r.outputs.at("a"), ref.outputs.at("a"));
   EXPECT_EQ(r.outputs.at("y"), ref.outputs.at("y"));
@@ -95,14 +95,14 @@ TEST(OrtBackend, ClipBoundsMeanWhatTheReferenceSays) {
                             {"b", Tensor::from_ints(DType::i8, {4}, {-128, -1, 3, 127})}},
                  .outputs = {}};
   RunResult ref = RefBackend().run(req);
-  ASSERT_EQ(ref.status, RunStatus::ok) << ref.message;
+  ASSERT_EQ(ref.status, RunStatus::Ok) << ref.message;
   EXPECT_EQ(ref.outputs.at("y1").get(0), inf);
   EXPECT_EQ(ref.outputs.at("y3").get(0), -2);
   EXPECT_EQ(ref.outputs.at("y4").get(0), -128);
   BackendSet set;
   for (const char* level : {"ort:O0", "ort:O3"}) {
     RunResult r = set.get(level).run(req);
-    ASSERT_EQ(r.status, RunStatus::ok) << level << ": " << r.message;
+    ASSERT_EQ(r.status, RunStatus::Ok) << level << ": " << r.message;
     for (const char* y : {"y1", "y2", "y3", "y4"})
       EXPECT_EQ(r.outputs.at(y), ref.outputs.at(y)) << level << " " << y;
   }
@@ -120,7 +120,7 @@ TEST(OrtBackend, ABadOptionIsAnErrorResult) {
       set.get("bad-options")
           .run(
               {.graph = &g, .onnx = {}, .inputs = {{"x", Tensor(DType::f32, {2})}}, .outputs = {}});
-  EXPECT_EQ(r.status, RunStatus::error);
+  EXPECT_EQ(r.status, RunStatus::Error);
   EXPECT_NE(r.message.find("opt_level must be one of"), std::string::npos) << r.message;
 }
 
@@ -138,7 +138,7 @@ TEST(OrtBackend, WhatItRefusesOnPurposeIsUnsupported) {
     infer_graph(g);
     TensorMap inputs{{"x", Tensor(g.inputs[0].type.dtype, g.inputs[0].type.shape)}};
     RunResult r = set.get("ort:O0").run({.graph = &g, .onnx = {}, .inputs = inputs, .outputs = {}});
-    EXPECT_EQ(r.status, RunStatus::unsupported) << text << r.message;
+    EXPECT_EQ(r.status, RunStatus::Unsupported) << text << r.message;
   }
 }
 

@@ -41,7 +41,7 @@ TEST_P(TorchBackendTest, GivesTheReferenceOutputsAndIntermediates) {
   BackendSet set;
   Backend& torch = set.get(GetParam());
   RunResult r = torch.run(request);
-  ASSERT_EQ(r.status, RunStatus::ok) << r.message << "\n" << r.stderr_tail;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message << "\n" << r.stderr_tail;
   RunResult ref = RefBackend().run(request);
   // Equal values: the TensorExpr fuser may give +0.0 where the reference gives -0.0 (neg of 0).
   for (const char* name : {"a", "y", "z"}) {

@@ -44,7 +44,7 @@ class WorkerBackendTest : public ::testing::Test {
   }
 
   void expect_reference_result(const RunResult& r) {
-    ASSERT_EQ(r.status, RunStatus::ok) << r.message;
+    ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
     RunResult ref = RefBackend().run(request_);
     ASSERT_EQ(r.outputs.size(), 1u);
     EXPECT_EQ(r.outputs.at("y"), ref.outputs.at("y"));
@@ -70,7 +70,7 @@ TEST_F(WorkerBackendTest, ReturnsRequestedIntermediates) {
   WorkerBackend w({.name = "w", .argv = {RETORT_FAULT_WORKER}, .timeout_s = 30, .options = {}});
   request_.outputs = {"x", "t", "y"};  // an input comes back too, without asking the worker
   RunResult r = w.run(request_);
-  ASSERT_EQ(r.status, RunStatus::ok) << r.message;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   RunResult ref = RefBackend().run(request_);
   EXPECT_EQ(r.outputs.size(), 3u);
   EXPECT_EQ(r.outputs.at("x"), request_.inputs.at("x"));
@@ -82,14 +82,14 @@ TEST_F(WorkerBackendTest, AnUnknownValueIsAnErrorResult) {
   WorkerBackend w({.name = "w", .argv = {RETORT_FAULT_WORKER}, .timeout_s = 30, .options = {}});
   request_.outputs = {"nope"};
   RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::error);
+  EXPECT_EQ(r.status, RunStatus::Error);
   EXPECT_NE(r.message.find("nope"), std::string::npos);
 }
 
 TEST_F(WorkerBackendTest, ACrashIsAResultAndTheNextRunRestarts) {
   WorkerBackend w(faulty("crash"));
   RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::crash);
+  EXPECT_EQ(r.status, RunStatus::Crash);
   EXPECT_NE(r.message.find("killed by signal 9"), std::string::npos) << r.message;
   EXPECT_NE(r.stderr_tail.find("about to crash"), std::string::npos) << r.stderr_tail;
   EXPECT_EQ(w.info().state, "dead");
@@ -100,7 +100,7 @@ TEST_F(WorkerBackendTest, ACrashIsAResultAndTheNextRunRestarts) {
 TEST_F(WorkerBackendTest, AHostileMessageAndStderrAreMadeSafeToPrint) {
   WorkerBackend w(faulty("hostile"));
   RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::error);
+  EXPECT_EQ(r.status, RunStatus::Error);
   for (const std::string& text : {r.message, r.stderr_tail, w.info().last_error}) {
     EXPECT_EQ(text.find('\x1b'), std::string::npos) << text.substr(0, 80);
     EXPECT_EQ(text.find('\r'), std::string::npos);
@@ -119,7 +119,7 @@ TEST_F(WorkerBackendTest, ReportsTheOptimizedOpsWhenAsked) {
   WorkerBackend w(faulty("bad-ops"));
   request_.optimized_ops = true;
   RunResult bad = w.run(request_);
-  EXPECT_EQ(bad.status, RunStatus::error);
+  EXPECT_EQ(bad.status, RunStatus::Error);
   EXPECT_NE(bad.message.find("optimized_ops"), std::string::npos) << bad.message;
   EXPECT_EQ(bad.message.find('\x1b'), std::string::npos);
   RunResult r = w.run(request_);
@@ -133,7 +133,7 @@ TEST_F(WorkerBackendTest, ReportsTheOptimizedOpsWhenAsked) {
 TEST_F(WorkerBackendTest, AHangIsATimeoutAndTheNextRunRestarts) {
   WorkerBackend w(faulty("hang", 0.5));
   RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::timeout);
+  EXPECT_EQ(r.status, RunStatus::Timeout);
   EXPECT_NE(r.message.find("0.5 s"), std::string::npos) << r.message;
   EXPECT_NE(r.stderr_tail.find("about to hang"), std::string::npos) << r.stderr_tail;
   expect_reference_result(w.run(request_));
@@ -142,7 +142,7 @@ TEST_F(WorkerBackendTest, AHangIsATimeoutAndTheNextRunRestarts) {
 TEST_F(WorkerBackendTest, GarbageIsAnErrorAndTheNextRunRestarts) {
   WorkerBackend w(faulty("garbage"));
   RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::error);
+  EXPECT_EQ(r.status, RunStatus::Error);
   EXPECT_NE(r.message.find("malformed"), std::string::npos) << r.message;
   expect_reference_result(w.run(request_));
 }
@@ -169,7 +169,7 @@ TEST_F(WorkerBackendTest, PerturbChangesTheValuesOfOneOp) {
                    .options = {}});
   request_.outputs = {"t", "y"};
   RunResult r = w.run(request_);
-  ASSERT_EQ(r.status, RunStatus::ok) << r.message;
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
   RunResult ref = RefBackend().run(request_);
   EXPECT_EQ(r.outputs.at("t").get(0), ref.outputs.at("t").get(0) + 1.0);
   EXPECT_EQ(r.outputs.at("t").get(1), ref.outputs.at("t").get(1));
@@ -195,7 +195,7 @@ TEST_F(WorkerBackendTest, AWorkerThatExitsAtStartIsACrashWithItsStderr) {
   WorkerBackend w(
       {.name = "w", .argv = {RETORT_FAULT_WORKER, "--bogus", "x"}, .timeout_s = 30, .options = {}});
   RunResult r = w.run(request_);
-  EXPECT_EQ(r.status, RunStatus::crash);
+  EXPECT_EQ(r.status, RunStatus::Crash);
   EXPECT_NE(r.message.find("exited with status 2"), std::string::npos) << r.message;
   EXPECT_NE(r.stderr_tail.find("unknown argument --bogus"), std::string::npos) << r.stderr_tail;
 }

@@ -81,7 +81,7 @@ class CrashingBackend : public Backend {
   BackendInfo info() const override { return {"boom", "worker", "1", {}, "ready", ""}; }
   RunResult run(const RunRequest&) override {
     RunResult r;
-    r.status = RunStatus::crash;
+    r.status = RunStatus::Crash;
     r.message = fmt::format("worker killed by signal 11 (SIGSEGV) at 0x{:x}", 0x7f00 + runs_++);
     return r;
   }

@@ -74,7 +74,12 @@ class FailsWithOpBackend : public Backend {
   }
   RunResult run(const RunRequest& request) override {
     for (const Node& n : request.graph->nodes)
-      if (n.op == op_) return RunResult{.status = RunStatus::error, .message = "invalid graph"};
+      if (n.op == op_) {
+        RunResult r;
+        r.status = RunStatus::Error;
+        r.message = "invalid graph";
+        return r;
+      }
     return ref_.run(request);
   }
 
@@ -118,7 +123,7 @@ TEST_F(ReviewTest, OnlyASecondReferenceThatDiffersOnTheFindingsOutputDisputesIt)
   const char* two =
       "graph c\ninput x : f32[2,3]\na = neg(x)\ny = exp(a)\nz = abs(a)\noutput y, z\n";
   WrongBackend wrong_on_z{"onnx-ref:default", {"z"}};
-  FailingBackend cannot_run{"onnx-ref:default", RunStatus::error, "index can't be negative"};
+  FailingBackend cannot_run{"onnx-ref:default", RunStatus::Error, "index can't be negative"};
   BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
   backends_["onnx-ref:default"] = &wrong_on_z;
   Agreement a =
@@ -194,8 +199,10 @@ TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
   ReviewOptions review;
   review.opinion = false;
   // The error's family has a root that is the failing node's op: cutting it hides the error.
+  FindingReview known;
+  known.root = "fails: softsign";
   db.set_review(FailureSignature{"fails", "reference", "mismatch", "exp", "f64", "", ""}.key(),
-                FindingReview{.root = "fails: softsign"});
+                known);
   ReviewStats stats = review_campaign(db, c, o, by_name, review);
   EXPECT_EQ(stats.reviewed, 4u);
   EXPECT_EQ(stats.reduced, 2u);

@@ -46,8 +46,8 @@ TEST(Compare, AgreeingBackendsPassEveryOracle) {
   EXPECT_EQ(r.graphs, (std::vector<std::string>{"original", "v1"}));
   EXPECT_EQ(r.seeds, (std::vector<uint64_t>{1, 2}));
   ASSERT_EQ(r.cells.size(), 2u);
-  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::pass);
-  EXPECT_EQ(r.cell(0, 1).verdict, Verdict::pass);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Pass);
+  EXPECT_EQ(r.cell(0, 1).verdict, Verdict::Pass);
   EXPECT_TRUE(r.findings.empty());
   EXPECT_EQ(r.checks.at("reference"), 4u);
   EXPECT_EQ(r.checks.at("equivalence"), 2u);
@@ -70,12 +70,12 @@ TEST(Compare, AWrongKernelFiresEveryOracleThatSeesIt) {
   } wrong_on_original(wrong);
   CompareReport r = run_compare(f.graphs(), {&ref, &right, &wrong_on_original},
                                 {.seed = 7, .runs = 1, .tolerances = {}});
-  EXPECT_EQ(r.cell(2, 0).verdict, Verdict::mismatch);
-  EXPECT_EQ(r.cell(2, 1).verdict, Verdict::pass);
-  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::pass);
+  EXPECT_EQ(r.cell(2, 0).verdict, Verdict::Mismatch);
+  EXPECT_EQ(r.cell(2, 1).verdict, Verdict::Pass);
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Pass);
   std::map<std::string, int> fired;
   for (const Finding& finding : r.findings) {
-    EXPECT_EQ(finding.verdict, Verdict::mismatch);
+    EXPECT_EQ(finding.verdict, Verdict::Mismatch);
     EXPECT_EQ(finding.backend_a, "fam:b");
     fired[std::string(oracle_name(finding.oracle))]++;
     ASSERT_EQ(finding.outputs.size(), 1u);
@@ -88,7 +88,7 @@ TEST(Compare, AWrongKernelFiresEveryOracleThatSeesIt) {
   EXPECT_EQ(fired["optimization"], 1);  // fam:b against fam:a on the original
   EXPECT_EQ(r.bug_count(), 3u);
   ASSERT_NE(r.bug(1), nullptr);
-  EXPECT_EQ(r.bug(1)->oracle, Oracle::reference);
+  EXPECT_EQ(r.bug(1)->oracle, Oracle::Reference);
 
   std::string text = compare_report_text(r);
   EXPECT_NE(text.find("fam:b    mismatch  pass"), std::string::npos) << text;
@@ -101,10 +101,10 @@ TEST(Compare, AWrongKernelFiresEveryOracleThatSeesIt) {
 
 TEST(Compare, FailedRunsAndUnsupportedCells) {
   Fixture f;
-  FailingBackend crash("c", RunStatus::crash), unsupported("u", RunStatus::unsupported);
+  FailingBackend crash("c", RunStatus::Crash), unsupported("u", RunStatus::Unsupported);
   CompareReport r = run_compare(f.graphs(), {&crash, &unsupported}, {});
-  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::crash);
-  EXPECT_EQ(r.cell(1, 1).verdict, Verdict::unsupported);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Crash);
+  EXPECT_EQ(r.cell(1, 1).verdict, Verdict::Unsupported);
   for (const Finding& finding : r.findings) EXPECT_EQ(finding.backend_a, "c");
   EXPECT_NE(compare_report_text(r).find("note: u on original: unsupported: test failure"),
             std::string::npos);
@@ -120,7 +120,7 @@ output e
 )");
   WrongBackend wrong("w", {"e"});
   CompareReport r = run_compare({{"original", &g}}, {&wrong}, {});
-  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::undefined);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Undefined);
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.bug_count(), 0u);
   EXPECT_NE(r.findings[0].undefined.find("node 'd' (div)"), std::string::npos);
@@ -139,7 +139,7 @@ output e
   CompareOptions keep_undefined;
   keep_undefined.keep_undefined = true;
   CompareReport r = run_compare({{"original", &g}}, {&wrong}, keep_undefined);
-  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::mismatch);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Mismatch);
   EXPECT_EQ(r.bug_count(), 1u);
   EXPECT_NE(r.bug(1)->str().find("(undefined: original: node 'd' (div)"), std::string::npos)
       << r.bug(1)->str();
@@ -152,7 +152,7 @@ TEST(Compare, ADifferenceThatDoesNotRepeatIsNondeterministic) {
   FlakyBackend flaky("flaky", "out");
   CompareReport r = run_compare({{"original", &f.original}}, {&flaky}, {});
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::nondeterministic);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Nondeterministic);
   EXPECT_EQ(r.bug_count(), 0u);
   EXPECT_NE(r.findings[0].message.find("a repeated run of flaky on original gave other values for "
                                        "output 'out'"),
@@ -163,7 +163,7 @@ TEST(Compare, ADifferenceThatDoesNotRepeatIsNondeterministic) {
   WrongBackend wrong("w", {"out"});
   r = run_compare({{"original", &f.original}}, {&wrong}, {});
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::mismatch);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Mismatch);
 }
 
 // A backend that computes f16 ops in f64 and skips the rounding before a cast to f64 (what ONNX
@@ -180,20 +180,20 @@ output y
   WideBackend wide("wide");
   CompareReport r = run_compare({{"original", &g}}, {&wide}, {});
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
   EXPECT_EQ(r.bug_count(), 0u);
-  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::precision);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Precision);
 
   CompareOptions count_precision;
   count_precision.count_precision = true;
   r = run_compare({{"original", &g}}, {&wide}, count_precision);
   ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 
   WrongBackend wrong("w", {"y"});
   r = run_compare({{"original", &g}}, {&wrong}, {});
   ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
 // ONNX Runtime computes f16 math in f32. cos(0.02) is 0.9998 in f32 but rounds to 1.0 in f16, so
@@ -216,12 +216,12 @@ output y, b
   WideBackend f32("f32", DType::f32);
   CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, zeros);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 
   WrongBackend wrong("w", {"y"});
   r = run_compare({{"original", &g}}, {&wrong}, {}, zeros);
   ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
 // An f16 product of 300 and 300 overflows to inf in the reference; a backend that keeps it in f32
@@ -238,7 +238,7 @@ output y
   WideBackend f32("f32", DType::f32);
   CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, big);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 }
 
 // ONNX Runtime computes f16 math in f32 and rounds only the output: tan(atan(65504)) is about
@@ -256,7 +256,7 @@ output y
   WideBackend f32("f32", DType::f32);
   CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, max);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 }
 
 // ONNX Runtime sums an f32 matmul in f32: 1e8 + 1 absorbs the 1, so [1e8, 1, -1e8, 1] . 1 is 1
@@ -276,12 +276,12 @@ output y
   ValuesBackend f32("f32", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {1, 10})}});
   CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, plan);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 
   ValuesBackend wrong("w", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {2, 11})}});
   r = run_compare({{"original", &g}}, {&wrong}, {}, plan);
   ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
 // A mean of [DBL_MAX, -DBL_MAX, -0.476, 0.206, 0.896]: summed in order the two cancel (0.1252,
@@ -301,12 +301,12 @@ output y
   ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::f64, {2}, {0.1791, 3})}});
   CompareReport r = run_compare({{"original", &g}}, {&ort}, {}, plan);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 
   ValuesBackend wrong("w", {{"y", Tensor::from_doubles(DType::f64, {2}, {0.1252, 3.001})}});
   r = run_compare({{"original", &g}}, {&wrong}, {}, plan);
   ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
 // ONNX does not say how an integer mean rounds; ONNX Runtime and onnx.reference divide the sum
@@ -328,13 +328,13 @@ output y
   ValuesBackend ort("ort", {{"y", mean(11821949021847594, 3)}});
   CompareReport r = run_compare({{"original", &g}}, {&ort}, {}, plan);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::precision) << r.findings[0].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 
   for (Tensor wrong : {mean(11821949021847593 + 188, 3), mean(11821949021847593, 4)}) {
     ValuesBackend w("w", {{"y", wrong}});
     r = run_compare({{"original", &g}}, {&w}, {}, plan);
     ASSERT_EQ(r.bug_count(), 1u);
-    EXPECT_EQ(r.bug(1)->verdict, Verdict::mismatch);
+    EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
   }
 }
 
@@ -363,8 +363,8 @@ output y
   std::map<std::string, Verdict> by_oracle;
   for (const auto& f : r.findings)
     by_oracle[fmt::format("{} {}", oracle_name(f.oracle), f.backend_a)] = f.verdict;
-  EXPECT_EQ(by_oracle.at("optimization fam:O3"), Verdict::precision);
-  EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::precision);
+  EXPECT_EQ(by_oracle.at("optimization fam:O3"), Verdict::Precision);
+  EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::Precision);
   EXPECT_EQ(r.bug_count(), 0u);
 
   CompareOptions counted{.seed = 3, .runs = 1, .tolerances = {}};
@@ -373,8 +373,8 @@ output y
   by_oracle.clear();
   for (const auto& f : r.findings)
     by_oracle[fmt::format("{} {}", oracle_name(f.oracle), f.backend_a)] = f.verdict;
-  EXPECT_EQ(by_oracle.at("optimization fam:O3"), Verdict::mismatch);
-  EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::mismatch);
+  EXPECT_EQ(by_oracle.at("optimization fam:O3"), Verdict::Mismatch);
+  EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::Mismatch);
 }
 
 // An integer power with a negative exponent is defined nowhere (the reference's truncation is its
@@ -389,11 +389,11 @@ output y
   InputPlan negative;
   negative.fixed.emplace("x", Tensor::from_ints(DType::i32, {2}, {3, 2}));
   negative.fixed.emplace("k", Tensor::from_ints(DType::i32, {2}, {2, -1}));
-  FailingBackend error("e", RunStatus::error), crash("c", RunStatus::crash);
+  FailingBackend error("e", RunStatus::Error), crash("c", RunStatus::Crash);
   CompareReport r = run_compare({{"original", &g}}, {&error, &crash}, {}, negative);
   ASSERT_EQ(r.findings.size(), 2u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::undefined) << r.findings[0].str();
-  EXPECT_EQ(r.findings[1].verdict, Verdict::undefined) << r.findings[1].str();
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Undefined) << r.findings[0].str();
+  EXPECT_EQ(r.findings[1].verdict, Verdict::Undefined) << r.findings[1].str();
   EXPECT_EQ(r.bug_count(), 0u);
 
   InputPlan positive = negative;
@@ -406,19 +406,19 @@ output y
 // unsupported there, not a finding; another error from it still is.
 TEST(Compare, ARefusalOfTheFamilyIsUnsupported) {
   Fixture f;
-  FailingBackend refuses("ort:O3", RunStatus::error,
+  FailingBackend refuses("ort:O3", RunStatus::Error,
                          "Status Message: Dilation not supported for AutoPadType::SAME_UPPER or "
                          "AutoPadType::SAME_LOWER.");
   CompareReport r = run_compare({{"original", &f.original}}, {&refuses}, {});
   EXPECT_EQ(r.bug_count(), 0u);
-  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::unsupported);
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Unsupported);
   EXPECT_NE(r.cell(0, 0).message.find("ort:O3 refuses Conv"), std::string::npos)
       << r.cell(0, 0).message;
 
-  FailingBackend fails("ort:O3", RunStatus::error, "Status Message: invalid expand shape");
+  FailingBackend fails("ort:O3", RunStatus::Error, "Status Message: invalid expand shape");
   r = run_compare({{"original", &f.original}}, {&fails}, {});
   EXPECT_EQ(r.bug_count(), 1u);
-  FailingBackend elsewhere("xla:jit", RunStatus::error,
+  FailingBackend elsewhere("xla:jit", RunStatus::Error,
                            "Dilation not supported for AutoPadType::SAME_UPPER or "
                            "AutoPadType::SAME_LOWER");
   r = run_compare({{"original", &f.original}}, {&elsewhere}, {});

@@ -52,7 +52,7 @@ TEST(CompareInspect, AgreeingRunsDoNotDiverge) {
 
 TEST(CompareInspect, FailedRunIsReported) {
   Graph g = parse_rtg(kChain);
-  FailingBackend crash("c", RunStatus::crash);
+  FailingBackend crash("c", RunStatus::Crash);
   RefBackend ref;
   InspectResult r = run_inspect({"g on c", &g, &crash}, {"g on ref", &g, &ref}, pair_by_names(g, g),
                                 generate_inputs(g, 2, nullptr), {});

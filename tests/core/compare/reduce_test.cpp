@@ -33,7 +33,7 @@ struct Backends {
 ReduceTarget mul_target(Oracle oracle) {
   return {.oracle = oracle,
           .backend_a = "bad",
-          .backend_b = oracle == Oracle::reference ? "ref" : "bad",
+          .backend_b = oracle == Oracle::Reference ? "ref" : "bad",
           .signature = {"bad", std::string(oracle_name(oracle)), "mismatch", "mul", "f32", "", ""},
           .seed = 1,
           .tolerances = {},
@@ -59,7 +59,7 @@ TEST(Reduce, AChainShrinksToTheWrongKernelWithTheSameSignature) {
   std::vector<std::string> changes;
   ReduceOptions options;
   options.progress = [&](const ReduceProgress& p) { changes.push_back(p.change); };
-  ReduceResult r = reduce_case(start, mul_target(Oracle::reference), b.lookup(), options);
+  ReduceResult r = reduce_case(start, mul_target(Oracle::Reference), b.lookup(), options);
   EXPECT_TRUE(r.stopped.empty());
   EXPECT_EQ(r.start_nodes, 6u);
   EXPECT_EQ(r.smallest.a.op_count(), 1u) << print_rtg(r.smallest.a);
@@ -67,12 +67,12 @@ TEST(Reduce, AChainShrinksToTheWrongKernelWithTheSameSignature) {
   EXPECT_FALSE(changes.empty());
   // Inputs shrink to the fewest elements that still show the wrong element 0.
   for (const auto& in : r.smallest.a.inputs) EXPECT_EQ(numel(in.type.shape), 1) << in.name;
-  EXPECT_EQ(check_case(r.smallest, mul_target(Oracle::reference), b.lookup()),
-            CheckOutcome::same_failure);
+  EXPECT_EQ(check_case(r.smallest, mul_target(Oracle::Reference), b.lookup()),
+            CheckOutcome::SameFailure);
   // A failure of another kind is not this one.
-  ReduceTarget other = mul_target(Oracle::reference);
+  ReduceTarget other = mul_target(Oracle::Reference);
   other.signature.op = "add";
-  EXPECT_EQ(check_case(r.smallest, other, b.lookup()), CheckOutcome::other);
+  EXPECT_EQ(check_case(r.smallest, other, b.lookup()), CheckOutcome::Other);
 }
 
 TEST(Reduce, UndefinedBehaviourIsNeverTheSameFailure) {
@@ -88,7 +88,7 @@ output m
 )"),
                std::nullopt,
                {}};
-  EXPECT_EQ(check_case(c, mul_target(Oracle::reference), b.lookup()), CheckOutcome::other);
+  EXPECT_EQ(check_case(c, mul_target(Oracle::Reference), b.lookup()), CheckOutcome::Other);
 }
 
 TEST(Reduce, InterruptedOrOutOfTimeKeepsTheSmallestSoFar) {
@@ -97,17 +97,17 @@ TEST(Reduce, InterruptedOrOutOfTimeKeepsTheSmallestSoFar) {
   std::atomic<bool> cancel{true};
   ReduceOptions options;
   options.cancel = &cancel;
-  ReduceResult r = reduce_case(start, mul_target(Oracle::reference), b.lookup(), options);
+  ReduceResult r = reduce_case(start, mul_target(Oracle::Reference), b.lookup(), options);
   EXPECT_EQ(r.stopped, "interrupted");
   EXPECT_EQ(r.smallest.a.op_count(), 6u);
   ReduceOptions timed;
   timed.time_limit_s = 1e-9;
-  EXPECT_EQ(reduce_case(start, mul_target(Oracle::reference), b.lookup(), timed).stopped,
+  EXPECT_EQ(reduce_case(start, mul_target(Oracle::Reference), b.lookup(), timed).stopped,
             "time limit");
   // A passing graph is no start for a reduction.
   ReduceCase passing{
       parse_rtg("graph g\ninput x : f32[2]\nn = neg(x)\noutput n\n"), std::nullopt, {}};
-  EXPECT_THROW(reduce_case(passing, mul_target(Oracle::reference), b.lookup(), {}), Error);
+  EXPECT_THROW(reduce_case(passing, mul_target(Oracle::Reference), b.lookup(), {}), Error);
 }
 
 // An equivalence pair: the original doubles with add, the variant with mul. Changes go to both
@@ -135,14 +135,14 @@ out = add(f, y)
 output out
 )"),
                    {{"m", "d"}, {"e", "e"}, {"f", "f"}, {"out", "out"}}};
-  ReduceResult r = reduce_case(start, mul_target(Oracle::equivalence), b.lookup(), {});
+  ReduceResult r = reduce_case(start, mul_target(Oracle::Equivalence), b.lookup(), {});
   EXPECT_EQ(r.smallest.a.op_count(), 1u) << print_rtg(r.smallest.a);
   ASSERT_TRUE(r.smallest.b);
   EXPECT_EQ(r.smallest.b->op_count(), 1u) << print_rtg(*r.smallest.b);
   EXPECT_TRUE(has_op(r.smallest.a, "mul"));
   EXPECT_TRUE(has_op(*r.smallest.b, "add"));
-  EXPECT_EQ(check_case(r.smallest, mul_target(Oracle::equivalence), b.lookup()),
-            CheckOutcome::same_failure);
+  EXPECT_EQ(check_case(r.smallest, mul_target(Oracle::Equivalence), b.lookup()),
+            CheckOutcome::SameFailure);
 }
 
 }  // namespace

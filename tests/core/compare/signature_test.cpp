@@ -107,7 +107,7 @@ TEST(FailureSignature, VerdictAndOpComeFromTheSameOutput) {
   CompareReport r =
       run_compare({{"original", &g}}, {&ref, &wrong}, {.seed = 3, .runs = 1, .tolerances = {}});
   ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::nan_inf_mismatch);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::NanInfMismatch);
   SignatureFinder finder(r, {&ref, &wrong});
   EXPECT_EQ(finder.of(*r.bug(1)),
             (FailureSignature{"bad", "reference", "nan-inf mismatch", "exp", "f32", "", ""}));
@@ -123,7 +123,7 @@ TEST(FailureSignature, OptimizationFindingBlamesTheWrongSideEvenWhenItIsTheBasel
   SignatureFinder finder(r, {&ref, &a, &b});
   bool saw_optimization = false;
   for (const Finding& f : r.findings) {
-    if (f.oracle != Oracle::optimization) continue;
+    if (f.oracle != Oracle::Optimization) continue;
     saw_optimization = true;
     EXPECT_EQ(f.backend_a, "fam:b");
     EXPECT_EQ(finder.of(f).op, "neg");
@@ -167,7 +167,7 @@ TEST(FailureSignature, FailedRunsHaveAnOpOnlyWhenTheMessageNamesANode) {
     }
     RunResult run(const RunRequest&) override {
       RunResult r;
-      r.status = RunStatus::error;
+      r.status = RunStatus::Error;
       r.message = text;
       return r;
     }

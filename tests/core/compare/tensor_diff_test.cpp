@@ -15,7 +15,7 @@ TEST(CompareTensorDiff, WithinToleranceIsPass) {
   Tensor e = Tensor::from_doubles(DType::f32, {3}, {1, 2, 3});
   Tensor a = Tensor::from_doubles(DType::f32, {3}, {1.0005, 2, 3});
   OutputDiff d = diff_tensors(a, e, ToleranceTable{});
-  EXPECT_EQ(d.verdict, Verdict::pass);
+  EXPECT_EQ(d.verdict, Verdict::Pass);
   EXPECT_NEAR(d.max_abs_error, 5e-4, 1e-6);
   EXPECT_EQ(d.mismatched, 0);
 }
@@ -24,7 +24,7 @@ TEST(CompareTensorDiff, MismatchMeasures) {
   Tensor e = Tensor::from_doubles(DType::f32, {4}, {1, 2, 0, 4});
   Tensor a = Tensor::from_doubles(DType::f32, {4}, {1, 3, 0.5, 4});
   OutputDiff d = diff_tensors(a, e, ToleranceTable{});
-  EXPECT_EQ(d.verdict, Verdict::mismatch);
+  EXPECT_EQ(d.verdict, Verdict::Mismatch);
   EXPECT_EQ(d.mismatched, 2);
   EXPECT_EQ(d.numel, 4);
   EXPECT_DOUBLE_EQ(d.max_abs_error, 1.0);
@@ -38,9 +38,9 @@ TEST(CompareTensorDiff, MismatchMeasures) {
 TEST(CompareTensorDiff, NanAndInf) {
   Tensor e = Tensor::from_doubles(DType::f64, {3}, {kNaN, kInf, 1});
   EXPECT_EQ(diff_tensors(Tensor::from_doubles(DType::f64, {3}, {kNaN, kInf, 1}), e, {}).verdict,
-            Verdict::pass);
+            Verdict::Pass);
   OutputDiff d = diff_tensors(Tensor::from_doubles(DType::f64, {3}, {0, kInf, 1}), e, {});
-  EXPECT_EQ(d.verdict, Verdict::nan_inf_mismatch);
+  EXPECT_EQ(d.verdict, Verdict::NanInfMismatch);
   EXPECT_TRUE(std::isinf(d.chebyshev));
   EXPECT_DOUBLE_EQ(d.max_abs_error, 0);
 }
@@ -48,11 +48,11 @@ TEST(CompareTensorDiff, NanAndInf) {
 TEST(CompareTensorDiff, IntegersAreExactAndTypesMustAgree) {
   Tensor e = Tensor::from_ints(DType::i64, {2}, {int64_t(1) << 60, 5});
   Tensor a = Tensor::from_ints(DType::i64, {2}, {(int64_t(1) << 60) + 1, 5});
-  EXPECT_EQ(diff_tensors(a, e, {}).verdict, Verdict::mismatch);
+  EXPECT_EQ(diff_tensors(a, e, {}).verdict, Verdict::Mismatch);
   EXPECT_EQ(diff_tensors(Tensor(DType::f32, {2}), Tensor(DType::f32, {1, 2}), {}).verdict,
-            Verdict::shape_dtype_mismatch);
+            Verdict::ShapeDtypeMismatch);
   EXPECT_EQ(diff_tensors(Tensor(DType::f32, {2}), Tensor(DType::f64, {2}), {}).verdict,
-            Verdict::shape_dtype_mismatch);
+            Verdict::ShapeDtypeMismatch);
 }
 
 // ONNX Runtime's i64 mean off by 188 at 5e17 (docs/bugs.md row 14): doubles would print
@@ -77,14 +77,14 @@ TEST(CompareTensorDiff, RunsThatFailGiveTheirStatus) {
   RunResult ok;
   ok.outputs["y"] = Tensor::from_doubles(DType::f32, {1}, {1});
   RunResult crashed;
-  crashed.status = RunStatus::crash;
+  crashed.status = RunStatus::Crash;
   crashed.message = "signal 11";
   RunComparison c = compare_runs(crashed, ok, {{"y", "y"}}, {});
-  EXPECT_EQ(c.verdict, Verdict::crash);
+  EXPECT_EQ(c.verdict, Verdict::Crash);
   EXPECT_NE(c.message.find("signal 11"), std::string::npos);
   RunResult missing;
   c = compare_runs(missing, ok, {{"y", "y"}}, {});
-  EXPECT_EQ(c.verdict, Verdict::shape_dtype_mismatch);
+  EXPECT_EQ(c.verdict, Verdict::ShapeDtypeMismatch);
   EXPECT_EQ(c.outputs.at(0).actual_type, "missing");
 }
 
