@@ -60,6 +60,15 @@ def template(text, arity):
     return lambda c: text.format(*[c.x(i) for i in range(arity)])
 
 
+def subscript(x, ranges):
+    """x[start:stop:step, ...] for each axis's (start, stop, step), None being the whole axis
+    (Python's slicing, which torch, TF and JAX all read); a 0-d x as it is."""
+    if not ranges:
+        return x
+    index = [":" if r is None else f"{r[0]}:{r[1]}:{r[2]}" for r in ranges]
+    return f"{x}[{', '.join(index)}]"
+
+
 def fold(c, fn):
     """fn applied left to right over every input of a variadic node (Max, Min, Sum, Mean)."""
     acc = c.x(0)
