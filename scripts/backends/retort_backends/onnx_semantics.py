@@ -3,7 +3,8 @@
 What the ONNX spec says a node's attributes and constant operands mean — the pads after
 auto_pad, a pooling window and the extra end padding of ceil_mode, the reduced axes, Slice's
 clamped bounds, the source positions of an edge or reflect Pad, Reshape's zeros, the axes of
-Squeeze and Unsqueeze, Split's sizes, Gemm's scalars, Selu's defaults — is written once here.
+Squeeze and Unsqueeze, Split's sizes, Gemm's scalars, BatchNormalization's epsilon,
+Selu's defaults — is written once here.
 torch_ops, tf_ops and jax_ops keep only how their framework spells the result.
 """
 
@@ -129,6 +130,14 @@ def gemm_scalars(c):
         if not is_float(dt) and float(v) != int(v):
             raise Unsupported(f"non-integral {name} {v} on {np.dtype(dt)}")
     return alpha, beta
+
+
+def batch_norm_epsilon(c):
+    """BatchNormalization's epsilon, for its inference form only: training mode (and the running
+    statistics it outputs) has no converter."""
+    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
+        raise Unsupported("training mode")
+    return c.attr("epsilon", 1e-5)
 
 
 def mean_count(c, dims):

@@ -9,12 +9,13 @@ transpose around the call (XLA sees the same graph either way).
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, expand_shape, flatten_dims, gather_axis,
-                             gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+                             gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
                              unsqueeze_dims, window)
-from .program import fold, ints, is_float, lit, norm_axis, string_lit, subscript, template
+from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, string_lit, subscript,
+                      template)
 
 
 def tdt(dtype):
@@ -98,12 +99,7 @@ def conv_hard_sigmoid(c):
 
 
 def conv_clip(c):
-    x = c.x(0)
-    if c.has(1):
-        x = f"tf.maximum({x}, {c.x(1)})"
-    if c.has(2):
-        x = f"tf.minimum({x}, {c.x(2)})"
-    return x
+    return clip(c, "tf.maximum", "tf.minimum")
 
 
 def conv_gemm(c):
@@ -221,16 +217,7 @@ def conv_global_pool(fn):
 
 
 def conv_batch_norm(c):
-    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
-        raise Unsupported("training mode")
-    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
-    dt = c.dtype(0)
-
-    def per_channel(i):
-        return f"tf.reshape({c.x(i)}, {shape})"
-
-    scale = f"{per_channel(1)} / tf.sqrt({per_channel(4)} + {typed(c.attr('epsilon', 1e-5), dt)})"
-    return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
+    return batch_norm(c, "tf", typed(batch_norm_epsilon(c), c.dtype(0)))
 
 
 def conv_softmax(fn):

@@ -12,10 +12,10 @@ import numpy as np
 
 from . import program
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, expand_shape, flatten_dims, gather_axis,
-                             lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
-                             reshape_target, shape_values, slice_steps, spatial_rank,
-                             split_sizes, squeeze_dims, transpose_perm, unsqueeze_dims, window)
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+                             gather_axis, lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
+                             reshape_target, shape_values, slice_steps, spatial_rank, split_sizes,
+                             squeeze_dims, transpose_perm, unsqueeze_dims, window)
 from .program import fold, ints, is_float, norm_axis, subscript, template
 
 TORCH_DTYPES = {
@@ -254,9 +254,7 @@ def conv_global_pool(fn):
 # --- normalisation -------------------------------------------------------------------------
 
 def conv_batch_norm(c):
-    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
-        raise Unsupported("training mode")
-    eps = lit(c.attr("epsilon", 1e-5))
+    eps = lit(batch_norm_epsilon(c))
     return (f"torch.nn.functional.batch_norm({c.x(0)}, {c.x(3)}, {c.x(4)}, {c.x(1)}, {c.x(2)}, "
             f"False, 0.0, {eps})")
 
