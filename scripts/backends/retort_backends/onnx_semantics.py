@@ -197,8 +197,8 @@ def split_sizes(c):
 
 def slice_steps(c):
     """Slice as forward steps: per axis of input 0, None (the whole axis) or (start, stop, step)
-    with a positive step, and the sorted axes to flip first (a negative step walks the flipped
-    axis forward, which every framework can slice)."""
+    with 0 <= start <= stop and a positive step, and the sorted axes to flip first (a negative
+    step walks the flipped axis forward, which every framework can slice)."""
     shape = c.shape(0)
     starts, ends = ints(c.const(1)), ints(c.const(2))
     axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
