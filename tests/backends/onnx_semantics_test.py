@@ -194,7 +194,8 @@ class ShapeOps(unittest.TestCase):
             target = [rng.choice([0, shape[i]]) if i < len(shape) else 1
                       for i in range(rng.randint(1, len(shape) + 1))]
             allowzero = rng.randint(0, 1)
-            ours, theirs = with_operand("Reshape", shape, target, {"allowzero": allowzero}, opset=14)
+            attrs = {"allowzero": allowzero}
+            ours, theirs = with_operand("Reshape", shape, target, attrs, opset=14)
             if int(np.prod(reshape_target(ours))) != int(np.prod(shape)):
                 continue  # no reshape: the element counts differ
             with self.subTest(shape=shape, target=target, allowzero=allowzero):
@@ -315,7 +316,8 @@ class OtherNodes(unittest.TestCase):
     def test_mean_count_and_batch_norm_epsilon(self):
         self.assertEqual(mean_count(Node("ReduceMean", [2, 3, 4]), [0, 2]), 8)
         self.assertEqual(batch_norm_epsilon(Node("BatchNormalization", [1, 2])), 1e-5)
-        self.assertEqual(batch_norm_epsilon(Node("BatchNormalization", [1, 2], {"epsilon": 0.5})), 0.5)
+        c = Node("BatchNormalization", [1, 2], {"epsilon": 0.5})
+        self.assertEqual(batch_norm_epsilon(c), 0.5)
         for attrs, outputs in (({"training_mode": 1}, ["y"]), ({}, ["y", "mean"])):
             with self.assertRaisesRegex(Unsupported, "training mode"):
                 batch_norm_epsilon(Node("BatchNormalization", [1, 2], attrs, outputs=outputs))
