@@ -19,19 +19,18 @@ import sys
 import torch
 
 from retort_backends.errors import Unsupported
-from retort_backends.torch_program import to_numpy, to_torch, torch_program, torch_standalone
-from retort_backends.worker import Compiled, Family, serve
+from retort_backends.torch_program import TorchFamily, to_numpy, to_torch
+from retort_backends.worker import serve
 
 LIMITS = ("not implemented for", "could not infer output dtype", "Unsupported:")
 
 
-class Inductor(Family):
+class Inductor(TorchFamily):
     NAME = "inductor"
     OPTIONS = {"mode": (("default", "max-autotune-no-cudagraphs", "aot_eager", "eager"),
                         "default"),
                "device": (("cpu", "cuda"), "cpu")}
     LIMITS = LIMITS
-    PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
@@ -40,18 +39,6 @@ class Inductor(Family):
         if self.device == "cuda" and not torch.cuda.is_available():
             raise Unsupported(f"torch {torch.__version__} sees no CUDA device")
         torch.set_num_threads(1)
-
-    def version(self):
-        return torch.__version__
-
-    def convert(self, model, outputs, mutations=(), args=None):
-        prog, module = torch_program(model, outputs, mutations, args)
-        entry = Compiled(program=prog)
-        entry.module = module
-        return entry
-
-    def standalone(self, model, outputs, mutations=(), args=None):
-        return torch_standalone(model, outputs, mutations, args)
 
     def build(self, entry, args):
         fn = entry.module.to(self.device)

@@ -11,8 +11,8 @@ import sys
 import torch
 
 from retort_backends.errors import Unsupported
-from retort_backends.torch_program import to_numpy, to_torch, torch_program, torch_standalone
-from retort_backends.worker import Compiled, Family, serve
+from retort_backends.torch_program import TorchFamily, to_numpy, to_torch
+from retort_backends.worker import serve
 
 # Phrases in which torch says it has no kernel or rule for a dtype or value, e.g.
 # "addmm_impl_cpu_" not implemented for 'Half': the model is unsupported, not miscompiled.
@@ -20,13 +20,12 @@ TORCH_LIMITS = ("not implemented for", "could not infer output dtype")
 JIT_RUNS = 3  # the profiling executor specialises (and fuses) after the first runs of a module
 
 
-class TorchScript(Family):
+class TorchScript(TorchFamily):
     NAME = "torch"
     OPTIONS = {"mode": (("eager", "trace", "script"), "script"),
                "freeze": (("0", "1"), "0"),
                "fuser": (("0", "1"), "0")}
     LIMITS = TORCH_LIMITS
-    PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
@@ -39,18 +38,6 @@ class TorchScript(Family):
         torch._C._jit_override_can_fuse_on_cpu(self.fuser)
         # Debian's torch has no LLVM; the fuser then compiles with its block/IR-eval codegen.
         torch._C._jit_set_te_must_use_llvm_cpu(False)
-
-    def version(self):
-        return torch.__version__
-
-    def convert(self, model, outputs, mutations=(), args=None):
-        prog, module = torch_program(model, outputs, mutations, args)
-        entry = Compiled(program=prog)
-        entry.module = module
-        return entry
-
-    def standalone(self, model, outputs, mutations=(), args=None):
-        return torch_standalone(model, outputs, mutations, args)
 
     def build(self, entry, args):
         jit = compile_module(entry.module, self.mode, self.freeze, to_torch(args))

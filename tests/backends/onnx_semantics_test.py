@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Tests of retort_backends.onnx_semantics, the ONNX arithmetic every framework's converter table
-shares, against independent oracles: ONNX's own shape inference (pool and slice output lengths),
+shares, against independent oracles: ONNX's own shape inference (pool and slice output lengths,
+the shapes of Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Split, Expand and Shape),
 torch's pooling (ceil_mode, which ONNX 1.12's shape inference computes without the rule that a
-window starts inside the input or its begin padding) and numpy.pad (edge and reflect source
-positions). Cases are drawn from a fixed seed."""
+window starts inside the input or its begin padding), numpy's slicing (Slice's values) and
+numpy.pad (edge and reflect source positions). Cases are drawn from a fixed seed. Last, every
+framework's converter table (torch_ops, tf_ops, jax_ops) runs on the same ONNX cases, those of
+the torch worker tests."""
 
 import os
 import random
@@ -19,9 +22,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORKERS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "backends")
 sys.path[:0] = [WORKERS]
 
+sys.path[:0] = [HERE]
+
+import torch_cases  # noqa: E402
+from retort_backends import jax_ops, tf_ops, torch_ops  # noqa: E402
 from retort_backends.errors import Unsupported  # noqa: E402
-from retort_backends.onnx_semantics import (pad_index, pool_geometry, reduce_dims,  # noqa: E402
-                                            slice_bounds, spatial_rank)
+from retort_backends.model import Model  # noqa: E402
+from retort_backends.onnx_semantics import (  # noqa: E402
+    batch_norm_epsilon, expand_shape, flatten_dims, gather_axis, gemm_scalars, mean_count,
+    pad_gathers, pad_index, pad_widths, pool_geometry, reduce_dims, reshape_target, shape_values,
+    slice_bounds, slice_steps, spatial_rank, split_sizes, squeeze_dims, transpose_perm,
+    unsqueeze_dims)
+from retort_backends.program import Builder, subscript  # noqa: E402
 
 SEED = 20261126
 
@@ -29,8 +41,15 @@ SEED = 20261126
 class Node:
     """The part of program.NodeContext that onnx_semantics asks: shapes, attributes, constants."""
 
-    def __init__(self, op, shape, attrs=None, consts=None):
+    def __init__(self, op, shape, attrs=None, consts=None, dtype=np.float32, outputs=("y",)):
         self.op, self._shape, self._attrs, self._consts = op, shape, attrs or {}, consts or {}
+        self._dtype, self.node = dtype, helper.make_node(op, [], list(outputs))
+
+    def dtype(self, i):
+        return np.dtype(self._dtype)
+
+    def n_outputs(self):
+        return len(self.node.output)
 
     def shape(self, i):
         return self._shape
@@ -54,13 +73,27 @@ def pooled_lengths(c):
             zip(c.shape(0)[2:], kernel, strides, dilations, begins, ends, extra)]
 
 
-def inferred_shape(node, input_shape, initializers=()):
+def inferred_shapes(node, input_shape, initializers=(), opset=13):
+    outputs = [helper.make_tensor_value_info(y, TensorProto.UNDEFINED, None) for y in node.output]
     graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, input_shape)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    out = onnx.shape_inference.infer_shapes(model, strict_mode=True).graph.output[0]
-    return [d.dim_value for d in out.type.tensor_type.shape.dim]
+                              outputs, initializer=list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True).graph.output
+    return [[d.dim_value for d in out.type.tensor_type.shape.dim] for out in inferred]
+
+
+def inferred_shape(node, input_shape, initializers=(), opset=13):
+    return inferred_shapes(node, input_shape, initializers, opset)[0]
+
+
+def with_operand(op, shape, values, attrs=None, opset=13, outputs=("y",)):
+    """Our Node and ONNX's shape inference for an op whose operand 1 is the constant `values`
+    (none when None)."""
+    consts = {} if values is None else {1: values}
+    inits = [] if values is None else [numpy_helper.from_array(np.array(values, np.int64), "k")]
+    node = helper.make_node(op, ["x"] + (["k"] if inits else []), list(outputs), **(attrs or {}))
+    ours = Node(op, list(shape), attrs, consts, outputs=outputs)
+    return ours, inferred_shapes(node, list(shape), inits, opset)
 
 
 class PoolGeometry(unittest.TestCase):
@@ -149,6 +182,169 @@ class ReduceDims(unittest.TestCase):
         self.assertIsNone(reduce_dims(Node("ReduceMax", [2, 3], {"noop_with_empty_axes": 1})))
         with self.assertRaisesRegex(Unsupported, "axis 3 out of range for rank 3"):
             reduce_dims(Node("ReduceMax", [2, 3, 4], {"axes": [3]}))
+
+
+class ShapeOps(unittest.TestCase):
+    """The shape each function implies, against ONNX's shape inference of the node."""
+
+    def test_reshape_target_reads_zeros_unless_allowzero(self):
+        rng = random.Random(SEED)
+        for _ in range(200):
+            shape = [rng.randint(0, 3) for _ in range(rng.randint(1, 3))]
+            target = [rng.choice([0, shape[i]]) if i < len(shape) else 1
+                      for i in range(rng.randint(1, len(shape) + 1))]
+            allowzero = rng.randint(0, 1)
+            attrs = {"allowzero": allowzero}
+            ours, theirs = with_operand("Reshape", shape, target, attrs, opset=14)
+            if int(np.prod(reshape_target(ours))) != int(np.prod(shape)):
+                continue  # no reshape: the element counts differ
+            with self.subTest(shape=shape, target=target, allowzero=allowzero):
+                self.assertEqual(reshape_target(ours), theirs[0])
+
+    def test_flatten_dims(self):
+        for shape in ([2, 3, 4], [5], [2, 0, 3]):
+            for axis in range(-len(shape), len(shape) + 1):
+                ours, theirs = with_operand("Flatten", shape, None, {"axis": axis})
+                with self.subTest(shape=shape, axis=axis):
+                    self.assertEqual(list(flatten_dims(ours)), theirs[0])
+
+    def test_squeeze_and_unsqueeze_dims(self):
+        shape = [1, 3, 1, 1]
+        for axes in (None, [0], [-1, 0], [3, 2, -4]):
+            ours, theirs = with_operand("Squeeze", shape, axes)
+            with self.subTest(op="Squeeze", axes=axes):
+                dims = squeeze_dims(ours)
+                self.assertEqual(dims, sorted(dims))
+                self.assertEqual([n for d, n in enumerate(shape) if d not in dims], theirs[0])
+        for axes in ([0], [-1], [3, 0], [-1, 1, 0]):
+            ours, theirs = with_operand("Unsqueeze", [2, 3], axes)
+            with self.subTest(op="Unsqueeze", axes=axes):
+                dims = unsqueeze_dims(ours)
+                self.assertEqual(dims, sorted(dims))
+                self.assertEqual([d for d, n in enumerate(theirs[0]) if n == 1], dims)
+
+    def test_transpose_perm(self):
+        for perm in (None, [1, 0, 2], [2, 0, 1]):
+            attrs = {} if perm is None else {"perm": perm}
+            ours, theirs = with_operand("Transpose", [2, 3, 4], None, attrs)
+            with self.subTest(perm=perm):
+                self.assertEqual([[2, 3, 4][d] for d in transpose_perm(ours)], theirs[0])
+
+    def test_split_sizes(self):
+        for extent, parts, axis in ((6, 2, 0), (6, 3, -2), (4, 4, 0)):
+            outputs = [f"y{j}" for j in range(parts)]
+            ours, theirs = with_operand("Split", [extent, 5], None, {"axis": axis}, outputs=outputs)
+            with self.subTest(extent=extent, parts=parts, axis=axis):
+                self.assertEqual(split_sizes(ours), (0, [shape[0] for shape in theirs]))
+        ours, theirs = with_operand("Split", [7, 5], [2, 5], {"axis": 0}, outputs=["a", "b"])
+        self.assertEqual(split_sizes(ours), (0, [shape[0] for shape in theirs]))
+        # Without sizes, an extent that does not divide: opset 18's rule, a smaller last part.
+        ours = Node("Split", [7, 5], {"axis": 0}, outputs=["a", "b", "c"])
+        self.assertEqual(split_sizes(ours), (0, [3, 3, 1]))
+
+    def test_expand_shape(self):
+        for shape, target in (([3, 1], [2, 1, 4]), ([3, 1], [1]), ([1], [2, 3])):
+            ours, theirs = with_operand("Expand", shape, target)
+            with self.subTest(shape=shape, target=target):
+                self.assertEqual(expand_shape(ours), theirs[0])
+
+    def test_shape_values(self):
+        shape = [2, 3, 4]
+        for start, end in ((None, None), (1, None), (-2, None), (0, -1), (-10, 10), (2, 1)):
+            attrs = {k: v for k, v in (("start", start), ("end", end)) if v is not None}
+            ours, theirs = with_operand("Shape", shape, None, attrs, opset=15)
+            with self.subTest(start=start, end=end):
+                self.assertEqual([len(shape_values(ours))], theirs[0])
+                self.assertEqual(shape_values(ours), shape[slice(start, end)][:theirs[0][0]])
+
+
+class SliceSteps(unittest.TestCase):
+    def test_values_match_the_positions_of_slice_bounds(self):
+        # The positions each axis takes, from slice_bounds (checked against shape inference
+        # above): numpy's own slicing differs where a start lies below -n with a negative step.
+        rng = random.Random(SEED)
+        x = np.arange(4 * 5 * 6).reshape(4, 5, 6)
+        for _ in range(300):
+            axes = rng.sample(range(-3, 3), rng.randint(1, 3))
+            if len({a % 3 for a in axes}) < len(axes):
+                continue  # ONNX forbids an axis twice
+            starts = [rng.randint(-8, 8) for _ in axes]
+            ends = [rng.randint(-8, 8) for _ in axes]
+            steps = [rng.choice([-3, -2, -1, 1, 2, 3]) for _ in axes]
+            index = [range(n) for n in x.shape]
+            for a, b, e, p in zip(axes, starts, ends, steps):
+                index[a % 3] = range(*slice_bounds(b, e, p, x.shape[a % 3]), p)
+            ranges, flips = slice_steps(Node("Slice", list(x.shape), consts={
+                1: starts, 2: ends, 3: axes, 4: steps}))
+            ours = eval(subscript("flipped", ranges), {"flipped": np.flip(x, flips)})
+            with self.subTest(axes=axes, starts=starts, ends=ends, steps=steps):
+                want = x[np.ix_(*[list(r) for r in index])]
+                self.assertTrue(all(r is None or 0 <= r[0] <= r[1] and r[2] > 0 for r in ranges))
+                self.assertEqual((ours.shape, ours.tolist()), (want.shape, want.tolist()))
+
+    def test_step_zero_is_refused(self):
+        with self.assertRaisesRegex(Unsupported, "step 0"):
+            slice_steps(Node("Slice", [3], consts={1: [0], 2: [3], 4: [0]}))
+
+
+class OtherNodes(unittest.TestCase):
+    def test_gather_axis_counts_back(self):
+        self.assertEqual(gather_axis(Node("Gather", [3, 4], {"axis": -1})), (1, 4))
+        self.assertEqual(gather_axis(Node("Gather", [3, 4])), (0, 3))
+
+    def test_pad_widths_and_gathers_match_numpy_pad(self):
+        c = Node("Pad", [3, 4], {"mode": "reflect"}, consts={1: [1, 0, 2, 2]})
+        begins, ends, mode = pad_widths(c)
+        self.assertEqual((begins, ends, mode), ([1, 0], [2, 2], "reflect"))
+        x = np.arange(12).reshape(3, 4)
+        ours = x
+        for axis, index in pad_gathers(c, begins, ends, mode):
+            ours = np.take(ours, index, axis=axis)
+        self.assertEqual(ours.tolist(), np.pad(x, [(1, 2), (0, 2)], mode="reflect").tolist())
+        self.assertEqual(pad_widths(Node("Pad", [3], consts={1: [1, 2]}))[2], "constant")
+        with self.assertRaisesRegex(Unsupported, "mode 'wrap'"):
+            pad_gathers(c, begins, ends, "wrap")
+        with self.assertRaisesRegex(Unsupported, "axes input"):
+            pad_widths(Node("Pad", [3], consts={1: [1, 2], 3: [0]}))
+
+    def test_gemm_scalars_refuse_a_fraction_of_an_integer_product(self):
+        self.assertEqual(gemm_scalars(Node("Gemm", [2, 2], {"alpha": 2.0})), (2.0, 1.0))
+        self.assertEqual(gemm_scalars(Node("Gemm", [2, 2], {"beta": 0.5})), (1.0, 0.5))
+        with self.assertRaisesRegex(Unsupported, "non-integral beta 0.5 on int32"):
+            gemm_scalars(Node("Gemm", [2, 2], {"beta": 0.5}, dtype=np.int32))
+
+    def test_mean_count_and_batch_norm_epsilon(self):
+        self.assertEqual(mean_count(Node("ReduceMean", [2, 3, 4]), [0, 2]), 8)
+        self.assertEqual(batch_norm_epsilon(Node("BatchNormalization", [1, 2])), 1e-5)
+        c = Node("BatchNormalization", [1, 2], {"epsilon": 0.5})
+        self.assertEqual(batch_norm_epsilon(c), 0.5)
+        for attrs, outputs in (({"training_mode": 1}, ["y"]), ({}, ["y", "mean"])):
+            with self.assertRaisesRegex(Unsupported, "training mode"):
+                batch_norm_epsilon(Node("BatchNormalization", [1, 2], attrs, outputs=outputs))
+
+
+class ConverterTables(unittest.TestCase):
+    """Every framework's table on the same ONNX cases (the torch worker tests'): each names the
+    same op types and writes each case as Python that compiles, or refuses it as Unsupported."""
+
+    TABLES = {"torch": torch_ops.CONVERTERS, "tf": tf_ops.CONVERTERS, "jax": jax_ops.CONVERTERS}
+
+    def test_same_op_types(self):
+        self.assertEqual(set(self.TABLES["tf"]), set(self.TABLES["jax"]))
+        self.assertEqual(set(self.TABLES["torch"]) | {"PRelu"}, set(self.TABLES["tf"]))
+
+    def test_every_case_converts(self):
+        for case in torch_cases.all_cases():
+            for name, table in self.TABLES.items():
+                with self.subTest(case=case.label, framework=name):
+                    builder = Builder(Model(case.model), table, name)
+                    builder.bind_inputs()
+                    try:
+                        builder.convert_for(case.outputs)
+                    except Unsupported:
+                        continue
+                    compile("\n".join(builder.lines), case.label, "exec")
+                    self.assertTrue(builder.lines)
 
 
 if __name__ == "__main__":

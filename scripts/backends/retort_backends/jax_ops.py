@@ -8,9 +8,13 @@ scope: jnp, lax, jax, and the constants c0, ... (closed over, so jit sees them a
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, lowest, pad_index, pool_geometry, reduce_dims,
-                             slice_bounds, spatial_rank, window)
-from .program import fold, ints, is_float, lit, norm_axis, string_lit, template
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+                             gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
+                             pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
+                             spatial_rank, split_sizes, squeeze_dims, transpose_perm,
+                             unsqueeze_dims, window)
+from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, string_lit, subscript,
+                      template)
 
 
 def jdt(dtype):
@@ -84,22 +88,14 @@ def conv_mean(c):
 
 
 def conv_clip(c):
-    x = c.x(0)
-    if c.has(1):
-        x = f"jnp.maximum({x}, {c.x(1)})"
-    if c.has(2):
-        x = f"jnp.minimum({x}, {c.x(2)})"
-    return x
+    return clip(c, "jnp.maximum", "jnp.minimum")
 
 
 def conv_gemm(c):
     a = f"jnp.transpose({c.x(0)})" if c.attr("transA", 0) else c.x(0)
     b = f"jnp.transpose({c.x(1)})" if c.attr("transB", 0) else c.x(1)
     dt = c.dtype(0)
-    alpha, beta = c.attr("alpha", 1.0), c.attr("beta", 1.0)
-    for name, v in (("alpha", alpha), ("beta", beta)):
-        if not is_float(dt) and float(v) != int(v):
-            raise Unsupported(f"non-integral {name} {v} on {np.dtype(dt)}")
+    alpha, beta = gemm_scalars(c)
     expr = f"jnp.matmul({a}, {b})"
     if alpha != 1.0:
         expr = f"jnp.multiply({expr}, {typed(alpha, dt)})"
@@ -171,16 +167,7 @@ def conv_global_pool(fn):
 
 
 def conv_batch_norm(c):
-    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
-        raise Unsupported("training mode")
-    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
-    dt = c.dtype(0)
-
-    def per_channel(i):
-        return f"jnp.reshape({c.x(i)}, {shape})"
-
-    scale = f"{per_channel(1)} / jnp.sqrt({per_channel(4)} + {typed(c.attr('epsilon', 1e-5), dt)})"
-    return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
+    return batch_norm(c, "jnp", typed(batch_norm_epsilon(c), c.dtype(0)))
 
 
 def conv_softmax(fn):
@@ -208,7 +195,7 @@ def conv_reduce(c):
         return f"jnp.min({x}, {axis})"
     if is_float(dt):
         return f"jnp.mean({x}, {axis})"
-    count = int(np.prod([c.shape(0)[d] for d in dims]))
+    count = mean_count(c, dims)
     total = f"jnp.sum({x}, {axis}, dtype=jnp.int64)"
     return cast_to(f"lax.div({total}, jnp.full_like({total}, {count}))", dt)
 
@@ -229,40 +216,25 @@ def conv_arg(fn):
 # --- shape ops -----------------------------------------------------------------------------
 
 def conv_reshape(c):
-    shape = ints(c.const(1))
-    if not c.attr("allowzero", 0):
-        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
-    return f"jnp.reshape({c.x(0)}, {lit(tuple(shape))})"
+    return f"jnp.reshape({c.x(0)}, {lit(reshape_target(c))})"
 
 
 def conv_flatten(c):
-    shape = c.shape(0)
-    axis = c.attr("axis", 1)
-    axis = axis + len(shape) if axis < 0 else axis
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis:], dtype=np.int64))
+    outer, inner = flatten_dims(c)
     return f"jnp.reshape({c.x(0)}, ({outer}, {inner}))"
 
 
 def conv_squeeze(c):
-    shape = c.shape(0)
-    if c.has(1):
-        dims = sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
-    else:
-        dims = [d for d, n in enumerate(shape) if n == 1]
-    return f"jnp.squeeze({c.x(0)}, {lit(tuple(dims))})" if dims else c.x(0)
+    dims = squeeze_dims(c)
+    return f"jnp.squeeze({c.x(0)}, {lit(dims)})" if dims else c.x(0)
 
 
 def conv_unsqueeze(c):
-    axes = ints(c.const(1))
-    out_rank = c.rank(0) + len(axes)
-    dims = sorted(norm_axis(a, out_rank) for a in axes)
-    return f"jnp.expand_dims({c.x(0)}, {lit(tuple(dims))})"
+    return f"jnp.expand_dims({c.x(0)}, {lit(unsqueeze_dims(c))})"
 
 
 def conv_transpose(c):
-    perm = c.attr("perm", list(reversed(range(c.rank(0)))))
-    return f"jnp.transpose({c.x(0)}, {lit(tuple(perm))})"
+    return f"jnp.transpose({c.x(0)}, {lit(transpose_perm(c))})"
 
 
 def conv_concat(c):
@@ -271,13 +243,7 @@ def conv_concat(c):
 
 
 def conv_split(c):
-    axis = norm_axis(c.attr("axis", 0), c.rank(0))
-    if c.has(1):
-        sizes = ints(c.const(1))
-    else:
-        n, extent = c.n_outputs(), c.shape(0)[axis]
-        chunk = -(-extent // n)
-        sizes = [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+    axis, sizes = split_sizes(c)
     bounds = np.cumsum([0] + sizes)
     x = c.x(0)
     return [f"lax.slice_in_dim({x}, {int(b)}, {int(e)}, axis={axis})"
@@ -285,74 +251,41 @@ def conv_split(c):
 
 
 def conv_slice(c):
-    shape = c.shape(0)
-    starts, ends = ints(c.const(1)), ints(c.const(2))
-    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
-    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
-    index = [":"] * len(shape)
-    flips = []
-    for start, end, axis, step in zip(starts, ends, axes, steps):
-        axis = norm_axis(axis, len(shape))
-        n = shape[axis]
-        if step == 0:
-            raise Unsupported("step 0")
-        start, end = slice_bounds(start, end, step, n)
-        if step < 0:  # flip the axis, then step forward
-            flips.append(axis)
-            start, end, step = n - 1 - start, n - 1 - end, -step
-        index[axis] = f"{start}:{max(end, start)}:{step}"
-    x = c.x(0)
-    if flips:
-        x = f"jnp.flip({x}, {lit(tuple(sorted(flips)))})"
-    return f"{x}[{', '.join(index)}]" if index else x
+    ranges, flips = slice_steps(c)
+    x = f"jnp.flip({c.x(0)}, {lit(flips)})" if flips else c.x(0)
+    return subscript(x, ranges)
 
 
 def conv_gather(c):
-    shape = c.shape(0)
-    axis = norm_axis(c.attr("axis", 0), len(shape))
+    axis, n = gather_axis(c)
     idx = cast_to(c.x(1), np.int64)
-    idx = f"jnp.where(jnp.less({idx}, 0), {idx} + {shape[axis]}, {idx})"
+    idx = f"jnp.where(jnp.less({idx}, 0), {idx} + {n}, {idx})"
     return f"jnp.take({c.x(0)}, {idx}, axis={axis})"
 
 
 def conv_pad(c):
-    rank = c.rank(0)
-    pads = ints(c.const(1))
-    if c.has(3):
-        raise Unsupported("the axes input (opset 18)")
-    begins, ends = pads[:rank], pads[rank:]
-    mode = c.attr("mode", "constant")
-    dt = c.dtype(0)
+    begins, ends, mode = pad_widths(c)
     if mode == "constant":
         value = c.const(2).reshape(-1)[0] if c.has(2) else 0
         config = lit([[b, e, 0] for b, e in zip(begins, ends)])
-        return f"lax.pad({c.x(0)}, {typed(value, dt)}, tuple(map(tuple, {config})))"
-    if mode not in ("edge", "reflect"):
-        raise Unsupported(f"mode {mode!r}")
+        return f"lax.pad({c.x(0)}, {typed(value, c.dtype(0))}, tuple(map(tuple, {config})))"
     x = c.x(0)
-    for axis, (b, e) in enumerate(zip(begins, ends)):
-        if b or e:
-            index = pad_index(mode, b, e, c.shape(0)[axis])
-            x = f"jnp.take({x}, jnp.asarray({lit(index)}, jnp.int64), axis={axis})"
+    for axis, index in pad_gathers(c, begins, ends, mode):
+        x = f"jnp.take({x}, jnp.asarray({lit(index)}, jnp.int64), axis={axis})"
     return x
 
 
 def conv_expand(c):
-    shape = np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1))))
-    return f"jnp.broadcast_to({c.x(0)}, {lit(tuple(shape))})"
+    return f"jnp.broadcast_to({c.x(0)}, {lit(expand_shape(c))})"
 
 
 def conv_tile(c):
-    return f"jnp.tile({c.x(0)}, {lit(tuple(ints(c.const(1))))})"
+    return f"jnp.tile({c.x(0)}, {lit(ints(c.const(1)))})"
 
 
 def conv_shape(c):
-    shape = list(c.shape(0))
-    rank = len(shape)
-    start, end = c.attr("start", 0), c.attr("end", rank)
-    start = min(max(start + rank if start < 0 else start, 0), rank)
-    end = min(max(end + rank if end < 0 else end, 0), rank)
-    return f"jnp.asarray({lit(shape[start:end])}, jnp.int64).reshape(({max(end - start, 0)},))"
+    values = shape_values(c)
+    return f"jnp.asarray({lit(values)}, jnp.int64).reshape(({len(values)},))"
 
 
 CONVERTERS = {

@@ -1,9 +1,11 @@
 """ONNX's arithmetic on a node, in plain numbers, for every framework's converter table.
 
-What the ONNX spec says a node's attributes mean — the pads after auto_pad, a pooling window and
-the extra end padding of ceil_mode, the reduced axes, Slice's clamped bounds, the source positions
-of an edge or reflect Pad, Selu's defaults — is written once here. torch_ops, tf_ops and jax_ops
-keep only how their framework spells the result.
+What the ONNX spec says a node's attributes and constant operands mean — the pads after
+auto_pad, a pooling window and the extra end padding of ceil_mode, the reduced axes, Slice's
+clamped bounds, the source positions of an edge or reflect Pad, Reshape's zeros, the axes of
+Squeeze and Unsqueeze, Split's sizes, Gemm's scalars, BatchNormalization's epsilon,
+Selu's defaults — is written once here.
+torch_ops, tf_ops and jax_ops keep only how their framework spells the result.
 """
 
 import math
@@ -118,3 +120,137 @@ def pad_index(mode, begin, end, n):
         j = abs(i) % period if period else 0
         out.append(period - j if j >= n else j)
     return out
+
+
+def gemm_scalars(c):
+    """Gemm's alpha and beta; a non-integral one cannot scale an integer product."""
+    dt = c.dtype(0)
+    alpha, beta = c.attr("alpha", 1.0), c.attr("beta", 1.0)
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not is_float(dt) and float(v) != int(v):
+            raise Unsupported(f"non-integral {name} {v} on {np.dtype(dt)}")
+    return alpha, beta
+
+
+def batch_norm_epsilon(c):
+    """BatchNormalization's epsilon, for its inference form only: training mode (and the running
+    statistics it outputs) has no converter."""
+    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
+        raise Unsupported("training mode")
+    return c.attr("epsilon", 1e-5)
+
+
+def mean_count(c, dims):
+    """How many elements ReduceMean averages over the reduced axes (an integer mean divides the
+    integer sum by it)."""
+    return int(np.prod([c.shape(0)[d] for d in dims]))
+
+
+def reshape_target(c):
+    """Reshape's target shape: a 0 keeps the input's extent there, unless allowzero makes it an
+    empty axis."""
+    shape = ints(c.const(1))
+    if not c.attr("allowzero", 0):
+        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
+    return shape
+
+
+def flatten_dims(c):
+    """Flatten's two extents: the product of the axes before `axis`, and that of the rest."""
+    shape = c.shape(0)
+    axis = c.attr("axis", 1)
+    axis = axis + len(shape) if axis < 0 else axis
+    return int(np.prod(shape[:axis], dtype=np.int64)), int(np.prod(shape[axis:], dtype=np.int64))
+
+
+def squeeze_dims(c):
+    """The axes Squeeze removes, sorted: those of the axes operand, else every axis of extent 1."""
+    shape = c.shape(0)
+    if c.has(1):
+        return sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
+    return [d for d, n in enumerate(shape) if n == 1]
+
+
+def unsqueeze_dims(c):
+    """Where Unsqueeze's new axes stand in the output, sorted (its axes count in the output's
+    rank)."""
+    axes = ints(c.const(1))
+    out_rank = c.rank(0) + len(axes)
+    return sorted(norm_axis(a, out_rank) for a in axes)
+
+
+def transpose_perm(c):
+    """Transpose's permutation; without one, ONNX reverses the axes."""
+    return list(c.attr("perm", list(reversed(range(c.rank(0))))))
+
+
+def split_sizes(c):
+    """Split's axis and the size of each part: the split operand, else equal parts with a
+    smaller last one."""
+    axis = norm_axis(c.attr("axis", 0), c.rank(0))
+    if c.has(1):
+        return axis, ints(c.const(1))
+    n, extent = c.n_outputs(), c.shape(0)[axis]
+    chunk = -(-extent // n)
+    return axis, [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+
+
+def slice_steps(c):
+    """Slice as forward steps: per axis of input 0, None (the whole axis) or (start, stop, step)
+    with 0 <= start <= stop and a positive step, and the sorted axes to flip first (a negative
+    step walks the flipped axis forward, which every framework can slice)."""
+    shape = c.shape(0)
+    starts, ends = ints(c.const(1)), ints(c.const(2))
+    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
+    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
+    ranges = [None] * len(shape)
+    flips = []
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis = norm_axis(axis, len(shape))
+        n = shape[axis]
+        if step == 0:
+            raise Unsupported("step 0")
+        start, end = slice_bounds(start, end, step, n)
+        if step < 0:
+            flips.append(axis)
+            start, end, step = n - 1 - start, n - 1 - end, -step
+        ranges[axis] = (start, max(end, start), step)
+    return ranges, sorted(flips)
+
+
+def gather_axis(c):
+    """Gather's axis and its extent (a negative index counts back from it)."""
+    axis = norm_axis(c.attr("axis", 0), c.rank(0))
+    return axis, c.shape(0)[axis]
+
+
+def pad_widths(c):
+    """Pad's begin and end widths of each axis (negative widths crop) and its mode."""
+    rank = c.rank(0)
+    pads = ints(c.const(1))
+    if c.has(3):
+        raise Unsupported("the axes input (opset 18)")
+    return pads[:rank], pads[rank:], c.attr("mode", "constant")
+
+
+def pad_gathers(c, begins, ends, mode):
+    """[(axis, source positions)] that an edge or reflect Pad gathers, for each padded axis."""
+    if mode not in ("edge", "reflect"):
+        raise Unsupported(f"mode {mode!r}")
+    return [(axis, pad_index(mode, b, e, c.shape(0)[axis]))
+            for axis, (b, e) in enumerate(zip(begins, ends)) if b or e]
+
+
+def expand_shape(c):
+    """Expand's output shape: the input broadcast with the shape operand, numpy's way."""
+    return list(np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1)))))
+
+
+def shape_values(c):
+    """Shape's output: the input's extents from start to end, both clamped into the rank."""
+    shape = list(c.shape(0))
+    rank = len(shape)
+    start, end = c.attr("start", 0), c.attr("end", rank)
+    start = min(max(start + rank if start < 0 else start, 0), rank)
+    end = min(max(end + rank if end < 0 else end, 0), rank)
+    return shape[start:end]

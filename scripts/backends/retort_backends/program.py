@@ -60,6 +60,39 @@ def template(text, arity):
     return lambda c: text.format(*[c.x(i) for i in range(arity)])
 
 
+def subscript(x, ranges):
+    """x[start:stop:step, ...] for each axis's (start, stop, step), None being the whole axis
+    (Python's slicing, which torch, TF and JAX all read); a 0-d x as it is."""
+    if not ranges:
+        return x
+    index = [":" if r is None else f"{r[0]}:{r[1]}:{r[2]}" for r in ranges]
+    return f"{x}[{', '.join(index)}]"
+
+
+def clip(c, maximum, minimum):
+    """Clip as the framework's maximum with the min operand, then minimum with the max operand,
+    each only where that bound is given."""
+    x = c.x(0)
+    if c.has(1):
+        x = f"{maximum}({x}, {c.x(1)})"
+    if c.has(2):
+        x = f"{minimum}({x}, {c.x(2)})"
+    return x
+
+
+def batch_norm(c, module, eps):
+    """Inference BatchNormalization written out, (x - mean) * (scale / sqrt(var + eps)) + bias,
+    each per-channel operand reshaped to broadcast over (N, C, ...): module names the framework's
+    reshape and sqrt (jnp, tf), eps is its typed epsilon."""
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+
+    def per_channel(i):
+        return f"{module}.reshape({c.x(i)}, {shape})"
+
+    scale = f"{per_channel(1)} / {module}.sqrt({per_channel(4)} + {eps})"
+    return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
+
+
 def fold(c, fn):
     """fn applied left to right over every input of a variadic node (Max, Min, Sum, Mean)."""
     acc = c.x(0)

@@ -9,9 +9,13 @@ transpose around the call (XLA sees the same graph either way).
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, lowest, pad_index, pool_geometry, reduce_dims,
-                             slice_bounds, spatial_rank, window)
-from .program import fold, ints, is_float, lit, norm_axis, string_lit, template
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+                             gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
+                             pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
+                             spatial_rank, split_sizes, squeeze_dims, transpose_perm,
+                             unsqueeze_dims, window)
+from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, string_lit, subscript,
+                      template)
 
 
 def tdt(dtype):
@@ -95,20 +99,12 @@ def conv_hard_sigmoid(c):
 
 
 def conv_clip(c):
-    x = c.x(0)
-    if c.has(1):
-        x = f"tf.maximum({x}, {c.x(1)})"
-    if c.has(2):
-        x = f"tf.minimum({x}, {c.x(2)})"
-    return x
+    return clip(c, "tf.maximum", "tf.minimum")
 
 
 def conv_gemm(c):
     dt = c.dtype(0)
-    alpha, beta = c.attr("alpha", 1.0), c.attr("beta", 1.0)
-    for name, v in (("alpha", alpha), ("beta", beta)):
-        if not is_float(dt) and float(v) != int(v):
-            raise Unsupported(f"non-integral {name} {v} on {np.dtype(dt)}")
+    alpha, beta = gemm_scalars(c)
     expr = (f"tf.linalg.matmul({c.x(0)}, {c.x(1)}, transpose_a={lit(bool(c.attr('transA', 0)))}, "
             f"transpose_b={lit(bool(c.attr('transB', 0)))})")
     if alpha != 1.0:
@@ -221,16 +217,7 @@ def conv_global_pool(fn):
 
 
 def conv_batch_norm(c):
-    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
-        raise Unsupported("training mode")
-    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
-    dt = c.dtype(0)
-
-    def per_channel(i):
-        return f"tf.reshape({c.x(i)}, {shape})"
-
-    scale = f"{per_channel(1)} / tf.sqrt({per_channel(4)} + {typed(c.attr('epsilon', 1e-5), dt)})"
-    return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
+    return batch_norm(c, "tf", typed(batch_norm_epsilon(c), c.dtype(0)))
 
 
 def conv_softmax(fn):
@@ -254,7 +241,7 @@ def conv_reduce(c):
         return f"{REDUCERS[c.op]}({x}, {axis})"
     if is_float(c.dtype(0)):
         return f"tf.reduce_mean({x}, {axis})"
-    count = int(np.prod([c.shape(0)[d] for d in dims]))
+    count = mean_count(c, dims)
     total = f"tf.reduce_sum({cast_to(x, np.int64)}, {axis})"
     return cast_to(f"tf.truncatediv({total}, {typed(count, np.int64)})", c.dtype(0))
 
@@ -277,42 +264,27 @@ def conv_arg(fn):
 # --- shape ops -----------------------------------------------------------------------------
 
 def conv_reshape(c):
-    shape = ints(c.const(1))
-    if not c.attr("allowzero", 0):
-        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
-    return f"tf.reshape({c.x(0)}, {lit(shape)})"
+    return f"tf.reshape({c.x(0)}, {lit(reshape_target(c))})"
 
 
 def conv_flatten(c):
-    shape = c.shape(0)
-    axis = c.attr("axis", 1)
-    axis = axis + len(shape) if axis < 0 else axis
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis:], dtype=np.int64))
-    return f"tf.reshape({c.x(0)}, [{outer}, {inner}])"
+    return f"tf.reshape({c.x(0)}, {lit(list(flatten_dims(c)))})"
 
 
 def conv_squeeze(c):
-    shape = c.shape(0)
-    if c.has(1):
-        dims = sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
-    else:
-        dims = [d for d, n in enumerate(shape) if n == 1]
+    dims = squeeze_dims(c)
     return f"tf.squeeze({c.x(0)}, {lit(dims)})" if dims else c.x(0)
 
 
 def conv_unsqueeze(c):
-    axes = ints(c.const(1))
-    out_rank = c.rank(0) + len(axes)
     x = c.x(0)
-    for d in sorted(norm_axis(a, out_rank) for a in axes):
+    for d in unsqueeze_dims(c):
         x = f"tf.expand_dims({x}, {d})"
     return x
 
 
 def conv_transpose(c):
-    perm = c.attr("perm", list(reversed(range(c.rank(0)))))
-    return f"tf.transpose({c.x(0)}, {lit(list(perm))})"
+    return f"tf.transpose({c.x(0)}, {lit(transpose_perm(c))})"
 
 
 def conv_concat(c):
@@ -320,78 +292,43 @@ def conv_concat(c):
 
 
 def conv_split(c):
-    axis = norm_axis(c.attr("axis", 0), c.rank(0))
-    if c.has(1):
-        sizes = ints(c.const(1))
-    else:
-        n, extent = c.n_outputs(), c.shape(0)[axis]
-        chunk = -(-extent // n)
-        sizes = [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+    axis, sizes = split_sizes(c)
     parts = c.tmp(f"tf.split({c.x(0)}, {lit(sizes)}, {axis})")
     return [f"{parts}[{i}]" for i in range(len(sizes))]
 
 
 def conv_slice(c):
-    shape = c.shape(0)
-    starts, ends = ints(c.const(1)), ints(c.const(2))
-    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
-    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
-    index = [":"] * len(shape)
-    flips = []
-    for start, end, axis, step in zip(starts, ends, axes, steps):
-        axis = norm_axis(axis, len(shape))
-        n = shape[axis]
-        if step == 0:
-            raise Unsupported("step 0")
-        start, end = slice_bounds(start, end, step, n)
-        if step < 0:
-            flips.append(axis)
-            start, end, step = n - 1 - start, n - 1 - end, -step
-        index[axis] = f"{start}:{max(end, start)}:{step}"
-    x = c.x(0)
-    if flips:
-        x = f"tf.reverse({x}, {lit(sorted(flips))})"
-    return f"{x}[{', '.join(index)}]" if index else x
+    ranges, flips = slice_steps(c)
+    x = f"tf.reverse({c.x(0)}, {lit(flips)})" if flips else c.x(0)
+    return subscript(x, ranges)
 
 
 def conv_gather(c):
-    shape = c.shape(0)
-    axis = norm_axis(c.attr("axis", 0), len(shape))
+    axis, n = gather_axis(c)
     idx = cast_to(c.x(1), np.int64)
-    idx = f"tf.where(tf.less({idx}, 0), {idx} + {shape[axis]}, {idx})"
+    idx = f"tf.where(tf.less({idx}, 0), {idx} + {n}, {idx})"
     return f"tf.gather({c.x(0)}, {idx}, axis={axis})"
 
 
 def conv_pad(c):
-    rank = c.rank(0)
-    pads = ints(c.const(1))
-    if c.has(3):
-        raise Unsupported("the axes input (opset 18)")
-    begins, ends = pads[:rank], pads[rank:]
-    mode = c.attr("mode", "constant")
+    begins, ends, mode = pad_widths(c)
     x = c.x(0)
-    if rank == 0:  # nothing to pad (tf.pad wants paddings of shape [rank, 2], here [0, 2])
+    if c.rank(0) == 0:  # nothing to pad (tf.pad wants paddings of shape [rank, 2], here [0, 2])
         return x
     if mode == "constant":
-        shape = c.shape(0)
-        if any(p < 0 for p in pads):  # negative pads crop
-            index = [f"{max(-b, 0)}:{n - max(-e, 0)}" for b, e, n in zip(begins, ends, shape)]
+        if any(p < 0 for p in begins + ends):  # negative pads crop
+            index = [f"{max(-b, 0)}:{n - max(-e, 0)}" for b, e, n in zip(begins, ends, c.shape(0))]
             x = f"{x}[{', '.join(index)}]"
         value = c.const(2).reshape(-1)[0] if c.has(2) else 0
         paddings = lit([[max(b, 0), max(e, 0)] for b, e in zip(begins, ends)])
         return f"tf.pad({x}, {paddings}, constant_values={typed(value, c.dtype(0))})"
-    if mode not in ("edge", "reflect"):
-        raise Unsupported(f"mode {mode!r}")
-    for axis, (b, e) in enumerate(zip(begins, ends)):
-        if b or e:
-            index = pad_index(mode, b, e, c.shape(0)[axis])
-            x = f"tf.gather({x}, tf.constant({lit(index)}, tf.int64), axis={axis})"
+    for axis, index in pad_gathers(c, begins, ends, mode):
+        x = f"tf.gather({x}, tf.constant({lit(index)}, tf.int64), axis={axis})"
     return x
 
 
 def conv_expand(c):
-    shape = np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1))))
-    return f"tf.broadcast_to({c.x(0)}, {lit(list(shape))})"
+    return f"tf.broadcast_to({c.x(0)}, {lit(expand_shape(c))})"
 
 
 def conv_tile(c):
@@ -400,12 +337,7 @@ def conv_tile(c):
 
 
 def conv_shape(c):
-    shape = list(c.shape(0))
-    rank = len(shape)
-    start, end = c.attr("start", 0), c.attr("end", rank)
-    start = min(max(start + rank if start < 0 else start, 0), rank)
-    end = min(max(end + rank if end < 0 else end, 0), rank)
-    values = shape[start:end]
+    values = shape_values(c)
     return f"tf.constant({lit(values)}, tf.int64, shape=[{len(values)}])"
 
 

@@ -12,9 +12,11 @@ import numpy as np
 
 from . import program
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, lowest, pad_index, reduce_dims, slice_bounds,
-                             spatial_rank, window)
-from .program import fold, ints, is_float, norm_axis, template
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+                             gather_axis, lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
+                             reshape_target, shape_values, slice_steps, spatial_rank, split_sizes,
+                             squeeze_dims, transpose_perm, unsqueeze_dims, window)
+from .program import fold, ints, is_float, norm_axis, subscript, template
 
 TORCH_DTYPES = {
     np.dtype("float32"): "torch.float32",
@@ -252,9 +254,7 @@ def conv_global_pool(fn):
 # --- normalisation -------------------------------------------------------------------------
 
 def conv_batch_norm(c):
-    if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
-        raise Unsupported("training mode")
-    eps = lit(c.attr("epsilon", 1e-5))
+    eps = lit(batch_norm_epsilon(c))
     return (f"torch.nn.functional.batch_norm({c.x(0)}, {c.x(3)}, {c.x(4)}, {c.x(1)}, {c.x(2)}, "
             f"False, 0.0, {eps})")
 
@@ -282,7 +282,7 @@ def conv_reduce(c):
     if c.op == "ReduceMean":
         if is_float(c.dtype(0)):
             return f"torch.mean({x}, {lit(dims)}, {keep})"
-        count = int(np.prod([c.shape(0)[d] for d in dims]))
+        count = mean_count(c, dims)
         total = f"torch.sum({x}, {lit(dims)}, {keep}, dtype=torch.int64)"
         return cast_to(f'torch.div({total}, {count}, rounding_mode="trunc")', c.dtype(0))
     for d in reversed(dims):  # ReduceProd: torch.prod takes one axis at a time
@@ -305,45 +305,29 @@ def conv_arg(fn):
 # --- shape ops -----------------------------------------------------------------------------
 
 def conv_reshape(c):
-    shape = ints(c.const(1))
-    if not c.attr("allowzero", 0):
-        shape = [c.shape(0)[i] if v == 0 else v for i, v in enumerate(shape)]
-    return f"torch.reshape({c.x(0)}, {lit(shape)})"
+    return f"torch.reshape({c.x(0)}, {lit(reshape_target(c))})"
 
 
 def conv_flatten(c):
-    shape = c.shape(0)
-    axis = c.attr("axis", 1)
-    axis = axis + len(shape) if axis < 0 else axis
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis:], dtype=np.int64))
-    return f"torch.reshape({c.x(0)}, [{outer}, {inner}])"
+    return f"torch.reshape({c.x(0)}, {lit(list(flatten_dims(c)))})"
 
 
 def conv_squeeze(c):
-    shape = c.shape(0)
-    if c.has(1):
-        dims = sorted({norm_axis(a, len(shape)) for a in ints(c.const(1))})
-    else:
-        dims = [d for d, n in enumerate(shape) if n == 1]
     x = c.x(0)
-    for d in reversed(dims):
+    for d in reversed(squeeze_dims(c)):
         x = f"torch.squeeze({x}, {d})"
     return x
 
 
 def conv_unsqueeze(c):
-    axes = ints(c.const(1))
-    out_rank = c.rank(0) + len(axes)
     x = c.x(0)
-    for d in sorted(norm_axis(a, out_rank) for a in axes):
+    for d in unsqueeze_dims(c):
         x = f"torch.unsqueeze({x}, {d})"
     return x
 
 
 def conv_transpose(c):
-    perm = c.attr("perm", list(reversed(range(c.rank(0)))))
-    return f"torch.permute({c.x(0)}, {lit(list(perm))})"
+    return f"torch.permute({c.x(0)}, {lit(transpose_perm(c))})"
 
 
 def conv_concat(c):
@@ -352,73 +336,39 @@ def conv_concat(c):
 
 
 def conv_split(c):
-    axis = norm_axis(c.attr("axis", 0), c.rank(0))
-    if c.has(1):
-        sizes = ints(c.const(1))
-    else:
-        n, extent = c.n_outputs(), c.shape(0)[axis]
-        chunk = -(-extent // n)
-        sizes = [chunk] * (n - 1) + [extent - chunk * (n - 1)]
+    axis, sizes = split_sizes(c)
     parts = c.tmp(f"torch.split({c.x(0)}, {lit(sizes)}, {axis})")
     return [f"{parts}[{i}]" for i in range(len(sizes))]
 
 
 def conv_slice(c):
-    shape = c.shape(0)
-    starts, ends = ints(c.const(1)), ints(c.const(2))
-    axes = ints(c.const(3)) if c.has(3) else list(range(len(starts)))
-    steps = ints(c.const(4)) if c.has(4) else [1] * len(starts)
-    index = [":"] * len(shape)
-    flips = []
-    for start, end, axis, step in zip(starts, ends, axes, steps):
-        axis = norm_axis(axis, len(shape))
-        n = shape[axis]
-        if step == 0:
-            raise Unsupported("step 0")
-        start, end = slice_bounds(start, end, step, n)
-        if step < 0:  # torch slices only forward: flip the axis, then step forward
-            flips.append(axis)
-            start, end, step = n - 1 - start, n - 1 - end, -step
-        index[axis] = f"{start}:{max(end, start)}:{step}"
-    x = c.x(0)
-    if flips:
-        x = f"torch.flip({x}, {lit(sorted(flips))})"
-    return f"{x}[{', '.join(index)}]" if index else x
+    ranges, flips = slice_steps(c)
+    x = f"torch.flip({c.x(0)}, {lit(flips)})" if flips else c.x(0)
+    return subscript(x, ranges)
 
 
 def conv_gather(c):
-    shape = c.shape(0)
-    axis = norm_axis(c.attr("axis", 0), len(shape))
+    axis, n = gather_axis(c)
     idx = f"{c.x(1)}.to(torch.int64)"
-    idx = f"torch.where(torch.lt({idx}, 0), {idx} + {shape[axis]}, {idx})"
+    idx = f"torch.where(torch.lt({idx}, 0), {idx} + {n}, {idx})"
     picked = f"torch.index_select({c.x(0)}, {axis}, torch.reshape({idx}, [-1]))"
     return f"torch.reshape({picked}, {lit(list(c.out_shape()))})"
 
 
 def conv_pad(c):
-    rank = c.rank(0)
-    pads = ints(c.const(1))
-    if c.has(3):
-        raise Unsupported("the axes input (opset 18)")
-    begins, ends = pads[:rank], pads[rank:]
-    mode = c.attr("mode", "constant")
+    begins, ends, mode = pad_widths(c)
     if mode == "constant":
         value = float(c.const(2).reshape(-1)[0]) if c.has(2) else 0.0
         return (f"torch.nn.functional.pad({c.x(0)}, {lit(torch_pad_list(begins, ends))}, "
                 f'"constant", {lit(value)})')
-    if mode not in ("edge", "reflect"):
-        raise Unsupported(f"mode {mode}")
     x = c.x(0)
-    for axis, (b, e) in enumerate(zip(begins, ends)):
-        if b or e:
-            index = pad_index(mode, b, e, c.shape(0)[axis])
-            x = f"torch.index_select({x}, {axis}, torch.tensor({lit(index)}, dtype=torch.int64))"
+    for axis, index in pad_gathers(c, begins, ends, mode):
+        x = f"torch.index_select({x}, {axis}, torch.tensor({lit(index)}, dtype=torch.int64))"
     return x
 
 
 def conv_expand(c):
-    shape = np.broadcast_shapes(tuple(c.shape(0)), tuple(ints(c.const(1))))
-    return f"{c.x(0)}.expand({lit(list(shape))})"
+    return f"{c.x(0)}.expand({lit(expand_shape(c))})"
 
 
 def conv_tile(c):
@@ -426,13 +376,7 @@ def conv_tile(c):
 
 
 def conv_shape(c):
-    shape = list(c.shape(0))
-    rank = len(shape)
-    start = c.attr("start", 0)
-    end = c.attr("end", rank)
-    start = min(max(start + rank if start < 0 else start, 0), rank)
-    end = min(max(end + rank if end < 0 else end, 0), rank)
-    return f"torch.tensor({lit(shape[start:end])}, dtype=torch.int64)"
+    return f"torch.tensor({lit(shape_values(c))}, dtype=torch.int64)"
 
 
 # ONNX op types that Retort exports but the worker cannot express at all, with the reason. Every

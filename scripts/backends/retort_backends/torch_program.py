@@ -11,6 +11,7 @@ import torch
 from . import probe
 from .program import Builder, Program, indented
 from .torch_ops import CONVERTERS
+from .worker import Compiled, Family
 
 
 # What generated code may name besides the module's own identifiers.
@@ -98,3 +99,23 @@ def to_torch(arrays, device="cpu"):
 
 def to_numpy(tensors):
     return [t.detach().cpu().contiguous().numpy() for t in tensors]
+
+
+class TorchFamily(Family):
+    """A family that compiles the generated torch module (torch_worker's TorchScript,
+    inductor_worker's torch.compile): the conversion and the standalone program are the same,
+    only build() differs."""
+
+    PROGRAM = True
+
+    def version(self):
+        return torch.__version__
+
+    def convert(self, model, outputs, mutations=(), args=None):
+        prog, module = torch_program(model, outputs, mutations, args)
+        entry = Compiled(program=prog)
+        entry.module = module
+        return entry
+
+    def standalone(self, model, outputs, mutations=(), args=None):
+        return torch_standalone(model, outputs, mutations, args)
