@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/command.h"
+#include "app/command_args.h"
 #include "core/backend/support.h"
 #include "core/compare/repro.h"
 #include "core/gen/graph_gen.h"
@@ -36,16 +37,6 @@ void run_export_repro(Session& s, const Args& args, Output& out);
 void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
                         bool issue, Output& out);
 
-// The tolerances (--atol, --rtol over the session's) and the input seed (--seed, else the
-// session's) of a command that runs graphs (commands_compare.cpp).
-ToleranceTable tolerances_for(const Session& s, const Args& args);
-uint64_t seed_for(const Session& s, const Args& args);
-// Reports a compare's runs as the command's progress (CompareOptions::progress).
-std::function<void(size_t, size_t, const std::string&)> compare_progress(Output& out);
-// "original" (the current graph) or a variant's graph; an Error listing the variants otherwise.
-const Graph& graph_named(const Session& s, const std::string& name);
-// A positive number of seconds (--time); an Error naming the option otherwise.
-double parse_seconds(const std::string& text, std::string_view option);
 // The op x dtype support of a backend (core/backend/support.h), probed with a progress line
 // when it is not cached (commands_backend.cpp).
 SupportTable support_for(Session& s, const std::string& name, Output& out);

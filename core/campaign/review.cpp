@@ -14,6 +14,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/words.h"
+#include "core/campaign/finding_replay.h"
 #include "core/compare/compare.h"
 #include "core/compare/inspect.h"
 #include "core/io/rtg.h"
@@ -76,13 +77,11 @@ std::string joined(const std::vector<std::string>& names) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// The text of one of a finding's graphs: the original, or a variant by name.
+// One of a finding's graphs: the original, or a variant by name.
 std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name) {
-  if (name == "original") return parse_rtg(f.original, "finding original");
-  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
-  if (!variants.is_object() || !variants.contains(name) || !variants[name].is_string())
-    return std::nullopt;
-  return parse_rtg(variants[name].get<std::string>(), "finding variant " + name);
+  for (auto& [graph_name, g] : finding_graphs(f))
+    if (graph_name == name) return std::move(g);
+  return std::nullopt;
 }
 
 // Relaxed graphs break constraints on purpose: the reference cannot run them.

@@ -23,7 +23,9 @@ std::string read_text(const std::filesystem::path& path) {
 
 // The history lives in the state folder; one kept where earlier versions kept it moves there,
 // so that nobody's history is left behind.
-TEST_F(ShellTest, TheHistoryMovesFromTheOldFileToTheStateFolder) {
+class LineEditorTest : public ShellTest {};
+
+TEST_F(LineEditorTest, TheHistoryMovesFromTheOldFileToTheStateFolder) {
   namespace fs = std::filesystem;
   fs::path home = fs::temp_directory_path() / fmt::format("retort_history_{}", getpid());
   fs::create_directories(home);

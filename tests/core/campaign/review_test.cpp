@@ -62,16 +62,10 @@ class ReviewTest : public ::testing::Test {
 
 // A backend that fails to run any graph holding a node of one op, with a message that names no
 // node (ORT's Expand failing shape inference after its Split merge), and runs the others right.
-class FailsWithOpBackend : public Backend {
+class FailsWithOpBackend : public NamedRefBackend {
  public:
   FailsWithOpBackend(std::string name, std::string op)
-      : name_(std::move(name)), op_(std::move(op)) {}
-  BackendInfo info() const override {
-    BackendInfo i = ref_.info();
-    i.name = name_;
-    i.kind = "worker";
-    return i;
-  }
+      : NamedRefBackend(std::move(name)), op_(std::move(op)) {}
   RunResult run(const RunRequest& request) override {
     for (const Node& n : request.graph->nodes)
       if (n.op == op_) {
@@ -84,8 +78,7 @@ class FailsWithOpBackend : public Backend {
   }
 
  private:
-  std::string name_, op_;
-  RefBackend ref_;
+  std::string op_;
 };
 
 const char* const kChain =

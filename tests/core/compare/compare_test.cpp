@@ -338,6 +338,22 @@ output y
   }
 }
 
+// An integer sum is exact: 2^53 for 2^53 + 1 (ONNX Runtime summing int64 in double) is a
+// mismatch, though the two are one double.
+TEST(Compare, AnIntegerSumOffByOnePast2To53IsAMismatch) {
+  Graph g = parse_rtg(R"(graph g
+input x : i64[2]
+y = reduce_sum(x, keepdims=1)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_ints(DType::i64, {2}, {9007199254740992, 1}));
+  ValuesBackend ort("ort", {{"y", Tensor::from_ints(DType::i64, {1}, {9007199254740992})}});
+  CompareReport r = run_compare({{"original", &g}}, {&ort}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
 // The equivalence and optimization oracles compare two backend runs; each side that lies in its
 // graph's band makes the difference precision there too.
 TEST(Compare, TheBandCoversTheEquivalenceAndOptimizationOracles) {

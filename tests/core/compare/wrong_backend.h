@@ -12,16 +12,27 @@
 
 namespace retort {
 
-class WrongBackend : public Backend {
+// The reference under a worker's name: the test backends below change what it gives.
+class NamedRefBackend : public Backend {
  public:
-  WrongBackend(std::string name, std::set<std::string> wrong_values)
-      : name_(std::move(name)), wrong_(std::move(wrong_values)) {}
+  explicit NamedRefBackend(std::string name) : name_(std::move(name)) {}
   BackendInfo info() const override {
     BackendInfo i = ref_.info();
     i.name = name_;
     i.kind = "worker";
     return i;
   }
+  RunResult run(const RunRequest& request) override { return ref_.run(request); }
+
+ protected:
+  std::string name_;
+  RefBackend ref_;
+};
+
+class WrongBackend : public NamedRefBackend {
+ public:
+  WrongBackend(std::string name, std::set<std::string> wrong_values)
+      : NamedRefBackend(std::move(name)), wrong_(std::move(wrong_values)) {}
   RunResult run(const RunRequest& request) override {
     RunResult r = ref_.run(request);
     for (auto& [name, t] : r.outputs)
@@ -30,23 +41,15 @@ class WrongBackend : public Backend {
   }
 
  private:
-  std::string name_;
   std::set<std::string> wrong_;
-  RefBackend ref_;
 };
 
 // A backend whose kernels of some ops are wrong: the reference with a delta added to element 0
 // of every result of each listed op (NaN makes it NaN), and everything computed from it.
-class WrongOpBackend : public Backend {
+class WrongOpBackend : public NamedRefBackend {
  public:
   WrongOpBackend(std::string name, std::map<std::string, double> deltas)
-      : name_(std::move(name)), deltas_(std::move(deltas)) {}
-  BackendInfo info() const override {
-    BackendInfo i = ref_.info();
-    i.name = name_;
-    i.kind = "worker";
-    return i;
-  }
+      : NamedRefBackend(std::move(name)), deltas_(std::move(deltas)) {}
   RunResult run(const RunRequest& request) override {
     RunResult r;
     EvalOptions wrong{.adjust = [this](const Node& n, const std::vector<const Tensor*>&,
@@ -60,23 +63,15 @@ class WrongOpBackend : public Backend {
   }
 
  private:
-  std::string name_;
   std::map<std::string, double> deltas_;
-  RefBackend ref_;
 };
 
 // A backend that runs the reference and gives the listed outputs the listed values instead: a
 // compiler's result known from a real case.
-class ValuesBackend : public Backend {
+class ValuesBackend : public NamedRefBackend {
  public:
   ValuesBackend(std::string name, TensorMap values)
-      : name_(std::move(name)), values_(std::move(values)) {}
-  BackendInfo info() const override {
-    BackendInfo i = ref_.info();
-    i.name = name_;
-    i.kind = "worker";
-    return i;
-  }
+      : NamedRefBackend(std::move(name)), values_(std::move(values)) {}
   RunResult run(const RunRequest& request) override {
     RunResult r = ref_.run(request);
     for (const auto& [name, t] : values_) r.outputs.insert_or_assign(name, t);
@@ -84,23 +79,15 @@ class ValuesBackend : public Backend {
   }
 
  private:
-  std::string name_;
   TensorMap values_;
-  RefBackend ref_;
 };
 
 // A backend whose first run adds 1.0 to element 0 of one output and whose later runs are right:
 // the same run giving other values when repeated.
-class FlakyBackend : public Backend {
+class FlakyBackend : public NamedRefBackend {
  public:
   FlakyBackend(std::string name, std::string output)
-      : name_(std::move(name)), output_(std::move(output)) {}
-  BackendInfo info() const override {
-    BackendInfo i = ref_.info();
-    i.name = name_;
-    i.kind = "worker";
-    return i;
-  }
+      : NamedRefBackend(std::move(name)), output_(std::move(output)) {}
   RunResult run(const RunRequest& request) override {
     RunResult r = ref_.run(request);
     if (runs_++ == 0)
@@ -111,25 +98,18 @@ class FlakyBackend : public Backend {
   size_t runs() const { return runs_; }
 
  private:
-  std::string name_, output_;
+  std::string output_;
   size_t runs_ = 0;
-  RefBackend ref_;
 };
 
 // A backend that evaluates every float op narrower than `to` in `to` and rounds only the outputs
 // to their declared dtypes: a compiler that skips intermediate roundings (ONNX Runtime computes
 // f16 math in f32). With `only_with_node`, only graphs that have a node of that name run wide,
 // as when a compiler fuses the ops of one graph and not those of an equivalent one.
-class WideBackend : public Backend {
+class WideBackend : public NamedRefBackend {
  public:
   explicit WideBackend(std::string name, DType to = DType::f64, std::string only_with_node = "")
-      : name_(std::move(name)), to_(to), only_with_(std::move(only_with_node)) {}
-  BackendInfo info() const override {
-    BackendInfo i = ref_.info();
-    i.name = name_;
-    i.kind = "worker";
-    return i;
-  }
+      : NamedRefBackend(std::move(name)), to_(to), only_with_(std::move(only_with_node)) {}
   RunResult run(const RunRequest& request) override {
     std::optional<Graph> wide = widened_graph(*request.graph, to_);
     if (!wide || (!only_with_.empty() && !request.graph->find_node(only_with_)))
@@ -142,10 +122,8 @@ class WideBackend : public Backend {
   }
 
  private:
-  std::string name_;
   DType to_;
   std::string only_with_;
-  RefBackend ref_;
 };
 
 // A backend that fails every run with a fixed status.
