@@ -1,5 +1,6 @@
-# Sourced by the campaign scripts (tests/cli/fuzz_*.sh, tests/bench/soak_memory.sh): a scratch
-# folder removed at exit, after a campaign left running in the background ($pid) is killed; and
+# Sourced by the scripts that leave retort running in the background (tests/cli/fuzz_*.sh,
+# restore_after_kill.sh, tests/bench/soak_memory.sh): a scratch folder removed at exit, after the
+# process left running ($pid) is killed; and
 # db_value DB SQL, the first column of the query's first row (0 while DB cannot be read yet).
 scratch=$(mktemp -d)
 pid=

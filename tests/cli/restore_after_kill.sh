@@ -7,13 +7,7 @@
 set -eu
 retort=$(realpath "$1")
 repo=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../..")
-scratch=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/campaign_scratch.sh"
 cd "$scratch"
 export RETORT_STATE_DIR="$scratch/state"
 
