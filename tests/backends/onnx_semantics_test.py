@@ -143,6 +143,14 @@ class PoolGeometry(unittest.TestCase):
             spatial_rank(Node("Conv", [1, 1]))
 
 
+class JaxDtypeNames(unittest.TestCase):
+    def test_bool_is_named_as_jax_releases_of_2023_have_it(self):
+        # jnp.bool appeared after jax 0.4.20; jnp.bool_ is in every release (docs/bugs.md).
+        self.assertEqual(jax_ops.jdt(np.bool_), "jnp.bool_")
+        self.assertEqual(jax_ops.jdt(np.float16), "jnp.float16")
+        self.assertEqual(jax_ops.jdt(np.int64), "jnp.int64")
+
+
 class SliceBounds(unittest.TestCase):
     def test_lengths_match_onnx_shape_inference(self):
         rng = random.Random(SEED)

@@ -18,7 +18,9 @@ from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, st
 
 
 def jdt(dtype):
-    return f"jnp.{np.dtype(dtype).name}"
+    # jnp.bool_, not jnp.bool: jax releases of 2023 (0.4.20) have only the former.
+    name = np.dtype(dtype).name
+    return f"jnp.{'bool_' if name == 'bool' else name}"
 
 
 def cast_to(expr, dtype):
