@@ -110,7 +110,8 @@ void add_comparisons(OpRegistry& r) {
     s.dtypes = std::string_view(c.name) == "equal" ? DTypeSet::Any : DTypeSet::Numeric;
     s.f = [test = c.test](double a, double b) { return test(a, b) ? 1.0 : 0.0; };
     s.fi = [test = c.test_int](int64_t a, int64_t b) -> int64_t { return test(a, b) ? 1 : 0; };
-    if (s.name == "equal") s.tags = {"commutative"};
+    s.tags = {"steps"};  // piecewise constant in a and b (core/compare/precision.cpp)
+    if (s.name == "equal") s.tags.push_back("commutative");
     r.add(make_binary(std::move(s)));
   }
 }

@@ -224,6 +224,48 @@ output y, b
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
+// ONNX Runtime's sigmoid gives 0 for -52.24, whose sigmoid is 2.05e-23 (an error inside every
+// absolute tolerance), and ceil then gives 0 where the reference gives 1, and the comparison
+// with 0 false where it is true: the tolerated difference took the step. The band takes each
+// step that a computed input lies within tolerance of either way. A step the compiler takes on
+// an exact value stays a mismatch: ceil of a graph input, and ceil of a computed 3 (on the step).
+TEST(Compare, AStepThatAToleratedDifferenceTakesIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2]
+const zero : f32[2] = [0, 0]
+s = sigmoid(x)
+c = ceil(s)
+b = greater(s, zero)
+d = add(x, x)
+e = ceil(d)
+f = ceil(x)
+output c, b, e, f
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {2}, {-52.24, 1.5}));
+  auto run = [&](const char* output, Tensor value) {
+    ValuesBackend ort("ort", {{output, std::move(value)}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run("c", Tensor::from_doubles(DType::f32, {2}, {0, 1}));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run("b", Tensor::from_doubles(DType::boolean, {2}, {0, 1}));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  r = run("c", Tensor::from_doubles(DType::f32, {2}, {1, 2}));  // far from its step
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  r = run("e", Tensor::from_doubles(DType::f32, {2}, {-104, 4}));  // ceil(3) on the step
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  plan.fixed["x"] = Tensor::from_doubles(DType::f32, {2}, {2e-23, 1.5});
+  r = run("f", Tensor::from_doubles(DType::f32, {2}, {0, 2}));  // ceil of a graph input
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
 // An f16 product of 300 and 300 overflows to inf in the reference; a backend that keeps it in f32
 // divides it back into range. The infinity is a skipped rounding, not a wrong kernel.
 TEST(Compare, AnF16OverflowTheBackendSkipsIsPrecision) {
