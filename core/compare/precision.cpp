@@ -164,6 +164,29 @@ AdjustResults step_taken_other_way(double direction, std::set<std::string> exact
   };
 }
 
+// The results of a cast from a computed float to a wider float, moved `direction` times the
+// narrower dtype's tolerance: the value keeps the precision it was computed in. ONNX Runtime's
+// f32 asin is a few f32 ulps off, inside f32's tolerance; cast to f64 and squared it would
+// otherwise be judged at f64's. A cast of a value every compiler holds bit for bit (one of
+// `exact`) does not move.
+AdjustResults cast_up_at_narrower_tolerance(double direction, std::set<std::string> exact,
+                                            const ToleranceTable& tolerances) {
+  return [direction, exact = std::move(exact), &tolerances](
+             const Node& node, const std::vector<const Tensor*>& inputs,
+             std::vector<Tensor>& results) {
+    if (node.op != "cast" || inputs.size() != 1 || !inputs[0] || results.empty()) return;
+    DType from = inputs[0]->dtype();
+    Tensor& out = results[0];
+    if (!narrower(from, out.dtype()) || !is_float(out.dtype()) || exact.count(node.inputs[0]))
+      return;
+    Tolerance tol = tolerances.of(from);
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double v = out.get(k);
+      if (std::isfinite(v)) out.set(k, v + direction * (tol.atol + tol.rtol * std::abs(v)));
+    }
+  };
+}
+
 }  // namespace
 
 std::optional<Graph> widened_graph(const Graph& g, DType to) {
@@ -291,12 +314,14 @@ const std::vector<TensorMap>& PrecisionBands::wide(size_t g) {
       // The wide graph fails where the narrow one did not: no band from it.
     }
   }
-  // The graph itself with every sum moved up, then down, by the rounding of another order; and
-  // with every step that a tolerated difference reaches taken up, then down.
+  // The graph itself with every sum moved up, then down, by the rounding of another order; with
+  // every step that a tolerated difference reaches taken up, then down; and with every computed
+  // value cast to a wider float moved by its own dtype's tolerance.
   std::set<std::string> exact = exact_values(*graphs_[g]);
   for (double direction : {1.0, -1.0}) {
     for (AdjustResults adjust :
-         {summation_rounding(direction), step_taken_other_way(direction, exact, tolerances_)}) {
+         {summation_rounding(direction), step_taken_other_way(direction, exact, tolerances_),
+          cast_up_at_narrower_tolerance(direction, exact, tolerances_)}) {
       try {
         evaluations.push_back(evaluate(*graphs_[g], inputs_, {.adjust = adjust}));
       } catch (const Error&) {

@@ -1,5 +1,6 @@
 #include "core/compare/compare.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -262,6 +263,41 @@ output c, b, e, f
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
   plan.fixed["x"] = Tensor::from_doubles(DType::f32, {2}, {2e-23, 1.5});
   r = run("f", Tensor::from_doubles(DType::f32, {2}, {0, 2}));  // ceil of a graph input
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
+// ONNX Runtime's f32 asin is a few f32 ulps off; cast to f64 and squared, the difference (1e-6
+// relative) passes f64's tolerance but is f32 rounding: a computed value cast up keeps its own
+// dtype's tolerance. A graph input cast up is exact, so the same difference there is a mismatch,
+// and so is a difference past f32's tolerance.
+TEST(Compare, AValueCastUpKeepsItsOwnDtypesTolerance) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1]
+a = asin(x)
+c = cast(a, to=f64)
+y = mul(c, c)
+d = cast(x, to=f64)
+z = mul(d, d)
+output y, z
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1}, {0.6f}));
+  double asin = std::asin(static_cast<double>(0.6f));
+  double square = static_cast<double>(static_cast<float>(asin)) * static_cast<float>(asin);
+  double input = static_cast<double>(0.6f) * static_cast<double>(0.6f);
+  auto run = [&](const char* output, double value) {
+    ValuesBackend ort("ort", {{output, Tensor::from_doubles(DType::f64, {1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run("y", square * (1 + 1e-6));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  r = run("y", square + 0.1);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  r = run("z", input * (1 + 1e-6));
   ASSERT_EQ(r.bug_count(), 1u);
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
