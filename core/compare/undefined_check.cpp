@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -200,6 +201,88 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
   return std::nullopt;
 }
 
+// A batch_norm's channel (axis 1) of each element of its x.
+int64_t channel_of(const Shape& x, int64_t k) {
+  int64_t inner = 1;
+  for (size_t d = 2; d < x.size(); ++d) inner *= x[d];
+  return (k / inner) % x[1];
+}
+
+// For a scale applied to a sum, which a compiler may fold into the sum's terms (ONNX Runtime at
+// O3 folds a Mul or a BatchNormalization after a Conv into its weights) or distribute over x and
+// the mean (it computes BatchNormalization as x*s + (b - mean*s)): the first element where that
+// algebraically equal evaluation leaves the float dtype, though the reference's does not. A
+// batch_norm whose |x| or |mean| times its factor passes the dtype's largest value (x = mean =
+// scale = -FLT_MAX: the reference's (x - mean) * s + b is b, ONNX Runtime's inf - inf NaN); a mul
+// or batch_norm of a summing node's result (tag "accumulates") whose sum of magnitudes times the
+// scale's magnitude passes it (the folded conv's f32 sum overflows, and meets an infinite input's
+// term as inf - inf).
+std::optional<UndefinedUse> undefined_folded_scale(
+    const Node& node, const TensorMap& values,
+    const std::map<std::string, const Node*>& producers) {
+  if (node.op != "mul" && node.op != "batch_norm") return std::nullopt;
+  std::vector<const Tensor*> in;
+  for (const std::string& name : node.inputs) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end() || !is_float(it->second.dtype())) return std::nullopt;
+    in.push_back(&it->second);
+  }
+  DType dtype = in[0]->dtype();
+  double max = float_max(dtype);
+  // (the scaled input's index, its factors broadcast to the output's shape)
+  std::vector<std::pair<size_t, Tensor>> scaled;
+  if (node.op == "batch_norm") {
+    double eps = attr_float(node.attrs, "epsilon");
+    Tensor f(DType::f64, in[0]->shape());
+    for (int64_t k = 0; k < f.numel(); ++k) {
+      int64_t c = channel_of(in[0]->shape(), k);
+      f.set(k, std::abs(in[1]->get(c)) / std::sqrt(in[4]->get(c) + eps));
+      double x = in[0]->get(k), mean = in[3]->get(c);
+      if (std::isfinite(x) && std::abs(x) * f.get(k) > max)
+        return overflow_use(node, k, x * f.get(k),
+                            fmt::format("{} in x * scale", dtype_name(dtype)));
+      if (std::isfinite(mean) && std::abs(mean) * f.get(k) > max)
+        return overflow_use(node, k, mean * f.get(k),
+                            fmt::format("{} in input_mean * scale", dtype_name(dtype)));
+    }
+    scaled.emplace_back(0, std::move(f));
+  } else {
+    for (size_t i : {0, 1}) {
+      const Tensor& other = *in[1 - i];
+      Tensor f(DType::f64, broadcast_shapes(in[0]->shape(), in[1]->shape()));
+      for_each_broadcast(f.shape(), {&other.shape()}, [&](int64_t k, const int64_t* off) {
+        f.set(k, std::abs(other.get(off[0])));
+      });
+      scaled.emplace_back(i, std::move(f));
+    }
+  }
+  const OpRegistry& reg = OpRegistry::instance();
+  for (auto& [i, f] : scaled) {
+    auto producer = producers.find(node.inputs[i]);
+    if (producer == producers.end()) continue;
+    const Node& sum = *producer->second;
+    const OpDef* op = reg.find(sum.op);
+    if (!op || !op->has_tag("accumulates")) continue;
+    std::vector<const Tensor*> terms;
+    for (const std::string& name : sum.inputs) {
+      auto it = values.find(name);
+      terms.push_back(name.empty() || it == values.end() ? nullptr : &it->second);
+    }
+    std::optional<Tensor> sums = magnitude_sums(sum, *op, terms);
+    if (!sums) continue;
+    std::optional<UndefinedUse> use;
+    for_each_broadcast(f.shape(), {&sums->shape()}, [&](int64_t k, const int64_t* off) {
+      double v = sums->get(off[0]) * f.get(k);
+      if (!use && v > max)
+        use = overflow_use(node, k, v,
+                           fmt::format("{} (the scale folded into '{}') while summing",
+                                       dtype_name(dtype), sum.name));
+    });
+    if (use) return use;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
@@ -238,6 +321,9 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
 
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
   const OpRegistry& reg = OpRegistry::instance();
+  std::map<std::string, const Node*> producers;
+  for (const Node& node : g.nodes)
+    for (const std::string& out : node.outputs) producers.emplace(out, &node);
   for (const Node& node : g.nodes) {
     if (node.is_opaque()) continue;
     const OpDef* op = reg.find(node.op);
@@ -273,6 +359,7 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
       if (auto use = undefined_product(node, *op, x->second)) return use;
     }
     if (auto use = undefined_accumulation(node, *op, values)) return use;
+    if (auto use = undefined_folded_scale(node, values, producers)) return use;
   }
   return std::nullopt;
 }
