@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -75,14 +76,26 @@ std::optional<UndefinedUse> undefined_pair(const Node& node, const Tensor& a, co
 
 // pow's base and exponent where the power is undefined (pow_defined, or an integer power too
 // large for its dtype or with a negative exponent); fmod's dividend and divisor where the
-// remainder is the dividend's rounding noise (fmod_conditioned).
+// remainder is the dividend's rounding noise (fmod_conditioned); an integer division whose
+// quotient the dtype cannot hold (the lowest value by -1), which leaves any outcome open. An
+// `open` dividend (computed from an undefined use) may be the lowest value in the compiler
+// whatever the reference made of it: ONNX Runtime converts an i64 product past the range to
+// INT64_MIN where the reference wraps it, so any division of it by -1 is open.
 std::optional<UndefinedUse> undefined_pair_use(const Node& node, const Tensor& a, const Tensor& b,
-                                               const InputDomain& domain) {
+                                               const InputDomain& domain, bool open) {
   DType dtype = a.dtype();
   if (domain.kind == ValueDomain::FmodDividend)
     return undefined_pair(node, a, b, domain, [dtype](double x, double y) {
       return PairVerdict{fmod_conditioned(x, y, dtype)};
     });
+  if (domain.kind == ValueDomain::IntegerDividend) {
+    if (!is_integer(dtype)) return std::nullopt;
+    double lowest = static_cast<double>(integer_range(dtype).first);
+    return undefined_pair(node, a, b, domain, [lowest, open](double x, double y) {
+      bool overflows = (open || x == lowest) && y == -1;
+      return PairVerdict{!overflows, overflows};
+    });
+  }
   bool integer = is_integer(dtype);
   return undefined_pair(node, a, b, domain, [integer, dtype](double x, double y) {
     return PairVerdict{integer ? int_pow_defined(x, y, dtype) : pow_defined(x, y),
@@ -319,49 +332,74 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
   return sums;
 }
 
+namespace {
+
+// The first use of node's inputs outside its op's domains, or of a result it cannot hold.
+std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const OpDef& op,
+                                         const TensorMap& values,
+                                         const std::map<std::string, const Node*>& producers,
+                                         const std::set<std::string>& open) {
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (op.domain_of_input(i) == ValueDomain::Any || node.inputs[i].empty()) continue;
+    auto it = values.find(node.inputs[i]);
+    if (it == values.end()) continue;
+    InputDomain domain = op.domain_of_input(i, input_types(g, node), node.attrs);
+    const Tensor& t = it->second;
+    if (domain.kind == ValueDomain::PowBase || domain.kind == ValueDomain::FmodDividend ||
+        domain.kind == ValueDomain::IntegerDividend) {
+      auto other = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
+      if (other == values.end()) continue;
+      if (auto use =
+              undefined_pair_use(node, t, other->second, domain, open.count(node.inputs[i]) > 0))
+        return use;
+      continue;
+    }
+    if (t.dtype() == DType::boolean) continue;
+    for (int64_t k = 0; k < t.numel(); ++k) {
+      double v = t.get(k);
+      if (in_domain(v, domain)) continue;
+      return UndefinedUse{.node = node.name,
+                          .op = node.op,
+                          .value = node.inputs[i],
+                          .input_index = i,
+                          .domain = domain,
+                          .element = k,
+                          .element_value = v};
+    }
+  }
+  auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
+  if (x != values.end()) {
+    if (auto use = undefined_overflow(node, op, x->second)) return use;
+    if (auto use = undefined_product(node, op, x->second)) return use;
+  }
+  if (auto use = undefined_accumulation(node, op, values)) return use;
+  return undefined_folded_scale(node, values, producers);
+}
+
+}  // namespace
+
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
   const OpRegistry& reg = OpRegistry::instance();
   std::map<std::string, const Node*> producers;
   for (const Node& node : g.nodes)
     for (const std::string& out : node.outputs) producers.emplace(out, &node);
+  // A use that leaves the whole run open (a crash included) wins over an earlier one that leaves
+  // only values open: an i64 product that overflows to INT64_MIN, then divided by -1, kills ONNX
+  // Runtime, and that crash is no bug.
+  std::optional<UndefinedUse> first;
+  std::set<std::string> open;  // values computed from an undefined use
   for (const Node& node : g.nodes) {
     if (node.is_opaque()) continue;
     const OpDef* op = reg.find(node.op);
     if (!op) continue;
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-      if (op->domain_of_input(i) == ValueDomain::Any || node.inputs[i].empty()) continue;
-      auto it = values.find(node.inputs[i]);
-      if (it == values.end()) continue;
-      InputDomain domain = op->domain_of_input(i, input_types(g, node), node.attrs);
-      const Tensor& t = it->second;
-      if (domain.kind == ValueDomain::PowBase || domain.kind == ValueDomain::FmodDividend) {
-        auto other = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
-        if (other == values.end()) continue;
-        if (auto use = undefined_pair_use(node, t, other->second, domain)) return use;
-        continue;
-      }
-      if (t.dtype() == DType::boolean) continue;
-      for (int64_t k = 0; k < t.numel(); ++k) {
-        double v = t.get(k);
-        if (in_domain(v, domain)) continue;
-        return UndefinedUse{.node = node.name,
-                            .op = node.op,
-                            .value = node.inputs[i],
-                            .input_index = i,
-                            .domain = domain,
-                            .element = k,
-                            .element_value = v};
-      }
-    }
-    auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
-    if (x != values.end()) {
-      if (auto use = undefined_overflow(node, *op, x->second)) return use;
-      if (auto use = undefined_product(node, *op, x->second)) return use;
-    }
-    if (auto use = undefined_accumulation(node, *op, values)) return use;
-    if (auto use = undefined_folded_scale(node, values, producers)) return use;
+    std::optional<UndefinedUse> use = undefined_at(g, node, *op, values, producers, open);
+    if (use && use->any_outcome) return use;
+    if (use || std::any_of(node.inputs.begin(), node.inputs.end(),
+                           [&](const std::string& in) { return open.count(in) > 0; }))
+      open.insert(node.outputs.begin(), node.outputs.end());
+    if (use && !first) first = std::move(use);
   }
-  return std::nullopt;
+  return first;
 }
 
 }  // namespace retort

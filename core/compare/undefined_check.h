@@ -37,7 +37,8 @@ struct UndefinedUse {
 std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
                                      const std::vector<const Tensor*>& inputs);
 
-// The first node in topological order that reads a value outside its op's input domain.
+// The first node in topological order that reads a value outside its op's input domain (or
+// whose result its dtype cannot hold); the first use that leaves any outcome open, when one does.
 // values: the values of g to check (evaluate with keep_intermediates gives them all); a value
 // missing from it is not checked. g must have passed infer_graph.
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);

@@ -44,6 +44,7 @@ void add_arithmetic(OpRegistry& r) {
       spec("div", "Div", "a / b. Integers truncate toward zero and x/0 = 0; floats follow IEEE.");
   div.f = [](double a, double b) { return a / b; };
   div.fi = wrapping_div;
+  div.domain_a = ValueDomain::IntegerDividend;
   div.domain_b = ValueDomain::NonZero;
   r.add(make_binary(std::move(div)));
 

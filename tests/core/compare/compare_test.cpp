@@ -496,6 +496,51 @@ output y
   EXPECT_EQ(r.bug_count(), 2u);
 }
 
+// An i64 product that overflows wraps to INT64_MIN, and INT64_MIN / -1 has no i64 quotient:
+// ONNX Runtime dies of SIGFPE there, and that crash is no bug, though the overflow before it
+// leaves only values open (a crash after it alone still counts). INT64_MIN mod -1 is 0, defined: a
+// crash there stays a finding (ONNX Runtime's Mod, docs/bugs.md row 4).
+TEST(Compare, ACrashOnAnIntegerQuotientTheDtypeCannotHoldIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : i64[2]
+input d : i64[1]
+p = reduce_prod(x, keepdims=1)
+q = div(p, d)
+output q
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_ints(DType::i64, {2}, {int64_t{1} << 62, 2}));
+  plan.fixed.emplace("d", Tensor::from_ints(DType::i64, {1}, {-1}));
+  FailingBackend crash("c", RunStatus::Crash);
+  CompareReport r = run_compare({{"original", &g}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Undefined) << r.findings[0].str();
+  EXPECT_NE(r.findings[0].undefined.find("node 'q' (div)"), std::string::npos)
+      << r.findings[0].undefined;
+
+  Graph mod = parse_rtg(R"(graph g
+input x : i64[2]
+input d : i64[1]
+p = reduce_prod(x, keepdims=1)
+q = mod(p, d)
+output q
+)");
+  r = run_compare({{"original", &mod}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Crash) << r.bug(1)->str();
+
+  // A product past the range that the reference wraps to another value: ONNX Runtime converts
+  // it to INT64_MIN, so its division by -1 is open too. Divided by 3 it is not.
+  plan.fixed["x"] = Tensor::from_ints(DType::i64, {2}, {int64_t{3} << 61, 3});
+  r = run_compare({{"original", &g}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Undefined) << r.findings[0].str();
+  plan.fixed["d"] = Tensor::from_ints(DType::i64, {1}, {3});
+  r = run_compare({{"original", &g}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Crash) << r.bug(1)->str();
+}
+
 // A compiler that refuses a form it cannot run (a refusal in its family's declaration) is
 // unsupported there, not a finding; another error from it still is.
 TEST(Compare, ARefusalOfTheFamilyIsUnsupported) {
