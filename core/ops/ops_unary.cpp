@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/ops/elementwise.h"
+#include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
 #include "core/ops/scalar_math.h"
 
@@ -40,7 +41,7 @@ double sigmoid(double x) {
 // f_attrs for an op shaped by its attribute 'alpha'.
 std::function<DoubleFn(const Attrs&)> with_alpha(double (*f)(double alpha, double x)) {
   return [f](const Attrs& a) {
-    double alpha = attr_float(a, "alpha");
+    double alpha = onnx_float_attr(a, "alpha");
     return DoubleFn([f, alpha](double x) { return f(alpha, x); });
   };
 }
@@ -120,8 +121,8 @@ std::vector<UnarySpec> unary_specs() {
                  float_attr("gamma", kSeluGamma, "overall scale")},
        .f_attrs =
            [](const Attrs& a) {
-             double alpha = attr_float(a, "alpha");
-             double gamma = attr_float(a, "gamma");
+             double alpha = onnx_float_attr(a, "alpha");
+             double gamma = onnx_float_attr(a, "gamma");
              return DoubleFn([alpha, gamma](double x) {
                return x <= 0 ? gamma * alpha * std::expm1(x) : gamma * x;
              });
@@ -133,8 +134,8 @@ std::vector<UnarySpec> unary_specs() {
        .attrs = {float_attr("alpha", 0.2, "slope"), float_attr("beta", 0.5, "offset")},
        .f_attrs =
            [](const Attrs& a) {
-             double alpha = attr_float(a, "alpha");
-             double beta = attr_float(a, "beta");
+             double alpha = onnx_float_attr(a, "alpha");
+             double beta = onnx_float_attr(a, "beta");
              return DoubleFn(
                  [alpha, beta](double x) { return nan_max(0.0, nan_min(1.0, alpha * x + beta)); });
            }},
