@@ -15,6 +15,11 @@
 namespace retort {
 
 std::string UndefinedUse::str() const {
+  if (!crash_open_at.empty()) {
+    UndefinedUse alone = *this;
+    alone.crash_open_at.clear();
+    return fmt::format("{}; then {}", alone.str(), crash_open_at);
+  }
   if (!overflows.empty())
     return fmt::format("node '{}' ({}) overflows {}: its exact {} [{}] is {:.17g}", node, op,
                        overflows,
@@ -383,9 +388,8 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
   std::map<std::string, const Node*> producers;
   for (const Node& node : g.nodes)
     for (const std::string& out : node.outputs) producers.emplace(out, &node);
-  // A use that leaves the whole run open (a crash included) wins over an earlier one that leaves
-  // only values open: an i64 product that overflows to INT64_MIN, then divided by -1, kills ONNX
-  // Runtime, and that crash is no bug.
+  // The first use; and the first that leaves the whole run open, where a later one does (an i64
+  // product that overflows, then divided by -1, kills ONNX Runtime, and that crash is no bug).
   std::optional<UndefinedUse> first;
   std::set<std::string> open;  // values computed from an undefined use
   for (const Node& node : g.nodes) {
@@ -393,6 +397,10 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
     const OpDef* op = reg.find(node.op);
     if (!op) continue;
     std::optional<UndefinedUse> use = undefined_at(g, node, *op, values, producers, open);
+    if (use && first && use->any_outcome) {
+      first->crash_open_at = use->str();
+      return first;
+    }
     if (use && use->any_outcome) return use;
     if (use || std::any_of(node.inputs.begin(), node.inputs.end(),
                            [&](const std::string& in) { return open.count(in) > 0; }))
