@@ -278,16 +278,18 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
           compare_runs(a, b, matched.pairs(check.graph_a, check.graph_b), options.tolerances);
       ++report.checks[std::string(oracle_name(check.oracle))];
       std::string undefined;
-      bool any_outcome = false;
+      bool any_outcome = false, crash_open = false;
       for (size_t g : {check.graph_a, check.graph_b}) {
         if (!expected[g].undefined) continue;
         if (undefined.empty())
           undefined = fmt::format("{}: {}", graphs[g].name, expected[g].undefined->str());
         any_outcome |= expected[g].undefined->any_outcome;
+        crash_open |= !expected[g].undefined->crash_open_at.empty();
       }
       if (!undefined.empty() && !options.keep_undefined &&
           (c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch ||
-           (any_outcome && (c.verdict == Verdict::Error || c.verdict == Verdict::Crash))))
+           (c.verdict == Verdict::Error && any_outcome) ||
+           (c.verdict == Verdict::Crash && (any_outcome || crash_open))))
         c.verdict = Verdict::Undefined;
       if ((c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch) &&
           !options.count_precision && explained_by_precision(check, c, a, b, bands)) {

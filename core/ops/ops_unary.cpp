@@ -56,6 +56,14 @@ UnarySpec float_op(std::string name, std::string onnx_type, std::string doc, Dou
           .domain = domain};
 }
 
+// A row whose result is piecewise constant in x (tag "steps": floor, ceil, round, sign): the
+// precision band lets it take either side of a step that x lies within tolerance of
+// (core/compare/precision.cpp).
+UnarySpec steps(UnarySpec spec) {
+  spec.tags.push_back("steps");
+  return spec;
+}
+
 // A byte copy is exact for every dtype, NaN payloads included.
 std::vector<Tensor> copy_kernel(const std::vector<const Tensor*>& in, const Attrs&,
                                 const std::vector<TensorType>&) {
@@ -79,14 +87,14 @@ std::vector<UnarySpec> unary_specs() {
        .dtypes = DTypeSet::SignedNumeric,
        .f = [](double x) { return -x; },
        .fi = wrapping_neg},
-      {.name = "sign",
-       .doc = "-1, 0 or 1 by the sign of x (NaN stays NaN).",
-       .onnx_type = "Sign",
-       .dtypes = DTypeSet::Numeric,
-       .f = sign_of,
-       .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
-       // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
-       .domain = ValueDomain::NotNaN},
+      steps({.name = "sign",
+             .doc = "-1, 0 or 1 by the sign of x (NaN stays NaN).",
+             .onnx_type = "Sign",
+             .dtypes = DTypeSet::Numeric,
+             .f = sign_of,
+             .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
+             // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
+             .domain = ValueDomain::NotNaN}),
       {.name = "relu",
        .doc = "max(x, 0); NaN stays NaN.",
        .onnx_type = "Relu",
@@ -170,10 +178,12 @@ std::vector<UnarySpec> unary_specs() {
       float_op("cosh", "Cosh", "Hyperbolic cosine.", [](double x) { return std::cosh(x); }),
       float_op("erf", "Erf", "Gauss error function.", [](double x) { return std::erf(x); }),
       // rounding
-      float_op("floor", "Floor", "Largest integer <= x.", [](double x) { return std::floor(x); }),
-      float_op("ceil", "Ceil", "Smallest integer >= x.", [](double x) { return std::ceil(x); }),
-      float_op("round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
-               round_half_even),
+      steps(float_op("floor", "Floor", "Largest integer <= x.",
+                     [](double x) { return std::floor(x); })),
+      steps(float_op("ceil", "Ceil", "Smallest integer >= x.",
+                     [](double x) { return std::ceil(x); })),
+      steps(float_op("round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
+                     round_half_even)),
       // logic and identity
       {.name = "not",
        .doc = "Logical negation of a bool tensor.",
