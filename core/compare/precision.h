@@ -9,8 +9,9 @@
 // add (eps x the sum of its terms' magnitudes; an integer mean by its division in f64), so that a
 // compiler's f32 cancellation lies in the band too; and two more take each step (floor, ceil,
 // round, sign, a comparison, a cast to an integer or bool) the other way where its computed input
-// lies within tolerance of the step. A difference inside the band is
-// shown, but is not a miscompilation unless asked (docs/compare.md). All three oracles use it.
+// lies within tolerance of the step; and two more move each approximated function's results
+// (exp, tanh, sin, asin, pow, softmax...) by the few ulps a library may be off. A difference
+// inside the band is shown, but is not a miscompilation unless asked (docs/compare.md). All three oracles use it.
 #pragma once
 
 #include <map>

@@ -56,6 +56,7 @@ void add_arithmetic(OpRegistry& r) {
   pow.f = [](double a, double b) { return std::pow(a, b); };
   pow.fi = wrapping_pow;
   pow.domain_a = ValueDomain::PowBase;
+  pow.tags.push_back("approximated");  // as the unary exp and log (core/ops/ops_unary.cpp)
   r.add(make_binary(std::move(pow)));
 }
 

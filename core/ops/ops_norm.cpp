@@ -142,7 +142,7 @@ OpDef softmax_op(bool log) {
   // or not and give NaN, 0 or -inf for the same slice (docs/ops/nn.md, "Where the spec is
   // silent").
   op.input_domains = {ValueDomain::Finite};
-  op.tags = {"norm"};
+  op.tags = {"norm", "approximated"};  // its exp and log, as the unary ones
   return op;
 }
 

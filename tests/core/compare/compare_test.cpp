@@ -302,6 +302,39 @@ output y, z
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
+// A library's acos 2 f32 ulps from the correctly rounded value (ONNX Runtime's, third
+// measurement's default #72): next to pi/2 two tans make it 2.914 against 2.897. The band moves
+// approximated functions by a few ulps, so that is precision; a result off by more stays a bug.
+TEST(Compare, AnApproximatedFunctionAFewUlpsOffIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1]
+a = acos(x)
+b = tan(a)
+y = tan(b)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1}, {0.0112f}));
+  auto chain = [](float acos_value) {
+    float b = static_cast<float>(std::tan(static_cast<double>(acos_value)));
+    return static_cast<double>(static_cast<float>(std::tan(static_cast<double>(b))));
+  };
+  float a = static_cast<float>(std::acos(static_cast<double>(0.0112f)));
+  float two_ulps_up = std::nextafter(std::nextafter(a, 2.0f), 2.0f);
+  double reference = chain(a), library = chain(two_ulps_up);
+  ASSERT_GT(std::abs(library - reference), 0.01);  // far outside f32's tolerance
+  auto run = [&](double value) {
+    ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::f32, {1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(library);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run(reference + 0.5);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
 // An f16 product of 300 and 300 overflows to inf in the reference; a backend that keeps it in f32
 // divides it back into range. The infinity is a skipped rounding, not a wrong kernel.
 TEST(Compare, AnF16OverflowTheBackendSkipsIsPrecision) {

@@ -317,6 +317,27 @@ output p
   EXPECT_EQ(use->node, "p");
 }
 
+// An f64 sum is as wide as the reference's, but DBL_MAX x DBL_MAX is not: multiplied then added
+// it is inf + -inf = NaN (the reference), fused into a multiply-add it stays inf (ONNX Runtime's
+// and numpy's MatMul; third measurement's default #34). A sum that stays in range is defined.
+TEST(CompareUndefined, AnF64SumOfProductsPastDblMaxIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input a : f64[1,2]
+input b : f64[2,1]
+m = matmul(a, b)
+output m
+)");
+  double max = std::numeric_limits<double>::max();
+  TensorMap values = {{"a", Tensor::from_doubles(DType::f64, {1, 2}, {max, max})},
+                      {"b", Tensor::from_doubles(DType::f64, {2, 1}, {max, -max})}};
+  auto use = find_undefined(g, evaluate(g, values, {.keep_intermediates = true}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "m");
+  values["b"] = Tensor::from_doubles(DType::f64, {2, 1}, {0.5, -0.25});
+  use = find_undefined(g, evaluate(g, values, {.keep_intermediates = true}));
+  EXPECT_FALSE(use.has_value()) << use->str();
+}
+
 // A compiler may fold a scale into the sum before it (ONNX Runtime at O3 folds a Mul or a
 // BatchNormalization after a Conv into its weights) or distribute it (BatchNormalization as
 // x*s + (b - mean*s)): where that equal evaluation passes FLT_MAX and the reference's does not,
