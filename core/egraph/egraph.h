@@ -47,11 +47,12 @@ struct OpaqueOp {
   bool operator==(const OpaqueOp&) const = default;
 };
 
+// The two 4-byte fields come first, so that the record is 64 bytes (one heap block per class).
 struct EClass {
   EClassId id;                    // canonical id
+  TypeId type;                    // kNoType for the graph_out class (see EGraph::type)
   std::vector<ENode> nodes;       // after rebuild(): canonical, no duplicates, enode_less order
   std::vector<EClassId> parents;  // terms that have this class among their children
-  TypeId type;                    // kNoType for the graph_out class (see EGraph::type)
   const Constant* constant = nullptr;  // the known value, when a const e-node is a member
 };
 
