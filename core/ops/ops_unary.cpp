@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/ops/elementwise.h"
+#include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
 #include "core/ops/scalar_math.h"
 
@@ -40,7 +41,7 @@ double sigmoid(double x) {
 // f_attrs for an op shaped by its attribute 'alpha'.
 std::function<DoubleFn(const Attrs&)> with_alpha(double (*f)(double alpha, double x)) {
   return [f](const Attrs& a) {
-    double alpha = attr_float(a, "alpha");
+    double alpha = onnx_float_attr(a, "alpha");
     return DoubleFn([f, alpha](double x) { return f(alpha, x); });
   };
 }
@@ -53,6 +54,14 @@ UnarySpec float_op(std::string name, std::string onnx_type, std::string doc, Dou
           .onnx_type = std::move(onnx_type),
           .f = std::move(f),
           .domain = domain};
+}
+
+// A row whose result is piecewise constant in x (tag "steps": floor, ceil, round, sign): the
+// precision band lets it take either side of a step that x lies within tolerance of
+// (core/compare/precision.cpp).
+UnarySpec steps(UnarySpec spec) {
+  spec.tags.push_back("steps");
+  return spec;
 }
 
 // A byte copy is exact for every dtype, NaN payloads included.
@@ -78,14 +87,14 @@ std::vector<UnarySpec> unary_specs() {
        .dtypes = DTypeSet::SignedNumeric,
        .f = [](double x) { return -x; },
        .fi = wrapping_neg},
-      {.name = "sign",
-       .doc = "-1, 0 or 1 by the sign of x (NaN stays NaN).",
-       .onnx_type = "Sign",
-       .dtypes = DTypeSet::Numeric,
-       .f = sign_of,
-       .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
-       // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
-       .domain = ValueDomain::NotNaN},
+      steps({.name = "sign",
+             .doc = "-1, 0 or 1 by the sign of x (NaN stays NaN).",
+             .onnx_type = "Sign",
+             .dtypes = DTypeSet::Numeric,
+             .f = sign_of,
+             .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
+             // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
+             .domain = ValueDomain::NotNaN}),
       {.name = "relu",
        .doc = "max(x, 0); NaN stays NaN.",
        .onnx_type = "Relu",
@@ -112,8 +121,8 @@ std::vector<UnarySpec> unary_specs() {
                  float_attr("gamma", kSeluGamma, "overall scale")},
        .f_attrs =
            [](const Attrs& a) {
-             double alpha = attr_float(a, "alpha");
-             double gamma = attr_float(a, "gamma");
+             double alpha = onnx_float_attr(a, "alpha");
+             double gamma = onnx_float_attr(a, "gamma");
              return DoubleFn([alpha, gamma](double x) {
                return x <= 0 ? gamma * alpha * std::expm1(x) : gamma * x;
              });
@@ -125,8 +134,8 @@ std::vector<UnarySpec> unary_specs() {
        .attrs = {float_attr("alpha", 0.2, "slope"), float_attr("beta", 0.5, "offset")},
        .f_attrs =
            [](const Attrs& a) {
-             double alpha = attr_float(a, "alpha");
-             double beta = attr_float(a, "beta");
+             double alpha = onnx_float_attr(a, "alpha");
+             double beta = onnx_float_attr(a, "beta");
              return DoubleFn(
                  [alpha, beta](double x) { return nan_max(0.0, nan_min(1.0, alpha * x + beta)); });
            }},
@@ -169,10 +178,12 @@ std::vector<UnarySpec> unary_specs() {
       float_op("cosh", "Cosh", "Hyperbolic cosine.", [](double x) { return std::cosh(x); }),
       float_op("erf", "Erf", "Gauss error function.", [](double x) { return std::erf(x); }),
       // rounding
-      float_op("floor", "Floor", "Largest integer <= x.", [](double x) { return std::floor(x); }),
-      float_op("ceil", "Ceil", "Smallest integer >= x.", [](double x) { return std::ceil(x); }),
-      float_op("round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
-               round_half_even),
+      steps(float_op("floor", "Floor", "Largest integer <= x.",
+                     [](double x) { return std::floor(x); })),
+      steps(float_op("ceil", "Ceil", "Smallest integer >= x.",
+                     [](double x) { return std::ceil(x); })),
+      steps(float_op("round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
+                     round_half_even)),
       // logic and identity
       {.name = "not",
        .doc = "Logical negation of a bool tensor.",

@@ -317,6 +317,51 @@ output p
   EXPECT_EQ(use->node, "p");
 }
 
+// A compiler may fold a scale into the sum before it (ONNX Runtime at O3 folds a Mul or a
+// BatchNormalization after a Conv into its weights) or distribute it (BatchNormalization as
+// x*s + (b - mean*s)): where that equal evaluation passes FLT_MAX and the reference's does not,
+// the result is undefined (inf - inf is NaN there). A mul of two values that are not sums, and
+// scales that keep the sum in range, are defined.
+TEST(CompareUndefined, AScaleFoldedIntoASumPastItsDtypeIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input a : f32[1,2]
+input b : f32[2,2]
+input s : f32[1,2]
+input scale : f32[2]
+input bias : f32[2]
+input mean : f32[2]
+input var : f32[2]
+m = matmul(a, b)
+y = mul(m, s)
+n = batch_norm(m, scale, bias, mean, var)
+z = mul(a, s)
+output y, n, z
+)");
+  auto values = [&](std::vector<double> s, std::vector<double> scale) {
+    TensorMap in = {{"a", Tensor::from_doubles(DType::f32, {1, 2}, {2e38, 1})},
+                    {"b", Tensor::from_doubles(DType::f32, {2, 2}, {1, 1, 1, 1})},
+                    {"s", Tensor::from_doubles(DType::f32, {1, 2}, s)},
+                    {"scale", Tensor::from_doubles(DType::f32, {2}, scale)},
+                    {"bias", Tensor::from_doubles(DType::f32, {2}, {0, 0})},
+                    {"mean", Tensor::from_doubles(DType::f32, {2}, {0, 0})},
+                    {"var", Tensor::from_doubles(DType::f32, {2}, {1, 1})}};
+    return evaluate(g, in, {.keep_intermediates = true});
+  };
+  auto use = find_undefined(g, values({1.5, 1.5}, {1, 1}));
+  EXPECT_FALSE(use.has_value()) << use->str();
+  use = find_undefined(g, values({1, 2}, {1, 1}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "y");
+  EXPECT_EQ(use->element, 1);
+  EXPECT_NE(use->str().find("overflows f32 (the scale folded into 'm') while summing"),
+            std::string::npos)
+      << use->str();
+  use = find_undefined(g, values({1, 1}, {1, 2}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "n");
+  EXPECT_NE(use->str().find("overflows f32 in x * scale"), std::string::npos) << use->str();
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 // With an infinity among its operands, an einsum's result depends on the order in which the
 // implementation contracts them (inf or NaN): any operand, not only the first, is checked.
