@@ -3,6 +3,7 @@
 
 #include "app/command.h"
 #include "app/command_args.h"
+#include "core/backend/family_env.h"
 #include "core/backend/support.h"
 #include "core/compare/repro.h"
 #include "core/gen/graph_gen.h"
@@ -40,6 +41,11 @@ void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptio
 // The op x dtype support of a backend (core/backend/support.h), probed with a progress line
 // when it is not cached (commands_backend.cpp).
 SupportTable support_for(Session& s, const std::string& name, Output& out);
+// `backend use FAMILY --python PATH` (commands_backend.cpp; fuzz --python too): asks the
+// interpreter its versions, then f's default release and the families sharing its environment
+// run in it for the rest of the session, which it says.
+const PythonEnvironment& use_python_environment(Session& s, const FamilyDef& f,
+                                                const std::string& python, Output& out);
 // The generator options g with --nodes, --dtypes, --ops, --rank and --for (only what that backend
 // runs) applied: gen, fuzz and oatest (commands_fuzz.cpp).
 GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& out);

@@ -12,6 +12,7 @@
 #include "core/base/error.h"
 #include "core/base/program_path.h"
 #include "core/base/suggest.h"
+#include "core/base/terminal_text.h"
 #include "core/base/words.h"
 #include "core/compare/release_bisect.h"
 #include "core/tensor/number_text.h"
@@ -112,16 +113,7 @@ void use_backend(Session& s, const std::string& text, const Args& args, Output& 
   auto [family, version] = family_release(text);
   if (!version.empty())
     fail("`backend use` names a family, not a release: the environment has its own versions");
-  s.cancel_flag().store(false);
-  SigintCancels guard(s.cancel_flag());
-  PythonEnvironment env =
-      probe_python_environment(*family, resolve_program(*python), &s.cancel_flag());
-  s.backends().use_environment(*family, env);
-  const FamilyDef& shared = environment_family(*family);
-  std::vector<std::string> names;
-  for (const FamilyDef& f : families())
-    if (&environment_family(f) == &shared) names.push_back(f.name);
-  out.print("{} now run in {}", fmt::join(names, ", "), env.str());
+  use_python_environment(s, *family, *python, out);
 }
 
 void remove_backend(Session& s, const std::string& text, Output& out) {
@@ -249,6 +241,20 @@ SupportTable support_for(Session& s, const std::string& name, Output& out) {
         out.progress(fmt::format("ops probed on {}", name), done, all);
       },
       &s.cancel_flag());
+}
+
+const PythonEnvironment& use_python_environment(Session& s, const FamilyDef& f,
+                                                const std::string& python, Output& out) {
+  s.cancel_flag().store(false);
+  SigintCancels guard(s.cancel_flag());
+  PythonEnvironment env = probe_python_environment(f, resolve_program(python), &s.cancel_flag());
+  s.backends().use_environment(f, env);
+  const FamilyDef& shared = environment_family(f);
+  std::vector<std::string> names;
+  for (const FamilyDef& other : families())
+    if (&environment_family(other) == &shared) names.push_back(other.name);
+  out.print("{} now run in {}", fmt::join(names, ", "), terminal_name(env.str()));
+  return *s.backends().environment(f);
 }
 
 void register_backend_commands(CommandRegistry& r) {

@@ -14,6 +14,7 @@
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/base/words.h"
+#include "core/campaign/campaign_options.h"
 #include "core/campaign/finding_replay.h"
 #include "core/campaign/review.h"
 #include "core/compare/verdict.h"
@@ -99,7 +100,21 @@ void list_findings(const FindingsDb& db, Output& out) {
   }
 }
 
-void show_finding(const FindingRecord& f, Output& out) {
+// The environments of the user's that a finding's campaign ran its families in (`fuzz
+// --python`), by family; empty when it ran in Retort's or its options cannot be read.
+std::map<std::string, PythonEnvironment> campaign_python(const FindingsDb& db, int64_t campaign) {
+  std::optional<CampaignRecord> c = db.campaign(campaign);
+  if (!c) return {};
+  try {
+    return CampaignOptions::from_json(nlohmann::json::parse(c->options)).python;
+  } catch (const nlohmann::json::exception&) {
+  } catch (const Error&) {
+  }
+  return {};
+}
+
+void show_finding(const FindingRecord& f, const std::map<std::string, PythonEnvironment>& python,
+                  Output& out) {
   auto safe = [](const std::string& text) { return terminal_name(text); };
   out.print("finding #{}: {}", f.id, safe(f.signature.str()));
   out.print("  signature   {}", safe(f.signature.key()));
@@ -109,6 +124,8 @@ void show_finding(const FindingRecord& f, Output& out) {
             f.case_index, f.case_seed, f.inputs_seed);
   out.print("  check       {}", safe(f.diverging));
   out.print("  backends    {}", safe(f.backends));
+  for (const auto& [family, env] : python)
+    out.print("  environment {} ran in {}", family, safe(env.str()));
   auto variants = nlohmann::json::parse(f.variants, nullptr, false);
   std::vector<std::string> names;
   if (variants.is_object())
@@ -163,6 +180,17 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   std::vector<Backend*> backends;
   for (const auto& name : resolve_backends(s, names, out))
     backends.push_back(&s.backends().get(name));
+  // An interpreter the database names is shown, not run: the replay uses the session's.
+  for (const auto& [family, env] : campaign_python(db, f.campaign)) {
+    const PythonEnvironment* here = s.backends().environment(get_family(family));
+    if (!here || here->python != env.python)
+      out.print(
+          "note: its campaign ran {} in {}; here it runs in {} (`backend use {} --python {}` "
+          "runs it there)",
+          family, terminal_name(env.str()),
+          here ? terminal_name(here->str()) : std::string("Retort's environment"), family,
+          terminal_name(env.python));
+  }
   CompareOptions options{.tolerances = s.tolerances()};
   options.progress = compare_progress(out);
   FindingReplay replay = replay_finding(db, f, backends, options);
@@ -229,7 +257,7 @@ void run_list(Session&, const Args& args, Output& out) {
 void run_show(Session&, const Args& args, Output& out) {
   FindingsDb db = existing_db(args);
   FindingRecord f = named_finding(db, args);
-  show_finding(f, out);
+  show_finding(f, campaign_python(db, f.campaign), out);
   show_review(db, f, out);
 }
 

@@ -24,6 +24,7 @@
 #include "app/commands.h"
 #include "app/consent.h"
 #include "app/sigint_cancels.h"
+#include "core/backend/family.h"
 #include "core/backend/support.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
@@ -62,6 +63,90 @@ std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o, co
   std::vector<Backend*> backends;
   for (const auto& name : o.backends) backends.push_back(&s.backends().get(name));
   return backends;
+}
+
+// The environment families of the backends that run a family's default release in Python
+// ("inductor" for torch:eager and inductor): those `--python` can move.
+std::set<std::string> python_families(const std::vector<std::string>& backends) {
+  std::set<std::string> out;
+  for (const auto& b : backends) {
+    std::optional<BackendName> name = find_backend_name(b);
+    if (!name || !name->version.empty()) continue;
+    const FamilyDef& env = environment_family(*name->family);
+    if (env.installer == Installer::Pypi) out.insert(env.name);
+  }
+  return out;
+}
+
+// --python PATH (every Python family of the campaign at its default release) or --python
+// FAMILY=PATH,FAMILY=PATH: each named environment is probed and used from now on, as `backend
+// use` does (the person named the interpreter here, so it may run).
+void use_campaign_python(Session& s, const std::string& value,
+                         const std::vector<std::string>& backends, bool quiet, Output& out) {
+  std::set<std::string> mine = python_families(backends);
+  std::map<std::string, std::string> named;
+  for (const auto& item : split_list(value)) {
+    size_t eq = item.find('=');
+    const FamilyDef* f = eq == std::string::npos ? nullptr : find_family(item.substr(0, eq));
+    if (!f) {
+      named.clear();
+      break;
+    }
+    named[environment_family(*f).name] = item.substr(eq + 1);
+  }
+  if (named.empty()) {
+    if (mine.empty())
+      fail("--python: none of the backends ({}) runs a family's default release in Python",
+           fmt::join(backends, ", "));
+    for (const auto& family : mine) named[family] = value;
+  }
+  for (const auto& [family, path] : named)
+    if (!mine.count(family))
+      fail("--python: no backend of the campaign ({}) runs {}'s default release",
+           fmt::join(backends, ", "), family);
+  StringOutput silent;
+  for (const auto& [family, path] : named)
+    use_python_environment(s, get_family(family), path, quiet ? silent : out);
+}
+
+// The environments of the user's that the campaign's families run in, from the session.
+std::map<std::string, PythonEnvironment> campaign_environments(
+    const Session& s, const std::vector<std::string>& backends) {
+  std::map<std::string, PythonEnvironment> out;
+  for (const auto& family : python_families(backends))
+    if (const PythonEnvironment* env = s.backends().environment(get_family(family)))
+      out[family] = *env;
+  return out;
+}
+
+// A resumed campaign runs each family where it began. Its stored interpreter is only shown: the
+// session must run it already (`backend use`) or be given it again (`--python`), because a
+// findings database never makes Retort run an interpreter on its say-so.
+void check_resumed_environments(const Session& s, const CampaignOptions& o,
+                                const std::string& source) {
+  std::map<std::string, PythonEnvironment> now = campaign_environments(s, o.backends);
+  for (const auto& [family, env] : o.python) {
+    auto it = now.find(family);
+    if (it == now.end() || it->second.python != env.python)
+      fail(
+          "{} ran {} in {}; Retort runs an interpreter named in a findings database only when "
+          "you name it too: `fuzz --resume --python {}={}`{}",
+          source, family, terminal_name(env.str()), family, terminal_name(env.python),
+          it == now.end()
+              ? ""
+              : fmt::format(" (this session runs it in {})", terminal_name(it->second.python)));
+    if (it->second.versions != env.versions)
+      fail(
+          "{} ran {} in {}, which now has {}: a campaign goes on with the versions it began "
+          "with; start a new one",
+          source, family, terminal_name(env.str()), terminal_name(it->second.versions));
+  }
+  for (const auto& [family, env] : now)
+    if (!o.python.count(family))
+      fail(
+          "{} ran {} in Retort's own environment, but this session runs it in {} (`backend "
+          "use`): resume it in a session without that",
+          source, family, terminal_name(env.python));
 }
 
 // The specs of the attached backends a new campaign uses, to be recorded with it.
@@ -122,6 +207,8 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   if (auto v = args.option("--strategy")) o.strategies = split_list(*v);
   o.backends = default_backends(o.strategies);
   if (auto v = args.option("--backends")) o.backends = split_list(*v);
+  if (auto v = args.option("--python")) use_campaign_python(s, *v, o.backends, false, out);
+  o.python = campaign_environments(s, o.backends);
   o.gen = gen_options_from(s, args, o.gen, out);
   if (!args.option("--for")) o.gen.op_dtypes = campaign_support(s, o.backends, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
@@ -140,7 +227,8 @@ void check_resume_args(const Args& args) {
   for (const auto& [name, value] : args.options)
     if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
         name != "--jobs" && name != "--quiet" && name != "--job" && name != "--no-opinion" &&
-        name != "--no-reduce" && name != "--review-time" && name != "--trust" && name != "--rules")
+        name != "--no-reduce" && name != "--review-time" && name != "--trust" &&
+        name != "--rules" && name != "--python")
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
 }
 
@@ -214,6 +302,11 @@ CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& 
     if (o.cases > 0) words.insert(words.end(), {"--cases", fmt::format("{}", o.cases)});
     if (!files.empty())
       words.insert(words.end(), {"--rules", fmt::format("{}", fmt::join(files, ","))});
+    // The environments this process uses, on the person's word (the jobs run them again).
+    std::vector<std::string> python;
+    for (const auto& [family, env] : o.python) python.push_back(family + "=" + env.python);
+    if (!python.empty())
+      words.insert(words.end(), {"--python", fmt::format("{}", fmt::join(python, ","))});
     std::vector<char*> argv;
     for (auto& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);
@@ -321,9 +414,12 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
             "of them ({})",
             file, fmt::join(o.rules, ", "));
     check_stored_rules(o, named);
-    backends = campaign_backends(
-        s, o, args,
-        fmt::format("campaign {} of findings database {}", campaign, terminal_name(path)), out);
+    std::string source =
+        fmt::format("campaign {} of findings database {}", campaign, terminal_name(path));
+    if (auto v = args.option("--python"))
+      use_campaign_python(s, *v, o.backends, args.has("--job"), out);
+    check_resumed_environments(s, o, source);
+    backends = campaign_backends(s, o, args, source, out);
   }
   if (seconds) o.seconds = *seconds;
   if (cases) o.cases = *cases;
@@ -419,6 +515,9 @@ void register_fuzz_commands(CommandRegistry& r) {
        fmt::format("how cases make programs: {}; several take turns (default {})",
                    fmt::join(strategy_names(), ", "),
                    fmt::join(CampaignOptions{}.strategies, ","))},
+      {"--python", "[FAMILY=]PATH,...",
+       "run the Python families in an existing environment (as `backend use`); stored with the "
+       "campaign, run on --resume only when named again"},
       {"--rules", "SET,...",
        "built-in rule sets or .rules files (default polyjuice); with --resume: the "
        "campaign's rule files, which it reads only when named here"}};
@@ -471,7 +570,9 @@ void register_fuzz_commands(CommandRegistry& r) {
              "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
              "share a root merge into one. --resume shows the worker commands of attached\n"
              "backends this session lacks, stored with the campaign, and runs them only when\n"
-             "the console's question is answered yes or with --trust. See docs/campaigns.md.",
+             "the console's question is answered yes or with --trust. --python PATH runs the\n"
+             "campaign's Python families in that environment (as `backend use`); the campaign\n"
+             "stores it, and --resume runs it only when named again. See docs/campaigns.md.",
          .run = run_fuzz,
          .restorable = false});
 }

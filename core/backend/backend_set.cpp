@@ -201,6 +201,11 @@ void BackendSet::use_environment(const FamilyDef& f, const PythonEnvironment& py
   }
 }
 
+const PythonEnvironment* BackendSet::environment(const FamilyDef& f) const {
+  auto it = environments_.find(environment_family(f).name);
+  return it == environments_.end() ? nullptr : &it->second;
+}
+
 std::vector<BackendInfo> BackendSet::list() const {
   std::vector<BackendInfo> out;
   for (const auto& e : entries_) out.push_back(e.backend->info());

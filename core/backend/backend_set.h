@@ -67,6 +67,8 @@ class BackendSet {
   // `backend use`: the backends of f's default release (f's modes, and those of the families
   // sharing its environment) run in `python` from now on; their workers are stopped.
   void use_environment(const FamilyDef& f, const PythonEnvironment& python);
+  // The environment f's default release runs in since `backend use`; null: Retort's own.
+  const PythonEnvironment* environment(const FamilyDef& f) const;
 
   std::vector<BackendInfo> list() const;
   // The attached (not built-in) backends, in attach order: what a saved session restores.

@@ -1,5 +1,6 @@
 #include "core/base/ulp.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -37,6 +38,28 @@ int64_t ordered_bits(double v, DType dtype) {
 double ulp_distance(double a, double b, DType dtype) {
   __int128 d = static_cast<__int128>(ordered_bits(a, dtype)) - ordered_bits(b, dtype);
   return static_cast<double>(d < 0 ? -d : d);
+}
+
+double ulp_of(double v, DType dtype) {
+  switch (dtype) {
+    case DType::f16: {
+      double a =
+          std::fabs(static_cast<double>(half_to_float(float_to_half(static_cast<float>(v)))));
+      if (a == 0) return 0x1p-24;
+      int e = 0;
+      std::frexp(a,
+                 &e);  // a = m 2^e with m in [0.5, 1): 11 significant bits, subnormals below 2^-14
+      return std::ldexp(1.0, std::max(e - 11, -24));
+    }
+    case DType::f32: {
+      float a = std::fabs(static_cast<float>(v));
+      return static_cast<double>(std::nextafter(a, HUGE_VALF)) - static_cast<double>(a);
+    }
+    default: {
+      double a = std::fabs(v);
+      return std::nextafter(a, HUGE_VAL) - a;
+    }
+  }
 }
 
 }  // namespace retort

@@ -12,4 +12,8 @@ namespace retort {
 // as a tensor of that dtype holds them.
 double ulp_distance(double a, double b, DType dtype);
 
+// The spacing of `dtype`'s values at finite v: the distance from |v| (as that dtype holds it) to
+// the next larger value of the dtype (2^-24 at zero for f16; inf past the largest value).
+double ulp_of(double v, DType dtype);
+
 }  // namespace retort

@@ -6,9 +6,11 @@
 
 #include <fmt/ranges.h>
 
+#include "core/backend/family.h"
 #include "core/base/error.h"
 #include "core/base/rng.h"
 #include "core/base/shape.h"
+#include "core/base/terminal_text.h"
 #include "core/campaign/strategy.h"
 #include "core/ops/registry.h"
 #include "core/rules/rule.h"
@@ -36,6 +38,15 @@ void CampaignOptions::validate() const {
   for (const auto& name : backends)
     if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
       fail("--backends: a backend name is one word without commas, not '{}'", name);
+  for (const auto& [family, env] : python) {
+    const FamilyDef* f = find_family(family);
+    if (!f || &environment_family(*f) != f || f->installer != Installer::Pypi)
+      fail("--python: '{}' is not a family with a Python environment", terminal_name(family));
+    // The jobs of --jobs are told FAMILY=PATH,FAMILY=PATH.
+    if (env.python.empty() || env.python.find(',') != std::string::npos)
+      fail("--python: {}'s interpreter is a path without commas, not '{}'", family,
+           terminal_name(env.python));
+  }
   if (strategies.empty())
     fail("--strategy: name at least one ({})", fmt::join(strategy_names(), ", "));
   for (const auto& name : strategies) get_strategy(name);
@@ -80,6 +91,9 @@ nlohmann::json CampaignOptions::to_json() const {
     op_dtypes[op] = nlohmann::json::array();
     for (DType t : set) op_dtypes[op].push_back(std::string(dtype_name(t)));
   }
+  nlohmann::json environments = nlohmann::json::object();
+  for (const auto& [family, env] : python)
+    environments[family] = {{"python", env.python}, {"versions", env.versions}};
   return {{"nodes", {gen.min_nodes, gen.max_nodes}},
           {"op_dtypes", op_dtypes},
           {"attached", specs},
@@ -88,6 +102,7 @@ nlohmann::json CampaignOptions::to_json() const {
           {"rank", gen.max_rank},
           {"max_dim", gen.max_dim},
           {"backends", backends},
+          {"python", environments},
           {"strategies", strategies},
           {"rules", rules},
           {"iterations", iter_limit},
@@ -135,6 +150,11 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
                             b.at("argv").get<std::vector<std::string>>(),
                             b.at("timeout").get<double>(),
                             b.at("options").get<std::map<std::string, std::string>>()});
+    // Campaigns stored before `--python` ran in Retort's environments.
+    if (j.contains("python"))
+      for (const auto& [family, env] : j.at("python").items())
+        o.python[family] = {.python = env.at("python").get<std::string>(),
+                            .versions = env.at("versions").get<std::string>()};
     // Campaigns stored before `--strategy` ran POLYJUICE's cases only.
     if (j.contains("strategies")) o.strategies = j.at("strategies").get<std::vector<std::string>>();
     for (const auto& s : o.strategies) get_strategy(s);

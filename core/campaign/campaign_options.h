@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend/family_env.h"
 #include "core/backend/worker_backend.h"
 #include "core/gen/graph_gen.h"
 #include "core/rules/rule.h"
@@ -22,6 +24,10 @@ struct CampaignOptions {
   // How the attached (not built-in) backends among them were attached, so that --resume and
   // the processes of --jobs attach them again.
   std::vector<BackendSpec> attached;
+  // The existing Python environments the campaign's families ran in (`fuzz --python`, `backend
+  // use`), by environment family ("inductor"); absent: Retort's own. A stored interpreter is
+  // shown, never run: `--resume` runs it only when the person names it again (app/commands_fuzz).
+  std::map<std::string, PythonEnvironment> python;
   // How cases make their programs (core/campaign/strategy.h): case i uses strategies[i % n].
   std::vector<std::string> strategies{"polyjuice"};
   std::vector<std::string> rules{"polyjuice"};  // built-in set names or .rules files

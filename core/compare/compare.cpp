@@ -177,15 +177,12 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
   // How each variant's outputs stand for the original's (core/compare/output_match.h), and which
   // extra outputs of two variants denote the same value.
   std::vector<const Graph*> defs;
-  for (const auto& g : graphs) defs.push_back(g.graph);
-  std::vector<OutputMatch> matches(graphs.size());
-  size_t with_extras = 0;
-  for (size_t g = 1; g < graphs.size(); ++g) {
-    matches[g] = match_outputs(original, *graphs[g].graph, graphs[g].name);
-    with_extras += !matches[g].extra.empty();
+  std::vector<std::string> names;
+  for (const auto& g : graphs) {
+    defs.push_back(g.graph);
+    names.push_back(g.name);
   }
-  std::vector<std::vector<size_t>> values;
-  if (with_extras >= 2) values = output_values(defs);
+  GraphOutputs matched = match_graph_outputs(defs, names);
 
   CompareReport report;
   for (Backend* b : backends) report.backends.push_back(b->info().name);
@@ -199,11 +196,10 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
   report.cells.resize(backends.size() * graphs.size());
   std::vector<Check> checks = plan_checks(report.backends, graphs.size());
   // Two variants that expose the same intermediate value check it against each other.
-  for (size_t b = 0; b < backends.size() && with_extras >= 2; ++b)
+  for (size_t b = 0; b < backends.size() && matched.with_extras >= 2; ++b)
     for (size_t g = 2; g < graphs.size(); ++g)
       for (size_t h = 1; h < g; ++h)
-        if (!output_pairs(defs, matches, values, g, h).empty())
-          checks.push_back({Oracle::Equivalence, b, g, b, h});
+        if (!matched.pairs(g, h).empty()) checks.push_back({Oracle::Equivalence, b, g, b, h});
 
   std::vector<std::string> onnx(graphs.size());
   for (size_t g = 0; g < graphs.size(); ++g) {
@@ -279,20 +275,21 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
           b.status != RunStatus::Ok)
         continue;
       RunComparison c =
-          compare_runs(a, b, output_pairs(defs, matches, values, check.graph_a, check.graph_b),
-                       options.tolerances);
+          compare_runs(a, b, matched.pairs(check.graph_a, check.graph_b), options.tolerances);
       ++report.checks[std::string(oracle_name(check.oracle))];
       std::string undefined;
-      bool any_outcome = false;
+      bool any_outcome = false, crash_open = false;
       for (size_t g : {check.graph_a, check.graph_b}) {
         if (!expected[g].undefined) continue;
         if (undefined.empty())
           undefined = fmt::format("{}: {}", graphs[g].name, expected[g].undefined->str());
         any_outcome |= expected[g].undefined->any_outcome;
+        crash_open |= !expected[g].undefined->crash_open_at.empty();
       }
       if (!undefined.empty() && !options.keep_undefined &&
           (c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch ||
-           (any_outcome && (c.verdict == Verdict::Error || c.verdict == Verdict::Crash))))
+           (c.verdict == Verdict::Error && any_outcome) ||
+           (c.verdict == Verdict::Crash && (any_outcome || crash_open))))
         c.verdict = Verdict::Undefined;
       if ((c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch) &&
           !options.count_precision && explained_by_precision(check, c, a, b, bands)) {

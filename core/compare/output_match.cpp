@@ -141,4 +141,17 @@ OutputPairs output_pairs(const std::vector<const Graph*>& graphs,
   return pairs;
 }
 
+GraphOutputs match_graph_outputs(std::vector<const Graph*> graphs,
+                                 const std::vector<std::string>& names) {
+  GraphOutputs out;
+  out.graphs = std::move(graphs);
+  out.matches.resize(out.graphs.size());
+  for (size_t g = 1; g < out.graphs.size(); ++g) {
+    out.matches[g] = match_outputs(*out.graphs[0], *out.graphs[g], names[g]);
+    out.with_extras += !out.matches[g].extra.empty();
+  }
+  if (out.with_extras >= 2) out.values = output_values(out.graphs);
+  return out;
+}
+
 }  // namespace retort

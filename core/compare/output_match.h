@@ -43,4 +43,20 @@ OutputPairs output_pairs(const std::vector<const Graph*>& graphs,
                          const std::vector<OutputMatch>& matches,
                          const std::vector<std::vector<size_t>>& values, size_t a, size_t b);
 
+// How every graph's outputs correspond, as a compare of `graphs` (graphs[0] the original, each
+// named for errors by `names`) matches them: what output_pairs reads for each check.
+struct GraphOutputs {
+  std::vector<const Graph*> graphs;
+  std::vector<OutputMatch> matches;         // per graph; entry 0 unused
+  std::vector<std::vector<size_t>> values;  // output_values, when two variants have extras
+  size_t with_extras = 0;                   // variants with extra outputs
+
+  OutputPairs pairs(size_t a, size_t b) const {
+    return output_pairs(graphs, matches, values, a, b);
+  }
+};
+// Throws Error as match_outputs does.
+GraphOutputs match_graph_outputs(std::vector<const Graph*> graphs,
+                                 const std::vector<std::string>& names);
+
 }  // namespace retort

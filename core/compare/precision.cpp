@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/base/error.h"
+#include "core/base/ulp.h"
 #include "core/compare/undefined_check.h"
 #include "core/ops/registry.h"
 
@@ -67,6 +69,147 @@ AdjustResults summation_rounding(double direction) {
       double v = out.get(k);
       if (!std::isfinite(v)) continue;
       out.set(k, std::clamp(v + direction * eps * magnitudes->get(k), -max, max));
+    }
+  };
+}
+
+// How far from the correctly rounded value a library's approximated function may be, in ulps of
+// its dtype: ONNX Runtime's f32 acos was 2 off, fast tanh and exp kernels are within 4.
+constexpr double kApproximationUlps = 4;
+
+// The float results of an approximated op (tag "approximated": exp, tanh, sin, asin, pow,
+// softmax...) moved `direction` times kApproximationUlps ulps of their dtype, kept finite. Next
+// to a pole the few ulps are a large difference downstream: tan(tan(acos(0.0112))) is 2.914 with
+// ONNX Runtime's acos and 2.897 with the correctly rounded one.
+AdjustResults approximation_error(double direction) {
+  return [direction](const Node& node, const std::vector<const Tensor*>&,
+                     std::vector<Tensor>& results) {
+    const OpDef* op = OpRegistry::instance().find(node.op);
+    if (!op || !op->has_tag("approximated")) return;
+    for (Tensor& out : results) {
+      if (!is_float(out.dtype())) continue;
+      double max = float_max(out.dtype());
+      for (int64_t k = 0; k < out.numel(); ++k) {
+        double v = out.get(k);
+        if (!std::isfinite(v)) continue;
+        double by = kApproximationUlps * ulp_of(v, out.dtype());
+        out.set(k, std::clamp(v + direction * by, -max, max));
+      }
+    }
+  };
+}
+
+// The values every compiler holds bit for bit: the graph's inputs and constants, and what shape
+// ops (tag "shape": reshapes, slices, gathers, concatenations) make of those alone.
+std::set<std::string> exact_values(const Graph& g) {
+  std::set<std::string> exact;
+  for (const auto& in : g.inputs) exact.insert(in.name);
+  for (const auto& c : g.constants) exact.insert(c.name);
+  const OpRegistry& reg = OpRegistry::instance();
+  for (const Node& n : g.nodes) {
+    const OpDef* op = reg.find(n.op);
+    if (!op || !op->has_tag("shape")) continue;
+    if (std::all_of(n.inputs.begin(), n.inputs.end(),
+                    [&](const std::string& in) { return in.empty() || exact.count(in); }))
+      exact.insert(n.outputs.begin(), n.outputs.end());
+  }
+  return exact;
+}
+
+// One node's first result computed in f64 from its inputs, float ones made f64 and input i
+// replaced by x.
+Tensor evaluate_f64(const Node& node, const OpDef& op, const std::vector<const Tensor*>& inputs,
+                    size_t i, const Tensor& x) {
+  std::vector<Tensor> wide;
+  wide.reserve(inputs.size());
+  for (size_t j = 0; j < inputs.size(); ++j)
+    wide.push_back(j == i                         ? x
+                   : is_float(inputs[j]->dtype()) ? inputs[j]->cast(DType::f64)
+                                                  : *inputs[j]);
+  std::vector<const Tensor*> in;
+  std::vector<TensorType> types;
+  for (const Tensor& t : wide) {
+    in.push_back(&t);
+    types.push_back(t.type());
+  }
+  return op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+}
+
+// x with every finite element moved by `by` of it.
+Tensor moved(const Tensor& x, const std::function<double(double)>& by) {
+  Tensor out = x;
+  for (int64_t k = 0; k < out.numel(); ++k) {
+    double v = out.get(k);
+    if (std::isfinite(v)) out.set(k, v + by(v));
+  }
+  return out;
+}
+
+// The results of an op that takes steps (tag "steps": floor, ceil, round, sign, comparisons, a
+// cast to an integer or bool), each taken the other way where the compiler's tolerated
+// difference in its input can take it: a computed float input moved `direction` times its
+// tolerance (ONNX Runtime's sigmoid gives 0 for 2e-23, inside every absolute tolerance, and ceil
+// then gives 0 for 1). Only an element whose input lies off the step (its neighbours on either
+// side give the same result) and only a computed input (not one of `exact`) moves: ceil of an
+// integer, or of a graph input, has one right answer. A comparison moves its first computed
+// operand.
+AdjustResults step_taken_other_way(double direction, std::set<std::string> exact,
+                                   const ToleranceTable& tolerances) {
+  return [direction, exact = std::move(exact), &tolerances](
+             const Node& node, const std::vector<const Tensor*>& inputs,
+             std::vector<Tensor>& results) {
+    const OpDef* op = OpRegistry::instance().find(node.op);
+    if (!op || !op->has_tag("steps") || results.empty()) return;
+    if (node.op == "cast" && is_float(results[0].dtype())) return;  // it rounds, no step
+    size_t i = 0;
+    while (i < inputs.size() &&
+           (!inputs[i] || !is_float(inputs[i]->dtype()) || exact.count(node.inputs[i])))
+      ++i;
+    if (i == inputs.size() ||
+        std::any_of(inputs.begin(), inputs.end(), [](const Tensor* t) { return !t; }))
+      return;
+    Tolerance tol = tolerances.of(inputs[i]->dtype());
+    Tensor x = inputs[i]->cast(DType::f64);
+    Tensor here = evaluate_f64(node, *op, inputs, i, x);
+    Tensor above = evaluate_f64(node, *op, inputs, i,
+                                moved(x, [](double v) { return std::nextafter(v, HUGE_VAL) - v; }));
+    Tensor below = evaluate_f64(
+        node, *op, inputs, i, moved(x, [](double v) { return std::nextafter(v, -HUGE_VAL) - v; }));
+    Tensor other = evaluate_f64(node, *op, inputs, i, moved(x, [&](double v) {
+                                  return direction * (tol.atol + tol.rtol * std::abs(v));
+                                }));
+    Tensor& out = results[0];
+    if (here.numel() != out.numel()) return;
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double v = here.get(k);
+      if (above.get(k) != v || below.get(k) != v) continue;  // on the step, or NaN
+      if (is_integer(out.dtype()))
+        out.set_int(k, other.get_int(k));
+      else
+        out.set(k, other.get(k));
+    }
+  };
+}
+
+// The results of a cast from a computed float to a wider float, moved `direction` times the
+// narrower dtype's tolerance: the value keeps the precision it was computed in. ONNX Runtime's
+// f32 asin is a few f32 ulps off, inside f32's tolerance; cast to f64 and squared it would
+// otherwise be judged at f64's. A cast of a value every compiler holds bit for bit (one of
+// `exact`) does not move.
+AdjustResults cast_up_at_narrower_tolerance(double direction, std::set<std::string> exact,
+                                            const ToleranceTable& tolerances) {
+  return [direction, exact = std::move(exact), &tolerances](
+             const Node& node, const std::vector<const Tensor*>& inputs,
+             std::vector<Tensor>& results) {
+    if (node.op != "cast" || inputs.size() != 1 || !inputs[0] || results.empty()) return;
+    DType from = inputs[0]->dtype();
+    Tensor& out = results[0];
+    if (!narrower(from, out.dtype()) || !is_float(out.dtype()) || exact.count(node.inputs[0]))
+      return;
+    Tolerance tol = tolerances.of(from);
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double v = out.get(k);
+      if (std::isfinite(v)) out.set(k, v + direction * (tol.atol + tol.rtol * std::abs(v)));
     }
   };
 }
@@ -198,13 +341,21 @@ const std::vector<TensorMap>& PrecisionBands::wide(size_t g) {
       // The wide graph fails where the narrow one did not: no band from it.
     }
   }
-  // The graph itself with every sum moved up, then down, by the rounding of another order.
+  // The graph itself with every sum moved up, then down, by the rounding of another order; with
+  // every step that a tolerated difference reaches taken up, then down; with every computed
+  // value cast to a wider float moved by its own dtype's tolerance; and with every approximated
+  // function's results moved by the ulps a library may be off.
+  std::set<std::string> exact = exact_values(*graphs_[g]);
   for (double direction : {1.0, -1.0}) {
-    try {
-      evaluations.push_back(
-          evaluate(*graphs_[g], inputs_, {.adjust = summation_rounding(direction)}));
-    } catch (const Error&) {
-      // A moved value fails a kernel downstream (an index, a shape): no band from it.
+    for (AdjustResults adjust :
+         {summation_rounding(direction), step_taken_other_way(direction, exact, tolerances_),
+          cast_up_at_narrower_tolerance(direction, exact, tolerances_),
+          approximation_error(direction)}) {
+      try {
+        evaluations.push_back(evaluate(*graphs_[g], inputs_, {.adjust = adjust}));
+      } catch (const Error&) {
+        // A moved value fails a kernel downstream (an index, a shape): no band from it.
+      }
     }
   }
   return wide_.emplace(g, std::move(evaluations)).first->second;

@@ -7,8 +7,11 @@
 // which lands on the value one of those evaluations gives. Two more evaluations of the graph
 // move every sum up, then down, by the rounding that summing in another order or in the dtype may
 // add (eps x the sum of its terms' magnitudes; an integer mean by its division in f64), so that a
-// compiler's f32 cancellation lies in the band too. A difference inside the band is
-// shown, but is not a miscompilation unless asked (docs/compare.md). All three oracles use it.
+// compiler's f32 cancellation lies in the band too; and two more take each step (floor, ceil,
+// round, sign, a comparison, a cast to an integer or bool) the other way where its computed input
+// lies within tolerance of the step; and two more move each approximated function's results
+// (exp, tanh, sin, asin, pow, softmax...) by the few ulps a library may be off. A difference
+// inside the band is shown, but is not a miscompilation unless asked (docs/compare.md). All three oracles use it.
 #pragma once
 
 #include <map>

@@ -12,6 +12,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
+#include "core/compare/output_match.h"
 #include "core/exec/inputs.h"
 #include "core/io/graph_files.h"
 #include "core/io/json_graph.h"
@@ -218,8 +219,17 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
       if (!programs.count(stem))
         programs.emplace(stem, std::pair{r.backend, program_of(r, inputs, report.mutations)});
     }
+  // How the two runs' outputs pair up, as the compare paired them (a variant may list the
+  // original's outputs in another order or expose values of its own), asked before anything is
+  // written.
+  OutputPairs pairs;
+  if (runs.size() == 2) {
+    std::vector<const Graph*> defs;
+    for (const Graph& g : report.graph_defs) defs.push_back(&g);
+    pairs = match_graph_outputs(defs, report.graphs)
+                .pairs(graph_index(report, f.graph_a), graph_index(report, f.graph_b));
+  }
   BundleWriter out(dir, options.force);
-  TensorMap expected = evaluate(ga, inputs);
   nlohmann::json c;
   c["oracle"] = oracle_name(f.oracle);
   c["verdict"] = verdict_name(f.verdict);
@@ -230,13 +240,34 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
     out.write(fmt::format("inputs/input_{}.npy", i), write_npy(inputs.at(ga.inputs[i].name)));
     c["inputs"].push_back(ga.inputs[i].name);
   }
-  c["tolerances"] = nlohmann::json::array();
-  for (size_t i = 0; i < ga.outputs.size(); ++i) {
-    const Tensor& t = expected.at(ga.outputs[i]);
-    out.write(fmt::format("expected/output_{}.npy", i), write_npy(t));
-    const Tolerance& tol = report.tolerances.of(t.dtype());
-    c["tolerances"].push_back({{"atol", tol.atol}, {"rtol", tol.rtol}, {"ulps", tol.ulps}});
+  // Per graph (a, and b when there are two): its outputs by name, the reference's value of each
+  // and its tolerance; each run is checked against its own graph's.
+  c["graphs"] = nlohmann::json::array();
+  for (const Graph* g : two_graphs ? std::vector{&ga, runs.back().g} : std::vector{&ga}) {
+    std::string folder = g == &ga ? "expected" : "expected_b";
+    TensorMap expected = evaluate(*g, inputs);
+    nlohmann::json side = {{"outputs", g->outputs},
+                           {"expected", nlohmann::json::array()},
+                           {"tolerances", nlohmann::json::array()}};
+    for (size_t i = 0; i < g->outputs.size(); ++i) {
+      const Tensor& t = expected.at(g->outputs[i]);
+      std::string file = fmt::format("{}/output_{}.npy", folder, i);
+      out.write(file, write_npy(t));
+      side["expected"].push_back(file);
+      const Tolerance& tol = report.tolerances.of(t.dtype());
+      side["tolerances"].push_back({{"atol", tol.atol}, {"rtol", tol.rtol}, {"ulps", tol.ulps}});
+    }
+    c["graphs"].push_back(std::move(side));
   }
+  // The two runs' outputs compared, as (output of run a, output of run b) indices.
+  auto position = [](const Graph& g, const std::string& name) {
+    return std::find(g.outputs.begin(), g.outputs.end(), name) - g.outputs.begin();
+  };
+  c["pairs"] = nlohmann::json::array();
+  for (const auto& [a, b] : pairs)
+    c["pairs"].push_back({position(ga, a), position(*runs.back().g, b)});
+  // Which of c["graphs"] a run's model is.
+  auto graph_of = [&](const Run& r) { return two_graphs && &r != &runs.front() ? 1 : 0; };
   out.write("model_a.onnx", export_onnx(ga));
   if (two_graphs) out.write("model_b.onnx", export_onnx(*runs.back().g));
 
@@ -263,6 +294,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
           programs.empty() ? r.model : std::filesystem::path(r.model).stem().string() + ".py";
       c["runs"].push_back({{"label", fmt::format("{} on {} ({})", r.backend, r.graph, model)},
                            {"model", model},
+                           {"graph", graph_of(r)},
                            {"settings", r.how->info.options}});
     }
     doc = fmt::format(
@@ -285,6 +317,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
       r["runs"].push_back(
           {{"label", fmt::format("{} on {} ({})", run.backend, run.graph, run.model)},
            {"model", run.model},
+           {"graph", graph_of(run)},
            {"settings",
             {{"argv", run.how->argv},
              {"options", run.how->info.options},
@@ -321,7 +354,9 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
       "- model_a.onnx (and model_b.onnx, an equivalent rewrite of it, when there are two): ONNX, "
       "opset 17\n"
       "- inputs/input_N.npy: the model's inputs, in the order of CASE[\"inputs\"] in the script\n"
-      "- expected/output_N.npy: the outputs of Retort's reference interpreter\n";
+      "- expected/output_N.npy: the outputs of Retort's reference interpreter (expected_b/: "
+      "model_b's, whose outputs may be listed in another order or add some; the script pairs "
+      "them by name)\n";
   if (standalone && family->family->repro_program)
     readme +=
         "- model_a.py (and model_b.py): the program the compiler runs, which its worker "

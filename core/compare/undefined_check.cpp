@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -13,6 +15,11 @@
 namespace retort {
 
 std::string UndefinedUse::str() const {
+  if (!crash_open_at.empty()) {
+    UndefinedUse alone = *this;
+    alone.crash_open_at.clear();
+    return fmt::format("{}; then {}", alone.str(), crash_open_at);
+  }
   if (!overflows.empty())
     return fmt::format("node '{}' ({}) overflows {}: its exact {} [{}] is {:.17g}", node, op,
                        overflows,
@@ -74,14 +81,26 @@ std::optional<UndefinedUse> undefined_pair(const Node& node, const Tensor& a, co
 
 // pow's base and exponent where the power is undefined (pow_defined, or an integer power too
 // large for its dtype or with a negative exponent); fmod's dividend and divisor where the
-// remainder is the dividend's rounding noise (fmod_conditioned).
+// remainder is the dividend's rounding noise (fmod_conditioned); an integer division whose
+// quotient the dtype cannot hold (the lowest value by -1), which leaves any outcome open. An
+// `open` dividend (computed from an undefined use) may be the lowest value in the compiler
+// whatever the reference made of it: ONNX Runtime converts an i64 product past the range to
+// INT64_MIN where the reference wraps it, so any division of it by -1 is open.
 std::optional<UndefinedUse> undefined_pair_use(const Node& node, const Tensor& a, const Tensor& b,
-                                               const InputDomain& domain) {
+                                               const InputDomain& domain, bool open) {
   DType dtype = a.dtype();
   if (domain.kind == ValueDomain::FmodDividend)
     return undefined_pair(node, a, b, domain, [dtype](double x, double y) {
       return PairVerdict{fmod_conditioned(x, y, dtype)};
     });
+  if (domain.kind == ValueDomain::IntegerDividend) {
+    if (!is_integer(dtype)) return std::nullopt;
+    double lowest = static_cast<double>(integer_range(dtype).first);
+    return undefined_pair(node, a, b, domain, [lowest, open](double x, double y) {
+      bool overflows = (open || x == lowest) && y == -1;
+      return PairVerdict{!overflows, overflows};
+    });
+  }
   bool integer = is_integer(dtype);
   return undefined_pair(node, a, b, domain, [integer, dtype](double x, double y) {
     return PairVerdict{integer ? int_pow_defined(x, y, dtype) : pow_defined(x, y),
@@ -175,7 +194,14 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
     given.push_back(&it->second);
     if (!dtype && is_float(it->second.dtype())) dtype = it->second.dtype();
   }
-  if (!dtype || *dtype == DType::f64) return std::nullopt;  // summed as wide as the reference
+  if (!dtype) return std::nullopt;
+  // An f64 sum is as wide as the reference's (the moved sums of the precision band hold another
+  // order), but the products of an op that multiplies two operands are not: DBL_MAX x DBL_MAX is
+  // inf, then inf + -inf = NaN multiplied and added, and inf in a fused multiply-add (numpy's
+  // and ONNX Runtime's MatMul). The bound and the sums, in doubles, reach inf exactly then.
+  auto operands = std::count_if(given.begin(), given.end(),
+                                [](const Tensor* t) { return is_float(t->dtype()); });
+  if (*dtype == DType::f64 && operands < 2) return std::nullopt;
   // Every case passes here, so first a bound that needs no second evaluation: no output sums more
   // than (its terms + 1) products of the inputs' largest magnitudes, each taken as at least 1, and
   // an output has fewer terms than its first input has elements plus the operands.
@@ -196,6 +222,88 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
     double v = sums->get(k);
     if (v <= float_max(*dtype)) continue;
     return overflow_use(node, k, v, fmt::format("{} while summing", dtype_name(*dtype)));
+  }
+  return std::nullopt;
+}
+
+// A batch_norm's channel (axis 1) of each element of its x.
+int64_t channel_of(const Shape& x, int64_t k) {
+  int64_t inner = 1;
+  for (size_t d = 2; d < x.size(); ++d) inner *= x[d];
+  return (k / inner) % x[1];
+}
+
+// For a scale applied to a sum, which a compiler may fold into the sum's terms (ONNX Runtime at
+// O3 folds a Mul or a BatchNormalization after a Conv into its weights) or distribute over x and
+// the mean (it computes BatchNormalization as x*s + (b - mean*s)): the first element where that
+// algebraically equal evaluation leaves the float dtype, though the reference's does not. A
+// batch_norm whose |x| or |mean| times its factor passes the dtype's largest value (x = mean =
+// scale = -FLT_MAX: the reference's (x - mean) * s + b is b, ONNX Runtime's inf - inf NaN); a mul
+// or batch_norm of a summing node's result (tag "accumulates") whose sum of magnitudes times the
+// scale's magnitude passes it (the folded conv's f32 sum overflows, and meets an infinite input's
+// term as inf - inf).
+std::optional<UndefinedUse> undefined_folded_scale(
+    const Node& node, const TensorMap& values,
+    const std::map<std::string, const Node*>& producers) {
+  if (node.op != "mul" && node.op != "batch_norm") return std::nullopt;
+  std::vector<const Tensor*> in;
+  for (const std::string& name : node.inputs) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end() || !is_float(it->second.dtype())) return std::nullopt;
+    in.push_back(&it->second);
+  }
+  DType dtype = in[0]->dtype();
+  double max = float_max(dtype);
+  // (the scaled input's index, its factors broadcast to the output's shape)
+  std::vector<std::pair<size_t, Tensor>> scaled;
+  if (node.op == "batch_norm") {
+    double eps = attr_float(node.attrs, "epsilon");
+    Tensor f(DType::f64, in[0]->shape());
+    for (int64_t k = 0; k < f.numel(); ++k) {
+      int64_t c = channel_of(in[0]->shape(), k);
+      f.set(k, std::abs(in[1]->get(c)) / std::sqrt(in[4]->get(c) + eps));
+      double x = in[0]->get(k), mean = in[3]->get(c);
+      if (std::isfinite(x) && std::abs(x) * f.get(k) > max)
+        return overflow_use(node, k, x * f.get(k),
+                            fmt::format("{} in x * scale", dtype_name(dtype)));
+      if (std::isfinite(mean) && std::abs(mean) * f.get(k) > max)
+        return overflow_use(node, k, mean * f.get(k),
+                            fmt::format("{} in input_mean * scale", dtype_name(dtype)));
+    }
+    scaled.emplace_back(0, std::move(f));
+  } else {
+    for (size_t i : {0, 1}) {
+      const Tensor& other = *in[1 - i];
+      Tensor f(DType::f64, broadcast_shapes(in[0]->shape(), in[1]->shape()));
+      for_each_broadcast(f.shape(), {&other.shape()}, [&](int64_t k, const int64_t* off) {
+        f.set(k, std::abs(other.get(off[0])));
+      });
+      scaled.emplace_back(i, std::move(f));
+    }
+  }
+  const OpRegistry& reg = OpRegistry::instance();
+  for (auto& [i, f] : scaled) {
+    auto producer = producers.find(node.inputs[i]);
+    if (producer == producers.end()) continue;
+    const Node& sum = *producer->second;
+    const OpDef* op = reg.find(sum.op);
+    if (!op || !op->has_tag("accumulates")) continue;
+    std::vector<const Tensor*> terms;
+    for (const std::string& name : sum.inputs) {
+      auto it = values.find(name);
+      terms.push_back(name.empty() || it == values.end() ? nullptr : &it->second);
+    }
+    std::optional<Tensor> sums = magnitude_sums(sum, *op, terms);
+    if (!sums) continue;
+    std::optional<UndefinedUse> use;
+    for_each_broadcast(f.shape(), {&sums->shape()}, [&](int64_t k, const int64_t* off) {
+      double v = sums->get(off[0]) * f.get(k);
+      if (!use && v > max)
+        use = overflow_use(node, k, v,
+                           fmt::format("{} (the scale folded into '{}') while summing",
+                                       dtype_name(dtype), sum.name));
+    });
+    if (use) return use;
   }
   return std::nullopt;
 }
@@ -236,45 +344,77 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
   return sums;
 }
 
+namespace {
+
+// The first use of node's inputs outside its op's domains, or of a result it cannot hold.
+std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const OpDef& op,
+                                         const TensorMap& values,
+                                         const std::map<std::string, const Node*>& producers,
+                                         const std::set<std::string>& open) {
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (op.domain_of_input(i) == ValueDomain::Any || node.inputs[i].empty()) continue;
+    auto it = values.find(node.inputs[i]);
+    if (it == values.end()) continue;
+    InputDomain domain = op.domain_of_input(i, input_types(g, node), node.attrs);
+    const Tensor& t = it->second;
+    if (domain.kind == ValueDomain::PowBase || domain.kind == ValueDomain::FmodDividend ||
+        domain.kind == ValueDomain::IntegerDividend) {
+      auto other = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
+      if (other == values.end()) continue;
+      if (auto use =
+              undefined_pair_use(node, t, other->second, domain, open.count(node.inputs[i]) > 0))
+        return use;
+      continue;
+    }
+    if (t.dtype() == DType::boolean) continue;
+    for (int64_t k = 0; k < t.numel(); ++k) {
+      double v = t.get(k);
+      if (in_domain(v, domain)) continue;
+      return UndefinedUse{.node = node.name,
+                          .op = node.op,
+                          .value = node.inputs[i],
+                          .input_index = i,
+                          .domain = domain,
+                          .element = k,
+                          .element_value = v};
+    }
+  }
+  auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
+  if (x != values.end()) {
+    if (auto use = undefined_overflow(node, op, x->second)) return use;
+    if (auto use = undefined_product(node, op, x->second)) return use;
+  }
+  if (auto use = undefined_accumulation(node, op, values)) return use;
+  return undefined_folded_scale(node, values, producers);
+}
+
+}  // namespace
+
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values) {
   const OpRegistry& reg = OpRegistry::instance();
+  std::map<std::string, const Node*> producers;
+  for (const Node& node : g.nodes)
+    for (const std::string& out : node.outputs) producers.emplace(out, &node);
+  // The first use; and the first that leaves the whole run open, where a later one does (an i64
+  // product that overflows, then divided by -1, kills ONNX Runtime, and that crash is no bug).
+  std::optional<UndefinedUse> first;
+  std::set<std::string> open;  // values computed from an undefined use
   for (const Node& node : g.nodes) {
     if (node.is_opaque()) continue;
     const OpDef* op = reg.find(node.op);
     if (!op) continue;
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-      if (op->domain_of_input(i) == ValueDomain::Any || node.inputs[i].empty()) continue;
-      auto it = values.find(node.inputs[i]);
-      if (it == values.end()) continue;
-      InputDomain domain = op->domain_of_input(i, input_types(g, node), node.attrs);
-      const Tensor& t = it->second;
-      if (domain.kind == ValueDomain::PowBase || domain.kind == ValueDomain::FmodDividend) {
-        auto other = node.inputs.size() > 1 ? values.find(node.inputs[1]) : values.end();
-        if (other == values.end()) continue;
-        if (auto use = undefined_pair_use(node, t, other->second, domain)) return use;
-        continue;
-      }
-      if (t.dtype() == DType::boolean) continue;
-      for (int64_t k = 0; k < t.numel(); ++k) {
-        double v = t.get(k);
-        if (in_domain(v, domain)) continue;
-        return UndefinedUse{.node = node.name,
-                            .op = node.op,
-                            .value = node.inputs[i],
-                            .input_index = i,
-                            .domain = domain,
-                            .element = k,
-                            .element_value = v};
-      }
+    std::optional<UndefinedUse> use = undefined_at(g, node, *op, values, producers, open);
+    if (use && first && use->any_outcome) {
+      first->crash_open_at = use->str();
+      return first;
     }
-    auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
-    if (x != values.end()) {
-      if (auto use = undefined_overflow(node, *op, x->second)) return use;
-      if (auto use = undefined_product(node, *op, x->second)) return use;
-    }
-    if (auto use = undefined_accumulation(node, *op, values)) return use;
+    if (use && use->any_outcome) return use;
+    if (use || std::any_of(node.inputs.begin(), node.inputs.end(),
+                           [&](const std::string& in) { return open.count(in) > 0; }))
+      open.insert(node.outputs.begin(), node.outputs.end());
+    if (use && !first) first = std::move(use);
   }
-  return std::nullopt;
+  return first;
 }
 
 }  // namespace retort

@@ -25,6 +25,10 @@ struct UndefinedUse {
   // Set when ONNX leaves the whole run open there, not only the value (an integer power with a
   // negative exponent, which Retort defines nowhere): an error or a crash is no bug either.
   bool any_outcome = false;
+  // A later use in the graph that leaves any outcome open, as its str(), when this one does not:
+  // a crash of the run is then no bug either (an i64 product past the range, then INT64_MIN / -1,
+  // kills ONNX Runtime), but an error still is (the model may fail for a reason of its own).
+  std::string crash_open_at{};
 
   std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
 };
@@ -37,7 +41,9 @@ struct UndefinedUse {
 std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
                                      const std::vector<const Tensor*>& inputs);
 
-// The first node in topological order that reads a value outside its op's input domain.
+// The first node in topological order that reads a value outside its op's input domain (or
+// whose result its dtype cannot hold), with crash_open_at set when a later use leaves any outcome
+// open.
 // values: the values of g to check (evaluate with keep_intermediates gives them all); a value
 // missing from it is not checked. g must have passed infer_graph.
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);

@@ -7,31 +7,16 @@
 
 namespace retort {
 
-// Terms are stored once, in `nodes`; the exact-term index holds ids and hashes them through
-// `nodes`, so looking a term up costs no second copy of each e-node. It lives on the heap so
-// that its functors' pointer to `nodes` survives moving the EGraph.
+// Terms are stored once, in `nodes`; the exact-term index holds their ids (IdTable), so looking
+// a term up costs no second copy of each e-node.
 struct EGraph::TermTable {
-  struct Hash {
-    using is_transparent = void;
-    const std::vector<ENode>* nodes;
-    size_t operator()(uint32_t id) const noexcept { return (*nodes)[id].hash(); }
-    size_t operator()(const ENode& n) const noexcept { return n.hash(); }
-  };
-  struct Eq {
-    using is_transparent = void;
-    const std::vector<ENode>* nodes;
-    bool operator()(uint32_t a, uint32_t b) const { return a == b; }
-    bool operator()(uint32_t a, const ENode& n) const { return (*nodes)[a] == n; }
-    bool operator()(const ENode& n, uint32_t a) const { return (*nodes)[a] == n; }
-  };
-
   std::vector<ENode> nodes;
-  std::unordered_set<uint32_t, Hash, Eq> index{16, Hash{&nodes}, Eq{&nodes}};
+  IdTable index;
 
   std::optional<EClassId> find(const ENode& n) const {
-    auto it = index.find(n);
-    if (it == index.end()) return std::nullopt;
-    return EClassId(*it);
+    auto id = index.find(n.hash(), [&](uint32_t t) { return nodes[t] == n; });
+    if (!id) return std::nullopt;
+    return EClassId(*id);
   }
 };
 
@@ -60,6 +45,23 @@ const ENode& EGraph::term(EClassId id) const {
 EClassId EGraph::find(EClassId id) const {
   if (id.value >= uf_.size()) fail("no e-class e{}", id.value);
   return EClassId(uf_.find(id.value));
+}
+
+bool EGraph::canonicalizes_to(uint32_t t, const ENode& canonical) const {
+  const ENode& n = terms_->nodes[t];
+  if (n.op != canonical.op || n.attrs != canonical.attrs || n.out != canonical.out ||
+      n.n_out != canonical.n_out || n.children.size() != canonical.children.size())
+    return false;
+  for (size_t i = 0; i < n.children.size(); ++i)
+    if (EClassId(uf_.find(n.children[i].value)) != canonical.children[i]) return false;
+  return true;
+}
+
+std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
+  auto t =
+      memo_.find(canonical.hash(), [&](uint32_t id) { return canonicalizes_to(id, canonical); });
+  if (!t) return std::nullopt;
+  return EClassId(*t);
 }
 
 ENode EGraph::canonicalize(const ENode& node) const {
@@ -118,7 +120,7 @@ EClassId EGraph::new_term(const ENode& node) {
   auto id = static_cast<uint32_t>(terms_->nodes.size());
   if (id == EClassId::kInvalid) fail("the e-graph is full ({} terms)", id);
   terms_->nodes.push_back(node);
-  terms_->index.insert(id);
+  terms_->index.insert(id, node.hash());
   uf_.make_set();
   proofs_.add_term(EClassId(id));
   classes_.emplace_back();
@@ -129,10 +131,10 @@ EClassId EGraph::add(const ENode& node) {
   if (auto exact = terms_->find(node)) return *exact;
   check_ids(node);
   ENode canon = canonicalize(node);
-  if (auto it = memo_.find(canon); it != memo_.end()) {
+  if (auto found = memo_find(canon)) {
     // A new term congruent to a known one: it joins that class, and the proof forest records
     // why (congruence), so explanations can speak about this exact term.
-    EClassId existing = it->second;
+    EClassId existing = *found;
     EClassId id = new_term(node);
     uf_.link(id.value, find(existing).value);
     proofs_.connect(id, existing, ProofForest::kCongruence);
@@ -153,8 +155,8 @@ EClassId EGraph::add(const ENode& node) {
     for (size_t j = 0; j < i && !seen; ++j) seen = canon.children[j] == k;
     if (!seen) classes_[k.value]->parents.push_back(id);
   }
-  cls->nodes.push_back(canon);
-  memo_.emplace(std::move(canon), id);
+  memo_.insert(id.value, canon.hash());
+  cls->nodes.push_back(std::move(canon));
   classes_[id.value] = std::move(cls);
   ++class_count_;
   ++node_count_;
@@ -173,9 +175,9 @@ std::optional<EClassId> EGraph::try_add(const ENode& node, std::string* reason) 
 
 std::optional<EClassId> EGraph::lookup(const ENode& node) const {
   check_ids(node);
-  auto it = memo_.find(canonicalize(node));
-  if (it == memo_.end()) return std::nullopt;
-  return find(it->second);
+  auto t = memo_find(canonicalize(node));
+  if (!t) return std::nullopt;
+  return find(*t);
 }
 
 EClassId EGraph::add_input(const std::string& name, const TensorType& type) {
@@ -250,8 +252,9 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   // Drop the parents' hashcons entries keyed by the id that stops being canonical; rebuild()
   // re-inserts them under their new canonical form.
   for (EClassId p : gone->parents) {
-    auto it = memo_.find(canonicalize(terms_->nodes[p.value]));
-    if (it != memo_.end() && find(it->second) == find(p)) memo_.erase(it);
+    ENode key = canonicalize(terms_->nodes[p.value]);
+    auto t = memo_find(key);
+    if (t && find(*t) == find(p)) memo_.erase(t->value, key.hash());
   }
   uf_.link(rb.value, ra.value);
   EClass& keep = *classes_[ra.value];
@@ -272,10 +275,13 @@ size_t EGraph::rebuild() {
     std::vector<EClassId> todo;
     todo.swap(pending_);
     for (EClassId p : todo) {
-      auto [it, inserted] = memo_.try_emplace(canonicalize(terms_->nodes[p.value]), p);
-      if (!inserted && find(it->second) != find(p)) {
-        check_merge(it->second, p, Justification::congruence());
-        merges += union_classes(it->second, p, ProofForest::kCongruence);
+      ENode key = canonicalize(terms_->nodes[p.value]);
+      std::optional<EClassId> known = memo_find(key);
+      if (!known) {
+        memo_.insert(p.value, key.hash());
+      } else if (find(*known) != find(p)) {
+        check_merge(*known, p, Justification::congruence());
+        merges += union_classes(*known, p, ProofForest::kCongruence);
       }
       dirty_.push_back(find(p));
     }
@@ -364,9 +370,9 @@ const OpaqueOp& EGraph::opaque_op(const ENode& node) const {
 }
 
 EClassId EGraph::term_of(const ENode& canonical_node) const {
-  auto it = memo_.find(canonical_node);
-  if (it == memo_.end()) fail("the e-node is not in the e-graph (rebuild first?)");
-  return it->second;
+  auto t = memo_find(canonical_node);
+  if (!t) fail("the e-node is not in the e-graph (rebuild first?)");
+  return *t;
 }
 
 // --- memory ------------------------------------------------------------------------------------
@@ -383,14 +389,8 @@ MemoryUsage EGraph::memory() const {
   const auto& nodes = terms_->nodes;
   m.nodes = heap_block(nodes.capacity() * sizeof(ENode));
   for (const ENode& n : nodes) m.nodes += heap_block(n.children.heap_bytes());
-  // unordered containers: a bucket array plus one heap block per entry (value, next pointer and
-  // cached hash).
-  m.hashcons = heap_block(terms_->index.bucket_count() * sizeof(void*)) +
-               terms_->index.size() * heap_block(sizeof(uint32_t) + 2 * sizeof(void*));
-  m.hashcons +=
-      heap_block(memo_.bucket_count() * sizeof(void*)) +
-      memo_.size() * heap_block(sizeof(std::pair<const ENode, EClassId>) + 2 * sizeof(void*));
-  for (const auto& [key, id] : memo_) m.hashcons += heap_block(key.children.heap_bytes());
+  // Both lookup tables hold ids only (their keys are the terms above).
+  m.hashcons = heap_block(terms_->index.bytes()) + heap_block(memo_.bytes());
   m.classes = heap_block(classes_.capacity() * sizeof(void*));
   for (const auto& c : classes_) {
     if (!c) continue;

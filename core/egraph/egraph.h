@@ -26,6 +26,7 @@
 
 #include "core/egraph/enode.h"
 #include "core/egraph/explanation.h"
+#include "core/egraph/id_table.h"
 #include "core/egraph/ids.h"
 #include "core/egraph/justification.h"
 #include "core/egraph/proof_forest.h"
@@ -46,11 +47,12 @@ struct OpaqueOp {
   bool operator==(const OpaqueOp&) const = default;
 };
 
+// The two 4-byte fields come first, so that the record is 64 bytes (one heap block per class).
 struct EClass {
   EClassId id;                    // canonical id
+  TypeId type;                    // kNoType for the graph_out class (see EGraph::type)
   std::vector<ENode> nodes;       // after rebuild(): canonical, no duplicates, enode_less order
   std::vector<EClassId> parents;  // terms that have this class among their children
-  TypeId type;                    // kNoType for the graph_out class (see EGraph::type)
   const Constant* constant = nullptr;  // the known value, when a const e-node is a member
 };
 
@@ -161,6 +163,10 @@ class EGraph {
   struct TermTable;
 
   void check_ids(const ENode& node) const;
+  // The memo's term for a canonical node, if any.
+  std::optional<EClassId> memo_find(const ENode& canonical) const;
+  // True when term `t` canonicalises to `canonical` (no copy of the term is made).
+  bool canonicalizes_to(uint32_t t, const ENode& canonical) const;
   // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
   TypeId infer_node(const ENode& node) const;
   EClassId new_term(const ENode& node);
@@ -171,8 +177,10 @@ class EGraph {
 
   // The term table (one e-node per id, as added) and its exact-term index.
   std::unique_ptr<TermTable> terms_;
-  // Canonical node -> a term id whose node canonicalises to it.
-  std::unordered_map<ENode, EClassId, ENodeHash> memo_;
+  // Canonical node -> a term id whose node canonicalises to it: the table holds the term ids,
+  // keyed by their terms' canonical forms. A key changes only when a child class stops being
+  // canonical, and union_classes takes those entries out before it does.
+  IdTable memo_;
   UnionFind uf_;
   std::vector<std::unique_ptr<EClass>> classes_;  // by canonical id; null for merged-away ids
   size_t class_count_ = 0;

@@ -1,4 +1,5 @@
 #include "core/ops/attrs.h"
+#include "core/ops/onnx_float_attr.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -101,6 +102,10 @@ double attr_float(const Attrs& a, const std::string& name) {
   if (it != a.end() && std::holds_alternative<int64_t>(it->second))
     return static_cast<double>(std::get<int64_t>(it->second));
   return get_as<double>(a, name, "a float");
+}
+
+double onnx_float_attr(const Attrs& a, const std::string& name) {
+  return static_cast<double>(static_cast<float>(attr_float(a, name)));
 }
 
 const std::string& attr_string(const Attrs& a, const std::string& name) {

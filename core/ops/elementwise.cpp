@@ -76,6 +76,7 @@ OpDef make_unary(UnarySpec spec) {
   op.onnx = {spec.onnx_type, spec.since_opset, {}};
   op.input_domains = {spec.domain};
   op.tags = {"elementwise", "unary"};
+  op.tags.insert(op.tags.end(), spec.tags.begin(), spec.tags.end());
   DTypeSet set = spec.dtypes;
   std::string name = spec.name;
   op.infer = [set, name](const std::vector<TensorType>& in, const Attrs&, size_t) {

@@ -31,7 +31,8 @@ struct UnarySpec {
   // fi from attributes and the integer dtype x holds (clip saturates its bounds to that dtype).
   std::function<std::function<int64_t(int64_t)>(const Attrs&, DType)> fi_attrs{};
   int since_opset = 13;
-  KernelFn kernel{};  // when set, replaces the per-element kernel built from f and fi
+  KernelFn kernel{};                // when set, replaces the per-element kernel built from f and fi
+  std::vector<std::string> tags{};  // besides "elementwise", "unary"
 };
 OpDef make_unary(UnarySpec spec);
 

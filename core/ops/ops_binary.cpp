@@ -44,6 +44,7 @@ void add_arithmetic(OpRegistry& r) {
       spec("div", "Div", "a / b. Integers truncate toward zero and x/0 = 0; floats follow IEEE.");
   div.f = [](double a, double b) { return a / b; };
   div.fi = wrapping_div;
+  div.domain_a = ValueDomain::IntegerDividend;
   div.domain_b = ValueDomain::NonZero;
   r.add(make_binary(std::move(div)));
 
@@ -55,6 +56,7 @@ void add_arithmetic(OpRegistry& r) {
   pow.f = [](double a, double b) { return std::pow(a, b); };
   pow.fi = wrapping_pow;
   pow.domain_a = ValueDomain::PowBase;
+  pow.tags.push_back("approximated");  // as the unary exp and log (core/ops/ops_unary.cpp)
   r.add(make_binary(std::move(pow)));
 }
 
@@ -110,7 +112,8 @@ void add_comparisons(OpRegistry& r) {
     s.dtypes = std::string_view(c.name) == "equal" ? DTypeSet::Any : DTypeSet::Numeric;
     s.f = [test = c.test](double a, double b) { return test(a, b) ? 1.0 : 0.0; };
     s.fi = [test = c.test_int](int64_t a, int64_t b) -> int64_t { return test(a, b) ? 1 : 0; };
-    if (s.name == "equal") s.tags = {"commutative"};
+    s.tags = {"steps"};  // piecewise constant in a and b (core/compare/precision.cpp)
+    if (s.name == "equal") s.tags.push_back("commutative");
     r.add(make_binary(std::move(s)));
   }
 }

@@ -10,6 +10,7 @@
 #include "core/ops/element_values.h"
 #include "core/ops/index_space.h"
 #include "core/ops/infer_rules.h"
+#include "core/ops/onnx_float_attr.h"
 #include "core/ops/prepared_kernels.h"
 #include "core/ops/registry.h"
 #include "core/ops/scalar_math.h"
@@ -246,7 +247,7 @@ PreparedKernelFn prepare_gemm_as(const std::vector<const Tensor*>& constants, co
                                  const Attrs& attrs, const std::optional<Shape>& c_shape,
                                  const TensorType& out) {
   bool ta = attr_int(attrs, "transA") != 0, tb = attr_int(attrs, "transB") != 0;
-  double alpha = attr_float(attrs, "alpha"), beta = attr_float(attrs, "beta");
+  double alpha = onnx_float_attr(attrs, "alpha"), beta = onnx_float_attr(attrs, "beta");
   auto constant = [&](size_t i) { return i < constants.size() ? constants[i] : nullptr; };
   std::shared_ptr<const std::vector<T>> b, c;
   if (constant(1)) b = std::make_shared<const std::vector<T>>(gemm_b<T>(*constant(1), d, tb));

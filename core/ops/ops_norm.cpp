@@ -5,6 +5,7 @@
 #include "core/ops/element_values.h"
 #include "core/ops/index_space.h"
 #include "core/ops/infer_rules.h"
+#include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -44,7 +45,7 @@ std::vector<Tensor> kernel_batch_norm(const std::vector<const Tensor*>& in, cons
   std::vector<double> x = read_doubles(*in[0]), scale = read_doubles(*in[1]),
                       bias = read_doubles(*in[2]), mean = read_doubles(*in[3]),
                       var = read_doubles(*in[4]);
-  double eps = attr_float(attrs, "epsilon");
+  double eps = onnx_float_attr(attrs, "epsilon");
   const Shape& s = in[0]->shape();
   int64_t channels = s[1];
   int64_t inner = numel(Shape(s.begin() + 2, s.end()));
@@ -141,7 +142,7 @@ OpDef softmax_op(bool log) {
   // or not and give NaN, 0 or -inf for the same slice (docs/ops/nn.md, "Where the spec is
   // silent").
   op.input_domains = {ValueDomain::Finite};
-  op.tags = {"norm"};
+  op.tags = {"norm", "approximated"};  // its exp and log, as the unary ones
   return op;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/ops/elementwise.h"
+#include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
 #include "core/ops/scalar_math.h"
 
@@ -40,7 +41,7 @@ double sigmoid(double x) {
 // f_attrs for an op shaped by its attribute 'alpha'.
 std::function<DoubleFn(const Attrs&)> with_alpha(double (*f)(double alpha, double x)) {
   return [f](const Attrs& a) {
-    double alpha = attr_float(a, "alpha");
+    double alpha = onnx_float_attr(a, "alpha");
     return DoubleFn([f, alpha](double x) { return f(alpha, x); });
   };
 }
@@ -53,6 +54,23 @@ UnarySpec float_op(std::string name, std::string onnx_type, std::string doc, Dou
           .onnx_type = std::move(onnx_type),
           .f = std::move(f),
           .domain = domain};
+}
+
+// A row whose result is piecewise constant in x (tag "steps": floor, ceil, round, sign): the
+// precision band lets it take either side of a step that x lies within tolerance of
+// (core/compare/precision.cpp).
+UnarySpec steps(UnarySpec spec) {
+  spec.tags.push_back("steps");
+  return spec;
+}
+
+// A row that libraries compute only to within a few ulps (tag "approximated": exp, tanh, sin,
+// asin...; ONNX Runtime's f32 acos is 2 ulps from the correctly rounded value): the precision
+// band moves its results by that much, which next to a pole (tan of acos(0.011)) is a large
+// difference downstream (core/compare/precision.cpp).
+UnarySpec approximated(UnarySpec spec) {
+  spec.tags.push_back("approximated");
+  return spec;
 }
 
 // A byte copy is exact for every dtype, NaN payloads included.
@@ -78,14 +96,14 @@ std::vector<UnarySpec> unary_specs() {
        .dtypes = DTypeSet::SignedNumeric,
        .f = [](double x) { return -x; },
        .fi = wrapping_neg},
-      {.name = "sign",
-       .doc = "-1, 0 or 1 by the sign of x (NaN stays NaN).",
-       .onnx_type = "Sign",
-       .dtypes = DTypeSet::Numeric,
-       .f = sign_of,
-       .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
-       // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
-       .domain = ValueDomain::NotNaN},
+      steps({.name = "sign",
+             .doc = "-1, 0 or 1 by the sign of x (NaN stays NaN).",
+             .onnx_type = "Sign",
+             .dtypes = DTypeSet::Numeric,
+             .f = sign_of,
+             .fi = [](int64_t x) -> int64_t { return x > 0 ? 1 : (x < 0 ? -1 : 0); },
+             // ONNX defines the sign of numbers only: ONNX Runtime and torch give 0 for NaN.
+             .domain = ValueDomain::NotNaN}),
       {.name = "relu",
        .doc = "max(x, 0); NaN stays NaN.",
        .onnx_type = "Relu",
@@ -104,7 +122,8 @@ std::vector<UnarySpec> unary_specs() {
        .onnx_type = "Elu",
        .attrs = {float_attr("alpha", 1.0, "scale of the negative part")},
        .f_attrs =
-           with_alpha([](double alpha, double x) { return x < 0 ? alpha * std::expm1(x) : x; })},
+           with_alpha([](double alpha, double x) { return x < 0 ? alpha * std::expm1(x) : x; }),
+       .tags = {"approximated"}},
       {.name = "selu",
        .doc = "gamma * x for x > 0, gamma * alpha * (e^x - 1) otherwise.",
        .onnx_type = "Selu",
@@ -112,12 +131,13 @@ std::vector<UnarySpec> unary_specs() {
                  float_attr("gamma", kSeluGamma, "overall scale")},
        .f_attrs =
            [](const Attrs& a) {
-             double alpha = attr_float(a, "alpha");
-             double gamma = attr_float(a, "gamma");
+             double alpha = onnx_float_attr(a, "alpha");
+             double gamma = onnx_float_attr(a, "gamma");
              return DoubleFn([alpha, gamma](double x) {
                return x <= 0 ? gamma * alpha * std::expm1(x) : gamma * x;
              });
-           }},
+           },
+       .tags = {"approximated"}},
       {.name = "hard_sigmoid",
        .doc = "max(0, min(1, alpha * x + beta)); NaN stays NaN.",
        .onnx_type = "HardSigmoid",
@@ -125,54 +145,61 @@ std::vector<UnarySpec> unary_specs() {
        .attrs = {float_attr("alpha", 0.2, "slope"), float_attr("beta", 0.5, "offset")},
        .f_attrs =
            [](const Attrs& a) {
-             double alpha = attr_float(a, "alpha");
-             double beta = attr_float(a, "beta");
+             double alpha = onnx_float_attr(a, "alpha");
+             double beta = onnx_float_attr(a, "beta");
              return DoubleFn(
                  [alpha, beta](double x) { return nan_max(0.0, nan_min(1.0, alpha * x + beta)); });
            }},
-      float_op("sigmoid", "Sigmoid", "1 / (1 + e^-x).", sigmoid),
-      float_op("softplus", "Softplus", "log(1 + e^x), computed without overflow.", softplus),
+      approximated(float_op("sigmoid", "Sigmoid", "1 / (1 + e^-x).", sigmoid)),
+      approximated(
+          float_op("softplus", "Softplus", "log(1 + e^x), computed without overflow.", softplus)),
       // x / (1 + |x|) is NaN at the infinities, where ONNX Runtime gives -1 and 1.
       float_op(
           "softsign", "Softsign", "x / (1 + |x|).",
           [](double x) { return x / (1.0 + std::fabs(x)); }, ValueDomain::Finite),
       // transcendental
-      float_op("exp", "Exp", "e^x.", [](double x) { return std::exp(x); }),
-      float_op(
+      approximated(float_op("exp", "Exp", "e^x.", [](double x) { return std::exp(x); })),
+      approximated(float_op(
           "log", "Log", "Natural logarithm; log(0) = -inf, log(x < 0) = NaN.",
-          [](double x) { return std::log(x); }, ValueDomain::Positive),
+          [](double x) { return std::log(x); }, ValueDomain::Positive)),
       float_op(
           "sqrt", "Sqrt", "Square root; sqrt(x < 0) = NaN.", [](double x) { return std::sqrt(x); },
           ValueDomain::NonNegative),
       float_op(
           "reciprocal", "Reciprocal", "1 / x; 1/0 = inf with the sign of the zero.",
           [](double x) { return 1.0 / x; }, ValueDomain::NonZero),
-      float_op("tanh", "Tanh", "Hyperbolic tangent.", [](double x) { return std::tanh(x); }),
+      approximated(
+          float_op("tanh", "Tanh", "Hyperbolic tangent.", [](double x) { return std::tanh(x); })),
       // Periodic: an argument whose ulp passes the tolerance gives any result (docs/ops).
-      float_op(
+      approximated(float_op(
           "sin", "Sin", "Sine (radians).", [](double x) { return std::sin(x); },
-          ValueDomain::WellConditioned),
-      float_op(
+          ValueDomain::WellConditioned)),
+      approximated(float_op(
           "cos", "Cos", "Cosine (radians).", [](double x) { return std::cos(x); },
-          ValueDomain::WellConditioned),
-      float_op(
+          ValueDomain::WellConditioned)),
+      approximated(float_op(
           "tan", "Tan", "Tangent (radians).", [](double x) { return std::tan(x); },
-          ValueDomain::WellConditioned),
-      float_op(
+          ValueDomain::WellConditioned)),
+      approximated(float_op(
           "asin", "Asin", "Arcsine; NaN outside [-1, 1].", [](double x) { return std::asin(x); },
-          ValueDomain::UnitClosed),
-      float_op(
+          ValueDomain::UnitClosed)),
+      approximated(float_op(
           "acos", "Acos", "Arccosine; NaN outside [-1, 1].", [](double x) { return std::acos(x); },
-          ValueDomain::UnitClosed),
-      float_op("atan", "Atan", "Arctangent.", [](double x) { return std::atan(x); }),
-      float_op("sinh", "Sinh", "Hyperbolic sine.", [](double x) { return std::sinh(x); }),
-      float_op("cosh", "Cosh", "Hyperbolic cosine.", [](double x) { return std::cosh(x); }),
-      float_op("erf", "Erf", "Gauss error function.", [](double x) { return std::erf(x); }),
+          ValueDomain::UnitClosed)),
+      approximated(float_op("atan", "Atan", "Arctangent.", [](double x) { return std::atan(x); })),
+      approximated(
+          float_op("sinh", "Sinh", "Hyperbolic sine.", [](double x) { return std::sinh(x); })),
+      approximated(
+          float_op("cosh", "Cosh", "Hyperbolic cosine.", [](double x) { return std::cosh(x); })),
+      approximated(
+          float_op("erf", "Erf", "Gauss error function.", [](double x) { return std::erf(x); })),
       // rounding
-      float_op("floor", "Floor", "Largest integer <= x.", [](double x) { return std::floor(x); }),
-      float_op("ceil", "Ceil", "Smallest integer >= x.", [](double x) { return std::ceil(x); }),
-      float_op("round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
-               round_half_even),
+      steps(float_op("floor", "Floor", "Largest integer <= x.",
+                     [](double x) { return std::floor(x); })),
+      steps(float_op("ceil", "Ceil", "Smallest integer >= x.",
+                     [](double x) { return std::ceil(x); })),
+      steps(float_op("round", "Round", "Nearest integer, ties to even (2.5 -> 2, -0.5 -> -0).",
+                     round_half_even)),
       // logic and identity
       {.name = "not",
        .doc = "Logical negation of a bool tensor.",

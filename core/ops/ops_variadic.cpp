@@ -166,7 +166,8 @@ void add_cast(OpRegistry& r) {
   op.attrs = {AttrSpec{"to", AttrKind::DType, std::nullopt, true, "target dtype"}};
   op.onnx = {"Cast", 13, {}};
   op.input_domains = {ValueDomain::IntegerTarget};
-  op.tags = {"elementwise", "unary"};
+  // Into an integer or bool a cast steps; between floats it rounds (core/compare/precision.cpp).
+  op.tags = {"elementwise", "unary", "steps"};
   op.infer = [](const std::vector<TensorType>& in, const Attrs& a, size_t) {
     return std::vector<TensorType>{{attr_dtype(a, "to"), in[0].shape}};
   };

@@ -35,6 +35,8 @@ InputDomain OpDef::domain_of_input(size_t i, const std::vector<TensorType>& inpu
     auto [lo, hi] = integer_range(to);
     return InputDomain::integer_target(lo, hi);
   }
+  if (kind == ValueDomain::IntegerDividend)  // a float quotient is always defined
+    return i < inputs.size() && is_integer(inputs[i].dtype) ? kind : ValueDomain::Any;
   if (drawn_as_any(kind)) {
     // Both bound a float's magnitude by its dtype's precision; integers are exact.
     if (i >= inputs.size() || !is_float(inputs[i].dtype)) return ValueDomain::Any;

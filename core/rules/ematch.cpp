@@ -42,12 +42,12 @@ std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
 
 class Matcher {
  public:
-  Matcher(const EGraph& eg, const Rule& rule, const SearchOptions& options, std::vector<Match>& out)
+  Matcher(const EGraph& eg, const Rule& rule, const SearchOptions& options, MatchList& out)
       : eg_(eg), rule_(rule), options_(options), out_(out), lhs_(rule.lhs) {
-    subst_.classes.resize(rule.vars.classes.size());
-    subst_.attrs.resize(rule.vars.attrs.size());
-    class_bound_.assign(rule.vars.classes.size(), false);
-    attr_bound_.assign(rule.vars.attrs.size(), false);
+    classes_.resize(rule.vars.classes.size());
+    attrs_.resize(rule.vars.attrs.size());
+    class_bound_.assign(rule.vars.classes.size(), 0);
+    attr_bound_.assign(rule.vars.attrs.size(), 0);
     matched_.assign(lhs_.nodes.size(), nullptr);
     for (const PatternNode& n : lhs_.nodes)
       leaves_.push_back(n.kind == PatternNode::Kind::Leaf ? leaf_class(eg, n.op) : std::nullopt);
@@ -80,13 +80,13 @@ class Matcher {
     switch (p.kind) {
       case PatternNode::Kind::Var: {
         if (class_bound_[p.var]) {
-          if (eg_.find(subst_.classes[p.var]) == c) k();
+          if (eg_.find(classes_[p.var]) == c) k();
           return;
         }
-        subst_.classes[p.var] = c;
-        class_bound_[p.var] = true;
+        classes_[p.var] = c;
+        class_bound_[p.var] = 1;
         k();
-        class_bound_[p.var] = false;
+        class_bound_[p.var] = 0;
         return;
       }
       case PatternNode::Kind::Leaf:
@@ -121,47 +121,46 @@ class Matcher {
       return;
     }
     if (attr_bound_[a.var]) {
-      if (it->second == subst_.attrs[a.var]) match_attrs(p, n, j + 1, k);
+      if (it->second == *attrs_[a.var]) match_attrs(p, n, j + 1, k);
       return;
     }
-    subst_.attrs[a.var] = it->second;
-    attr_bound_[a.var] = true;
+    attrs_[a.var] = &it->second;  // the pool keeps interned attributes for the process
+    attr_bound_[a.var] = 1;
     match_attrs(p, n, j + 1, k);
-    attr_bound_[a.var] = false;
+    attr_bound_[a.var] = 0;
   }
 
   void found() {
     // A rule whose match-time clauses bind no parameter (its `pick`s run when applied) leaves
     // Match::params empty; apply_match sizes it.
-    std::vector<Value> params(binds_params_ ? rule_.vars.params.size() : 0);
-    MatchContext ctx(eg_, subst_, params);
+    params_.assign(binds_params_ ? rule_.vars.params.size() : 0, Value{});
+    MatchContext ctx(eg_, classes_, attrs_, params_);
     for (size_t i = 0; i < rule_.match_clauses; ++i) {
       const RuleClause& c = rule_.clauses[i];
       try {
         if (c.kind == RuleClause::Kind::If) {
           if (!c.expr->eval_bool(ctx)) return;
         } else {
-          params[c.param] = c.expr->eval(ctx);
+          params_[c.param] = c.expr->eval(ctx);
         }
       } catch (const Error& e) {
         throw Error(fmt::format("rule '{}': {}", rule_.name, e.message()), e.loc());
       }
     }
-    Match m;
-    m.eclass = root_class_;
-    if (lhs_.root().kind == PatternNode::Kind::Op) m.node = *matched_[lhs_.root_index()];
-    m.subst = subst_;
-    m.params = std::move(params);
-    out_.push_back(std::move(m));
+    const ENode* node =
+        lhs_.root().kind == PatternNode::Kind::Op ? matched_[lhs_.root_index()] : nullptr;
+    out_.add(root_class_, node, classes_, attrs_, params_);
   }
 
   const EGraph& eg_;
   const Rule& rule_;
   const SearchOptions& options_;
-  std::vector<Match>& out_;
+  MatchList& out_;
   const Pattern& lhs_;
-  Subst subst_;
-  std::vector<bool> class_bound_, attr_bound_;
+  std::vector<EClassId> classes_;
+  std::vector<const AttrValue*> attrs_;
+  std::vector<Value> params_;
+  std::vector<uint8_t> class_bound_, attr_bound_;  // not vector<bool>: read on every candidate
   std::vector<const ENode*> matched_;
   std::vector<std::optional<EClassId>> leaves_;
   bool binds_params_ = false;  // a match-time clause is a `let`
@@ -172,21 +171,66 @@ class Matcher {
 
 // A graph_out rule matches each graph_out e-node; Reorder only those with two outputs to swap.
 void search_graph_out(const EGraph& eg, const Rule& rule, EClassId cls,
-                      const SearchOptions& options, std::vector<Match>& out) {
+                      const SearchOptions& options, MatchList& out) {
   for (const ENode& n : nodes_with_op(eg.eclass(cls), special_ops::kGraphOut)) {
     if (out.size() >= options.limit) return;
     if (rule.kind == Rule::Kind::Reorder && n.children.size() < 2) continue;
-    Match m;
-    m.eclass = eg.find(cls);
-    m.node = n;
-    out.push_back(std::move(m));
+    out.add(eg.find(cls), &n, {}, {}, {});
   }
 }
 
 }  // namespace
 
-std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options) {
+MatchList::MatchList(const Rule& rule)
+    : n_classes_(rule.vars.classes.size()), n_attrs_(rule.vars.attrs.size()), n_params_(0) {
+  for (size_t i = 0; i < rule.match_clauses; ++i)
+    if (rule.clauses[i].kind != RuleClause::Kind::If) n_params_ = rule.vars.params.size();
+}
+
+void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
+                    std::span<const AttrValue* const> attrs, std::span<const Value> params) {
+  eclass_.push_back(eclass);
+  if (node) {
+    roots_.push_back({node->op, node->attrs, node->out, node->n_out,
+                      static_cast<uint32_t>(children_.size()),
+                      static_cast<uint32_t>(node->children.size())});
+    children_.insert(children_.end(), node->children.begin(), node->children.end());
+  }
+  classes_.insert(classes_.end(), classes.begin(), classes.end());
+  attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
+  params_.insert(params_.end(), params.begin(), params.end());
+}
+
+Match MatchList::at(size_t i) const {
+  Match m;
+  m.eclass = eclass_[i];
+  if (!roots_.empty()) {
+    const Root& r = roots_[i];
+    m.node = ENode{r.op, r.attrs, r.out, r.n_out,
+                   IdList(std::span<const EClassId>(children_.data() + r.first, r.count))};
+  }
+  m.subst.classes.assign(classes_.begin() + i * n_classes_,
+                         classes_.begin() + (i + 1) * n_classes_);
+  m.subst.attrs.reserve(n_attrs_);
+  for (size_t j = 0; j < n_attrs_; ++j) m.subst.attrs.push_back(*attrs_[i * n_attrs_ + j]);
+  if (!params_.empty())
+    m.params.assign(params_.begin() + i * n_params_, params_.begin() + (i + 1) * n_params_);
+  return m;
+}
+
+std::vector<Match> MatchList::all() const {
   std::vector<Match> out;
+  out.reserve(size());
+  for (size_t i = 0; i < size(); ++i) out.push_back(at(i));
+  return out;
+}
+
+std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options) {
+  return find_matches(eg, rule, options).all();
+}
+
+MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& options) {
+  MatchList out(rule);
   if (rule.on_graph_out()) {
     for (EClassId c : eg.classes_with_op(special_ops::kGraphOut))
       search_graph_out(eg, rule, c, options, out);
@@ -216,14 +260,12 @@ std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOption
 
 std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,
                                 const SearchOptions& options) {
-  std::vector<Match> out;
-  if (rule.on_graph_out()) {
+  MatchList out(rule);
+  if (rule.on_graph_out())
     search_graph_out(eg, rule, eclass, options, out);
-    return out;
-  }
-  if (rule.lhs.is_var() && !eg.has_type(eclass)) return out;
-  Matcher(eg, rule, options, out).search_root(eclass);
-  return out;
+  else if (!rule.lhs.is_var() || eg.has_type(eclass))
+    Matcher(eg, rule, options, out).search_root(eclass);
+  return out.all();
 }
 
 namespace {

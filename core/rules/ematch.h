@@ -36,8 +36,43 @@ struct SearchOptions {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
+// The matches of one rule, stored flat (bindings by id and by pointer into the attribute pool).
+// Most matches a runner finds are never applied (caps, the node limit), so it keeps them in this
+// form and builds a Match only for the ones it applies.
+class MatchList {
+ public:
+  explicit MatchList(const Rule& rule);
+  size_t size() const { return eclass_.size(); }
+  Match at(size_t i) const;
+  std::vector<Match> all() const;
+
+  // Appends a match: `node` is the matched root e-node (none for a bare ?x), `classes` and
+  // `attrs` the bindings by VarTable index, `params` the match-time parameters (empty, or one
+  // per parameter of the rule).
+  void add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
+           std::span<const AttrValue* const> attrs, std::span<const Value> params);
+
+ private:
+  // The matched root e-node without its children, which are kept in `children_`.
+  struct Root {
+    OpId op;
+    AttrsId attrs;
+    uint16_t out, n_out;
+    uint32_t first, count;
+  };
+  size_t n_classes_, n_attrs_, n_params_;
+  std::vector<EClassId> eclass_;
+  std::vector<Root> roots_;  // one per match when the rule has a root e-node
+  std::vector<EClassId> children_;
+  std::vector<EClassId> classes_;
+  std::vector<const AttrValue*> attrs_;
+  std::vector<Value> params_;
+};
+
 // Every match of the rule in a clean (rebuilt) e-graph, in a deterministic order (classes by
 // id, then their members' order). Expose and Reorder rules match each graph_out e-node.
+MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& options = {});
+// The same, each match built.
 std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options = {});
 // The matches rooted in one e-class (any id of it).
 std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,
@@ -47,15 +82,21 @@ std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId ecl
 class MatchContext : public EvalContext {
  public:
   MatchContext(const EGraph& eg, const Subst& subst, std::vector<Value>& params)
-      : eg_(eg), subst_(subst), params_(params) {}
-  const TensorType& class_type(int v) const override { return eg_.type(subst_.classes[v]); }
-  bool class_is_const(int v) const override { return eg_.constant(subst_.classes[v]) != nullptr; }
-  const AttrValue& attr(int v) const override { return subst_.attrs[v]; }
+      : eg_(eg), classes_(subst.classes), attrs_(&subst.attrs), params_(params) {}
+  // Bindings as the matcher holds them: attribute values by pointer.
+  MatchContext(const EGraph& eg, std::span<const EClassId> classes,
+               std::span<const AttrValue* const> attrs, std::vector<Value>& params)
+      : eg_(eg), classes_(classes), attr_ptrs_(attrs), params_(params) {}
+  const TensorType& class_type(int v) const override { return eg_.type(classes_[v]); }
+  bool class_is_const(int v) const override { return eg_.constant(classes_[v]) != nullptr; }
+  const AttrValue& attr(int v) const override { return attrs_ ? (*attrs_)[v] : *attr_ptrs_[v]; }
   const Value& param(int p) const override { return params_[p]; }
 
  private:
   const EGraph& eg_;
-  const Subst& subst_;
+  std::span<const EClassId> classes_;
+  const std::vector<AttrValue>* attrs_ = nullptr;
+  std::span<const AttrValue* const> attr_ptrs_;
   std::vector<Value>& params_;
 };
 

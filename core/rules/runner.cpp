@@ -30,19 +30,15 @@ double now_seconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
-// `cap` of the matches, drawn without replacement, kept in search order.
-void sample_matches(std::vector<Match>& matches, size_t cap, Rng& rng) {
-  std::vector<size_t> idx(matches.size());
-  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+// `cap` of the match numbers 0 .. n-1, drawn without replacement, kept in search order.
+std::vector<uint32_t> sample_matches(size_t n, size_t cap, Rng& rng) {
+  std::vector<uint32_t> idx(n);
+  for (size_t i = 0; i < n; ++i) idx[i] = static_cast<uint32_t>(i);
   for (size_t i = 0; i < cap; ++i)
-    std::swap(idx[i],
-              idx[rng.uniform_int(static_cast<int64_t>(i), static_cast<int64_t>(idx.size()) - 1)]);
+    std::swap(idx[i], idx[rng.uniform_int(static_cast<int64_t>(i), static_cast<int64_t>(n) - 1)]);
   idx.resize(cap);
   std::sort(idx.begin(), idx.end());
-  std::vector<Match> kept;
-  kept.reserve(cap);
-  for (size_t i : idx) kept.push_back(std::move(matches[i]));
-  matches = std::move(kept);
+  return idx;
 }
 
 }  // namespace
@@ -107,7 +103,9 @@ IterationReport Runner::step(RewriteTrace& trace) {
   SearchOptions so;
   so.cancel = options_.cancel;
   so.deadline = deadline_;
-  std::vector<std::vector<Match>> found(rules_.rules.size());
+  // Per rule, its matches and the numbers of those to apply (all, or the cap's sample).
+  std::vector<std::optional<MatchList>> found(rules_.rules.size());
+  std::vector<std::vector<uint32_t>> chosen(rules_.rules.size());
   rep.rules.reserve(rules_.rules.size());
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     const Rule& rule = rules_.rules[i];
@@ -123,15 +121,18 @@ IterationReport Runner::step(RewriteTrace& trace) {
       rep.rules.push_back(rr);
       continue;
     }
-    found[i] = search(eg_, rule, so);
-    rr.matches = found[i].size();
-    if (!scheduler_.accept(i, iteration_, found[i].size())) {
+    found[i] = find_matches(eg_, rule, so);
+    size_t n = found[i]->size();
+    rr.matches = n;
+    if (!scheduler_.accept(i, iteration_, n)) {
       rr.banned = true;
-      found[i].clear();
-    } else if (rule.cap >= 0 && found[i].size() > static_cast<size_t>(rule.cap)) {
-      rr.capped = found[i].size() - static_cast<size_t>(rule.cap);
-      sample_matches(found[i], static_cast<size_t>(rule.cap), rng_);
+    } else if (rule.cap >= 0 && n > static_cast<size_t>(rule.cap)) {
+      rr.capped = n - static_cast<size_t>(rule.cap);
+      chosen[i] = sample_matches(n, static_cast<size_t>(rule.cap), rng_);
       dropped_ = true;
+    } else {
+      chosen[i].resize(n);
+      for (size_t k = 0; k < n; ++k) chosen[i][k] = static_cast<uint32_t>(k);
     }
     rep.rules.push_back(rr);
   }
@@ -139,12 +140,12 @@ IterationReport Runner::step(RewriteTrace& trace) {
 
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     RuleReport& rr = rep.rules[i];
-    for (const Match& m : found[i]) {
+    for (uint32_t k : chosen[i]) {
       if (interrupted() || eg_.node_count() >= options_.node_limit) {
         dropped_ = true;
         break;
       }
-      ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace);
+      ApplyResult r = apply_match(eg_, rules_.rules[i], found[i]->at(k), rng_, trace);
       if (options_.progress_nodes)
         options_.progress_nodes->store(eg_.node_count(), std::memory_order_relaxed);
       switch (r.outcome) {

@@ -20,17 +20,24 @@ Range index_range(const InputDomain& d) {
 Range float_range(const InputDomain& d) {
   switch (d.kind) {
     case ValueDomain::Positive:
-    case ValueDomain::PowBase: return {0.125, 2.0};
-    case ValueDomain::NonNegative: return {0.0, 2.0};
-    case ValueDomain::UnitClosed: return {-1.0, 1.0};
-    case ValueDomain::AtLeastOne: return {1.0, 3.0};
-    case ValueDomain::Probability: return {0.0, 1.0};
+    case ValueDomain::PowBase:
+      return {0.125, 2.0};
+    case ValueDomain::NonNegative:
+      return {0.0, 2.0};
+    case ValueDomain::UnitClosed:
+      return {-1.0, 1.0};
+    case ValueDomain::AtLeastOne:
+      return {1.0, 3.0};
+    case ValueDomain::Probability:
+      return {0.0, 1.0};
     case ValueDomain::NonZero:
     case ValueDomain::NotNaN:
     case ValueDomain::Finite:
     case ValueDomain::WellConditioned:
     case ValueDomain::FmodDividend:
-    case ValueDomain::Any: return {-1.0, 1.0};
+    case ValueDomain::IntegerDividend:
+    case ValueDomain::Any:
+      return {-1.0, 1.0};
     case ValueDomain::AxisIndex:
       return index_range(d);
     case ValueDomain::IntegerTarget:
@@ -44,17 +51,23 @@ Range int_range(DType t, const InputDomain& d) {
   switch (d.kind) {
     case ValueDomain::Positive:
     case ValueDomain::PowBase:
-    case ValueDomain::AtLeastOne: return {1, 8};
-    case ValueDomain::NonNegative: return {0, 8};
-    case ValueDomain::UnitClosed: return {is_unsigned ? 0.0 : -1.0, 1};
-    case ValueDomain::Probability: return {0, 1};
+    case ValueDomain::AtLeastOne:
+      return {1, 8};
+    case ValueDomain::NonNegative:
+      return {0, 8};
+    case ValueDomain::UnitClosed:
+      return {is_unsigned ? 0.0 : -1.0, 1};
+    case ValueDomain::Probability:
+      return {0, 1};
     case ValueDomain::NonZero:
     case ValueDomain::IntegerTarget:  // an integer input casts without truncation: any value
     case ValueDomain::NotNaN:
     case ValueDomain::Finite:
     case ValueDomain::WellConditioned:
     case ValueDomain::FmodDividend:
-    case ValueDomain::Any: return {is_unsigned ? 0.0 : -8.0, 8};
+    case ValueDomain::IntegerDividend:
+    case ValueDomain::Any:
+      return {is_unsigned ? 0.0 : -8.0, 8};
     case ValueDomain::AxisIndex:
       return index_range(d);
   }

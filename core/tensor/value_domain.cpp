@@ -36,6 +36,8 @@ std::string_view domain_name(ValueDomain d) {
       return "well-conditioned (|x| * eps of the dtype within its tolerance)";
     case ValueDomain::FmodDividend:
       return "well-conditioned (|x / divisor| * eps of the dtype below 1)";
+    case ValueDomain::IntegerDividend:
+      return "a quotient the dtype holds (not the lowest integer by -1)";
   }
   return "?";
 }
@@ -67,13 +69,15 @@ std::string InputDomain::str() const {
 }
 
 bool drawn_as_any(ValueDomain d) {
-  return d == ValueDomain::WellConditioned || d == ValueDomain::FmodDividend;
+  return d == ValueDomain::WellConditioned || d == ValueDomain::FmodDividend ||
+         d == ValueDomain::IntegerDividend;
 }
 
 bool in_domain(double v, const InputDomain& domain) {
   switch (domain.kind) {
     case ValueDomain::Any:
-    case ValueDomain::FmodDividend:  // checked with its divisor (fmod_conditioned)
+    case ValueDomain::FmodDividend:     // checked with its divisor (fmod_conditioned)
+    case ValueDomain::IntegerDividend:  // checked with its divisor (find_undefined)
       return true;
     case ValueDomain::WellConditioned:  // hi 0: no dtype known, nothing to bound
       return !std::isfinite(v) || domain.hi == 0 || std::abs(v) <= static_cast<double>(domain.hi);

@@ -50,6 +50,12 @@ enum class ValueDomain {
   // 8.75e47 whose last bits depend on the order of multiplication). Alone, with no divisor to look
   // at, it is Any; find_undefined (core/compare) checks each pair, as for PowBase.
   FmodDividend,
+  // div's dividend: for integers, a value whose quotient by the divisor (input 1) the dtype holds.
+  // The most negative value divided by -1 does not: C++ leaves that division undefined and x86
+  // traps, so ONNX Runtime dies of SIGFPE (any outcome, a crash included). Floats: any value.
+  // Alone, with no divisor to look at, it is Any; find_undefined (core/compare) checks each pair,
+  // as for PowBase.
+  IntegerDividend,
 };
 
 std::string_view domain_name(ValueDomain d);  // "positive", "non-zero", ...

@@ -19,8 +19,10 @@ class Bundle:
         self.root = os.path.join(directory, self.case["root"])
         self.inputs = {n: np.load(os.path.join(self.root, f"inputs/input_{i}.npy"))
                        for i, n in enumerate(self.case["inputs"])}
-        self.expected = [np.load(os.path.join(self.root, f"expected/output_{i}.npy"))
-                         for i in range(len(self.case["tolerances"]))]
+        # Graph a's outputs (model_a); model_b's, which may be ordered otherwise, are graphs[1].
+        self.tolerances = self.case["graphs"][0]["tolerances"]
+        self.expected = [np.load(os.path.join(self.root, f))
+                         for f in self.case["graphs"][0]["expected"]]
         self._within_tolerance = module.differences
 
     def models(self):
@@ -37,4 +39,4 @@ class Bundle:
             shown = ", ".join(f"[{k}] {actual.ravel()[k]} (expected {expected.ravel()[k]})"
                               for k in bad[:4])
             return f"{bad.size} of {expected.size} elements differ (exact int): {shown}"
-        return self._within_tolerance(actual, expected, self.case["tolerances"][i])
+        return self._within_tolerance(actual, expected, self.tolerances[i])

@@ -5,7 +5,8 @@ The test makes the environments itself: a venv on Debian's Python that sees its 
 (--system-site-packages), for the torch family; and, where Retort's inductor environment is
 installed, a bare venv whose site-packages point at that environment's (a .pth file), for
 Inductor. Each runs a comparison against the reference and a short campaign that records the
-environment with the versions. Device modes are unavailable on a machine without a GPU."""
+environment with the versions; a campaign started with `fuzz --python` keeps its environment
+across --resume and --jobs. Device modes are unavailable on a machine without a GPU."""
 
 import argparse
 import json
@@ -90,6 +91,61 @@ fuzz --backends ref,{backend} --cases 2 --nodes 3 --dtypes f32 --db {db} --quiet
             pth.write(site + "\n")
         out = self.check_family("inductor", "inductor", os.path.join(env, "bin", "python"))
         self.assertIn(f"torch {version}", out)
+
+    def test_a_campaign_keeps_the_environment_it_names(self):
+        """`fuzz --python` stores the environment with the campaign; a resume in another process
+        shows it and runs it only when named again; the jobs of --jobs are given it."""
+        env = os.path.join(self.dir.name, "campaign-env")
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", env],
+                       check=True)
+        python = os.path.join(env, "bin", "python")
+        db = os.path.join(self.dir.name, "campaign.db")
+        # Beside torch, a worker that gets add wrong, so that the campaign has a finding.
+        bad = os.path.join(os.path.dirname(RETORT), "retort_fault_worker")
+        attach = f"backend attach bad --cmd '{bad} --fault perturb --perturb-op add'\n"
+        code, out = retort(attach + f"fuzz --backends ref,bad,torch:script --python {python} "
+                           f"--cases 2 --nodes 3 --ops add,mul --dtypes f32 --db {db} --quiet "
+                           f"--no-opinion --no-reduce\n", self.dir.name)
+        self.assertEqual(code, 0, out)
+        self.assertIn(f"inductor, torch now run in {python} (torch ", out)
+        with sqlite3.connect(db) as conn:
+            options, backends = conn.execute("SELECT options, backends FROM campaigns").fetchone()
+        stored = json.loads(options)["python"]
+        self.assertEqual(list(stored), ["inductor"])
+        self.assertEqual(stored["inductor"]["python"], python)
+        self.assertIn("torch ", stored["inductor"]["versions"])
+        self.assertIn(f" in {python} (", json.loads(backends)["torch:script"])
+
+        # Another process, not told: the interpreter is shown, not run (moved away, running it
+        # would fail otherwise).
+        os.rename(env, env + "-away")
+        code, out = retort(attach + f"fuzz --resume --db {db} --cases 4 --quiet\n",
+                           self.dir.name)
+        self.assertNotEqual(code, 0, out)
+        self.assertIn(f"ran inductor in {python} (torch ", out)
+        self.assertIn(f"`fuzz --resume --python inductor={python}`", out)
+        os.rename(env + "-away", env)
+
+        # Named again: the campaign goes on there, in two jobs.
+        code, out = retort(attach + f"fuzz --resume --db {db} --python {python} --cases 6 "
+                           f"--jobs 2 --quiet --no-opinion --no-reduce\n", self.dir.name)
+        self.assertEqual(code, 0, out)
+        with sqlite3.connect(db) as conn:
+            (cases,) = conn.execute("SELECT count(*) FROM cases WHERE error = ''").fetchone()
+        self.assertEqual(cases, 6)
+
+        # Merged into another database, its finding still says where the campaign ran torch.
+        merged = os.path.join(self.dir.name, "merged.db")
+        code, out = retort(f"findings merge {db} --db {merged}\nfindings show 1 --db {merged}\n",
+                           self.dir.name)
+        self.assertEqual(code, 0, out)
+        self.assertIn(f"  environment inductor ran in {python} (torch ", out)
+
+        # A campaign with no Python family has nothing to run there.
+        code, out = retort(f"fuzz --backends ref --python {python} --cases 1 "
+                           f"--db {self.dir.name}/ref.db --quiet\n", self.dir.name)
+        self.assertNotEqual(code, 0, out)
+        self.assertIn("--python: none of the backends (ref) runs", out)
 
     def test_a_python_without_the_family_is_refused(self):
         env = os.path.join(self.dir.name, "bare")

@@ -32,5 +32,21 @@ TEST(Ulp, CountsAcrossZeroAndAtTheExtremes) {
   EXPECT_EQ(ulp_distance(h_max, half_to_float(0x7bfe), DType::f16), 1);
 }
 
+TEST(Ulp, TheSpacingOfEachDtypesValues) {
+  EXPECT_EQ(ulp_of(1.0, DType::f16), 0x1p-10);
+  EXPECT_EQ(ulp_of(-1.5, DType::f16), 0x1p-10);
+  EXPECT_EQ(ulp_of(65504, DType::f16), 32);
+  EXPECT_EQ(ulp_of(0x1p-20, DType::f16), 0x1p-24);  // subnormal
+  EXPECT_EQ(ulp_of(0.0, DType::f16), 0x1p-24);
+  EXPECT_EQ(ulp_of(1.0, DType::f32), 0x1p-23);
+  EXPECT_EQ(ulp_of(1.0, DType::f64), 0x1p-52);
+  // Each is the distance to a neighbour ulp_distance counts as 1.
+  for (double v : {0.3, 1e-30, 12345.678})
+    for (DType t : {DType::f16, DType::f32, DType::f64}) {
+      if (t == DType::f16 && v < 1e-8) continue;
+      EXPECT_EQ(ulp_distance(v, v + ulp_of(v, t), t), 1) << v << " " << dtype_name(t);
+    }
+}
+
 }  // namespace
 }  // namespace retort

@@ -109,6 +109,30 @@ TEST_F(ReviewTest, ASecondReferenceThatDiffersDisputesTheFinding) {
   EXPECT_EQ(a.str(), "reference disputed: ort:O3, onnx-ref:default differ; ref agrees");
 }
 
+// A second reference that differs where the other compilers side with the reference is the odd
+// one out (onnx.reference's own MaxPool shape beside ORT's MaxPool bug, third measurement's
+// oatest #3); where they side with it or are too few, the finding stays disputed.
+TEST_F(ReviewTest, CompilersSidingWithTheReferenceOutvoteASecondReference) {
+  backends_["onnx-ref:default"] = &wrong_reference_;
+  NamedRefBackend inductor{"inductor:default"}, openvino{"openvino:default"};
+  WrongBackend tvm{"tvm:O3", {"y"}}, iree{"iree:O3", {"y"}};
+  backends_["inductor:default"] = &inductor;
+  backends_["openvino:default"] = &openvino;
+  backends_["tvm:O3"] = &tvm;
+  backends_["iree:O3"] = &iree;
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  FindingRecord f = finding(kChain, "exp", "f32", 1);
+  Agreement a = second_opinion(
+      f, {}, {"onnx-ref:default", "inductor:default", "xla:jit", "openvino:default", "tvm:O3"},
+      by_name, 30);
+  EXPECT_FALSE(a.disputed) << a.str();
+  a = second_opinion(
+      f, {}, {"onnx-ref:default", "inductor:default", "xla:jit", "tvm:O3", "iree:O3"}, by_name, 30);
+  EXPECT_TRUE(a.disputed) << a.str();  // two agree, two differ
+  a = second_opinion(f, {}, {"onnx-ref:default", "xla:jit"}, by_name, 30);
+  EXPECT_TRUE(a.disputed) << a.str();  // one compiler is too few to outvote a reference
+}
+
 // onnx.reference differing from the reference on another output than the accused one's (its
 // GlobalMaxPool shape bug beside a real ORT bug), or failing to run the model at all, says
 // nothing of the finding's values: no dispute.

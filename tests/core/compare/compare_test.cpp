@@ -1,5 +1,6 @@
 #include "core/compare/compare.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -224,6 +225,116 @@ output y, b
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
+// ONNX Runtime's sigmoid gives 0 for -52.24, whose sigmoid is 2.05e-23 (an error inside every
+// absolute tolerance), and ceil then gives 0 where the reference gives 1, and the comparison
+// with 0 false where it is true: the tolerated difference took the step. The band takes each
+// step that a computed input lies within tolerance of either way. A step the compiler takes on
+// an exact value stays a mismatch: ceil of a graph input, and ceil of a computed 3 (on the step).
+TEST(Compare, AStepThatAToleratedDifferenceTakesIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2]
+const zero : f32[2] = [0, 0]
+s = sigmoid(x)
+c = ceil(s)
+b = greater(s, zero)
+d = add(x, x)
+e = ceil(d)
+f = ceil(x)
+output c, b, e, f
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {2}, {-52.24, 1.5}));
+  auto run = [&](const char* output, Tensor value) {
+    ValuesBackend ort("ort", {{output, std::move(value)}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run("c", Tensor::from_doubles(DType::f32, {2}, {0, 1}));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run("b", Tensor::from_doubles(DType::boolean, {2}, {0, 1}));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  r = run("c", Tensor::from_doubles(DType::f32, {2}, {1, 2}));  // far from its step
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  r = run("e", Tensor::from_doubles(DType::f32, {2}, {-104, 4}));  // ceil(3) on the step
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  plan.fixed["x"] = Tensor::from_doubles(DType::f32, {2}, {2e-23, 1.5});
+  r = run("f", Tensor::from_doubles(DType::f32, {2}, {0, 2}));  // ceil of a graph input
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
+// ONNX Runtime's f32 asin is a few f32 ulps off; cast to f64 and squared, the difference (1e-6
+// relative) passes f64's tolerance but is f32 rounding: a computed value cast up keeps its own
+// dtype's tolerance. A graph input cast up is exact, so the same difference there is a mismatch,
+// and so is a difference past f32's tolerance.
+TEST(Compare, AValueCastUpKeepsItsOwnDtypesTolerance) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1]
+a = asin(x)
+c = cast(a, to=f64)
+y = mul(c, c)
+d = cast(x, to=f64)
+z = mul(d, d)
+output y, z
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1}, {0.6f}));
+  double asin = std::asin(static_cast<double>(0.6f));
+  double square = static_cast<double>(static_cast<float>(asin)) * static_cast<float>(asin);
+  double input = static_cast<double>(0.6f) * static_cast<double>(0.6f);
+  auto run = [&](const char* output, double value) {
+    ValuesBackend ort("ort", {{output, Tensor::from_doubles(DType::f64, {1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run("y", square * (1 + 1e-6));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  r = run("y", square + 0.1);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  r = run("z", input * (1 + 1e-6));
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
+// A library's acos 2 f32 ulps from the correctly rounded value (ONNX Runtime's, third
+// measurement's default #72): next to pi/2 two tans make it 2.914 against 2.897. The band moves
+// approximated functions by a few ulps, so that is precision; a result off by more stays a bug.
+TEST(Compare, AnApproximatedFunctionAFewUlpsOffIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1]
+a = acos(x)
+b = tan(a)
+y = tan(b)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1}, {0.0112f}));
+  auto chain = [](float acos_value) {
+    float b = static_cast<float>(std::tan(static_cast<double>(acos_value)));
+    return static_cast<double>(static_cast<float>(std::tan(static_cast<double>(b))));
+  };
+  float a = static_cast<float>(std::acos(static_cast<double>(0.0112f)));
+  float two_ulps_up = std::nextafter(std::nextafter(a, 2.0f), 2.0f);
+  double reference = chain(a), library = chain(two_ulps_up);
+  ASSERT_GT(std::abs(library - reference), 0.01);  // far outside f32's tolerance
+  auto run = [&](double value) {
+    ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::f32, {1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(library);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run(reference + 0.5);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+}
+
 // An f16 product of 300 and 300 overflows to inf in the reference; a backend that keeps it in f32
 // divides it back into range. The infinity is a skipped rounding, not a wrong kernel.
 TEST(Compare, AnF16OverflowTheBackendSkipsIsPrecision) {
@@ -416,6 +527,57 @@ output y
   positive.fixed["k"] = Tensor::from_ints(DType::i32, {2}, {2, 1});
   r = run_compare({{"original", &g}}, {&error, &crash}, {}, positive);
   EXPECT_EQ(r.bug_count(), 2u);
+}
+
+// An i64 product that overflows wraps to INT64_MIN, and INT64_MIN / -1 has no i64 quotient:
+// ONNX Runtime dies of SIGFPE there, and that crash is no bug, though the overflow before it
+// leaves only values open (a crash after it alone still counts). INT64_MIN mod -1 is 0, defined: a
+// crash there stays a finding (ONNX Runtime's Mod, docs/bugs.md row 4).
+TEST(Compare, ACrashOnAnIntegerQuotientTheDtypeCannotHoldIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : i64[2]
+input d : i64[1]
+p = reduce_prod(x, keepdims=1)
+q = div(p, d)
+output q
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_ints(DType::i64, {2}, {int64_t{1} << 62, 2}));
+  plan.fixed.emplace("d", Tensor::from_ints(DType::i64, {1}, {-1}));
+  FailingBackend crash("c", RunStatus::Crash);
+  CompareReport r = run_compare({{"original", &g}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Undefined) << r.findings[0].str();
+  EXPECT_NE(r.findings[0].undefined.find("then node 'q' (div)"), std::string::npos)
+      << r.findings[0].undefined;
+  // An error is not a crash: the model may fail for a reason of its own (ONNX Runtime's MaxPool
+  // length in a case with such a division), so it still counts.
+  FailingBackend error("e", RunStatus::Error);
+  r = run_compare({{"original", &g}}, {&error}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Error) << r.bug(1)->str();
+
+  Graph mod = parse_rtg(R"(graph g
+input x : i64[2]
+input d : i64[1]
+p = reduce_prod(x, keepdims=1)
+q = mod(p, d)
+output q
+)");
+  r = run_compare({{"original", &mod}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Crash) << r.bug(1)->str();
+
+  // A product past the range that the reference wraps to another value: ONNX Runtime converts
+  // it to INT64_MIN, so its division by -1 is open too. Divided by 3 it is not.
+  plan.fixed["x"] = Tensor::from_ints(DType::i64, {2}, {int64_t{3} << 61, 3});
+  r = run_compare({{"original", &g}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Undefined) << r.findings[0].str();
+  plan.fixed["d"] = Tensor::from_ints(DType::i64, {1}, {3});
+  r = run_compare({{"original", &g}}, {&crash}, {}, plan);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Crash) << r.bug(1)->str();
 }
 
 // A compiler that refuses a form it cannot run (a refusal in its family's declaration) is

@@ -1,8 +1,11 @@
 #include "core/compare/repro.h"
 
+#include <cmath>
 #include <filesystem>
+#include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "core/backend/family.h"
 #include "core/backend/family_env.h"
@@ -154,6 +157,51 @@ TEST(CompareRepro, NeverWritesThroughALinkOutOfTheBundle) {
                            {{"bad", worker_info("bad", {})}}, options),
                Error);
   EXPECT_TRUE(fs::is_empty(dir.path / "elsewhere"));
+}
+
+// The CASE literal a script starts with, as JSON.
+nlohmann::json script_case(const std::string& script) {
+  std::istringstream in(script.substr(script.find("CASE = ") + 7));
+  nlohmann::json c;
+  in >> c;
+  return c;
+}
+
+// A variant that lists the original's outputs the other way round (and computes s otherwise):
+// the compiler gets s wrong on it alone. The script checks each run against its own graph's
+// expected outputs, and pairs the two runs' outputs by name, as the compare did, not by position.
+TEST(CompareRepro, AVariantWithReorderedOutputsIsComparedByName) {
+  Graph original = parse_rtg(
+      "graph g\ninput x : f32[2,3]\ninput y : f32[2,3]\ns = add(x, y)\no = exp(x)\n"
+      "output o, s\n");
+  Graph reordered = parse_rtg(
+      "graph v\ninput x : f32[2,3]\ninput y : f32[2,3]\nn = neg(y)\ns = sub(x, n)\n"
+      "o = exp(x)\noutput s, o, n\n");
+  WrongOpBackend wrong("bad", {{"neg", 1.0}});
+  CompareReport report = run_compare({{"original", &original}, {"reordered", &reordered}}, {&wrong},
+                                     {.seed = 4, .runs = 1, .tolerances = {}});
+  const Finding* equivalence = nullptr;
+  for (size_t n = 1; report.bug(n); ++n)
+    if (report.bug(n)->oracle == Oracle::Equivalence) equivalence = report.bug(n);
+  ASSERT_NE(equivalence, nullptr);
+  ASSERT_EQ(equivalence->graph_a, "reordered");
+  TempDir dir;
+  write_repro(dir.path.string(), report, *equivalence, {{"bad", worker_info("bad", {})}},
+              options_for_tests());
+  nlohmann::json c = script_case(dir.text("repro.py"));
+  EXPECT_EQ(c.at("graphs").at(0).at("outputs"), nlohmann::json({"s", "o", "n"}));
+  EXPECT_EQ(c.at("graphs").at(1).at("outputs"), nlohmann::json({"o", "s"}));
+  EXPECT_EQ(c.at("runs").at(0).at("graph"), 0);
+  EXPECT_EQ(c.at("runs").at(1).at("graph"), 1);
+  // The original's o (0) against reordered's o (1), its s (1) against s (0); n is reordered's own.
+  EXPECT_EQ(c.at("pairs"), nlohmann::json({{1, 0}, {0, 1}}));
+  // Each graph's expected outputs in its own order: the original's o is exp(x), its s x + y.
+  EXPECT_EQ(c.at("graphs").at(1).at("expected"),
+            nlohmann::json({"expected_b/output_0.npy", "expected_b/output_1.npy"}));
+  Tensor x = read_npy(dir.text("inputs/input_0.npy"));
+  Tensor s = read_npy(dir.text("expected/output_0.npy"));
+  EXPECT_EQ(read_npy(dir.text("expected_b/output_1.npy")).get(0), s.get(0));
+  EXPECT_FLOAT_EQ(read_npy(dir.text("expected_b/output_0.npy")).get(0), std::exp(x.get(0)));
 }
 
 // The issue of `findings report`: a title naming the compiler and the ONNX ops, how to run the

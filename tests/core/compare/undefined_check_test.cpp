@@ -317,6 +317,72 @@ output p
   EXPECT_EQ(use->node, "p");
 }
 
+// An f64 sum is as wide as the reference's, but DBL_MAX x DBL_MAX is not: multiplied then added
+// it is inf + -inf = NaN (the reference), fused into a multiply-add it stays inf (ONNX Runtime's
+// and numpy's MatMul; third measurement's default #34). A sum that stays in range is defined.
+TEST(CompareUndefined, AnF64SumOfProductsPastDblMaxIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input a : f64[1,2]
+input b : f64[2,1]
+m = matmul(a, b)
+output m
+)");
+  double max = std::numeric_limits<double>::max();
+  TensorMap values = {{"a", Tensor::from_doubles(DType::f64, {1, 2}, {max, max})},
+                      {"b", Tensor::from_doubles(DType::f64, {2, 1}, {max, -max})}};
+  auto use = find_undefined(g, evaluate(g, values, {.keep_intermediates = true}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "m");
+  values["b"] = Tensor::from_doubles(DType::f64, {2, 1}, {0.5, -0.25});
+  use = find_undefined(g, evaluate(g, values, {.keep_intermediates = true}));
+  EXPECT_FALSE(use.has_value()) << use->str();
+}
+
+// A compiler may fold a scale into the sum before it (ONNX Runtime at O3 folds a Mul or a
+// BatchNormalization after a Conv into its weights) or distribute it (BatchNormalization as
+// x*s + (b - mean*s)): where that equal evaluation passes FLT_MAX and the reference's does not,
+// the result is undefined (inf - inf is NaN there). A mul of two values that are not sums, and
+// scales that keep the sum in range, are defined.
+TEST(CompareUndefined, AScaleFoldedIntoASumPastItsDtypeIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input a : f32[1,2]
+input b : f32[2,2]
+input s : f32[1,2]
+input scale : f32[2]
+input bias : f32[2]
+input mean : f32[2]
+input var : f32[2]
+m = matmul(a, b)
+y = mul(m, s)
+n = batch_norm(m, scale, bias, mean, var)
+z = mul(a, s)
+output y, n, z
+)");
+  auto values = [&](std::vector<double> s, std::vector<double> scale) {
+    TensorMap in = {{"a", Tensor::from_doubles(DType::f32, {1, 2}, {2e38, 1})},
+                    {"b", Tensor::from_doubles(DType::f32, {2, 2}, {1, 1, 1, 1})},
+                    {"s", Tensor::from_doubles(DType::f32, {1, 2}, s)},
+                    {"scale", Tensor::from_doubles(DType::f32, {2}, scale)},
+                    {"bias", Tensor::from_doubles(DType::f32, {2}, {0, 0})},
+                    {"mean", Tensor::from_doubles(DType::f32, {2}, {0, 0})},
+                    {"var", Tensor::from_doubles(DType::f32, {2}, {1, 1})}};
+    return evaluate(g, in, {.keep_intermediates = true});
+  };
+  auto use = find_undefined(g, values({1.5, 1.5}, {1, 1}));
+  EXPECT_FALSE(use.has_value()) << use->str();
+  use = find_undefined(g, values({1, 2}, {1, 1}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "y");
+  EXPECT_EQ(use->element, 1);
+  EXPECT_NE(use->str().find("overflows f32 (the scale folded into 'm') while summing"),
+            std::string::npos)
+      << use->str();
+  use = find_undefined(g, values({1, 1}, {1, 2}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "n");
+  EXPECT_NE(use->str().find("overflows f32 in x * scale"), std::string::npos) << use->str();
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 // With an infinity among its operands, an einsum's result depends on the order in which the
 // implementation contracts them (inf or NaN): any operand, not only the first, is checked.

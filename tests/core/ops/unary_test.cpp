@@ -55,7 +55,8 @@ TEST(UnaryOps, F16ResultsAreRoundedOnceToNearestEven) {
 }
 
 TEST(UnaryOps, ActivationsWithDefaultAndGivenAttributes) {
-  expect_values(run_op("leaky_relu", {f64({-2, 3})}), {-0.02, 3});
+  const double alpha_001 = static_cast<float>(0.01), alpha_02 = static_cast<float>(0.2);
+  expect_values(run_op("leaky_relu", {f64({-2, 3})}), {-2 * alpha_001, 3});
   expect_values(run_op("leaky_relu", {f64({-2, 3})}, {{"alpha", 0.5}}), {-1, 3});
   expect_values(run_op("elu", {f64({-1, 2})}), {std::expm1(-1.0), 2});
   expect_values(run_op("elu", {f64({-1})}, {{"alpha", 2.0}}), {2 * std::expm1(-1.0)});
@@ -63,8 +64,19 @@ TEST(UnaryOps, ActivationsWithDefaultAndGivenAttributes) {
   expect_values(run_op("selu", {f64({1, -1, 0})}), {gamma, gamma * alpha * std::expm1(-1.0), 0});
   expect_values(run_op("selu", {f64({2, -1})}, {{"alpha", 2.0}, {"gamma", 3.0}}),
                 {6, 6 * std::expm1(-1.0)});
-  expect_values(run_op("hard_sigmoid", {f64({0, 10, -10, 1, kNaN})}), {0.5, 1, 0, 0.7, kNaN});
+  expect_values(run_op("hard_sigmoid", {f64({0, 10, -10, 1, kNaN})}),
+                {0.5, 1, 0, alpha_02 + 0.5, kNaN});
   expect_values(run_op("hard_sigmoid", {f64({1})}, {{"alpha", 0.5}, {"beta", 0.0}}), {0.5});
+}
+
+// ONNX has no double attribute: the exported model holds float(0.01), and every backend computes
+// with it, so the reference must too (issue 22, third measurement's cause 15).
+TEST(UnaryOps, FloatAttributesAreTheFloat32ValuesTheExportedModelHolds) {
+  Tensor out = run_op("leaky_relu", {f64({-1})}, {{"alpha", 0.01}});
+  EXPECT_EQ(out.get(0), -0.009999999776482582);
+  EXPECT_NE(out.get(0), -0.01);
+  EXPECT_EQ(run_op("hard_sigmoid", {f64({1})}, {{"alpha", 0.1}, {"beta", 0.3}}).get(0),
+            static_cast<double>(0.1f) + static_cast<double>(0.3f));
 }
 
 TEST(UnaryOps, SigmoidSoftplusSoftsignDoNotOverflow) {
