@@ -282,8 +282,10 @@ std::optional<UndefinedUse> undefined_folded_scale(
     }
   }
   const OpRegistry& reg = OpRegistry::instance();
-  for (auto& [i, f] : scaled) {
-    auto producer = producers.find(node.inputs[i]);
+  for (const auto& entry : scaled) {
+    // Named, not a structured binding: clang 14 (the sanitized build) cannot capture one.
+    const Tensor& f = entry.second;
+    auto producer = producers.find(node.inputs[entry.first]);
     if (producer == producers.end()) continue;
     const Node& sum = *producer->second;
     const OpDef* op = reg.find(sum.op);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A standalone reproducer runs in a fresh virtual environment with nothing but its
 # requirements.txt: a reference-oracle finding on BACKEND (its last-bit differences from the
-# reference at zero tolerance, on a graph with a constant) is exported, a new environment is made
+# reference at zero tolerance, counted even where the precision band holds them, on a graph
+# with a constant) is exported, a new environment is made
 # from the bundle's requirements.txt with uv (from its cache), and repro.py there shows the
 # finding (exit 1); with a tolerance that covers the differences it says "not reproduced" (0).
 # Exit 77 (skipped), saying why, when the backend's release or uv is not installed.
@@ -33,7 +34,7 @@ m = mul(t, c)
 s = sigmoid(m)
 output s
 RTG
-out=$("$retort" -c "load g.rtg; compare --backends ref,$backend --atol 0 --rtol 0; export repro b" 2>&1) ||
+out=$("$retort" -c "load g.rtg; compare --backends ref,$backend --atol 0 --rtol 0 --count-precision; export repro b" 2>&1) ||
   fail "compare or export: $out"
 grep -q "wrote .* files to b for: \[reference\] $backend" <<<"$out" || fail "no finding: $out"
 [ ! -e b/retort_backends ] || fail "the standalone bundle holds Retort's worker code"
