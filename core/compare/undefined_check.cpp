@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/ops/index_space.h"
+#include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
 #include "core/tensor/value_domain.h"
 
@@ -233,6 +234,40 @@ int64_t channel_of(const Shape& x, int64_t k) {
   return (k / inner) % x[1];
 }
 
+// The node computing `value` when it sums (tag "accumulates": conv, matmul, gemm, sums); null
+// otherwise.
+const Node* summing_producer(const std::string& value,
+                             const std::map<std::string, const Node*>& producers) {
+  auto producer = producers.find(value);
+  if (producer == producers.end()) return nullptr;
+  const OpDef* op = OpRegistry::instance().find(producer->second->op);
+  return op && op->has_tag("accumulates") ? producer->second : nullptr;
+}
+
+// The first element where `sum`'s sum of magnitudes times the scale's magnitude `factor` (in the
+// scaling node's output shape) passes `max`.
+std::optional<UndefinedUse> folded_sum_overflow(const Node& node, const Node& sum,
+                                                const Tensor& factor, const TensorMap& values,
+                                                DType dtype) {
+  std::vector<const Tensor*> terms;
+  for (const std::string& name : sum.inputs) {
+    auto it = values.find(name);
+    terms.push_back(name.empty() || it == values.end() ? nullptr : &it->second);
+  }
+  std::optional<Tensor> sums = magnitude_sums(sum, OpRegistry::instance().get(sum.op), terms);
+  if (!sums) return std::nullopt;
+  double max = float_max(dtype);
+  std::optional<UndefinedUse> use;
+  for_each_broadcast(factor.shape(), {&sums->shape()}, [&](int64_t k, const int64_t* off) {
+    double v = sums->get(off[0]) * factor.get(k);
+    if (!use && v > max)
+      use = overflow_use(node, k, v,
+                         fmt::format("{} (the scale folded into '{}') while summing",
+                                     dtype_name(dtype), sum.name));
+  });
+  return use;
+}
+
 // For a scale applied to a sum, which a compiler may fold into the sum's terms (ONNX Runtime at
 // O3 folds a Mul or a BatchNormalization after a Conv into its weights) or distribute over x and
 // the mean (it computes BatchNormalization as x*s + (b - mean*s)): the first element where that
@@ -253,11 +288,9 @@ std::optional<UndefinedUse> undefined_folded_scale(
     in.push_back(&it->second);
   }
   DType dtype = in[0]->dtype();
-  double max = float_max(dtype);
-  // (the scaled input's index, its factors broadcast to the output's shape)
-  std::vector<std::pair<size_t, Tensor>> scaled;
   if (node.op == "batch_norm") {
-    double eps = attr_float(node.attrs, "epsilon");
+    double max = float_max(dtype);
+    double eps = onnx_float_attr(node.attrs, "epsilon");
     Tensor f(DType::f64, in[0]->shape());
     for (int64_t k = 0; k < f.numel(); ++k) {
       int64_t c = channel_of(in[0]->shape(), k);
@@ -270,42 +303,20 @@ std::optional<UndefinedUse> undefined_folded_scale(
         return overflow_use(node, k, mean * f.get(k),
                             fmt::format("{} in input_mean * scale", dtype_name(dtype)));
     }
-    scaled.emplace_back(0, std::move(f));
-  } else {
-    for (size_t i : {0, 1}) {
-      const Tensor& other = *in[1 - i];
-      Tensor f(DType::f64, broadcast_shapes(in[0]->shape(), in[1]->shape()));
-      for_each_broadcast(f.shape(), {&other.shape()}, [&](int64_t k, const int64_t* off) {
-        f.set(k, std::abs(other.get(off[0])));
-      });
-      scaled.emplace_back(i, std::move(f));
-    }
+    const Node* sum = summing_producer(node.inputs[0], producers);
+    return sum ? folded_sum_overflow(node, *sum, f, values, dtype) : std::nullopt;
   }
-  const OpRegistry& reg = OpRegistry::instance();
-  for (const auto& entry : scaled) {
-    // Named, not a structured binding: clang 14 (the sanitized build) cannot capture one.
-    const Tensor& f = entry.second;
-    auto producer = producers.find(node.inputs[entry.first]);
-    if (producer == producers.end()) continue;
-    const Node& sum = *producer->second;
-    const OpDef* op = reg.find(sum.op);
-    if (!op || !op->has_tag("accumulates")) continue;
-    std::vector<const Tensor*> terms;
-    for (const std::string& name : sum.inputs) {
-      auto it = values.find(name);
-      terms.push_back(name.empty() || it == values.end() ? nullptr : &it->second);
-    }
-    std::optional<Tensor> sums = magnitude_sums(sum, *op, terms);
-    if (!sums) continue;
-    std::optional<UndefinedUse> use;
-    for_each_broadcast(f.shape(), {&sums->shape()}, [&](int64_t k, const int64_t* off) {
-      double v = sums->get(off[0]) * f.get(k);
-      if (!use && v > max)
-        use = overflow_use(node, k, v,
-                           fmt::format("{} (the scale folded into '{}') while summing",
-                                       dtype_name(dtype), sum.name));
+  // A mul: either operand may be the sum, the other its scale. The scale's magnitudes are built
+  // only for an operand a summing node computes: every case's every mul passes here.
+  for (size_t i : {0, 1}) {
+    const Node* sum = summing_producer(node.inputs[i], producers);
+    if (!sum) continue;
+    const Tensor& other = *in[1 - i];
+    Tensor f(DType::f64, broadcast_shapes(in[0]->shape(), in[1]->shape()));
+    for_each_broadcast(f.shape(), {&other.shape()}, [&](int64_t k, const int64_t* off) {
+      f.set(k, std::abs(other.get(off[0])));
     });
-    if (use) return use;
+    if (auto use = folded_sum_overflow(node, *sum, f, values, dtype)) return use;
   }
   return std::nullopt;
 }
