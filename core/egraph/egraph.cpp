@@ -8,15 +8,23 @@
 namespace retort {
 
 // Terms are stored once, in `nodes`; the exact-term index holds their ids (IdTable), so looking
-// a term up costs no second copy of each e-node.
+// a term up costs no second copy of each e-node. Most terms are added with canonical children
+// and start a class: the hashcons (memo_) already holds them under their own e-node, so the index
+// holds only the others (TermTable::find looks in both). That halves the lookup tables' memory
+// (issue 24). A term leaves the memo only in union_classes, which moves it into the index then.
 struct EGraph::TermTable {
   std::vector<ENode> nodes;
   IdTable index;
 
-  std::optional<EClassId> find(const ENode& n) const {
-    auto id = index.find(n.hash(), [&](uint32_t t) { return nodes[t] == n; });
-    if (!id) return std::nullopt;
-    return EClassId(*id);
+  // The term whose e-node is exactly `n`, if any: in the index, or in the memo under its own
+  // e-node.
+  std::optional<EClassId> find(const ENode& n, const IdTable& memo) const {
+    auto is_term = [&](uint32_t t) { return nodes[t] == n; };
+    size_t hash = n.hash();
+    auto t = index.find(hash, is_term);
+    if (!t) t = memo.find(hash, is_term);
+    if (!t) return std::nullopt;
+    return EClassId(*t);
   }
 };
 
@@ -120,7 +128,6 @@ EClassId EGraph::new_term(const ENode& node) {
   auto id = static_cast<uint32_t>(terms_->nodes.size());
   if (id == EClassId::kInvalid) fail("the e-graph is full ({} terms)", id);
   terms_->nodes.push_back(node);
-  terms_->index.insert(id, node.hash());
   uf_.make_set();
   proofs_.add_term(EClassId(id));
   classes_.emplace_back();
@@ -128,14 +135,16 @@ EClassId EGraph::new_term(const ENode& node) {
 }
 
 EClassId EGraph::add(const ENode& node) {
-  if (auto exact = terms_->find(node)) return *exact;
+  if (auto exact = terms_->find(node, memo_)) return *exact;
   check_ids(node);
   ENode canon = canonicalize(node);
   if (auto found = memo_find(canon)) {
     // A new term congruent to a known one: it joins that class, and the proof forest records
-    // why (congruence), so explanations can speak about this exact term.
+    // why (congruence), so explanations can speak about this exact term. The memo keeps the
+    // known term, so this one goes into the exact-term index.
     EClassId existing = *found;
     EClassId id = new_term(node);
+    terms_->index.insert(id.value, node.hash());
     uf_.link(id.value, find(existing).value);
     proofs_.connect(id, existing, ProofForest::kCongruence);
     return id;
@@ -156,6 +165,7 @@ EClassId EGraph::add(const ENode& node) {
     if (!seen) classes_[k.value]->parents.push_back(id);
   }
   memo_.insert(id.value, canon.hash());
+  if (!(node == canon)) terms_->index.insert(id.value, node.hash());
   cls->nodes.push_back(std::move(canon));
   classes_[id.value] = std::move(cls);
   ++class_count_;
@@ -254,7 +264,12 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   for (EClassId p : gone->parents) {
     ENode key = canonicalize(terms_->nodes[p.value]);
     auto t = memo_find(key);
-    if (t && find(*t) == find(p)) memo_.erase(t->value, key.hash());
+    if (!t || find(*t) != find(p)) continue;
+    memo_.erase(t->value, key.hash());
+    // A term found exactly through this entry (its e-node is the key) needs an index entry now.
+    // It has none yet: only terms that start a class enter the memo, and a term that was not
+    // canonical when added can never equal a canonical key.
+    if (terms_->nodes[t->value] == key) terms_->index.insert(t->value, key.hash());
   }
   uf_.link(rb.value, ra.value);
   EClass& keep = *classes_[ra.value];

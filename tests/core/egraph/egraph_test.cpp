@@ -192,6 +192,28 @@ TEST(EGraph, GraphOutIsNotATensor) {
   EXPECT_THROW(eg.merge(root, a, Justification::by_rule("x", 0)), Error);
 }
 
+// A term with canonical children is found through the hashcons until a merge re-keys it; it
+// must still be found exactly afterwards, not added again as a new congruent term.
+TEST(EGraph, TermsStayFoundExactlyAfterTheirChildMerges) {
+  EGraph eg;
+  EClassId a = eg.add_input("a", f23);
+  EClassId b = eg.add_input("b", f23);
+  EClassId na = eg.add(op("neg", {a}));
+  eg.add(op("abs", {b}));
+  eg.add(op("exp", {b}));  // b keeps more parents, so a's class is the one merged away
+  eg.merge(a, b, Justification::by_rule("a=b", 0));
+  eg.rebuild();
+  ASSERT_EQ(eg.find(a), b);
+  size_t terms = eg.term_count();
+  EXPECT_EQ(eg.add(op("neg", {a})), na);
+  EXPECT_EQ(eg.term_count(), terms);
+  EClassId nb = eg.add(op("neg", {b}));  // congruent to neg(a): a new term in its class
+  EXPECT_NE(nb, na);
+  EXPECT_EQ(eg.find(nb), eg.find(na));
+  EXPECT_EQ(eg.add(op("neg", {b})), nb);
+  EXPECT_EQ(eg.term_count(), terms + 1);
+}
+
 TEST(EGraph, MemoryPerNodeIsCompact) {
   EGraph eg;
   EClassId prev = eg.add_input("x", f23);
