@@ -28,6 +28,8 @@ struct EGraph::TermTable {
   }
 };
 
+static_assert(sizeof(EClass) == 64, "a class record is one 64-byte heap block");
+
 // A small e-graph (POLYJUICE stops at 100 e-nodes) should not spend its time growing tables.
 constexpr size_t kInitialTerms = 128;
 
@@ -275,9 +277,8 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   EClass& keep = *classes_[ra.value];
   if (!keep.constant) keep.constant = gone->constant;
   pending_.insert(pending_.end(), gone->parents.begin(), gone->parents.end());
-  keep.nodes.insert(keep.nodes.end(), std::make_move_iterator(gone->nodes.begin()),
-                    std::make_move_iterator(gone->nodes.end()));
-  keep.parents.insert(keep.parents.end(), gone->parents.begin(), gone->parents.end());
+  keep.nodes.append_moved(gone->nodes);
+  keep.parents.append(gone->parents.begin(), gone->parents.end());
   dirty_.push_back(ra);
   --class_count_;
   by_op_stale_ = true;
@@ -315,10 +316,12 @@ void EGraph::rebuild_classes() {
     for (ENode& n : c.nodes)
       for (EClassId& ch : n.children) ch = find(ch);
     std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
-    c.nodes.erase(std::unique(c.nodes.begin(), c.nodes.end()), c.nodes.end());
+    c.nodes.truncate(
+        static_cast<size_t>(std::unique(c.nodes.begin(), c.nodes.end()) - c.nodes.begin()));
     node_count_ -= before - c.nodes.size();
     std::sort(c.parents.begin(), c.parents.end());
-    c.parents.erase(std::unique(c.parents.begin(), c.parents.end()), c.parents.end());
+    c.parents.truncate(
+        static_cast<size_t>(std::unique(c.parents.begin(), c.parents.end()) - c.parents.begin()));
   }
   dirty_.clear();
 }
@@ -409,8 +412,8 @@ MemoryUsage EGraph::memory() const {
   m.classes = heap_block(classes_.capacity() * sizeof(void*));
   for (const auto& c : classes_) {
     if (!c) continue;
-    m.classes += heap_block(sizeof(EClass)) + heap_block(c->nodes.capacity() * sizeof(ENode)) +
-                 heap_block(c->parents.capacity() * sizeof(EClassId));
+    m.classes += heap_block(sizeof(EClass)) + heap_block(c->nodes.heap_bytes()) +
+                 heap_block(c->parents.heap_bytes());
     for (const ENode& n : c->nodes) m.classes += heap_block(n.children.heap_bytes());
   }
   m.union_find = heap_block(uf_.capacity_bytes());

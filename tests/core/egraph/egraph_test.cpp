@@ -243,5 +243,38 @@ TEST(IdList, InlineAndHeapStorage) {
   EXPECT_EQ(small[0], EClassId(1));
 }
 
+// Class records keep their first elements inline; the lists grow to the heap at powers of two
+// and come back inline when rebuild() shortens them.
+TEST(InlineVec, GrowsToTheHeapAndBackInline) {
+  InlineVec<ENode, 1> nodes;
+  EXPECT_EQ(sizeof(nodes), 32u);
+  for (uint32_t i = 0; i < 5; ++i)
+    nodes.push_back(make_enode("add", {}, {EClassId(i), EClassId(i + 1)}));
+  EXPECT_EQ(nodes.size(), 5u);
+  EXPECT_EQ(nodes.heap_bytes(), 8 * sizeof(ENode));
+  EXPECT_EQ(nodes[4].children[1], EClassId(5));
+  InlineVec<ENode, 1> copy = nodes;
+  EXPECT_EQ(copy, nodes);
+  nodes.truncate(3);
+  EXPECT_EQ(nodes.heap_bytes(), 4 * sizeof(ENode));
+  EXPECT_EQ(nodes[2].children[0], EClassId(2));
+  nodes.truncate(1);
+  EXPECT_EQ(nodes.heap_bytes(), 0u);
+  EXPECT_EQ(nodes[0].children[0], EClassId(0));
+  nodes.append_moved(copy);
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(nodes.size(), 6u);
+  EXPECT_EQ(nodes[5].children[0], EClassId(4));
+  InlineVec<ENode, 1> moved = std::move(nodes);
+  EXPECT_EQ(moved.size(), 6u);
+  EXPECT_TRUE(nodes.empty());
+
+  InlineVec<EClassId, 3> ids;
+  ids.push_back(EClassId(7));
+  InlineVec<EClassId, 3> ids2 = std::move(ids);
+  EXPECT_EQ(ids2.vec(), std::vector<EClassId>{EClassId(7)});
+  EXPECT_EQ(ids2.heap_bytes(), 0u);
+}
+
 }  // namespace
 }  // namespace retort
