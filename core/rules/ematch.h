@@ -25,8 +25,8 @@ struct Match {
   EClassId eclass;            // canonical class of the matched term
   std::optional<ENode> node;  // the matched root e-node; none when the LHS is a bare ?x
   Subst subst;
-  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses (empty
-                              // when there are none)
+  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses (they are
+                              // numbered first; empty when there are none)
 };
 
 struct SearchOptions {
@@ -47,8 +47,8 @@ class MatchList {
   std::vector<Match> all() const;
 
   // Appends a match: `node` is the matched root e-node (none for a bare ?x), `classes` and
-  // `attrs` the bindings by VarTable index, `params` the match-time parameters (empty, or one
-  // per parameter of the rule).
+  // `attrs` the bindings by VarTable index, `params` the parameters the match-time `let`s
+  // bind (empty when they bind none).
   void add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
            std::span<const AttrValue* const> attrs, std::span<const Value> params);
 
