@@ -210,6 +210,17 @@ void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId
   params_.insert(params_.end(), params.begin(), params.end());
 }
 
+void MatchList::reserve(size_t n, size_t arity) {
+  eclass_.reserve(n);
+  if (arity) {
+    roots_.reserve(n);
+    children_.reserve(n * arity);
+  }
+  classes_.reserve(n * n_classes_);
+  attrs_.reserve(n * n_attrs_);
+  params_.reserve(n * n_params_);
+}
+
 Match MatchList::at(size_t i) const {
   Match m;
   m.eclass = eclass_[i];
@@ -247,19 +258,27 @@ MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& 
   }
   Matcher m(eg, rule, options, out);
   const PatternNode& root = rule.lhs.root();
+  // Room for one match per candidate class: the ?x rules match nearly every class, and most
+  // other rules about one e-node in each class that has their root op.
   switch (root.kind) {
-    case PatternNode::Kind::Op:
-      for (EClassId c : eg.classes_with_op(root.op_id)) {
+    case PatternNode::Kind::Op: {
+      std::span<const EClassId> roots = eg.classes_with_op(root.op_id);
+      out.reserve(roots.size(), root.children.size());
+      for (EClassId c : roots) {
         if (m.done()) break;
         m.search_root(c);
       }
       break;
-    case PatternNode::Kind::Var:
-      for (EClassId c : eg.class_ids()) {
+    }
+    case PatternNode::Kind::Var: {
+      std::vector<EClassId> ids = eg.class_ids();
+      out.reserve(ids.size(), 0);
+      for (EClassId c : ids) {
         if (m.done()) break;
         if (eg.has_type(c)) m.search_root(c);
       }
       break;
+    }
     case PatternNode::Kind::Leaf:
       if (auto c = leaf_class(eg, root.op)) m.search_root(*c);
       break;

@@ -44,6 +44,9 @@ class MatchList {
   explicit MatchList(const Rule& rule);
   size_t size() const { return eclass_.size(); }
   Match at(size_t i) const;
+  // Room for n matches rooted in e-nodes of `arity` children, so that adding them does not
+  // regrow the lists match by match.
+  void reserve(size_t n, size_t arity);
   std::vector<Match> all() const;
 
   // Appends a match: `node` is the matched root e-node (none for a bare ?x), `classes` and
