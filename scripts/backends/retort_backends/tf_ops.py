@@ -9,7 +9,8 @@ transpose around the call (XLA sees the same graph either way).
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             element_axis, expand_shape, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
@@ -246,6 +247,12 @@ def conv_reduce(c):
     return cast_to(f"tf.truncatediv({total}, {typed(count, np.int64)})", c.dtype(0))
 
 
+def conv_cumsum(c):
+    axis, _, exclusive, reverse = cumsum_scan(c)
+    return (f"tf.math.cumsum({c.x(0)}, axis={axis}, exclusive={lit(exclusive)}, "
+            f"reverse={lit(reverse)})")
+
+
 def conv_arg(fn):
     def convert(c):
         axis = norm_axis(c.attr("axis", 0), c.rank(0))
@@ -308,6 +315,37 @@ def conv_gather(c):
     idx = cast_to(c.x(1), np.int64)
     idx = f"tf.where(tf.less({idx}, 0), {idx} + {n}, {idx})"
     return f"tf.gather({c.x(0)}, {idx}, axis={axis})"
+
+
+def element_coords(c, n, axis):
+    """The coordinates in data that each element of indices names, stacked on a last axis (for
+    gather_nd and the tensor_scatter_nd ops)."""
+    idx = cast_to(c.x(1), np.int64)
+    idx = c.tmp(f"tf.where(tf.less({idx}, 0), {idx} + {n}, {idx})")
+    shape = list(c.shape(1))
+    parts = []
+    for d in range(c.rank(0)):
+        if d == axis:
+            parts.append(idx)
+            continue
+        line = [1] * len(shape)
+        line[d] = shape[d]
+        parts.append(f"tf.broadcast_to(tf.reshape(tf.range({shape[d]}, dtype=tf.int64), "
+                     f"{lit(line)}), {lit(shape)})")
+    return f"tf.stack([{', '.join(parts)}], axis=-1)"
+
+
+def conv_gather_elements(c):
+    axis, n, _ = element_axis(c)
+    return f"tf.gather_nd({c.x(0)}, {element_coords(c, n, axis)})"
+
+
+def conv_scatter_elements(c):
+    axis, n, reduction = element_axis(c)
+    if reduction == "mul":
+        raise Unsupported("reduction 'mul' (TensorFlow has no multiplying scatter)")
+    fn = "tf.tensor_scatter_nd_add" if reduction == "add" else "tf.tensor_scatter_nd_update"
+    return f"{fn}({c.x(0)}, {element_coords(c, n, axis)}, {c.x(2)})"
 
 
 def conv_pad(c):
@@ -378,6 +416,7 @@ CONVERTERS = {
     "ReduceProd": conv_reduce,
     "ArgMax": conv_arg("tf.math.argmax"),
     "ArgMin": conv_arg("tf.math.argmin"),
+    "CumSum": conv_cumsum,
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,
     "Squeeze": conv_squeeze,
@@ -387,6 +426,8 @@ CONVERTERS = {
     "Split": conv_split,
     "Slice": conv_slice,
     "Gather": conv_gather,
+    "GatherElements": conv_gather_elements,
+    "ScatterElements": conv_scatter_elements,
     "Pad": conv_pad,
     "Expand": conv_expand,
     "Tile": conv_tile,
