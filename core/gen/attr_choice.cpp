@@ -336,6 +336,13 @@ const std::map<std::string, Chooser>& named_choosers() {
       {"dilations", choose_per_spatial},
       {"group", choose_group},
       {"equation", choose_equation},
+      // topk's k: at most the shortest axis, so whatever axis is chosen.
+      {"k",
+       [](const NodeContext& c, Rng& rng) {
+         const Shape& s = shape0(c);
+         return AttrValue{s.empty() ? int64_t{1}
+                                    : pick(rng, 1, *std::min_element(s.begin(), s.end()))};
+       }},
       {"parts",
        [](const NodeContext& c, Rng&) { return AttrValue{static_cast<int64_t>(c.num_outputs)}; }},
       {"auto_pad",

@@ -60,6 +60,7 @@ const OpRegistry& OpRegistry::instance() {
     register_norm_ops(r);
     register_reduce_ops(r);
     register_scan_ops(r);
+    register_topk_op(r);
     register_shape_ops(r);
     return r;
   }();

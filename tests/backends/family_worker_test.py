@@ -53,7 +53,7 @@ EXPECTED_UNSUPPORTED = {
     # with an ellipsis, or ReduceMean of integers.
     "iree": {"Softsign", "Einsum ellipsis", "ReduceMean i32", "chain 1", "chain 2"},
     # TensorFlow has no multiplying scatter (tensor_scatter_nd_add, _update, _max, _min only).
-    "tf_xla": {"ScatterElements mul i32"},
+    "tf_xla": {"ScatterElements mul i32", "TopK smallest axis 0"},
 }
 FIG7 = {"fig7_uint8_mul_order.rtg", "fig7_uint8_mul_order.rtg (max variant)",
         "fig7_uint8_mul_order.rtg (random variant)"}

@@ -225,6 +225,14 @@ def _scatter_elements(data, indices, updates, axis=0, reduction="none"):
     return out
 
 
+def _topk(x, k, axis=-1, largest=1, sorted=1):
+    """A stable sort cut to k: ties keep the lower index first, for the largest too."""
+    axis = axis % x.ndim
+    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
+    idx = np.take(order, np.arange(int(np.asarray(k).reshape(-1)[0])), axis=axis)
+    return [np.take_along_axis(x, idx, axis=axis), idx.astype(np.int64)]
+
+
 def _slice(x, starts, ends, axes=None, steps=None):
     axes = range(len(starts)) if axes is None else axes
     steps = [1] * len(starts) if steps is None else steps
@@ -304,6 +312,8 @@ def _node(op, ins, a, n_out):
     if op.startswith("Reduce"):
         axes = ins[1] if op == "ReduceSum" and len(ins) > 1 else a.get("axes")
         return [_reduce(op, ins[0], axes, a.get("keepdims", 1), a.get("noop_with_empty_axes", 0))]
+    if op == "TopK":
+        return _topk(ins[0], ins[1], **a)
     if op == "Split":
         return _split(ins[0], ins[1] if len(ins) > 1 else None, a.get("axis", 0), n_out)
     table = {

@@ -235,6 +235,9 @@ def reduce_cases():
              exclusive=1, reverse=1),
         Case("CumSum i32 exclusive", "CumSum", [ints(4, 3), Const(np.array(0, np.int32))],
              exclusive=1),
+        Case("TopK", "TopK", [np.array([[1, 3, 3, 0], [2, 2, 5, 2]], np.float32), i64(2)],
+             n_out=2),
+        Case("TopK smallest axis 0", "TopK", [ints(4, 3), i64(3)], n_out=2, axis=0, largest=0),
         Case("ArgMin last", "ArgMin", [np.array([[1, 0, 0], [2, 2, 2]], np.int64)], axis=1,
              select_last_index=1),
     ]

@@ -9,7 +9,7 @@ import numpy as np
 
 from .errors import Unsupported
 from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
-                             element_axis, expand_shape, flatten_dims,
+                             element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
@@ -217,6 +217,19 @@ def conv_cumsum(c):
     return f"lax.cumsum({x}, axis={axis}, reverse={lit(reverse)})"
 
 
+def conv_topk(c):
+    """A stable lax.sort of (x, positions), cut to k. Largest first sorts the axis reversed and
+    reverses the result, so that ties keep the lower position first (ONNX's rule)."""
+    axis, k, largest = topk_params(c)
+    x = c.x(0)
+    ids = f"lax.broadcasted_iota(jnp.int64, {lit(list(c.shape(0)))}, {axis})"
+    if largest:
+        x, ids = f"jnp.flip({x}, {axis})", f"jnp.flip({ids}, {axis})"
+    s = c.tmp(f"lax.sort(({x}, {ids}), dimension={axis}, is_stable=True, num_keys=1)")
+    out = [f"jnp.flip({s}[{j}], {axis})" if largest else f"{s}[{j}]" for j in (0, 1)]
+    return [f"lax.slice_in_dim({o}, 0, {k}, axis={axis})" for o in out]
+
+
 def conv_arg(fn):
     def convert(c):
         axis = norm_axis(c.attr("axis", 0), c.rank(0))
@@ -362,6 +375,7 @@ CONVERTERS = {
     "ReduceProd": conv_reduce,
     "ArgMax": conv_arg("jnp.argmax"),
     "CumSum": conv_cumsum,
+    "TopK": conv_topk,
     "ArgMin": conv_arg("jnp.argmin"),
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,

@@ -10,7 +10,7 @@ import numpy as np
 
 from .errors import Unsupported
 from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
-                             element_axis, expand_shape, flatten_dims,
+                             element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
@@ -253,6 +253,21 @@ def conv_cumsum(c):
             f"reverse={lit(reverse)})")
 
 
+def conv_topk(c):
+    """tf.math.top_k on the last axis (ties: lower index first, as ONNX); the smallest would need
+    a negation that wraps integers, so it is not taken."""
+    axis, k, largest = topk_params(c)
+    if not largest:
+        raise Unsupported("largest=0")
+    last = axis == c.rank(0) - 1
+    perm = list(range(c.rank(0)))
+    perm[axis], perm[-1] = perm[-1], perm[axis]  # its own inverse
+    x = c.x(0) if last else f"tf.transpose({c.x(0)}, {lit(perm)})"
+    s = c.tmp(f"tf.math.top_k({x}, {k}, sorted=True)")
+    out = [f"{s}.values", f"tf.cast({s}.indices, tf.int64)"]
+    return out if last else [f"tf.transpose({o}, {lit(perm)})" for o in out]
+
+
 def conv_arg(fn):
     def convert(c):
         axis = norm_axis(c.attr("axis", 0), c.rank(0))
@@ -417,6 +432,7 @@ CONVERTERS = {
     "ArgMax": conv_arg("tf.math.argmax"),
     "ArgMin": conv_arg("tf.math.argmin"),
     "CumSum": conv_cumsum,
+    "TopK": conv_topk,
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,
     "Squeeze": conv_squeeze,

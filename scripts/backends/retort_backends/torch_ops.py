@@ -13,7 +13,7 @@ import numpy as np
 from . import program
 from .errors import Unsupported
 from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
-                             element_axis, expand_shape, flatten_dims,
+                             element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
                              reshape_target, shape_values, slice_steps, spatial_rank, split_sizes,
                              squeeze_dims, transpose_perm, unsqueeze_dims, window)
@@ -391,6 +391,14 @@ def conv_scatter_elements(c):
     return f'torch.scatter_reduce({c.x(0)}, {axis}, {idx}, {c.x(2)}, "{how}")'
 
 
+def conv_topk(c):
+    """A stable sort, cut to k: torch.topk does not promise ONNX's order of ties (lower index
+    first)."""
+    axis, k, largest = topk_params(c)
+    s = c.tmp(f"torch.sort({c.x(0)}, dim={axis}, descending={lit(largest)}, stable=True)")
+    return [f"torch.narrow({s}[{j}], {axis}, 0, {k})" for j in (0, 1)]
+
+
 def conv_pad(c):
     begins, ends, mode = pad_widths(c)
     if mode == "constant":
@@ -458,6 +466,7 @@ CONVERTERS = {
     "ArgMax": conv_arg("torch.argmax"),
     "ArgMin": conv_arg("torch.argmin"),
     "CumSum": conv_cumsum,
+    "TopK": conv_topk,
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,
     "Squeeze": conv_squeeze,

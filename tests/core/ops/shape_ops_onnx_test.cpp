@@ -67,6 +67,7 @@ TEST(ShapeOpsOnnx, EveryOpRoundTrips) {
        {{"axis", int64_t{1}}, {"reduction", std::string("add")}},
        1,
        {x, ints(DType::i64, {1, 2, 2}, {0, 2, 2, 2}), iota(DType::f32, {1, 2, 2})}},
+      {"topk", {{"k", int64_t{2}}, {"axis", int64_t{1}}, {"largest", int64_t{0}}}, 2, {x}},
       {"expand", {{"shape", Ints{2, 1, 1, 4}}}, 1, {x}},
       {"tile", {{"repeats", Ints{1, 2, 3}}}, 1, {x}},
       {"shape", {{"start", int64_t{1}}, {"end", int64_t{-1}}}, 1, {x}},
