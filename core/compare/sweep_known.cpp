@@ -44,6 +44,13 @@ const std::vector<KnownDisagreement>& known_disagreements() {
        "pads as wide as the kernel: onnx.reference leaves out the windows wholly in padding, "
        "Retort counts them by the output-size formula (issue 22, padding)"},
       {"pad", {}, {}, "Issues with types", bug, "onnx.reference's Pad fails on a 0-d tensor"},
+      {"gather_elements",
+       {},
+       {},
+       "all dimensions of index and self should be the same size",
+       silent,
+       "indices shorter than data on an axis but the indexed one: the spec asks only the same "
+       "rank; onnx.reference asks the same extents, ONNX Runtime and PyTorch at most data's"},
       {"softsign",
        {},
        {},

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/ops/index_space.h"
 #include "core/tensor/random_tensor.h"
 
 namespace retort {
@@ -335,6 +336,13 @@ const std::map<std::string, Chooser>& named_choosers() {
       {"dilations", choose_per_spatial},
       {"group", choose_group},
       {"equation", choose_equation},
+      // topk's k: at most the shortest axis, so whatever axis is chosen.
+      {"k",
+       [](const NodeContext& c, Rng& rng) {
+         const Shape& s = shape0(c);
+         return AttrValue{s.empty() ? int64_t{1}
+                                    : pick(rng, 1, *std::min_element(s.begin(), s.end()))};
+       }},
       {"parts",
        [](const NodeContext& c, Rng&) { return AttrValue{static_cast<int64_t>(c.num_outputs)}; }},
       {"auto_pad",
@@ -348,6 +356,35 @@ const std::map<std::string, Chooser>& named_choosers() {
        [](const NodeContext& c, Rng& rng) { return AttrValue{pick(rng, -rank0(c), rank0(c))}; }},
   };
   return choosers;
+}
+
+// Indices of data's rank for gather_elements and scatter_elements, valid whatever axis is chosen
+// afterwards: no longer than data on any axis (a gather's mostly as long, as onnx.reference asks:
+// docs/conformance.md), in [-m, m-1] for m the shortest axis of data. A
+// scatter's are at most m long on every axis and distinct along every line of every axis (a
+// permutation of (c + the sum of the coordinates) mod m), so that no two updates meet in one
+// element: ONNX leaves repeated indices undefined with reduction "none". They are negative only
+// where every axis of data is m long, so that a negative index never names a positive one's
+// element.
+Tensor element_indices(const Shape& data, int64_t m, DType dtype, bool scatter, Rng& rng) {
+  Shape shape;
+  for (int64_t d : data)
+    shape.push_back(scatter ? pick(rng, 1, m) : rng.coin(0.7) ? d : pick(rng, 1, d));
+  Tensor t(TensorType{dtype, shape});
+  if (!scatter)
+    return random_tensor_in(t.type(), rng, static_cast<double>(-m), static_cast<double>(m - 1));
+  Ints perm(m);
+  std::iota(perm.begin(), perm.end(), 0);
+  shuffle(rng, perm);
+  int64_t c = pick(rng, 0, m - 1);
+  bool negatives = std::all_of(data.begin(), data.end(), [m](int64_t d) { return d == m; });
+  std::vector<int64_t> at;
+  for (int64_t k = 0; k < t.numel(); ++k) {
+    unravel(k, shape, at);
+    int64_t v = perm[(c + std::accumulate(at.begin(), at.end(), int64_t{0})) % m];
+    t.set_int(k, negatives && rng.coin(0.3) ? v - m : v);
+  }
+  return t;
 }
 
 }  // namespace
@@ -378,6 +415,9 @@ Attrs choose_attrs(const NodeContext& ctx, Rng& rng) {
 
 std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t slot, Rng& rng) {
   const auto& names = ctx.op.input_names;
+  // scatter_elements' updates: one per index, of data's dtype.
+  if (slot < names.size() && names[slot] == "updates" && ctx.inputs.size() >= 2)
+    return TensorType{ctx.inputs[0].dtype, ctx.inputs[1].shape};
   bool conv = names.size() > 1 && names[1] == "w";
   if (!conv || slot == 0 || ctx.inputs.empty()) return std::nullopt;
   const TensorType& x = ctx.inputs[0];
@@ -413,6 +453,9 @@ std::optional<Tensor> structured_operand_value(const NodeContext& ctx, size_t sl
         ctx.options.dtypes.end())
       index_types.push_back(t);
   if (index_types.empty() || m < 1) return std::nullopt;
+  if (ctx.op.has_tag("element-indices"))
+    return element_indices(data, m, pick_from(rng, index_types), ctx.op.input_names.size() > 2,
+                           rng);
   Shape shape;
   for (int64_t d = pick(rng, 0, 2); d > 0; --d) shape.push_back(pick(rng, 1, 3));
   return random_tensor_in({pick_from(rng, index_types), shape}, rng, static_cast<double>(-m),

@@ -72,6 +72,11 @@ Tensor attr_input_tensor(const AttrValue& value, OnnxAttrInput::Form form, DType
     if (const auto* d = std::get_if<double>(&value)) return Tensor::scalar(input0, *d);
     fail("attribute {} cannot be a scalar input", attr_value_str(value));
   }
+  if (form == OnnxAttrInput::Form::I64Scalar) {
+    if (const auto* i = std::get_if<int64_t>(&value))
+      return Tensor::from_ints(DType::i64, {}, {*i});
+    fail("attribute {} cannot be an integer scalar input", attr_value_str(value));
+  }
   if (const auto* i = std::get_if<int64_t>(&value)) return Tensor::from_ints(DType::i64, {1}, {*i});
   if (const auto* v = std::get_if<std::vector<int64_t>>(&value))
     return Tensor::from_ints(DType::i64, {static_cast<int64_t>(v->size())}, *v);

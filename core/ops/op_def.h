@@ -28,6 +28,7 @@ struct OnnxAttrInput {
   enum class Form {
     I64List,         // 1-D int64 tensor (shape, axes, pads, starts, repeats...)
     ScalarOfInput0,  // a 0-D tensor of the first input's dtype (clip min/max, pad value)
+    I64Scalar,       // a 0-D int64 tensor (cumsum's axis)
   };
   std::string attr;
   int index = 1;  // ONNX input position

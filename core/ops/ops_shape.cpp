@@ -32,6 +32,7 @@ void register_shape_ops(OpRegistry& r) {
   register_slice_op(r);
   register_pad_op(r);
   register_gather_op(r);
+  register_element_index_ops(r);
   register_broadcast_ops(r);
   register_shape_op(r);
 }

@@ -59,6 +59,8 @@ const OpRegistry& OpRegistry::instance() {
     register_conv_pool_ops(r);
     register_norm_ops(r);
     register_reduce_ops(r);
+    register_scan_ops(r);
+    register_topk_op(r);
     register_shape_ops(r);
     return r;
   }();

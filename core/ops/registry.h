@@ -41,6 +41,8 @@ void register_linalg_ops(OpRegistry& r);
 void register_conv_pool_ops(OpRegistry& r);
 void register_norm_ops(OpRegistry& r);
 void register_reduce_ops(OpRegistry& r);
+void register_scan_ops(OpRegistry& r);
+void register_topk_op(OpRegistry& r);
 void register_shape_ops(OpRegistry& r);
 
 }  // namespace retort

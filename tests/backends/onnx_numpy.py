@@ -191,6 +191,48 @@ def _arg(fn, x, axis=0, keepdims=1, select_last_index=0):
     return (np.expand_dims(idx, axis) if keepdims else idx).astype(np.int64)
 
 
+def _cumsum(x, axis, exclusive=0, reverse=0):
+    axis = int(np.asarray(axis).reshape(-1)[0])
+    y = np.flip(x, axis) if reverse else x
+    y = np.cumsum(y, axis=axis, dtype=x.dtype)
+    if exclusive:
+        y = y - (np.flip(x, axis) if reverse else x)
+    return np.flip(y, axis) if reverse else y
+
+
+def _element_coords(data, indices, axis):
+    idx = np.where(indices < 0, indices + data.shape[axis], indices)
+    grid = list(np.indices(indices.shape))
+    grid[axis] = idx
+    return tuple(grid)
+
+
+def _gather_elements(data, indices, axis=0):
+    return data[_element_coords(data, indices, axis % data.ndim)]
+
+
+def _scatter_elements(data, indices, updates, axis=0, reduction="none"):
+    out = data.copy()
+    coords = _element_coords(data, indices, axis % data.ndim)
+    for k in np.ndindex(indices.shape):
+        at = tuple(c[k] for c in coords)
+        if reduction == "add":
+            out[at] += updates[k]
+        elif reduction == "mul":
+            out[at] *= updates[k]
+        else:
+            out[at] = updates[k]
+    return out
+
+
+def _topk(x, k, axis=-1, largest=1, sorted=1):
+    """A stable sort cut to k: ties keep the lower index first, for the largest too."""
+    axis = axis % x.ndim
+    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
+    idx = np.take(order, np.arange(int(np.asarray(k).reshape(-1)[0])), axis=axis)
+    return [np.take_along_axis(x, idx, axis=axis), idx.astype(np.int64)]
+
+
 def _slice(x, starts, ends, axes=None, steps=None):
     axes = range(len(starts)) if axes is None else axes
     steps = [1] * len(starts) if steps is None else steps
@@ -270,6 +312,8 @@ def _node(op, ins, a, n_out):
     if op.startswith("Reduce"):
         axes = ins[1] if op == "ReduceSum" and len(ins) > 1 else a.get("axes")
         return [_reduce(op, ins[0], axes, a.get("keepdims", 1), a.get("noop_with_empty_axes", 0))]
+    if op == "TopK":
+        return _topk(ins[0], ins[1], **a)
     if op == "Split":
         return _split(ins[0], ins[1] if len(ins) > 1 else None, a.get("axis", 0), n_out)
     table = {
@@ -290,6 +334,7 @@ def _node(op, ins, a, n_out):
         "LogSoftmax": lambda: _softmax(ins[0], a.get("axis", -1), log=True),
         "ArgMax": lambda: _arg(np.argmax, ins[0], **a),
         "ArgMin": lambda: _arg(np.argmin, ins[0], **a),
+        "CumSum": lambda: _cumsum(ins[0], ins[1], **a),
         "Reshape": lambda: ins[0].reshape([ins[0].shape[i] if v == 0 and not a.get("allowzero")
                                            else v for i, v in enumerate(ins[1])]),
         "Flatten": lambda: ins[0].reshape(
@@ -300,6 +345,8 @@ def _node(op, ins, a, n_out):
         "Concat": lambda: np.concatenate(ins, axis=a["axis"]),
         "Slice": lambda: _slice(*ins),
         "Gather": lambda: np.take(ins[0], ins[1], axis=a.get("axis", 0)),
+        "GatherElements": lambda: _gather_elements(*ins, **a),
+        "ScatterElements": lambda: _scatter_elements(*ins, **a),
         "Pad": lambda: _pad(ins[0], list(ins[1]), ins[2] if len(ins) > 2 else None,
                             a.get("mode", "constant")),
         "Expand": lambda: np.broadcast_to(ins[0], np.broadcast_shapes(ins[0].shape, tuple(ins[1]))),

@@ -8,7 +8,8 @@ scope: jnp, lax, jax, and the constants c0, ... (closed over, so jit sees them a
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
@@ -202,6 +203,33 @@ def conv_reduce(c):
     return cast_to(f"lax.div({total}, jnp.full_like({total}, {count}))", dt)
 
 
+def conv_cumsum(c):
+    """lax.cumsum scans in the dtype; exclusive sums the axis shifted by one (a zero first in
+    the direction of the scan)."""
+    axis, n, exclusive, reverse = cumsum_scan(c)
+    x = c.x(0)
+    if exclusive and n > 0:
+        zero = f"jnp.zeros_like(lax.slice_in_dim({x}, 0, 1, axis={axis}))"
+        if reverse:
+            x = f"jnp.concatenate([lax.slice_in_dim({x}, 1, {n}, axis={axis}), {zero}], {axis})"
+        else:
+            x = f"jnp.concatenate([{zero}, lax.slice_in_dim({x}, 0, {n - 1}, axis={axis})], {axis})"
+    return f"lax.cumsum({x}, axis={axis}, reverse={lit(reverse)})"
+
+
+def conv_topk(c):
+    """A stable lax.sort of (x, positions), cut to k. Largest first sorts the axis reversed and
+    reverses the result, so that ties keep the lower position first (ONNX's rule)."""
+    axis, k, largest = topk_params(c)
+    x = c.x(0)
+    ids = f"lax.broadcasted_iota(jnp.int64, {lit(list(c.shape(0)))}, {axis})"
+    if largest:
+        x, ids = f"jnp.flip({x}, {axis})", f"jnp.flip({ids}, {axis})"
+    s = c.tmp(f"lax.sort(({x}, {ids}), dimension={axis}, is_stable=True, num_keys=1)")
+    out = [f"jnp.flip({s}[{j}], {axis})" if largest else f"{s}[{j}]" for j in (0, 1)]
+    return [f"lax.slice_in_dim({o}, 0, {k}, axis={axis})" for o in out]
+
+
 def conv_arg(fn):
     def convert(c):
         axis = norm_axis(c.attr("axis", 0), c.rank(0))
@@ -265,6 +293,27 @@ def conv_gather(c):
     return f"jnp.take({c.x(0)}, {idx}, axis={axis})"
 
 
+def element_coords(c, n, axis):
+    """The coordinates in data that each element of indices names, as an index tuple."""
+    idx = cast_to(c.x(1), np.int64)
+    idx = c.tmp(f"jnp.where(jnp.less({idx}, 0), {idx} + {n}, {idx})")
+    shape = lit(list(c.shape(1)))
+    parts = [idx if d == axis else f"lax.broadcasted_iota(jnp.int64, {shape}, {d})"
+             for d in range(c.rank(0))]
+    return f"({', '.join(parts)},)"
+
+
+def conv_gather_elements(c):
+    axis, n, _ = element_axis(c)
+    return f"{c.x(0)}[{element_coords(c, n, axis)}]"
+
+
+def conv_scatter_elements(c):
+    axis, n, reduction = element_axis(c)
+    how = {"none": "set", "add": "add", "mul": "multiply"}[reduction]
+    return f"{c.x(0)}.at[{element_coords(c, n, axis)}].{how}({c.x(2)})"
+
+
 def conv_pad(c):
     begins, ends, mode = pad_widths(c)
     if mode == "constant":
@@ -325,6 +374,8 @@ CONVERTERS = {
     "ReduceMin": conv_reduce,
     "ReduceProd": conv_reduce,
     "ArgMax": conv_arg("jnp.argmax"),
+    "CumSum": conv_cumsum,
+    "TopK": conv_topk,
     "ArgMin": conv_arg("jnp.argmin"),
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,
@@ -335,6 +386,8 @@ CONVERTERS = {
     "Split": conv_split,
     "Slice": conv_slice,
     "Gather": conv_gather,
+    "GatherElements": conv_gather_elements,
+    "ScatterElements": conv_scatter_elements,
     "Pad": conv_pad,
     "Expand": conv_expand,
     "Tile": conv_tile,

@@ -224,6 +224,29 @@ def gather_axis(c):
     return axis, c.shape(0)[axis]
 
 
+def element_axis(c):
+    """GatherElements' and ScatterElements' axis, its extent in data, and the reduction."""
+    axis = norm_axis(c.attr("axis", 0), c.rank(0))
+    reduction = c.attr("reduction", "none")
+    if reduction not in ("none", "add", "mul"):
+        raise Unsupported(f"reduction {reduction!r} (opset 18)")
+    return axis, c.shape(0)[axis], reduction
+
+
+def topk_params(c):
+    """TopK's axis, k (input 1), largest; sorted=0 leaves the order open and is not taken."""
+    axis = norm_axis(c.attr("axis", -1), c.rank(0))
+    if not c.attr("sorted", 1):
+        raise Unsupported("sorted=0")
+    return axis, ints(c.const(1))[0], bool(c.attr("largest", 1))
+
+
+def cumsum_scan(c):
+    """CumSum's axis (input 1, a 0-D or one-element tensor), its extent, exclusive and reverse."""
+    axis = norm_axis(ints(c.const(1))[0], c.rank(0))
+    return axis, c.shape(0)[axis], bool(c.attr("exclusive", 0)), bool(c.attr("reverse", 0))
+
+
 def pad_widths(c):
     """Pad's begin and end widths of each axis (negative widths crop) and its mode."""
     rank = c.rank(0)

@@ -9,7 +9,8 @@ transpose around the call (XLA sees the same graph either way).
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
@@ -246,6 +247,27 @@ def conv_reduce(c):
     return cast_to(f"tf.truncatediv({total}, {typed(count, np.int64)})", c.dtype(0))
 
 
+def conv_cumsum(c):
+    axis, _, exclusive, reverse = cumsum_scan(c)
+    return (f"tf.math.cumsum({c.x(0)}, axis={axis}, exclusive={lit(exclusive)}, "
+            f"reverse={lit(reverse)})")
+
+
+def conv_topk(c):
+    """tf.math.top_k on the last axis (ties: lower index first, as ONNX); the smallest would need
+    a negation that wraps integers, so it is not taken."""
+    axis, k, largest = topk_params(c)
+    if not largest:
+        raise Unsupported("largest=0")
+    last = axis == c.rank(0) - 1
+    perm = list(range(c.rank(0)))
+    perm[axis], perm[-1] = perm[-1], perm[axis]  # its own inverse
+    x = c.x(0) if last else f"tf.transpose({c.x(0)}, {lit(perm)})"
+    s = c.tmp(f"tf.math.top_k({x}, {k}, sorted=True)")
+    out = [f"{s}.values", f"tf.cast({s}.indices, tf.int64)"]
+    return out if last else [f"tf.transpose({o}, {lit(perm)})" for o in out]
+
+
 def conv_arg(fn):
     def convert(c):
         axis = norm_axis(c.attr("axis", 0), c.rank(0))
@@ -308,6 +330,37 @@ def conv_gather(c):
     idx = cast_to(c.x(1), np.int64)
     idx = f"tf.where(tf.less({idx}, 0), {idx} + {n}, {idx})"
     return f"tf.gather({c.x(0)}, {idx}, axis={axis})"
+
+
+def element_coords(c, n, axis):
+    """The coordinates in data that each element of indices names, stacked on a last axis (for
+    gather_nd and the tensor_scatter_nd ops)."""
+    idx = cast_to(c.x(1), np.int64)
+    idx = c.tmp(f"tf.where(tf.less({idx}, 0), {idx} + {n}, {idx})")
+    shape = list(c.shape(1))
+    parts = []
+    for d in range(c.rank(0)):
+        if d == axis:
+            parts.append(idx)
+            continue
+        line = [1] * len(shape)
+        line[d] = shape[d]
+        parts.append(f"tf.broadcast_to(tf.reshape(tf.range({shape[d]}, dtype=tf.int64), "
+                     f"{lit(line)}), {lit(shape)})")
+    return f"tf.stack([{', '.join(parts)}], axis=-1)"
+
+
+def conv_gather_elements(c):
+    axis, n, _ = element_axis(c)
+    return f"tf.gather_nd({c.x(0)}, {element_coords(c, n, axis)})"
+
+
+def conv_scatter_elements(c):
+    axis, n, reduction = element_axis(c)
+    if reduction == "mul":
+        raise Unsupported("reduction 'mul' (TensorFlow has no multiplying scatter)")
+    fn = "tf.tensor_scatter_nd_add" if reduction == "add" else "tf.tensor_scatter_nd_update"
+    return f"{fn}({c.x(0)}, {element_coords(c, n, axis)}, {c.x(2)})"
 
 
 def conv_pad(c):
@@ -378,6 +431,8 @@ CONVERTERS = {
     "ReduceProd": conv_reduce,
     "ArgMax": conv_arg("tf.math.argmax"),
     "ArgMin": conv_arg("tf.math.argmin"),
+    "CumSum": conv_cumsum,
+    "TopK": conv_topk,
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,
     "Squeeze": conv_squeeze,
@@ -387,6 +442,8 @@ CONVERTERS = {
     "Split": conv_split,
     "Slice": conv_slice,
     "Gather": conv_gather,
+    "GatherElements": conv_gather_elements,
+    "ScatterElements": conv_scatter_elements,
     "Pad": conv_pad,
     "Expand": conv_expand,
     "Tile": conv_tile,

@@ -12,7 +12,8 @@ import numpy as np
 
 from . import program
 from .errors import Unsupported
-from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, expand_shape, flatten_dims,
+from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
                              reshape_target, shape_values, slice_steps, spatial_rank, split_sizes,
                              squeeze_dims, transpose_perm, unsqueeze_dims, window)
@@ -355,6 +356,49 @@ def conv_gather(c):
     return f"torch.reshape({picked}, {lit(list(c.out_shape()))})"
 
 
+def conv_cumsum(c):
+    """Scans forward; reverse flips before and after, and exclusive sums the axis shifted by one
+    (a zero first), so that each output adds the same terms in the same order as ONNX's."""
+    axis, n, exclusive, reverse = cumsum_scan(c)
+    x = c.x(0)
+    if n == 0:
+        return x
+    if reverse:
+        x = c.tmp(f"torch.flip({x}, [{axis}])")
+    if exclusive:
+        x = c.tmp(f"torch.cat([torch.zeros_like(torch.narrow({x}, {axis}, 0, 1)), "
+                  f"torch.narrow({x}, {axis}, 0, {n - 1})], {axis})")
+    y = f"torch.cumsum({x}, {axis}, dtype={TORCH_DTYPES[np.dtype(c.dtype(0))]})"
+    return f"torch.flip({y}, [{axis}])" if reverse else y
+
+
+def element_index(c, n):
+    idx = f"{c.x(1)}.to(torch.int64)"
+    return c.tmp(f"torch.where(torch.lt({idx}, 0), {idx} + {n}, {idx})")
+
+
+def conv_gather_elements(c):
+    axis, n, _ = element_axis(c)
+    return f"torch.gather({c.x(0)}, {axis}, {element_index(c, n)})"
+
+
+def conv_scatter_elements(c):
+    axis, n, reduction = element_axis(c)
+    idx = element_index(c, n)
+    if reduction == "none":
+        return f"torch.scatter({c.x(0)}, {axis}, {idx}, {c.x(2)})"
+    how = {"add": "sum", "mul": "prod"}[reduction]
+    return f'torch.scatter_reduce({c.x(0)}, {axis}, {idx}, {c.x(2)}, "{how}")'
+
+
+def conv_topk(c):
+    """A stable sort, cut to k: torch.topk does not promise ONNX's order of ties (lower index
+    first)."""
+    axis, k, largest = topk_params(c)
+    s = c.tmp(f"torch.sort({c.x(0)}, dim={axis}, descending={lit(largest)}, stable=True)")
+    return [f"torch.narrow({s}[{j}], {axis}, 0, {k})" for j in (0, 1)]
+
+
 def conv_pad(c):
     begins, ends, mode = pad_widths(c)
     if mode == "constant":
@@ -421,6 +465,8 @@ CONVERTERS = {
     "ReduceProd": conv_reduce,
     "ArgMax": conv_arg("torch.argmax"),
     "ArgMin": conv_arg("torch.argmin"),
+    "CumSum": conv_cumsum,
+    "TopK": conv_topk,
     "Reshape": conv_reshape,
     "Flatten": conv_flatten,
     "Squeeze": conv_squeeze,
@@ -430,6 +476,8 @@ CONVERTERS = {
     "Split": conv_split,
     "Slice": conv_slice,
     "Gather": conv_gather,
+    "GatherElements": conv_gather_elements,
+    "ScatterElements": conv_scatter_elements,
     "Pad": conv_pad,
     "Expand": conv_expand,
     "Tile": conv_tile,

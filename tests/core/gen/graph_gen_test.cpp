@@ -86,6 +86,38 @@ TEST(GraphGen, ShapeBoundsHold) {
   }
 }
 
+// ONNX leaves two updates to one element undefined with reduction "none": whatever the axis
+// and reduction drawn, a generated scatter_elements' indices name each element at most once.
+// Scattering ones onto zeros with "add" counts the updates per element.
+TEST(GraphGen, ScatterIndicesNeverMeet) {
+  GenOptions opt;
+  opt.ops = {"scatter_elements"};
+  opt.dtypes = {DType::f32, DType::i64};
+  const OpDef& scatter = OpRegistry::instance().get("scatter_elements");
+  int checked = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    SCOPED_TRACE(seed);
+    Graph g = generate_graph(opt, seed);
+    for (const Node& n : g.nodes) {
+      const Tensor* indices = nullptr;
+      for (const auto& c : g.constants)
+        if (c.name == n.inputs[1]) indices = &c.value;
+      ASSERT_NE(indices, nullptr) << "indices are always constants";
+      TensorType data = g.type_of(n.inputs[0]);
+      Tensor zeros(data), ones(TensorType{data.dtype, indices->shape()});
+      for (int64_t k = 0; k < ones.numel(); ++k) ones.set(k, 1.0);
+      Attrs attrs = n.attrs;
+      attrs["reduction"] = std::string("add");
+      std::vector<TensorType> types = {data, indices->type(), ones.type()};
+      Tensor counts =
+          scatter.kernel({&zeros, indices, &ones}, attrs, scatter.infer(types, attrs, 1)).at(0);
+      for (int64_t k = 0; k < counts.numel(); ++k) ASSERT_LE(counts.get(k), 1.0) << k;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200);
+}
+
 TEST(GraphGen, UnsatisfiableOptionsAreAnError) {
   GenOptions opt;
   opt.ops = {"not"};

@@ -1,6 +1,6 @@
 // The nn ops survive an ONNX export (opset 17, checked by the ONNX checker) and import: attributes
-// keep their values, ReduceSum's axes travel as an input, and the re-imported graph computes the
-// same values.
+// keep their values, ReduceSum's axes travel as an input (CumSum's axis as a 0-D one), and the
+// re-imported graph computes the same values.
 #include <gtest/gtest.h>
 
 #include "core/base/rng.h"
@@ -80,6 +80,8 @@ TEST(NnOpsOnnx, EveryOpRoundTrips) {
       {"reduce_prod", {{"axes", Ints{1}}}, {img}},
       {"argmax", {{"axis", int64_t{2}}, {"select_last_index", int64_t{1}}}, {img}},
       {"argmin", {{"keepdims", int64_t{0}}}, {img}},
+      {"cumsum", {{"axis", int64_t{-2}}, {"exclusive", int64_t{1}}}, {img}},
+      {"cumsum", {{"axis", int64_t{1}}, {"reverse", int64_t{1}}}, {img}},
   };
   for (const auto& c : cases) expect_round_trip(c);
 }
