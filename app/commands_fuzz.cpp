@@ -538,7 +538,7 @@ void register_fuzz_commands(CommandRegistry& r) {
        {"--no-opinion", "", "no second opinion on the new findings"},
        {"--no-reduce", "", "do not reduce the new findings"},
        {"--review-time", "S",
-        "seconds for the second opinions and reductions at the end (default 120)"}});
+        "a deadline for the second opinions and reductions at the end (default 120)"}});
   r.add({.name = "fuzz",
          .options = fuzz_options,
          .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
@@ -567,7 +567,8 @@ void register_fuzz_commands(CommandRegistry& r) {
              "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
              "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
              "with whom; \"reference disputed\" when the two references disagree) and is\n"
-             "reduced, most frequent first, within --review-time; findings whose reduced graphs\n"
+             "reduced, most frequent first, until the --review-time deadline (a run still going\n"
+             "then is stopped; its finding is left for --resume); findings whose reduced graphs\n"
              "share a root merge into one. --resume shows the worker commands of attached\n"
              "backends this session lacks, stored with the campaign, and runs them only when\n"
              "the console's question is answered yes or with --trust. --python PATH runs the\n"

@@ -406,6 +406,33 @@ size_t merge_by_root(FindingsDb& db) {
   return merged;
 }
 
+// Backends as the review runs them: each keeps to the review's deadline (a worker call still
+// going then is stopped and the worker killed, as at a campaign's --time), so --review-time
+// bounds the review whatever the workers do. The limits are lifted when the review ends.
+class DeadlineLookup {
+ public:
+  DeadlineLookup(const BackendLookup& lookup, Clock::time_point deadline)
+      : lookup_(lookup), deadline_(deadline) {}
+  DeadlineLookup(const DeadlineLookup&) = delete;
+  DeadlineLookup& operator=(const DeadlineLookup&) = delete;
+  ~DeadlineLookup() {
+    for (Backend* b : bounded_) b->begin_case(CaseLimits{});
+  }
+
+  Backend& operator()(const std::string& name) {
+    Backend& b = lookup_(name);
+    if (bounded_.insert(&b).second)
+      b.begin_case(CaseLimits{.deadline = deadline_, .timeouts = std::nullopt});
+    return b;
+  }
+  bool passed() const { return Clock::now() >= deadline_; }
+
+ private:
+  const BackendLookup& lookup_;
+  Clock::time_point deadline_;
+  std::set<Backend*> bounded_;
+};
+
 }  // namespace
 
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
@@ -420,9 +447,11 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     return a.count > b.count;
   });
   std::vector<KnownRoot> roots = known_roots(done);
-  auto start = Clock::now();
+  DeadlineLookup bounded(lookup, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(review.seconds)));
+  BackendLookup by_name = [&](const std::string& name) -> Backend& { return bounded(name); };
   for (const FindingRecord& f : todo) {
-    if ((review.cancel && review.cancel->load()) || seconds_since(start) > review.seconds) {
+    if ((review.cancel && review.cancel->load()) || bounded.passed()) {
       ++stats.left;
       continue;
     }
@@ -430,7 +459,7 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     FindingReview r;
     std::string line = fmt::format("#{} {}", f.id, f.signature.str());
     if (review.reduce)
-      if (std::optional<std::string> root = explaining_root(f, roots, plan, lookup)) {
+      if (std::optional<std::string> root = explaining_root(f, roots, plan, by_name)) {
         r.root = *root;
         db.set_review(f.signature.key(), r);
         ++stats.reviewed;
@@ -443,14 +472,14 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
       std::vector<std::string> asked;
       for (const auto& b : split_list(f.backends)) asked.push_back(b);
       asked.insert(asked.end(), review.extra.begin(), review.extra.end());
-      Agreement a = second_opinion(f, plan, asked, lookup, review.finding_seconds);
+      Agreement a = second_opinion(f, plan, asked, by_name, review.finding_seconds);
       r.agreement = a.to_json();
       r.disputed = a.disputed;
       stats.disputed += a.disputed;
       line += ": " + a.str();
     }
     if (review.reduce && !r.disputed) {
-      if (auto reduced = reduce_finding(f, plan, lookup, review.finding_seconds, review.cancel)) {
+      if (auto reduced = reduce_finding(f, plan, by_name, review.finding_seconds, review.cancel)) {
         r.reduced = print_rtg(reduced->smallest.a);
         if (reduced->smallest.b) r.reduced_b = print_rtg(*reduced->smallest.b);
         r.root = reduced_root(f, reduced->smallest.a);
@@ -461,6 +490,11 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
       } else {
         line += "; not reduced (the failure does not show again alone)";
       }
+    }
+    // A finding the deadline cut short was not fully asked about: it is left for --resume.
+    if (bounded.passed()) {
+      ++stats.left;
+      continue;
     }
     db.set_review(f.signature.key(), r);
     ++stats.reviewed;

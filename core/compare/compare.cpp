@@ -9,6 +9,7 @@
 
 #include "core/backend/family.h"
 #include "core/base/error.h"
+#include "core/base/words.h"
 #include "core/compare/output_match.h"
 #include "core/compare/precision.h"
 #include "core/compare/undefined_check.h"
@@ -137,6 +138,34 @@ bool explained_by_precision(const Check& check, const RunComparison& c, const Ru
   return true;
 }
 
+// The shortest error text that counts as repeating another mode's refusal: a whole sentence of the
+// compiler's, not a word that any message holds.
+constexpr size_t kRepeatedRefusalChars = 12;
+
+// An error that repeats, word for word, what another mode of the same release refused on the same
+// graph is that refusal: ONNX Runtime's constant folding raises a kernel's "Cannot slice scalars"
+// while loading at O3 where O0 refuses the model when it runs it. Two modes failing alike on a
+// form the release does not run are no miscompilation.
+void mark_repeated_refusals(const std::vector<std::string>& names,
+                            std::vector<std::vector<RunResult>>& results) {
+  for (size_t b = 0; b < names.size(); ++b)
+    for (size_t g = 0; g < results[b].size(); ++g) {
+      RunResult& r = results[b][g];
+      std::string text = trim_blanks(r.message);
+      if (r.status != RunStatus::Error || text.size() < kRepeatedRefusalChars) continue;
+      for (size_t other = 0; other < names.size(); ++other) {
+        const RunResult& refused = results[other][g];
+        if (other == b || refused.status != RunStatus::Unsupported ||
+            oracle_group(names[other]) != oracle_group(names[b]) ||
+            refused.message.find(text) == std::string::npos)
+          continue;
+        r.status = RunStatus::Unsupported;
+        r.message = fmt::format("{} refuses what {} refuses: {}", names[b], names[other], text);
+        break;
+      }
+    }
+}
+
 }  // namespace
 
 std::string Finding::str() const {
@@ -256,6 +285,7 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
       }
     }
 
+    mark_repeated_refusals(report.backends, results);
     Reruns reruns{backends, graphs, onnx, inputs, results, options.mutations};
     std::vector<const Graph*> graph_defs;
     std::vector<const TensorMap*> reference_outputs;

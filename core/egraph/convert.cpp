@@ -1,8 +1,10 @@
 #include "core/egraph/convert.h"
 
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -64,11 +66,31 @@ namespace {
 
 using NameSet = std::unordered_set<std::string>;
 
-// Value or node names: those taken so far, and where the search for a fresh one resumes.
+// Value or node names: those taken so far, and where the search for a fresh one resumes. A
+// fresh name is stem+i; the numbers i whose name is taken or reserved are also kept as bits, so
+// that the search for one tests a bit rather than building and hashing each candidate string.
 struct Names {
+  explicit Names(std::string s) : stem(std::move(s)) {}
+
   std::string stem;
   NameSet used;
+  std::vector<bool> taken;  // by i: stem+i is used or reserved
   size_t next = 0;
+
+  // Marks `name`'s number taken when it is stem+i (i written without leading zeros).
+  void mark(const std::string& name) {
+    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0) return;
+    std::string_view digits = std::string_view(name).substr(stem.size());
+    if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return;
+    size_t i = 0;
+    for (char ch : digits) {
+      if (ch < '0' || ch > '9') return;
+      i = 10 * i + static_cast<size_t>(ch - '0');
+    }
+    if (i >= taken.size()) taken.resize(i + 1, false);
+    taken[i] = true;
+  }
+  bool is_taken(size_t i) const { return i < taken.size() && taken[i]; }
 };
 
 // Builds the graph of a selection; one instance per restore_graph call.
@@ -76,15 +98,18 @@ class Restorer {
  public:
   Restorer(const EGraph& eg, const GraphMeta& meta, const Selection& sel)
       : eg_(eg), meta_(meta), sel_(sel) {
+    // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
     for (const auto& [term, name] : meta.value_names) {
-      original_value_.emplace(eg.canonicalize(eg.term(term)), name);
-      reserved_.insert(name);
+      original_value_.emplace(eg.canonicalize(eg.term(term)), &name);
+      reserve(name);
     }
     for (const auto& [term, name] : meta.node_names)
-      original_node_.emplace(eg.canonicalize(eg.term(term)), name);
-    for (const auto& o : meta.output_names) reserved_.insert(o);
-    for (const auto& [name, _] : eg.inputs()) values_.used.insert(name);
-    for (const auto& [name, _] : eg.constants()) values_.used.insert(name);
+      original_node_.emplace(eg.canonicalize(eg.term(term)), &name);
+    for (const auto& o : meta.output_names) reserve(o);
+    for (const auto& [name, _] : eg.inputs()) claim(name, values_);
+    for (const auto& [name, _] : eg.constants()) claim(name, values_);
+    names_.resize(eg.term_count());
+    named_.assign(eg.term_count(), 0);
   }
 
   Graph run() {
@@ -99,7 +124,6 @@ class Restorer {
     g_.nodes.reserve(order.size() + out_node.children.size());
     values_.used.reserve(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
     nodes_.used.reserve(2 * order.size());
-    names_.reserve(order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
@@ -145,16 +169,32 @@ class Restorer {
 
   // The next name stem+i that is neither used nor reserved.
   std::string fresh(Names& names) {
-    for (;; ++names.next) {
-      std::string name = names.stem + std::to_string(names.next);
-      if (!names.used.count(name) && !reserved_.count(name)) {
-        names.used.insert(name);
-        return name;
-      }
-    }
+    while (names.is_taken(names.next)) ++names.next;
+    std::string name = names.stem + std::to_string(names.next);
+    claim(name, names);
+    return name;
   }
 
-  bool claim(const std::string& name, Names& names) { return names.used.insert(name).second; }
+  bool claim(const std::string& name, Names& names) {
+    if (!names.used.insert(name).second) return false;
+    names.mark(name);
+    return true;
+  }
+
+  void reserve(const std::string& name) {
+    values_.mark(name);
+    nodes_.mark(name);
+  }
+
+  bool has_name(EClassId c) const { return named_[c.value] != 0; }
+  const std::string& name_of(EClassId c) const {
+    if (!has_name(c)) fail("e-class e{} has no name in the restored graph", c.value);
+    return names_[c.value];
+  }
+  void set_name(EClassId c, std::string name) {
+    names_[c.value] = std::move(name);
+    named_[c.value] = 1;
+  }
 
   // The name each output of the chosen graph_out should have: the original output it computes
   // (its class, in the original graph_out's order, so that reordered outputs keep their names),
@@ -190,23 +230,23 @@ class Restorer {
   void name_outputs_first(const ENode& root_node) {
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
-      if (wanted_[i].name.empty() || names_.count(c) || is_leaf_op(sel_.at(c).op)) continue;
-      if (claim(wanted_[i].name, values_)) names_[c] = wanted_[i].name;
+      if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(sel_.at(c).op)) continue;
+      if (claim(wanted_[i].name, values_)) set_name(c, wanted_[i].name);
     }
   }
 
   void name_class(EClassId c) {
-    if (names_.count(c)) return;
+    if (has_name(c)) return;
     const ENode& n = sel_.at(c);
     if (is_leaf_op(n.op)) {
-      names_[c] = leaf_name(n);
+      set_name(c, leaf_name(n));
       return;
     }
     auto it = original_value_.find(n);
-    if (it != original_value_.end() && claim(it->second, values_))
-      names_[c] = it->second;
+    if (it != original_value_.end() && claim(*it->second, values_))
+      set_name(c, *it->second);
     else
-      names_[c] = fresh(values_);
+      set_name(c, fresh(values_));
   }
 
   void add_constants(const std::vector<EClassId>& order) {
@@ -235,18 +275,18 @@ class Restorer {
     if (n.n_out > 1 && !emitted_multi_.emplace(key, g_.nodes.size()).second) return;
 
     Node node;
-    for (EClassId ch : n.children) node.inputs.push_back(names_.at(eg_.find(ch)));
+    for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
-        node.outputs.push_back(names_.at(c));
+        node.outputs.push_back(name_of(c));
         g_.types.emplace(node.outputs.back(), eg_.type(c));
         continue;
       }
       ENode sibling = key;
       sibling.out = static_cast<uint16_t>(k);
       auto cls = eg_.lookup(sibling);
-      if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && names_.count(*cls))
-        node.outputs.push_back(names_.at(*cls));
+      if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && has_name(*cls))
+        node.outputs.push_back(name_of(*cls));
       else
         node.outputs.push_back(fresh(values_));
       // An output no rule asked for may have no class yet; the registry still knows its type.
@@ -262,8 +302,8 @@ class Restorer {
       node.attrs = attrs_of(n.attrs);
     }
     auto it = original_node_.find(n);
-    if (it != original_node_.end() && claim(it->second, nodes_))
-      node.name = it->second;
+    if (it != original_node_.end() && claim(*it->second, nodes_))
+      node.name = *it->second;
     else
       node.name = fresh(nodes_);
     g_.nodes.push_back(std::move(node));
@@ -275,7 +315,7 @@ class Restorer {
     std::set<std::string> listed;
     bool have_identity = OpRegistry::instance().find("identity") != nullptr;
     for (size_t i = 0; i < root_node.children.size(); ++i) {
-      const std::string& value = names_.at(eg_.find(root_node.children[i]));
+      const std::string& value = name_of(eg_.find(root_node.children[i]));
       bool original = wanted_[i].original;
       bool fits = original ? value == wanted_[i].name : !listed.count(value);
       std::string name = value;
@@ -299,11 +339,13 @@ class Restorer {
   const GraphMeta& meta_;
   const Selection& sel_;
   Graph g_;
-  std::unordered_map<ENode, std::string, ENodeHash> original_value_, original_node_;
-  std::unordered_map<EClassId, std::string> names_;
+  // The names of the original terms' values and nodes, by canonical e-node (they point into
+  // meta_).
+  std::unordered_map<ENode, const std::string*, ENodeHash> original_value_, original_node_;
+  std::vector<std::string> names_;  // by class id: its value's name, where named_
+  std::vector<uint8_t> named_;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
-  Names values_{"v", {}, 0}, nodes_{"n", {}, 0};
-  NameSet reserved_;
+  Names values_{"v"}, nodes_{"n"};
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
 

@@ -8,17 +8,27 @@
 namespace retort {
 
 // Terms are stored once, in `nodes`; the exact-term index holds their ids (IdTable), so looking
-// a term up costs no second copy of each e-node.
+// a term up costs no second copy of each e-node. Most terms are added with canonical children
+// and start a class: the hashcons (memo_) already holds them under their own e-node, so the index
+// holds only the others (TermTable::find looks in both). That halves the lookup tables' memory
+// (issue 24). A term leaves the memo only in union_classes, which moves it into the index then.
 struct EGraph::TermTable {
   std::vector<ENode> nodes;
   IdTable index;
 
-  std::optional<EClassId> find(const ENode& n) const {
-    auto id = index.find(n.hash(), [&](uint32_t t) { return nodes[t] == n; });
-    if (!id) return std::nullopt;
-    return EClassId(*id);
+  // The term whose e-node is exactly `n`, if any: in the index, or in the memo under its own
+  // e-node.
+  std::optional<EClassId> find(const ENode& n, const IdTable& memo) const {
+    auto is_term = [&](uint32_t t) { return nodes[t] == n; };
+    size_t hash = n.hash();
+    auto t = index.find(hash, is_term);
+    if (!t) t = memo.find(hash, is_term);
+    if (!t) return std::nullopt;
+    return EClassId(*t);
   }
 };
+
+static_assert(sizeof(EClass) == 64, "a class record is one 64-byte heap block");
 
 // A small e-graph (POLYJUICE stops at 100 e-nodes) should not spend its time growing tables.
 constexpr size_t kInitialTerms = 128;
@@ -120,7 +130,6 @@ EClassId EGraph::new_term(const ENode& node) {
   auto id = static_cast<uint32_t>(terms_->nodes.size());
   if (id == EClassId::kInvalid) fail("the e-graph is full ({} terms)", id);
   terms_->nodes.push_back(node);
-  terms_->index.insert(id, node.hash());
   uf_.make_set();
   proofs_.add_term(EClassId(id));
   classes_.emplace_back();
@@ -128,14 +137,16 @@ EClassId EGraph::new_term(const ENode& node) {
 }
 
 EClassId EGraph::add(const ENode& node) {
-  if (auto exact = terms_->find(node)) return *exact;
+  if (auto exact = terms_->find(node, memo_)) return *exact;
   check_ids(node);
   ENode canon = canonicalize(node);
   if (auto found = memo_find(canon)) {
     // A new term congruent to a known one: it joins that class, and the proof forest records
-    // why (congruence), so explanations can speak about this exact term.
+    // why (congruence), so explanations can speak about this exact term. The memo keeps the
+    // known term, so this one goes into the exact-term index.
     EClassId existing = *found;
     EClassId id = new_term(node);
+    terms_->index.insert(id.value, node.hash());
     uf_.link(id.value, find(existing).value);
     proofs_.connect(id, existing, ProofForest::kCongruence);
     return id;
@@ -156,6 +167,7 @@ EClassId EGraph::add(const ENode& node) {
     if (!seen) classes_[k.value]->parents.push_back(id);
   }
   memo_.insert(id.value, canon.hash());
+  if (!(node == canon)) terms_->index.insert(id.value, node.hash());
   cls->nodes.push_back(std::move(canon));
   classes_[id.value] = std::move(cls);
   ++class_count_;
@@ -254,15 +266,19 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   for (EClassId p : gone->parents) {
     ENode key = canonicalize(terms_->nodes[p.value]);
     auto t = memo_find(key);
-    if (t && find(*t) == find(p)) memo_.erase(t->value, key.hash());
+    if (!t || find(*t) != find(p)) continue;
+    memo_.erase(t->value, key.hash());
+    // A term found exactly through this entry (its e-node is the key) needs an index entry now.
+    // It has none yet: only terms that start a class enter the memo, and a term that was not
+    // canonical when added can never equal a canonical key.
+    if (terms_->nodes[t->value] == key) terms_->index.insert(t->value, key.hash());
   }
   uf_.link(rb.value, ra.value);
   EClass& keep = *classes_[ra.value];
   if (!keep.constant) keep.constant = gone->constant;
   pending_.insert(pending_.end(), gone->parents.begin(), gone->parents.end());
-  keep.nodes.insert(keep.nodes.end(), std::make_move_iterator(gone->nodes.begin()),
-                    std::make_move_iterator(gone->nodes.end()));
-  keep.parents.insert(keep.parents.end(), gone->parents.begin(), gone->parents.end());
+  keep.nodes.append_moved(gone->nodes);
+  keep.parents.append(gone->parents.begin(), gone->parents.end());
   dirty_.push_back(ra);
   --class_count_;
   by_op_stale_ = true;
@@ -300,10 +316,12 @@ void EGraph::rebuild_classes() {
     for (ENode& n : c.nodes)
       for (EClassId& ch : n.children) ch = find(ch);
     std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
-    c.nodes.erase(std::unique(c.nodes.begin(), c.nodes.end()), c.nodes.end());
+    c.nodes.truncate(
+        static_cast<size_t>(std::unique(c.nodes.begin(), c.nodes.end()) - c.nodes.begin()));
     node_count_ -= before - c.nodes.size();
     std::sort(c.parents.begin(), c.parents.end());
-    c.parents.erase(std::unique(c.parents.begin(), c.parents.end()), c.parents.end());
+    c.parents.truncate(
+        static_cast<size_t>(std::unique(c.parents.begin(), c.parents.end()) - c.parents.begin()));
   }
   dirty_.clear();
 }
@@ -394,8 +412,8 @@ MemoryUsage EGraph::memory() const {
   m.classes = heap_block(classes_.capacity() * sizeof(void*));
   for (const auto& c : classes_) {
     if (!c) continue;
-    m.classes += heap_block(sizeof(EClass)) + heap_block(c->nodes.capacity() * sizeof(ENode)) +
-                 heap_block(c->parents.capacity() * sizeof(EClassId));
+    m.classes += heap_block(sizeof(EClass)) + heap_block(c->nodes.heap_bytes()) +
+                 heap_block(c->parents.heap_bytes());
     for (const ENode& n : c->nodes) m.classes += heap_block(n.children.heap_bytes());
   }
   m.union_find = heap_block(uf_.capacity_bytes());

@@ -28,6 +28,7 @@
 #include "core/egraph/explanation.h"
 #include "core/egraph/id_table.h"
 #include "core/egraph/ids.h"
+#include "core/egraph/inline_vec.h"
 #include "core/egraph/justification.h"
 #include "core/egraph/proof_forest.h"
 #include "core/egraph/selection.h"
@@ -47,12 +48,14 @@ struct OpaqueOp {
   bool operator==(const OpaqueOp&) const = default;
 };
 
-// The two 4-byte fields come first, so that the record is 64 bytes (one heap block per class).
+// One heap block of 64 bytes per class: most classes hold one e-node and a few parents, so both
+// lists keep their first elements inside the record (inline_vec.h) and take a block of their own
+// only beyond that (issue 24: bytes per e-node).
 struct EClass {
-  EClassId id;                    // canonical id
-  TypeId type;                    // kNoType for the graph_out class (see EGraph::type)
-  std::vector<ENode> nodes;       // after rebuild(): canonical, no duplicates, enode_less order
-  std::vector<EClassId> parents;  // terms that have this class among their children
+  EClassId id;                     // canonical id
+  TypeId type;                     // kNoType for the graph_out class (see EGraph::type)
+  InlineVec<ENode, 1> nodes;       // after rebuild(): canonical, no duplicates, enode_less order
+  InlineVec<EClassId, 3> parents;  // terms that have this class among their children
   const Constant* constant = nullptr;  // the known value, when a const e-node is a member
 };
 

@@ -43,7 +43,7 @@ std::vector<ProofForest::Edge> ProofForest::path(EClassId a, EClassId b) const {
   }
   for (size_t j = up_b.size() - 1; j-- > 0;) {
     const Link& l = links_[up_b[j].value];
-    edges.push_back({up_b[j + 1], up_b[j], l.just, l.forward});
+    edges.push_back({up_b[j + 1], up_b[j], l.just, l.forward != 0});
   }
   return edges;
 }
@@ -53,6 +53,7 @@ uint32_t ProofForest::intern(const Justification& why) {
   auto [it, inserted] =
       rule_index_.try_emplace(why.rule, static_cast<uint32_t>(rule_names_.size()));
   if (inserted) rule_names_.push_back(why.rule);
+  if (justs_.size() >= (1u << 31) - 1) fail("too many rule applications for the proof forest");
   justs_.push_back({it->second, why.step});
   return static_cast<uint32_t>(justs_.size());
 }

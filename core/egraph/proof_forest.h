@@ -46,11 +46,14 @@ class ProofForest {
   size_t justs_bytes() const { return justs_.capacity() * sizeof(RuleJust); }
 
  private:
+  // 8 bytes per term: the direction shares a word with the justification (at most 2^31 - 1
+  // rule applications, which intern() checks).
   struct Link {
-    EClassId next;        // towards the root of the tree; itself at the root
-    uint32_t just = 0;    // kCongruence, or k: justs_[k - 1]
-    bool forward = true;  // the rewrite went from this term to `next`
+    EClassId next;                // towards the root of the tree; itself at the root
+    uint32_t just : 31 = 0;       // kCongruence, or k: justs_[k - 1]
+    uint32_t forward : 1 = true;  // the rewrite went from this term to `next`
   };
+  static_assert(sizeof(Link) == 8);
   struct RuleJust {
     uint32_t rule;  // index into rule_names_
     uint32_t step;

@@ -33,6 +33,17 @@ std::span<const ENode> nodes_with_op(const EClass& c, OpId op) {
   return {lo, hi};
 }
 
+// How many parameters the match-time clauses bind: their `let`s, which are numbered first (a
+// rule's parameters are numbered in clause order and no `pick` comes before them). A match keeps
+// only these; apply_match sizes the list for the rest.
+size_t match_time_params(const Rule& rule) {
+  size_t n = 0;
+  for (size_t i = 0; i < rule.match_clauses; ++i)
+    if (rule.clauses[i].kind != RuleClause::Kind::If)
+      n = std::max(n, static_cast<size_t>(rule.clauses[i].param) + 1);
+  return n;
+}
+
 // The class of the graph input or constant with this name, if the e-graph has one.
 std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
   if (eg.inputs().count(name)) return eg.lookup(input_enode(name));
@@ -51,8 +62,7 @@ class Matcher {
     matched_.assign(lhs_.nodes.size(), nullptr);
     for (const PatternNode& n : lhs_.nodes)
       leaves_.push_back(n.kind == PatternNode::Kind::Leaf ? leaf_class(eg, n.op) : std::nullopt);
-    for (size_t i = 0; i < rule.match_clauses; ++i)
-      binds_params_ = binds_params_ || rule.clauses[i].kind != RuleClause::Kind::If;
+    n_params_ = match_time_params(rule);
   }
 
   // Past the limit, cancelled or out of time; once true it stays true.
@@ -131,9 +141,9 @@ class Matcher {
   }
 
   void found() {
-    // A rule whose match-time clauses bind no parameter (its `pick`s run when applied) leaves
-    // Match::params empty; apply_match sizes it.
-    params_.assign(binds_params_ ? rule_.vars.params.size() : 0, Value{});
+    // Only the parameters the match-time clauses bind (none for most rules: their `pick`s run
+    // when applied); apply_match sizes the list.
+    params_.assign(n_params_, Value{});
     MatchContext ctx(eg_, classes_, attrs_, params_);
     for (size_t i = 0; i < rule_.match_clauses; ++i) {
       const RuleClause& c = rule_.clauses[i];
@@ -163,7 +173,7 @@ class Matcher {
   std::vector<uint8_t> class_bound_, attr_bound_;  // not vector<bool>: read on every candidate
   std::vector<const ENode*> matched_;
   std::vector<std::optional<EClassId>> leaves_;
-  bool binds_params_ = false;  // a match-time clause is a `let`
+  size_t n_params_ = 0;  // the parameters the match-time `let`s bind
   EClassId root_class_;
   bool stopped_ = false;
   uint32_t calls_ = 0;
@@ -182,10 +192,9 @@ void search_graph_out(const EGraph& eg, const Rule& rule, EClassId cls,
 }  // namespace
 
 MatchList::MatchList(const Rule& rule)
-    : n_classes_(rule.vars.classes.size()), n_attrs_(rule.vars.attrs.size()), n_params_(0) {
-  for (size_t i = 0; i < rule.match_clauses; ++i)
-    if (rule.clauses[i].kind != RuleClause::Kind::If) n_params_ = rule.vars.params.size();
-}
+    : n_classes_(rule.vars.classes.size()),
+      n_attrs_(rule.vars.attrs.size()),
+      n_params_(match_time_params(rule)) {}
 
 void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
                     std::span<const AttrValue* const> attrs, std::span<const Value> params) {
@@ -199,6 +208,17 @@ void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId
   classes_.insert(classes_.end(), classes.begin(), classes.end());
   attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
   params_.insert(params_.end(), params.begin(), params.end());
+}
+
+void MatchList::reserve(size_t n, size_t arity) {
+  eclass_.reserve(n);
+  if (arity) {
+    roots_.reserve(n);
+    children_.reserve(n * arity);
+  }
+  classes_.reserve(n * n_classes_);
+  attrs_.reserve(n * n_attrs_);
+  params_.reserve(n * n_params_);
 }
 
 Match MatchList::at(size_t i) const {
@@ -238,19 +258,27 @@ MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& 
   }
   Matcher m(eg, rule, options, out);
   const PatternNode& root = rule.lhs.root();
+  // Room for one match per candidate class: the ?x rules match nearly every class, and most
+  // other rules about one e-node in each class that has their root op.
   switch (root.kind) {
-    case PatternNode::Kind::Op:
-      for (EClassId c : eg.classes_with_op(root.op_id)) {
+    case PatternNode::Kind::Op: {
+      std::span<const EClassId> roots = eg.classes_with_op(root.op_id);
+      out.reserve(roots.size(), root.children.size());
+      for (EClassId c : roots) {
         if (m.done()) break;
         m.search_root(c);
       }
       break;
-    case PatternNode::Kind::Var:
-      for (EClassId c : eg.class_ids()) {
+    }
+    case PatternNode::Kind::Var: {
+      std::vector<EClassId> ids = eg.class_ids();
+      out.reserve(ids.size(), 0);
+      for (EClassId c : ids) {
         if (m.done()) break;
         if (eg.has_type(c)) m.search_root(c);
       }
       break;
+    }
     case PatternNode::Kind::Leaf:
       if (auto c = leaf_class(eg, root.op)) m.search_root(*c);
       break;

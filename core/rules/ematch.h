@@ -25,8 +25,8 @@ struct Match {
   EClassId eclass;            // canonical class of the matched term
   std::optional<ENode> node;  // the matched root e-node; none when the LHS is a bare ?x
   Subst subst;
-  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses (empty
-                              // when there are none)
+  std::vector<Value> params;  // the parameters bound by the match-time `let` clauses (they are
+                              // numbered first; empty when there are none)
 };
 
 struct SearchOptions {
@@ -44,11 +44,14 @@ class MatchList {
   explicit MatchList(const Rule& rule);
   size_t size() const { return eclass_.size(); }
   Match at(size_t i) const;
+  // Room for n matches rooted in e-nodes of `arity` children, so that adding them does not
+  // regrow the lists match by match.
+  void reserve(size_t n, size_t arity);
   std::vector<Match> all() const;
 
   // Appends a match: `node` is the matched root e-node (none for a bare ?x), `classes` and
-  // `attrs` the bindings by VarTable index, `params` the match-time parameters (empty, or one
-  // per parameter of the rule).
+  // `attrs` the bindings by VarTable index, `params` the parameters the match-time `let`s
+  // bind (empty when they bind none).
   void add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
            std::span<const AttrValue* const> attrs, std::span<const Value> params);
 

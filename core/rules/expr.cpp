@@ -65,7 +65,21 @@ struct Expr::Fn {
   int max_args = -1;  // -1: any number
   ArgMode mode = ArgMode::Values;
   std::string doc;
-  Value (*eval)(const Expr& self, const EvalContext& ctx);
+  // Exactly one is set: an int or bool result is returned as such (conditions and int arguments
+  // are evaluated per match, without building a Value), anything else as a Value.
+  Value (*eval)(const Expr& self, const EvalContext& ctx) = nullptr;
+  int64_t (*eval_int)(const Expr& self, const EvalContext& ctx) = nullptr;
+  bool (*eval_bool)(const Expr& self, const EvalContext& ctx) = nullptr;
+
+  using ValueFn = Value (*)(const Expr&, const EvalContext&);
+  using IntFn = int64_t (*)(const Expr&, const EvalContext&);
+  using BoolFn = bool (*)(const Expr&, const EvalContext&);
+  Fn(std::string n, int lo, int hi, ArgMode m, std::string d, ValueFn f)
+      : name(std::move(n)), min_args(lo), max_args(hi), mode(m), doc(std::move(d)), eval(f) {}
+  Fn(std::string n, int lo, int hi, ArgMode m, std::string d, IntFn f)
+      : name(std::move(n)), min_args(lo), max_args(hi), mode(m), doc(std::move(d)), eval_int(f) {}
+  Fn(std::string n, int lo, int hi, ArgMode m, std::string d, BoolFn f)
+      : name(std::move(n)), min_args(lo), max_args(hi), mode(m), doc(std::move(d)), eval_bool(f) {}
 };
 
 namespace {
@@ -108,6 +122,26 @@ const std::vector<int64_t>& as_ints(const Expr& e, const Value& v) {
   fail_expr(e, fmt::format("expected an int list, got {} {}", value_kind(v), value_str(v)));
 }
 
+// Argument i as an int list, read where it lies when it is a literal, a parameter or an
+// attribute of the match (a perm ?p is read per match), else evaluated into `keep`.
+const std::vector<int64_t>& ints_arg(const Expr& self, size_t i, const EvalContext& ctx,
+                                     Value& keep) {
+  const Expr& a = self.args()[i];
+  const Value* in_place = nullptr;
+  if (a.kind() == Expr::Kind::AttrVar) {
+    if (const auto* l = std::get_if<std::vector<int64_t>>(&ctx.attr(a.var()))) return *l;
+  } else if (a.kind() == Expr::Kind::Literal) {
+    in_place = &a.literal();
+  } else if (a.kind() == Expr::Kind::Param) {
+    in_place = &ctx.param(a.var());
+  }
+  if (!in_place) {
+    keep = a.eval(ctx);
+    in_place = &keep;
+  }
+  return as_ints(a, *in_place);
+}
+
 int64_t int_arg(const Expr& self, size_t i, const EvalContext& ctx) {
   return self.args()[i].eval_int(ctx);
 }
@@ -134,7 +168,7 @@ bool values_equal(const Value& a, const Value& b) {
 }
 
 template <typename F>
-Value fold_ints(const Expr& self, const EvalContext& ctx, F f) {
+int64_t fold_ints(const Expr& self, const EvalContext& ctx, F f) {
   __int128 acc = int_arg(self, 0, ctx);
   for (size_t i = 1; i < self.args().size(); ++i)
     acc = checked(self, f(acc, int_arg(self, i, ctx)));
@@ -142,7 +176,7 @@ Value fold_ints(const Expr& self, const EvalContext& ctx, F f) {
 }
 
 template <typename F>
-Value compare(const Expr& self, const EvalContext& ctx, F f) {
+bool compare(const Expr& self, const EvalContext& ctx, F f) {
   return f(int_arg(self, 0, ctx), int_arg(self, 1, ctx));
 }
 
@@ -182,7 +216,7 @@ const std::vector<Expr::Fn>& functions() {
       {"+", 2, -1, ArgMode::Values, "sum of ints",
        [](const Expr& s, const EvalContext& c) { return fold_ints(s, c, std::plus<__int128>()); }},
       {"-", 1, 2, ArgMode::Values, "(- a b) difference, (- a) negation",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          if (s.args().size() == 1) return checked(s, -static_cast<__int128>(int_arg(s, 0, c)));
          return fold_ints(s, c, std::minus<__int128>());
        }},
@@ -191,7 +225,7 @@ const std::vector<Expr::Fn>& functions() {
          return fold_ints(s, c, std::multiplies<__int128>());
        }},
       {"/", 2, 2, ArgMode::Values, "floor division",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          int64_t a = int_arg(s, 0, c), b = int_arg(s, 1, c);
          if (b == 0) fail_expr(s, "division by zero");
          if (a == INT64_MIN && b == -1) fail_expr(s, "integer overflow");
@@ -199,7 +233,7 @@ const std::vector<Expr::Fn>& functions() {
          return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
        }},
       {"mod", 2, 2, ArgMode::Values, "remainder with the sign of the divisor",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          int64_t a = int_arg(s, 0, c), b = int_arg(s, 1, c);
          if (b == 0) fail_expr(s, "modulo by zero");
          if (b == -1) return int64_t{0};
@@ -215,11 +249,11 @@ const std::vector<Expr::Fn>& functions() {
          return fold_ints(s, c, [](__int128 a, __int128 b) { return std::max(a, b); });
        }},
       {"=", 2, 2, ArgMode::Values, "equality of any two values",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          return values_equal(s.args()[0].eval(c), s.args()[1].eval(c));
        }},
       {"!=", 2, 2, ArgMode::Values, "inequality of any two values",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          return !values_equal(s.args()[0].eval(c), s.args()[1].eval(c));
        }},
       {"<", 2, 2, ArgMode::Values, "int comparison",
@@ -235,80 +269,80 @@ const std::vector<Expr::Fn>& functions() {
          return compare(s, c, std::greater_equal<int64_t>());
        }},
       {"and", 1, -1, ArgMode::Values, "true when every argument is (stops at the first false)",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          for (const Expr& a : s.args())
            if (!a.eval_bool(c)) return false;
          return true;
        }},
       {"or", 1, -1, ArgMode::Values, "true when some argument is (stops at the first true)",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          for (const Expr& a : s.args())
            if (a.eval_bool(c)) return true;
          return false;
        }},
       {"not", 1, 1, ArgMode::Values, "negation",
-       [](const Expr& s, const EvalContext& c) -> Value { return !s.args()[0].eval_bool(c); }},
+       [](const Expr& s, const EvalContext& c) -> bool { return !s.args()[0].eval_bool(c); }},
       {"if", 3, 3, ArgMode::Values, "(if cond then else)",
        [](const Expr& s, const EvalContext& c) {
          return s.args()[0].eval_bool(c) ? s.args()[1].eval(c) : s.args()[2].eval(c);
        }},
       {"rank", 1, 1, ArgMode::Classes, "number of dims of ?x",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          return static_cast<int64_t>(class_arg(s, 0, c).shape.size());
        }},
       {"dim", 2, 2, ArgMode::ClassThenValues,
        "(dim ?x i): size of dim i (negative counts from the end)",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          const Shape& sh = class_arg(s, 0, c).shape;
          return sh[axis_arg(s, 1, static_cast<int64_t>(sh.size()), c)];
        }},
       {"shape", 1, 1, ArgMode::Classes, "the shape of ?x as an int list",
        [](const Expr& s, const EvalContext& c) -> Value { return class_arg(s, 0, c).shape; }},
       {"numel", 1, 1, ArgMode::Classes, "element count of ?x",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          return numel(class_arg(s, 0, c).shape);
        }},
       {"max-rank", 1, -1, ArgMode::Classes, "largest rank among the e-classes",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          size_t r = 0;
          for (size_t i = 0; i < s.args().size(); ++i)
            r = std::max(r, class_arg(s, i, c).shape.size());
          return static_cast<int64_t>(r);
        }},
       {"min-rank", 1, -1, ArgMode::Classes, "smallest rank among the e-classes",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          size_t r = kMaxRank;
          for (size_t i = 0; i < s.args().size(); ++i)
            r = std::min(r, class_arg(s, i, c).shape.size());
          return static_cast<int64_t>(r);
        }},
       {"shape-eq", 2, -1, ArgMode::Classes, "true when the e-classes have equal shapes",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          for (size_t i = 1; i < s.args().size(); ++i)
            if (class_arg(s, i, c).shape != class_arg(s, 0, c).shape) return false;
          return true;
        }},
       {"same-dtype", 2, -1, ArgMode::Classes, "true when the e-classes have one dtype",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          for (size_t i = 1; i < s.args().size(); ++i)
            if (class_arg(s, i, c).dtype != class_arg(s, 0, c).dtype) return false;
          return true;
        }},
       {"broadcastable", 2, 2, ArgMode::Classes, "true when the two shapes broadcast together",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          return broadcastable(class_arg(s, 0, c).shape, class_arg(s, 1, c).shape);
        }},
       {"dtype-in", 2, -1, ArgMode::ClassThenDTypes,
        "(dtype-in ?x f32 integer): dtype of ?x is one of the dtypes or sets (float numeric "
        "signed integer bool any)",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          DType t = class_arg(s, 0, c).dtype;
          for (size_t i = 1; i < s.args().size(); ++i)
            if (dtype_matches(t, std::get<std::string>(s.args()[i].literal()))) return true;
          return false;
        }},
       {"is-const", 1, 1, ArgMode::Classes, "true when the e-class holds a constant",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> bool {
          return c.class_is_const(s.args()[0].var());
        }},
       {"swap", 3, 3, ArgMode::Values,
@@ -331,9 +365,9 @@ const std::vector<Expr::Fn>& functions() {
          return p;
        }},
       {"is-identity", 1, 1, ArgMode::Values, "true when the int list is [0 1 .. n-1]",
-       [](const Expr& s, const EvalContext& c) -> Value {
-         Value pv = s.args()[0].eval(c);
-         const auto& p = as_ints(s.args()[0], pv);
+       [](const Expr& s, const EvalContext& c) -> bool {
+         Value keep;
+         const auto& p = ints_arg(s, 0, c, keep);
          for (size_t i = 0; i < p.size(); ++i)
            if (p[i] != static_cast<int64_t>(i)) return false;
          return true;
@@ -341,9 +375,9 @@ const std::vector<Expr::Fn>& functions() {
       {"compose", 2, 2, ArgMode::Values,
        "(compose p q): the one perm equal to transposing by p, then by q (r[i] = p[q[i]])",
        [](const Expr& s, const EvalContext& c) -> Value {
-         Value pv = s.args()[0].eval(c), qv = s.args()[1].eval(c);
-         const auto& p = as_ints(s.args()[0], pv);
-         const auto& q = as_ints(s.args()[1], qv);
+         Value keep_p, keep_q;
+         const auto& p = ints_arg(s, 0, c, keep_p);
+         const auto& q = ints_arg(s, 1, c, keep_q);
          if (p.size() != q.size()) fail_expr(s, "perms of different lengths");
          std::vector<int64_t> r(q.size());
          for (size_t i = 0; i < q.size(); ++i) {
@@ -353,13 +387,13 @@ const std::vector<Expr::Fn>& functions() {
          return r;
        }},
       {"len", 1, 1, ArgMode::Values, "length of an int list",
-       [](const Expr& s, const EvalContext& c) -> Value {
+       [](const Expr& s, const EvalContext& c) -> int64_t {
          return static_cast<int64_t>(as_ints(s, s.args()[0].eval(c)).size());
        }},
       {"nth", 2, 2, ArgMode::Values, "(nth list i): element i (negative counts from the end)",
-       [](const Expr& s, const EvalContext& c) -> Value {
-         Value lv = s.args()[0].eval(c);
-         const auto& l = as_ints(s.args()[0], lv);
+       [](const Expr& s, const EvalContext& c) -> int64_t {
+         Value keep;
+         const auto& l = ints_arg(s, 0, c, keep);
          int64_t i = int_arg(s, 1, c), n = static_cast<int64_t>(l.size());
          if (i < -n || i >= n) fail_expr(s, fmt::format("index {} out of range for {}", i, n));
          return l[i < 0 ? i + n : i];
@@ -508,14 +542,17 @@ Value Expr::eval(const EvalContext& ctx) const {
       break;
   }
   try {
+    if (fn_->eval_int) return fn_->eval_int(*this, ctx);
+    if (fn_->eval_bool) return fn_->eval_bool(*this, ctx);
     return fn_->eval(*this, ctx);
   } catch (const Error& err) {
     throw err.at(loc_);
   }
 }
 
-// Conditions and int arguments are evaluated per match: a literal or a parameter is read in
-// place rather than copied out as a Value.
+// Conditions and int arguments are evaluated per match: a literal, a parameter or an int
+// attribute is read in place, and a function with an int or bool result returns it as such,
+// rather than building a Value.
 const Value* Expr::value_in_place(const EvalContext& ctx) const {
   if (kind_ == Kind::Literal) return &literal_;
   if (kind_ == Kind::Param) return &ctx.param(var_);
@@ -524,10 +561,27 @@ const Value* Expr::value_in_place(const EvalContext& ctx) const {
 
 bool Expr::eval_bool(const EvalContext& ctx) const {
   if (const Value* v = value_in_place(ctx)) return as_bool(*this, *v);
+  if (kind_ == Kind::Call && fn_->eval_bool) {
+    try {
+      return fn_->eval_bool(*this, ctx);
+    } catch (const Error& err) {
+      throw err.at(loc_);
+    }
+  }
   return as_bool(*this, eval(ctx));
 }
+
 int64_t Expr::eval_int(const EvalContext& ctx) const {
   if (const Value* v = value_in_place(ctx)) return as_int(*this, *v);
+  if (kind_ == Kind::AttrVar)
+    if (const int64_t* i = std::get_if<int64_t>(&ctx.attr(var_))) return *i;
+  if (kind_ == Kind::Call && fn_->eval_int) {
+    try {
+      return fn_->eval_int(*this, ctx);
+    } catch (const Error& err) {
+      throw err.at(loc_);
+    }
+  }
   return as_int(*this, eval(ctx));
 }
 

@@ -25,7 +25,7 @@ void build_workload(Workload& w, size_t n_nodes) {
   w.meta = add_graph(w.eg, g);
   uint32_t step = 0;
   for (EClassId c : w.eg.class_ids()) {
-    std::vector<ENode> nodes = w.eg.eclass(c).nodes;
+    std::vector<ENode> nodes = w.eg.eclass(c).nodes.vec();
     for (const ENode& n : nodes) {
       const std::string& op = op_name(n.op);
       if (op != "add" && op != "mul") continue;

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 
 #include "core/backend/ref_backend.h"
+#include "core/backend/worker_backend.h"
 #include "core/base/error.h"
 #include "core/io/rtg.h"
 #include "tests/core/compare/wrong_backend.h"
@@ -270,6 +272,36 @@ TEST_F(ReviewTest, FindingsWithOneReducedRootMerge) {
   EXPECT_EQ(a->str(), "ort:O3 alone differs; ref, onnx-ref:default agree");
   // Reviewed findings are not reviewed again.
   EXPECT_EQ(review_campaign(db, c, o, by_name, {}).reviewed, 0u);
+}
+
+// --review-time is a deadline: a second opinion from a worker that hangs is stopped then (the
+// worker killed), the finding it cut short is left for `fuzz --resume`, and the backend's limits
+// end with the review.
+TEST_F(ReviewTest, TheReviewTimeIsADeadlineWhateverTheWorkersDo) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  CampaignOptions o;
+  o.input_ranges = false;
+  int64_t c = db.add_campaign({0, utc_now(), o.to_json().dump(), "0", "{}", 1, 0, 1});
+  db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {finding(kChain, "exp", "f32", c)});
+  WorkerBackend hang({.name = "hang:default",
+                      .argv = {RETORT_FAULT_WORKER, "--fault", "hang"},
+                      .timeout_s = 600,
+                      .options = {}});
+  backends_["hang:default"] = &hang;
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  ReviewOptions review;
+  review.extra = {"hang:default"};
+  review.reduce = false;
+  review.seconds = 2;
+  auto start = std::chrono::steady_clock::now();
+  ReviewStats stats = review_campaign(db, c, o, by_name, review);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, review.seconds + 10);
+  EXPECT_EQ(stats.reviewed, 0u);
+  EXPECT_EQ(stats.left, 1u);
+  EXPECT_TRUE(db.reviews().empty());
+  EXPECT_EQ(hang.worker_pid(), -1);
+  EXPECT_FALSE(hang.case_trouble().cut);
 }
 
 }  // namespace

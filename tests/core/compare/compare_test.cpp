@@ -603,6 +603,32 @@ TEST(Compare, ARefusalOfTheFamilyIsUnsupported) {
   EXPECT_EQ(r.bug_count(), 1u);
 }
 
+// ORT 1.16.3 refuses Slice of a 0-d tensor when it runs the model at O0 (its worker says
+// "unsupported"), and its constant folding raises the same kernel message while loading at O3:
+// the O3 error is that refusal, not a finding. An error of another release, or another text,
+// still is.
+TEST(Compare, AnErrorRepeatingAnotherModesRefusalIsThatRefusal) {
+  Fixture f;
+  FailingBackend o0("ort@1.16.3:O0", RunStatus::Unsupported,
+                    "Non-zero status code returned while running Slice node. Name:'n5' Status "
+                    "Message: Cannot slice scalars\n");
+  FailingBackend o3("ort@1.16.3:O3", RunStatus::Error, "Cannot slice scalars");
+  CompareReport r = run_compare({{"original", &f.original}}, {&o0, &o3}, {});
+  EXPECT_EQ(r.bug_count(), 0u) << r.bug(1)->str();
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Unsupported);
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Unsupported);
+  EXPECT_NE(r.cell(1, 0).message.find("ort@1.16.3:O3 refuses what ort@1.16.3:O0 refuses"),
+            std::string::npos)
+      << r.cell(1, 0).message;
+
+  FailingBackend newer("ort:O3", RunStatus::Error, "Cannot slice scalars");
+  r = run_compare({{"original", &f.original}}, {&o0, &newer}, {});
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Error);
+  FailingBackend other("ort@1.16.3:O3", RunStatus::Error, "invalid expand shape");
+  r = run_compare({{"original", &f.original}}, {&o0, &other}, {});
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Error);
+}
+
 // The reference cannot evaluate a gather at an index outside the axis; the note says why.
 TEST(Compare, AReferenceFailureOnUndefinedInputsNamesThem) {
   Graph g = parse_rtg(R"(graph g

@@ -192,6 +192,28 @@ TEST(EGraph, GraphOutIsNotATensor) {
   EXPECT_THROW(eg.merge(root, a, Justification::by_rule("x", 0)), Error);
 }
 
+// A term with canonical children is found through the hashcons until a merge re-keys it; it
+// must still be found exactly afterwards, not added again as a new congruent term.
+TEST(EGraph, TermsStayFoundExactlyAfterTheirChildMerges) {
+  EGraph eg;
+  EClassId a = eg.add_input("a", f23);
+  EClassId b = eg.add_input("b", f23);
+  EClassId na = eg.add(op("neg", {a}));
+  eg.add(op("abs", {b}));
+  eg.add(op("exp", {b}));  // b keeps more parents, so a's class is the one merged away
+  eg.merge(a, b, Justification::by_rule("a=b", 0));
+  eg.rebuild();
+  ASSERT_EQ(eg.find(a), b);
+  size_t terms = eg.term_count();
+  EXPECT_EQ(eg.add(op("neg", {a})), na);
+  EXPECT_EQ(eg.term_count(), terms);
+  EClassId nb = eg.add(op("neg", {b}));  // congruent to neg(a): a new term in its class
+  EXPECT_NE(nb, na);
+  EXPECT_EQ(eg.find(nb), eg.find(na));
+  EXPECT_EQ(eg.add(op("neg", {b})), nb);
+  EXPECT_EQ(eg.term_count(), terms + 1);
+}
+
 TEST(EGraph, MemoryPerNodeIsCompact) {
   EGraph eg;
   EClassId prev = eg.add_input("x", f23);
@@ -219,6 +241,39 @@ TEST(IdList, InlineAndHeapStorage) {
   small = moved;
   EXPECT_EQ(small.size(), 5u);
   EXPECT_EQ(small[0], EClassId(1));
+}
+
+// Class records keep their first elements inline; the lists grow to the heap at powers of two
+// and come back inline when rebuild() shortens them.
+TEST(InlineVec, GrowsToTheHeapAndBackInline) {
+  InlineVec<ENode, 1> nodes;
+  EXPECT_EQ(sizeof(nodes), 32u);
+  for (uint32_t i = 0; i < 5; ++i)
+    nodes.push_back(make_enode("add", {}, {EClassId(i), EClassId(i + 1)}));
+  EXPECT_EQ(nodes.size(), 5u);
+  EXPECT_EQ(nodes.heap_bytes(), 8 * sizeof(ENode));
+  EXPECT_EQ(nodes[4].children[1], EClassId(5));
+  InlineVec<ENode, 1> copy = nodes;
+  EXPECT_EQ(copy, nodes);
+  nodes.truncate(3);
+  EXPECT_EQ(nodes.heap_bytes(), 4 * sizeof(ENode));
+  EXPECT_EQ(nodes[2].children[0], EClassId(2));
+  nodes.truncate(1);
+  EXPECT_EQ(nodes.heap_bytes(), 0u);
+  EXPECT_EQ(nodes[0].children[0], EClassId(0));
+  nodes.append_moved(copy);
+  EXPECT_TRUE(copy.empty());
+  EXPECT_EQ(nodes.size(), 6u);
+  EXPECT_EQ(nodes[5].children[0], EClassId(4));
+  InlineVec<ENode, 1> moved = std::move(nodes);
+  EXPECT_EQ(moved.size(), 6u);
+  EXPECT_TRUE(nodes.empty());
+
+  InlineVec<EClassId, 3> ids;
+  ids.push_back(EClassId(7));
+  InlineVec<EClassId, 3> ids2 = std::move(ids);
+  EXPECT_EQ(ids2.vec(), std::vector<EClassId>{EClassId(7)});
+  EXPECT_EQ(ids2.heap_bytes(), 0u);
 }
 
 }  // namespace

@@ -147,7 +147,7 @@ TEST(Extract, EveryModeStaysEquivalentOnCommutedRandomGraphs) {
     GraphMeta meta = add_graph(eg, g);
     uint32_t step = 0;
     for (EClassId c : eg.class_ids()) {
-      std::vector<ENode> nodes = eg.eclass(c).nodes;
+      std::vector<ENode> nodes = eg.eclass(c).nodes.vec();
       for (const ENode& n : nodes) {
         const std::string& op = op_name(n.op);
         if (op != "add" && op != "mul") continue;
