@@ -1,5 +1,6 @@
 #include "core/backend/support.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,9 +10,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend/backend_set.h"
 #include "core/backend/family.h"
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
+#include "core/base/rng.h"
 #include "core/exec/inputs.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/file_io.h"
@@ -46,12 +49,18 @@ nlohmann::json to_json(const SupportTable& t) {
   nlohmann::json cells = nlohmann::json::object();
   for (const auto& [op, row] : t.cells)
     for (const auto& [dtype, s] : row) cells[op][std::string(dtype_name(dtype))] = support_word(s);
-  return {{"backend", t.backend}, {"version", t.version}, {"cells", cells}};
+  return {{"backend", t.backend},
+          {"version", t.version},
+          {"probed_with", t.probed_with},
+          {"cells", cells}};
 }
 
 std::optional<SupportTable> from_json(const nlohmann::json& j) {
   try {
-    SupportTable t{j.at("backend").get<std::string>(), j.at("version").get<std::string>(), {}};
+    SupportTable t{j.at("backend").get<std::string>(),
+                   j.at("version").get<std::string>(),
+                   {},
+                   j.value("probed_with", std::string())};
     for (const auto& [op, row] : j.at("cells").items()) {
       // Only the registry's ops: a cache file naming others (their names reach the terminal in
       // `backend support`) is not this build's, and is probed again.
@@ -128,6 +137,31 @@ std::string SupportTable::str() const {
   return out;
 }
 
+std::string probe_fingerprint() {
+  static const std::string fingerprint = [] {
+    std::string text;
+    for (const std::string& op : OpRegistry::instance().names()) text += op + "\n";
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    for (const char* dir : {"/backends", "/backends/retort_backends"}) {
+      std::error_code ec;
+      for (const auto& entry : fs::directory_iterator(scripts_dir() + dir, ec))
+        if (entry.is_regular_file() &&
+            (entry.path().extension() == ".py" || entry.path().extension() == ".js"))
+          files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      std::ifstream in(file, std::ios::binary);
+      std::stringstream bytes;
+      bytes << in.rdbuf();
+      text += file.filename().string() + "\n" + bytes.str();
+    }
+    return fmt::format("{:016x}", stable_hash(text));
+  }();
+  return fingerprint;
+}
+
 std::string support_cache_path(const std::string& backend, const std::string& version) {
   return fmt::format("{}/support/{}@{}.json", retort_cache_dir(), file_name_part(backend),
                      file_name_part(version));
@@ -138,7 +172,7 @@ SupportTable backend_support(Backend& backend, const std::string& name,
                              const std::atomic<bool>* cancel) {
   std::vector<std::string> ops = OpRegistry::instance().names();
   // The version is known once the worker has answered hello: probe the first op first.
-  SupportTable table{name, "", {}};
+  SupportTable table{name, "", {}, probe_fingerprint()};
   for (DType t : kAllDTypes) table.cells[ops.front()][t] = probe(backend, ops.front(), t);
   BackendInfo info = backend.info();
   // A worker that never answered hello (a broken environment, a missing node_modules) says
@@ -152,7 +186,9 @@ SupportTable backend_support(Backend& backend, const std::string& name,
     std::stringstream text;
     text << in.rdbuf();
     auto cached = from_json(nlohmann::json::parse(text.str(), nullptr, false));
-    if (cached && cached->version == table.version && !cached->runs_nothing()) return *cached;
+    if (cached && cached->version == table.version && cached->probed_with == table.probed_with &&
+        !cached->runs_nothing())
+      return *cached;
   }
   for (size_t i = 1; i < ops.size(); ++i) {
     if (cancel && cancel->load())

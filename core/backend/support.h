@@ -24,6 +24,9 @@ enum class Support { Yes, No, Untyped };  // untyped: the op cannot take that dt
 struct SupportTable {
   std::string backend, version;
   std::map<std::string, std::map<DType, Support>> cells;  // op -> dtype -> support
+  // What it was probed with (probe_fingerprint()): a cached table whose ops or workers have
+  // changed since is probed again.
+  std::string probed_with{};
 
   // For GenOptions::op_dtypes: per op, the operand dtypes the backend runs.
   std::map<std::string, std::set<DType>> supported() const;
@@ -41,7 +44,12 @@ std::optional<Graph> single_op_graph(const std::string& op, DType t, uint64_t se
 // made safe by file_name_part (core/io/file_io.h).
 std::string support_cache_path(const std::string& backend, const std::string& version);
 
-// The cached table for the backend's version, else a fresh probe (then cached). progress is
+// The registry's ops and the workers' scripts (scripts_dir()/backends, its Python package), as a
+// hash: a table probed before an op was added or a converter changed says nothing of them.
+std::string probe_fingerprint();
+
+// The cached table for the backend's version and probe_fingerprint(), else a fresh probe (then
+// cached). progress is
 // called after each op with (ops done, ops in all). When *cancel turns true (Ctrl-C) the probe
 // stops between ops with an Error and caches nothing, so a partial table is never taken as whole.
 SupportTable backend_support(Backend& backend, const std::string& name,

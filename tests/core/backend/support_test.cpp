@@ -68,6 +68,28 @@ TEST_F(SupportTest, ACorruptCacheIsProbedAgain) {
   EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::Yes);
 }
 
+// A table probed before an op joined the registry or a worker's converter changed (another
+// fingerprint, or none: caches older than the fingerprint) is probed again, not trusted.
+TEST_F(SupportTest, ATableProbedWithOtherOpsOrWorkersIsProbedAgain) {
+  BackendSet set;
+  SupportTable t = backend_support(set.get("ref"), "ref");
+  EXPECT_EQ(t.probed_with, probe_fingerprint());
+  std::string path = support_cache_path("ref", t.version);
+  for (const std::string& stale : {std::string("\"probed_with\": \"0123\""), std::string()}) {
+    std::string text = read_file(path);
+    auto at = text.find("\"f32\": \"yes\"", text.find("\"add\""));
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 12, "\"f32\": \"no\"");
+    auto with = text.find("\"probed_with\"");
+    ASSERT_NE(with, std::string::npos);
+    size_t end = text.find(',', with);
+    text.replace(with, end + 1 - with, stale.empty() ? "" : stale + ",");
+    write_file(path, text, /*overwrite=*/true);
+    EXPECT_EQ(backend_support(set.get("ref"), "ref").cells.at("add").at(DType::f32), Support::Yes)
+        << text.substr(0, 200);
+  }
+}
+
 TEST_F(SupportTest, CtrlCStopsTheProbeAndCachesNothing) {
   BackendSet set;
   std::atomic<bool> cancel{false};
