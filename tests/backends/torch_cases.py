@@ -123,10 +123,13 @@ def binary_cases():
         Case("Mod i32 floored", "Mod", [ints(3, 4), nonzero(4)]),
         Case("Mod i32 fmod", "Mod", [ints(3, 4), nonzero(4)], fmod=1),
         Case("Mod f32 fmod", "Mod", [f32(3, 4), pos(4)], fmod=1),
+        Case("Mod i8 fmod", "Mod", [ints(3, 4, dtype=np.int8), nonzero(4, dtype=np.int8)],
+             fmod=1),
         Case("Pow", "Pow", [pos(3, 4), f32(3, 4)]),
         Case("Pow i32", "Pow", [ints(3, 4, low=-3, high=4), ints(3, 4, low=0, high=4)]),
         Case("Pow i32 by f32", "Pow", [ints(3, 4, low=1, high=9),
                                        np.full((3, 4), 0.5, np.float32)]),
+        Case("Pow f32 by i8", "Pow", [pos(3, 4), np.full((3, 4), 2, np.int8)]),
         Case("PRelu", "PRelu", [f32(2, 3, 4), f32(3, 1)]),
     ]
     return cases

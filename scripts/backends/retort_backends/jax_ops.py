@@ -134,10 +134,18 @@ def conv_conv(c):
     return expr
 
 
+def tuple_lit(v):
+    """A tuple literal of (nested) numbers: older jax caches reduce_window by its window."""
+    if isinstance(v, (list, tuple)):
+        items = [tuple_lit(e) for e in v]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return lit(v)
+
+
 def reduce_window(x, init, op, kernel, strides, dilations, pads):
-    return (f"lax.reduce_window({x}, {init}, {op}, {lit([1, 1] + kernel)}, "
-            f"{lit([1, 1] + strides)}, {lit([[0, 0], [0, 0]] + pads)}, "
-            f"window_dilation={lit([1, 1] + dilations)})")
+    return (f"lax.reduce_window({x}, {init}, {op}, {tuple_lit([1, 1] + kernel)}, "
+            f"{tuple_lit([1, 1] + strides)}, {tuple_lit([[0, 0], [0, 0]] + pads)}, "
+            f"window_dilation={tuple_lit([1, 1] + dilations)})")
 
 
 def conv_max_pool(c):
@@ -311,7 +319,8 @@ def conv_gather_elements(c):
 def conv_scatter_elements(c):
     axis, n, reduction = element_axis(c)
     how = {"none": "set", "add": "add", "mul": "multiply"}[reduction]
-    return f"{c.x(0)}.at[{element_coords(c, n, axis)}].{how}({c.x(2)})"
+    # Run op by op (nojit) a graph input is a numpy array, which has no .at.
+    return f"jnp.asarray({c.x(0)}).at[{element_coords(c, n, axis)}].{how}({c.x(2)})"
 
 
 def conv_pad(c):

@@ -72,13 +72,23 @@ def conv_div(c):
 
 
 def conv_mod(c):
-    fn = "tf.truncatemod" if c.attr("fmod", 0) else "tf.math.floormod"
-    return f"{fn}({c.x(0)}, {c.x(1)})"
+    if not c.attr("fmod", 0):
+        return f"tf.math.floormod({c.x(0)}, {c.x(1)})"
+    dtype = np.dtype(c.dtype(0))
+    if dtype.kind in "iu" and dtype.itemsize < 4:
+        # TF registers truncatemod for 32- and 64-bit integers and floats only.
+        raise Unsupported(f"Mod with fmod=1 of {dtype.name} (tf.truncatemod has no kernel)")
+    return f"tf.truncatemod({c.x(0)}, {c.x(1)})"
 
 
 def conv_pow(c):
+    # ONNX Pow keeps the base's dtype. TF takes one dtype: a float base takes the exponent in
+    # its own dtype (an i8 exponent of 2 is 2.0); an integer base is raised in the exponent's
+    # dtype and cast back, as the promoting frameworks do.
     if c.dtype(0) == c.dtype(1):
         return f"tf.pow({c.x(0)}, {c.x(1)})"
+    if is_float(c.dtype(0)):
+        return f"tf.pow({c.x(0)}, {cast_to(c.x(1), c.dtype(0))})"
     return cast_to(f"tf.pow({cast_to(c.x(0), c.dtype(1))}, {c.x(1)})", c.dtype(0))
 
 
