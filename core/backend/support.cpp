@@ -151,12 +151,8 @@ std::string probe_fingerprint() {
           files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
-      std::ifstream in(file, std::ios::binary);
-      std::stringstream bytes;
-      bytes << in.rdbuf();
-      text += file.filename().string() + "\n" + bytes.str();
-    }
+    for (const fs::path& file : files)
+      text += file.filename().string() + "\n" + read_file(file.string());
     return fmt::format("{:016x}", stable_hash(text));
   }();
   return fingerprint;
