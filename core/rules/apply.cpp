@@ -198,7 +198,8 @@ class Instance {
     for (Slot& s : slots_) {
       if (!s.fresh) continue;
       children_known(s);
-      s.id = eg_.add(s.node);
+      // An op slot's type was inferred by build(); the graph_out root has none.
+      s.id = rule_.on_graph_out() ? eg_.add(s.node) : eg_.add(s.node, s.type);
       s.fresh = false;
     }
     return slots_.back().id;
