@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -73,24 +72,33 @@ std::optional<std::string> choose_params(const EGraph& eg, const Rule& rule, con
 }
 
 // Intermediate tensors an Expose rule may add to the outputs of graph_out node `out`: classes
-// reachable from it that are tensors, hold no input or constant, and are not outputs yet.
+// reachable from it that are tensors, hold no input or constant, and are not outputs yet, in
+// increasing id order. Marks by class id rather than sets: the walk may cover the whole e-graph.
 std::vector<EClassId> expose_candidates(const EGraph& eg, const ENode& out) {
-  std::set<EClassId> outputs, seen;
+  constexpr uint8_t kSeen = 1, kOutput = 2;
+  std::vector<uint8_t> mark(eg.term_count(), 0);
   std::vector<EClassId> stack;
   for (EClassId c : out.children) {
-    outputs.insert(eg.find(c));
+    mark[eg.find(c).value] |= kOutput;
     stack.push_back(eg.find(c));
   }
+  std::vector<EClassId> seen;
   while (!stack.empty()) {
     EClassId c = stack.back();
     stack.pop_back();
-    if (!seen.insert(c).second) continue;
+    if (mark[c.value] & kSeen) continue;
+    mark[c.value] |= kSeen;
+    seen.push_back(c);
     for (const ENode& n : eg.eclass(c).nodes)
-      for (EClassId k : n.children) stack.push_back(eg.find(k));
+      for (EClassId k : n.children) {
+        EClassId kc = eg.find(k);
+        if (!(mark[kc.value] & kSeen)) stack.push_back(kc);
+      }
   }
+  std::sort(seen.begin(), seen.end());
   std::vector<EClassId> out_ids;
   for (EClassId c : seen) {
-    if (outputs.count(c) || !eg.has_type(c)) continue;
+    if ((mark[c.value] & kOutput) || !eg.has_type(c)) continue;
     const auto& nodes = eg.eclass(c).nodes;
     bool leaf =
         std::any_of(nodes.begin(), nodes.end(), [](const ENode& n) { return is_leaf_op(n.op); });
