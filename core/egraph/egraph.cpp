@@ -16,11 +16,10 @@ struct EGraph::TermTable {
   std::vector<ENode> nodes;
   IdTable index;
 
-  // The term whose e-node is exactly `n`, if any: in the index, or in the memo under its own
-  // e-node.
-  std::optional<EClassId> find(const ENode& n, const IdTable& memo) const {
+  // The term whose e-node is exactly `n` (whose hash is `hash`), if any: in the index, or in
+  // the memo under its own e-node.
+  std::optional<EClassId> find(const ENode& n, size_t hash, const IdTable& memo) const {
     auto is_term = [&](uint32_t t) { return nodes[t] == n; };
-    size_t hash = n.hash();
     auto t = index.find(hash, is_term);
     if (!t) t = memo.find(hash, is_term);
     if (!t) return std::nullopt;
@@ -68,8 +67,11 @@ bool EGraph::canonicalizes_to(uint32_t t, const ENode& canonical) const {
 }
 
 std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
-  auto t =
-      memo_.find(canonical.hash(), [&](uint32_t id) { return canonicalizes_to(id, canonical); });
+  return memo_find(canonical, canonical.hash());
+}
+
+std::optional<EClassId> EGraph::memo_find(const ENode& canonical, size_t hash) const {
+  auto t = memo_.find(hash, [&](uint32_t id) { return canonicalizes_to(id, canonical); });
   if (!t) return std::nullopt;
   return EClassId(*t);
 }
@@ -145,16 +147,20 @@ EClassId EGraph::add(const ENode& node, TypeId type) {
 }
 
 EClassId EGraph::add_node(const ENode& node, const TypeId* known_type) {
-  if (auto exact = terms_->find(node, memo_)) return *exact;
+  // Most nodes come with canonical children: then the node and its canonical form share a hash.
+  size_t hash = node.hash();
+  if (auto exact = terms_->find(node, hash, memo_)) return *exact;
   check_ids(node);
   ENode canon = canonicalize(node);
-  if (auto found = memo_find(canon)) {
+  bool canonical = node == canon;
+  size_t canon_hash = canonical ? hash : canon.hash();
+  if (auto found = memo_find(canon, canon_hash)) {
     // A new term congruent to a known one: it joins that class, and the proof forest records
     // why (congruence), so explanations can speak about this exact term. The memo keeps the
     // known term, so this one goes into the exact-term index.
     EClassId existing = *found;
     EClassId id = new_term(node);
-    terms_->index.insert(id.value, node.hash());
+    terms_->index.insert(id.value, hash);
     uf_.link(id.value, find(existing).value);
     proofs_.connect(id, existing, ProofForest::kCongruence);
     return id;
@@ -174,8 +180,8 @@ EClassId EGraph::add_node(const ENode& node, const TypeId* known_type) {
     for (size_t j = 0; j < i && !seen; ++j) seen = canon.children[j] == k;
     if (!seen) classes_[k.value]->parents.push_back(id);
   }
-  memo_.insert(id.value, canon.hash());
-  if (!(node == canon)) terms_->index.insert(id.value, node.hash());
+  memo_.insert(id.value, canon_hash);
+  if (!canonical) terms_->index.insert(id.value, hash);
   cls->nodes.push_back(std::move(canon));
   classes_[id.value] = std::move(cls);
   ++class_count_;

@@ -171,6 +171,7 @@ class EGraph {
   void check_ids(const ENode& node) const;
   // The memo's term for a canonical node, if any.
   std::optional<EClassId> memo_find(const ENode& canonical) const;
+  std::optional<EClassId> memo_find(const ENode& canonical, size_t hash) const;
   // True when term `t` canonicalises to `canonical` (no copy of the term is made).
   bool canonicalizes_to(uint32_t t, const ENode& canonical) const;
   // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
