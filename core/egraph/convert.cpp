@@ -110,12 +110,18 @@ class Restorer {
     for (const auto& [name, _] : eg.constants()) claim(name, values_);
     names_.resize(eg.term_count());
     named_.assign(eg.term_count(), 0);
+    chosen_.assign(eg.term_count(), nullptr);
+    for (const auto& [c, n] : sel.chosen) {
+      if (c.value >= chosen_.size())
+        fail("the selection names e-class e{}, not in the e-graph", c.value);
+      chosen_[c.value] = &n;
+    }
   }
 
   Graph run() {
     EClassId root = eg_.find(meta_.root);
     if (sel_.root != root) fail("the selection is not rooted at the graph's root class");
-    const ENode& out_node = sel_.at(root);
+    const ENode& out_node = chosen(root);
     if (out_node.op != special_ops::kGraphOut)
       fail("the root class's chosen e-node is '{}', not graph_out", op_name(out_node.op));
 
@@ -152,7 +158,7 @@ class Restorer {
           }
           state[c.value] = 1;
         }
-        const ENode& n = sel_.at(c);
+        const ENode& n = chosen(c);
         if (next < n.children.size()) {
           EClassId d = eg_.find(n.children[next++]);
           if (state[d.value] == 1) fail("the selection is cyclic at e-class e{}", d.value);
@@ -184,6 +190,11 @@ class Restorer {
   void reserve(const std::string& name) {
     values_.mark(name);
     nodes_.mark(name);
+  }
+
+  const ENode& chosen(EClassId c) const {
+    if (!chosen_[c.value]) fail("the selection has no e-node for class e{}", c.value);
+    return *chosen_[c.value];
   }
 
   bool has_name(EClassId c) const { return named_[c.value] != 0; }
@@ -230,14 +241,14 @@ class Restorer {
   void name_outputs_first(const ENode& root_node) {
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
-      if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(sel_.at(c).op)) continue;
+      if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(chosen(c).op)) continue;
       if (claim(wanted_[i].name, values_)) set_name(c, wanted_[i].name);
     }
   }
 
   void name_class(EClassId c) {
     if (has_name(c)) return;
-    const ENode& n = sel_.at(c);
+    const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) {
       set_name(c, leaf_name(n));
       return;
@@ -252,7 +263,7 @@ class Restorer {
   void add_constants(const std::vector<EClassId>& order) {
     std::set<std::string> used;
     for (EClassId c : order)
-      if (sel_.at(c).op == special_ops::kConst) used.insert(leaf_name(sel_.at(c)));
+      if (chosen(c).op == special_ops::kConst) used.insert(leaf_name(chosen(c)));
     for (const auto& name : meta_.constant_names)
       if (used.erase(name)) g_.constants.push_back(*eg_.find_constant(name));
     for (const auto& name : used) g_.constants.push_back(*eg_.find_constant(name));
@@ -266,7 +277,7 @@ class Restorer {
   }
 
   void emit_node(EClassId c) {
-    const ENode& n = sel_.at(c);
+    const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
     ENode key = n;
@@ -285,7 +296,7 @@ class Restorer {
       ENode sibling = key;
       sibling.out = static_cast<uint16_t>(k);
       auto cls = eg_.lookup(sibling);
-      if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && has_name(*cls))
+      if (cls && chosen_[cls->value] && *chosen_[cls->value] == sibling && has_name(*cls))
         node.outputs.push_back(name_of(*cls));
       else
         node.outputs.push_back(fresh(values_));
@@ -342,7 +353,8 @@ class Restorer {
   // The names of the original terms' values and nodes, by canonical e-node (they point into
   // meta_).
   std::unordered_map<ENode, const std::string*, ENodeHash> original_value_, original_node_;
-  std::vector<std::string> names_;  // by class id: its value's name, where named_
+  std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
+  std::vector<std::string> names_;    // by class id: its value's name, where named_
   std::vector<uint8_t> named_;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v"}, nodes_{"n"};
