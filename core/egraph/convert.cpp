@@ -93,18 +93,62 @@ struct Names {
   bool is_taken(size_t i) const { return i < taken.size() && taken[i]; }
 };
 
+// True when `node` (children: any ids) canonicalises to `canonical`, without copying it.
+bool canonicalizes_to(const EGraph& eg, const ENode& node, const ENode& canonical) {
+  if (node.op != canonical.op || node.attrs != canonical.attrs || node.out != canonical.out ||
+      node.n_out != canonical.n_out || node.children.size() != canonical.children.size())
+    return false;
+  for (size_t i = 0; i < node.children.size(); ++i)
+    if (eg.find(node.children[i]) != canonical.children[i]) return false;
+  return true;
+}
+
+// The original terms' names, grouped by class, each group in term-id order. An original term
+// can only canonicalise to an e-node of its own class, so finding the name of a chosen e-node
+// walks the few original terms of its class instead of hashing every original term's e-node.
+class OriginalNames {
+ public:
+  OriginalNames(const EGraph& eg, const std::map<EClassId, std::string>& names)
+      : head_(eg.term_count(), kNone) {
+    entries_.reserve(names.size());
+    // Pushed from the last term to the first, so each class's list runs in term order.
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+      uint32_t& head = head_[eg.find(it->first).value];
+      entries_.push_back({it->first, &it->second, head});
+      head = static_cast<uint32_t>(entries_.size() - 1);
+    }
+  }
+
+  // The name of the first original term that canonicalises to `n`, the chosen e-node of class
+  // `c`, or nullptr.
+  const std::string* find(const EGraph& eg, EClassId c, const ENode& n) const {
+    for (uint32_t i = head_[c.value]; i != kNone; i = entries_[i].next)
+      if (canonicalizes_to(eg, eg.term(entries_[i].term), n)) return entries_[i].name;
+    return nullptr;
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct Entry {
+    EClassId term;
+    const std::string* name;  // points into the GraphMeta
+    uint32_t next;            // the class's next entry, or kNone
+  };
+  std::vector<uint32_t> head_;  // by class id: its first entry, or kNone
+  std::vector<Entry> entries_;
+};
+
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
  public:
   Restorer(const EGraph& eg, const GraphMeta& meta, const Selection& sel)
-      : eg_(eg), meta_(meta), sel_(sel) {
+      : eg_(eg),
+        meta_(meta),
+        sel_(sel),
+        original_value_(eg, meta.value_names),
+        original_node_(eg, meta.node_names) {
     // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
-    for (const auto& [term, name] : meta.value_names) {
-      original_value_.emplace(eg.canonicalize(eg.term(term)), &name);
-      reserve(name);
-    }
-    for (const auto& [term, name] : meta.node_names)
-      original_node_.emplace(eg.canonicalize(eg.term(term)), &name);
+    for (const auto& [term, name] : meta.value_names) reserve(name);
     for (const auto& o : meta.output_names) reserve(o);
     for (const auto& [name, _] : eg.inputs()) claim(name, values_);
     for (const auto& [name, _] : eg.constants()) claim(name, values_);
@@ -253,9 +297,9 @@ class Restorer {
       set_name(c, leaf_name(n));
       return;
     }
-    auto it = original_value_.find(n);
-    if (it != original_value_.end() && claim(*it->second, values_))
-      set_name(c, *it->second);
+    const std::string* original = original_value_.find(eg_, c, n);
+    if (original && claim(*original, values_))
+      set_name(c, *original);
     else
       set_name(c, fresh(values_));
   }
@@ -312,9 +356,9 @@ class Restorer {
       node.op = op_name(n.op);
       node.attrs = attrs_of(n.attrs);
     }
-    auto it = original_node_.find(n);
-    if (it != original_node_.end() && claim(*it->second, nodes_))
-      node.name = *it->second;
+    const std::string* original = original_node_.find(eg_, c, n);
+    if (original && claim(*original, nodes_))
+      node.name = *original;
     else
       node.name = fresh(nodes_);
     g_.nodes.push_back(std::move(node));
@@ -350,9 +394,7 @@ class Restorer {
   const GraphMeta& meta_;
   const Selection& sel_;
   Graph g_;
-  // The names of the original terms' values and nodes, by canonical e-node (they point into
-  // meta_).
-  std::unordered_map<ENode, const std::string*, ENodeHash> original_value_, original_node_;
+  OriginalNames original_value_, original_node_;
   std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
   std::vector<std::string> names_;    // by class id: its value's name, where named_
   std::vector<uint8_t> named_;
