@@ -1,5 +1,6 @@
 #include "core/egraph/convert.h"
 
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -64,33 +65,62 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
 
 namespace {
 
-using NameSet = std::unordered_set<std::string>;
-
 // Value or node names: those taken so far, and where the search for a fresh one resumes. A
-// fresh name is stem+i; the numbers i whose name is taken or reserved are also kept as bits, so
-// that the search for one tests a bit rather than building and hashing each candidate string.
-struct Names {
-  explicit Names(std::string s) : stem(std::move(s)) {}
+// fresh name is stem+i. Names of that form are kept by their number i (free, reserved by the
+// original graph, or used), so neither the search for a fresh name nor a claim of one builds
+// or hashes a string; only other names go into a set.
+class Names {
+ public:
+  explicit Names(std::string stem) : stem_(std::move(stem)) {}
 
-  std::string stem;
-  NameSet used;
-  std::vector<bool> taken;  // by i: stem+i is used or reserved
-  size_t next = 0;
+  // Keeps an original name of the form stem+i from being handed out as a fresh name.
+  void reserve(const std::string& name) {
+    if (auto i = number(name); i && state(*i) == kFree) set(*i, kReserved);
+  }
 
-  // Marks `name`'s number taken when it is stem+i (i written without leading zeros).
-  void mark(const std::string& name) {
-    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0) return;
-    std::string_view digits = std::string_view(name).substr(stem.size());
-    if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return;
+  // Takes `name`; false when it was already taken.
+  bool claim(const std::string& name) {
+    auto i = number(name);
+    if (!i) return others_.insert(name).second;
+    if (state(*i) == kUsed) return false;
+    set(*i, kUsed);
+    return true;
+  }
+
+  // Takes and returns the next name stem+i that is neither used nor reserved.
+  std::string fresh() {
+    while (state(next_) != kFree) ++next_;
+    set(next_, kUsed);
+    return stem_ + std::to_string(next_++);
+  }
+
+  void expect(size_t names) { others_.reserve(names); }
+
+ private:
+  static constexpr uint8_t kFree = 0, kReserved = 1, kUsed = 2;
+
+  // i when `name` is stem+i (i written without leading zeros, at most 9 digits).
+  std::optional<size_t> number(const std::string& name) const {
+    if (name.size() <= stem_.size() || name.compare(0, stem_.size(), stem_) != 0) return {};
+    std::string_view digits = std::string_view(name).substr(stem_.size());
+    if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return {};
     size_t i = 0;
     for (char ch : digits) {
-      if (ch < '0' || ch > '9') return;
+      if (ch < '0' || ch > '9') return {};
       i = 10 * i + static_cast<size_t>(ch - '0');
     }
-    if (i >= taken.size()) taken.resize(i + 1, false);
-    taken[i] = true;
+    return i;
   }
-  bool is_taken(size_t i) const { return i < taken.size() && taken[i]; }
+  uint8_t state(size_t i) const { return i < states_.size() ? states_[i] : kFree; }
+  void set(size_t i, uint8_t s) {
+    if (i >= states_.size()) states_.resize(i + 1, kFree);
+    states_[i] = s;
+  }
+
+  std::string stem_;
+  std::unordered_set<std::string> others_;  // used names not of the form stem+i
+  std::vector<uint8_t> states_;             // by i: the state of stem+i
+  size_t next_ = 0;                         // no fresh name below stem+next_ is free
 };
 
 // True when `node` (children: any ids) canonicalises to `canonical`, without copying it.
@@ -150,8 +180,8 @@ class Restorer {
     // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
     for (const auto& [term, name] : meta.value_names) reserve(name);
     for (const auto& o : meta.output_names) reserve(o);
-    for (const auto& [name, _] : eg.inputs()) claim(name, values_);
-    for (const auto& [name, _] : eg.constants()) claim(name, values_);
+    for (const auto& [name, _] : eg.inputs()) values_.claim(name);
+    for (const auto& [name, _] : eg.constants()) values_.claim(name);
     names_.resize(eg.term_count());
     named_.assign(eg.term_count(), 0);
     chosen_.assign(eg.term_count(), nullptr);
@@ -172,8 +202,8 @@ class Restorer {
     std::vector<EClassId> order = topological_classes(out_node);
     // Sized once: a variant is built node by node, and regrowing these costs more than filling.
     g_.nodes.reserve(order.size() + out_node.children.size());
-    values_.used.reserve(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
-    nodes_.used.reserve(2 * order.size());
+    values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
+    nodes_.expect(2 * order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
@@ -217,23 +247,9 @@ class Restorer {
     return order;
   }
 
-  // The next name stem+i that is neither used nor reserved.
-  std::string fresh(Names& names) {
-    while (names.is_taken(names.next)) ++names.next;
-    std::string name = names.stem + std::to_string(names.next);
-    claim(name, names);
-    return name;
-  }
-
-  bool claim(const std::string& name, Names& names) {
-    if (!names.used.insert(name).second) return false;
-    names.mark(name);
-    return true;
-  }
-
   void reserve(const std::string& name) {
-    values_.mark(name);
-    nodes_.mark(name);
+    values_.reserve(name);
+    nodes_.reserve(name);
   }
 
   const ENode& chosen(EClassId c) const {
@@ -286,7 +302,7 @@ class Restorer {
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
       if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(chosen(c).op)) continue;
-      if (claim(wanted_[i].name, values_)) set_name(c, wanted_[i].name);
+      if (values_.claim(wanted_[i].name)) set_name(c, wanted_[i].name);
     }
   }
 
@@ -298,10 +314,10 @@ class Restorer {
       return;
     }
     const std::string* original = original_value_.find(eg_, c, n);
-    if (original && claim(*original, values_))
+    if (original && values_.claim(*original))
       set_name(c, *original);
     else
-      set_name(c, fresh(values_));
+      set_name(c, values_.fresh());
   }
 
   void add_constants(const std::vector<EClassId>& order) {
@@ -324,10 +340,12 @@ class Restorer {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
-    ENode key = n;
-    key.out = 0;
-    for (EClassId& ch : key.children) ch = eg_.find(ch);
-    if (n.n_out > 1 && !emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+    ENode key;  // n with `out` cleared and canonical children, for a multi-output op
+    if (n.n_out > 1) {
+      key = eg_.canonicalize(n);
+      key.out = 0;
+      if (!emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+    }
 
     Node node;
     for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
@@ -343,7 +361,7 @@ class Restorer {
       if (cls && chosen_[cls->value] && *chosen_[cls->value] == sibling && has_name(*cls))
         node.outputs.push_back(name_of(*cls));
       else
-        node.outputs.push_back(fresh(values_));
+        node.outputs.push_back(values_.fresh());
       // An output no rule asked for may have no class yet; the registry still knows its type.
       g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
     }
@@ -357,10 +375,10 @@ class Restorer {
       node.attrs = attrs_of(n.attrs);
     }
     const std::string* original = original_node_.find(eg_, c, n);
-    if (original && claim(*original, nodes_))
+    if (original && nodes_.claim(*original))
       node.name = *original;
     else
-      node.name = fresh(nodes_);
+      node.name = nodes_.fresh();
     g_.nodes.push_back(std::move(node));
   }
 
@@ -375,10 +393,10 @@ class Restorer {
       bool fits = original ? value == wanted_[i].name : !listed.count(value);
       std::string name = value;
       if (!fits && have_identity) {
-        name = original && claim(wanted_[i].name, values_) ? wanted_[i].name : fresh(values_);
+        name = original && values_.claim(wanted_[i].name) ? wanted_[i].name : values_.fresh();
         Node id;
         id.op = "identity";
-        id.name = fresh(nodes_);
+        id.name = nodes_.fresh();
         id.inputs = {value};
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
