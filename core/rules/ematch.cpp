@@ -25,11 +25,15 @@ class Continuation {
 };
 
 // The members of a class with the given op: a contiguous run, as members are sorted by op.
+// Most classes hold a few e-nodes, so a scan beats two binary searches there.
 std::span<const ENode> nodes_with_op(const EClass& c, OpId op) {
-  auto lo = std::lower_bound(c.nodes.begin(), c.nodes.end(), op,
-                             [](const ENode& n, OpId o) { return n.op < o; });
-  auto hi =
-      std::upper_bound(lo, c.nodes.end(), op, [](OpId o, const ENode& n) { return o < n.op; });
+  auto lo = c.nodes.begin(), end = c.nodes.end();
+  if (end - lo > 8)
+    lo = std::lower_bound(lo, end, op, [](const ENode& n, OpId o) { return n.op < o; });
+  else
+    while (lo != end && lo->op < op) ++lo;
+  auto hi = lo;
+  while (hi != end && hi->op == op) ++hi;
   return {lo, hi};
 }
 
@@ -72,8 +76,7 @@ class Matcher {
         (options_.cancel && options_.cancel->load(std::memory_order_relaxed)))
       return stopped_ = true;
     // Reading the clock costs more than a candidate: look every 64 calls.
-    if (++calls_ % 64 == 0 && options_.deadline != std::chrono::steady_clock::time_point::max() &&
-        std::chrono::steady_clock::now() > options_.deadline)
+    if (timed_ && ++calls_ % 64 == 0 && std::chrono::steady_clock::now() > options_.deadline)
       return stopped_ = true;
     return false;
   }
@@ -143,7 +146,7 @@ class Matcher {
   void found() {
     // Only the parameters the match-time clauses bind (none for most rules: their `pick`s run
     // when applied); apply_match sizes the list.
-    params_.assign(n_params_, Value{});
+    if (n_params_) params_.assign(n_params_, Value{});
     MatchContext ctx(eg_, classes_, attrs_, params_);
     for (size_t i = 0; i < rule_.match_clauses; ++i) {
       const RuleClause& c = rule_.clauses[i];
@@ -176,6 +179,7 @@ class Matcher {
   size_t n_params_ = 0;  // the parameters the match-time `let`s bind
   EClassId root_class_;
   bool stopped_ = false;
+  bool timed_ = options_.deadline != std::chrono::steady_clock::time_point::max();
   uint32_t calls_ = 0;
 };
 
@@ -205,9 +209,10 @@ void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId
                       static_cast<uint32_t>(node->children.size())});
     children_.insert(children_.end(), node->children.begin(), node->children.end());
   }
+  // Most rules bind no attribute and no parameter: skip their empty lists.
   classes_.insert(classes_.end(), classes.begin(), classes.end());
-  attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
-  params_.insert(params_.end(), params.begin(), params.end());
+  if (n_attrs_) attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
+  if (n_params_) params_.insert(params_.end(), params.begin(), params.end());
 }
 
 void MatchList::reserve(size_t n, size_t arity) {
