@@ -573,7 +573,6 @@ const Value* Expr::value_in_place(const EvalContext& ctx) const {
 }
 
 bool Expr::eval_bool(const EvalContext& ctx) const {
-  if (const Value* v = value_in_place(ctx)) return as_bool(*this, *v);
   if (kind_ == Kind::Call && fn_->eval_bool) {
     try {
       return fn_->eval_bool(*this, ctx);
@@ -581,13 +580,12 @@ bool Expr::eval_bool(const EvalContext& ctx) const {
       throw err.at(loc_);
     }
   }
+  if (const Value* v = value_in_place(ctx)) return as_bool(*this, *v);
   return as_bool(*this, eval(ctx));
 }
 
 int64_t Expr::eval_int(const EvalContext& ctx) const {
-  if (const Value* v = value_in_place(ctx)) return as_int(*this, *v);
-  if (kind_ == Kind::AttrVar)
-    if (const int64_t* i = std::get_if<int64_t>(&ctx.attr(var_))) return *i;
+  // The common cases first: an int function, an int literal.
   if (kind_ == Kind::Call && fn_->eval_int) {
     try {
       return fn_->eval_int(*this, ctx);
@@ -595,6 +593,9 @@ int64_t Expr::eval_int(const EvalContext& ctx) const {
       throw err.at(loc_);
     }
   }
+  if (const Value* v = value_in_place(ctx)) return as_int(*this, *v);
+  if (kind_ == Kind::AttrVar)
+    if (const int64_t* i = std::get_if<int64_t>(&ctx.attr(var_))) return *i;
   return as_int(*this, eval(ctx));
 }
 
