@@ -1,5 +1,6 @@
 #include "core/egraph/convert.h"
 
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -64,66 +65,145 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
 
 namespace {
 
-using NameSet = std::unordered_set<std::string>;
-
 // Value or node names: those taken so far, and where the search for a fresh one resumes. A
-// fresh name is stem+i; the numbers i whose name is taken or reserved are also kept as bits, so
-// that the search for one tests a bit rather than building and hashing each candidate string.
-struct Names {
-  explicit Names(std::string s) : stem(std::move(s)) {}
+// fresh name is stem+i. Names of that form are kept by their number i (free, reserved by the
+// original graph, or used), so neither the search for a fresh name nor a claim of one builds
+// or hashes a string; only other names go into a set.
+class Names {
+ public:
+  explicit Names(std::string stem) : stem_(std::move(stem)) {}
 
-  std::string stem;
-  NameSet used;
-  std::vector<bool> taken;  // by i: stem+i is used or reserved
-  size_t next = 0;
+  // Keeps an original name of the form stem+i from being handed out as a fresh name.
+  void reserve(const std::string& name) {
+    if (auto i = number(name); i && state(*i) == kFree) set(*i, kReserved);
+  }
 
-  // Marks `name`'s number taken when it is stem+i (i written without leading zeros).
-  void mark(const std::string& name) {
-    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0) return;
-    std::string_view digits = std::string_view(name).substr(stem.size());
-    if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return;
+  // Takes `name`; false when it was already taken.
+  bool claim(const std::string& name) {
+    auto i = number(name);
+    if (!i) return others_.insert(name).second;
+    if (state(*i) == kUsed) return false;
+    set(*i, kUsed);
+    return true;
+  }
+
+  // Takes and returns the next name stem+i that is neither used nor reserved.
+  std::string fresh() {
+    while (state(next_) != kFree) ++next_;
+    set(next_, kUsed);
+    return stem_ + std::to_string(next_++);
+  }
+
+  void expect(size_t names) { others_.reserve(names); }
+
+ private:
+  static constexpr uint8_t kFree = 0, kReserved = 1, kUsed = 2;
+
+  // i when `name` is stem+i (i written without leading zeros, at most 9 digits).
+  std::optional<size_t> number(const std::string& name) const {
+    if (name.size() <= stem_.size() || name.compare(0, stem_.size(), stem_) != 0) return {};
+    std::string_view digits = std::string_view(name).substr(stem_.size());
+    if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return {};
     size_t i = 0;
     for (char ch : digits) {
-      if (ch < '0' || ch > '9') return;
+      if (ch < '0' || ch > '9') return {};
       i = 10 * i + static_cast<size_t>(ch - '0');
     }
-    if (i >= taken.size()) taken.resize(i + 1, false);
-    taken[i] = true;
+    return i;
   }
-  bool is_taken(size_t i) const { return i < taken.size() && taken[i]; }
+  uint8_t state(size_t i) const { return i < states_.size() ? states_[i] : kFree; }
+  void set(size_t i, uint8_t s) {
+    if (i >= states_.size()) states_.resize(i + 1, kFree);
+    states_[i] = s;
+  }
+
+  std::string stem_;
+  std::unordered_set<std::string> others_;  // used names not of the form stem+i
+  std::vector<uint8_t> states_;             // by i: the state of stem+i
+  size_t next_ = 0;                         // no fresh name below stem+next_ is free
+};
+
+// True when `node` (children: any ids) canonicalises to `canonical`, without copying it.
+bool canonicalizes_to(const EGraph& eg, const ENode& node, const ENode& canonical) {
+  if (node.op != canonical.op || node.attrs != canonical.attrs || node.out != canonical.out ||
+      node.n_out != canonical.n_out || node.children.size() != canonical.children.size())
+    return false;
+  for (size_t i = 0; i < node.children.size(); ++i)
+    if (eg.find(node.children[i]) != canonical.children[i]) return false;
+  return true;
+}
+
+// The original terms' names, grouped by class, each group in term-id order. An original term
+// can only canonicalise to an e-node of its own class, so finding the name of a chosen e-node
+// walks the few original terms of its class instead of hashing every original term's e-node.
+class OriginalNames {
+ public:
+  OriginalNames(const EGraph& eg, const std::map<EClassId, std::string>& names)
+      : head_(eg.term_count(), kNone) {
+    entries_.reserve(names.size());
+    // Pushed from the last term to the first, so each class's list runs in term order.
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {
+      uint32_t& head = head_[eg.find(it->first).value];
+      entries_.push_back({it->first, &it->second, head});
+      head = static_cast<uint32_t>(entries_.size() - 1);
+    }
+  }
+
+  // The name of the first original term that canonicalises to `n`, the chosen e-node of class
+  // `c`, or nullptr.
+  const std::string* find(const EGraph& eg, EClassId c, const ENode& n) const {
+    for (uint32_t i = head_[c.value]; i != kNone; i = entries_[i].next)
+      if (canonicalizes_to(eg, eg.term(entries_[i].term), n)) return entries_[i].name;
+    return nullptr;
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct Entry {
+    EClassId term;
+    const std::string* name;  // points into the GraphMeta
+    uint32_t next;            // the class's next entry, or kNone
+  };
+  std::vector<uint32_t> head_;  // by class id: its first entry, or kNone
+  std::vector<Entry> entries_;
 };
 
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
  public:
   Restorer(const EGraph& eg, const GraphMeta& meta, const Selection& sel)
-      : eg_(eg), meta_(meta), sel_(sel) {
+      : eg_(eg),
+        meta_(meta),
+        sel_(sel),
+        original_value_(eg, meta.value_names),
+        original_node_(eg, meta.node_names) {
     // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
-    for (const auto& [term, name] : meta.value_names) {
-      original_value_.emplace(eg.canonicalize(eg.term(term)), &name);
-      reserve(name);
-    }
-    for (const auto& [term, name] : meta.node_names)
-      original_node_.emplace(eg.canonicalize(eg.term(term)), &name);
+    for (const auto& [term, name] : meta.value_names) reserve(name);
     for (const auto& o : meta.output_names) reserve(o);
-    for (const auto& [name, _] : eg.inputs()) claim(name, values_);
-    for (const auto& [name, _] : eg.constants()) claim(name, values_);
+    for (const auto& [name, _] : eg.inputs()) values_.claim(name);
+    for (const auto& [name, _] : eg.constants()) values_.claim(name);
     names_.resize(eg.term_count());
     named_.assign(eg.term_count(), 0);
+    chosen_.assign(eg.term_count(), nullptr);
+    for (const auto& [c, n] : sel.chosen) {
+      if (c.value >= chosen_.size())
+        fail("the selection names e-class e{}, not in the e-graph", c.value);
+      chosen_[c.value] = &n;
+    }
   }
 
   Graph run() {
     EClassId root = eg_.find(meta_.root);
     if (sel_.root != root) fail("the selection is not rooted at the graph's root class");
-    const ENode& out_node = sel_.at(root);
+    const ENode& out_node = chosen(root);
     if (out_node.op != special_ops::kGraphOut)
       fail("the root class's chosen e-node is '{}', not graph_out", op_name(out_node.op));
 
     std::vector<EClassId> order = topological_classes(out_node);
     // Sized once: a variant is built node by node, and regrowing these costs more than filling.
     g_.nodes.reserve(order.size() + out_node.children.size());
-    values_.used.reserve(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
-    nodes_.used.reserve(2 * order.size());
+    values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
+    nodes_.expect(2 * order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
@@ -152,7 +232,7 @@ class Restorer {
           }
           state[c.value] = 1;
         }
-        const ENode& n = sel_.at(c);
+        const ENode& n = chosen(c);
         if (next < n.children.size()) {
           EClassId d = eg_.find(n.children[next++]);
           if (state[d.value] == 1) fail("the selection is cyclic at e-class e{}", d.value);
@@ -167,23 +247,14 @@ class Restorer {
     return order;
   }
 
-  // The next name stem+i that is neither used nor reserved.
-  std::string fresh(Names& names) {
-    while (names.is_taken(names.next)) ++names.next;
-    std::string name = names.stem + std::to_string(names.next);
-    claim(name, names);
-    return name;
-  }
-
-  bool claim(const std::string& name, Names& names) {
-    if (!names.used.insert(name).second) return false;
-    names.mark(name);
-    return true;
-  }
-
   void reserve(const std::string& name) {
-    values_.mark(name);
-    nodes_.mark(name);
+    values_.reserve(name);
+    nodes_.reserve(name);
+  }
+
+  const ENode& chosen(EClassId c) const {
+    if (!chosen_[c.value]) fail("the selection has no e-node for class e{}", c.value);
+    return *chosen_[c.value];
   }
 
   bool has_name(EClassId c) const { return named_[c.value] != 0; }
@@ -230,29 +301,29 @@ class Restorer {
   void name_outputs_first(const ENode& root_node) {
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
-      if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(sel_.at(c).op)) continue;
-      if (claim(wanted_[i].name, values_)) set_name(c, wanted_[i].name);
+      if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(chosen(c).op)) continue;
+      if (values_.claim(wanted_[i].name)) set_name(c, wanted_[i].name);
     }
   }
 
   void name_class(EClassId c) {
     if (has_name(c)) return;
-    const ENode& n = sel_.at(c);
+    const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) {
       set_name(c, leaf_name(n));
       return;
     }
-    auto it = original_value_.find(n);
-    if (it != original_value_.end() && claim(*it->second, values_))
-      set_name(c, *it->second);
+    const std::string* original = original_value_.find(eg_, c, n);
+    if (original && values_.claim(*original))
+      set_name(c, *original);
     else
-      set_name(c, fresh(values_));
+      set_name(c, values_.fresh());
   }
 
   void add_constants(const std::vector<EClassId>& order) {
     std::set<std::string> used;
     for (EClassId c : order)
-      if (sel_.at(c).op == special_ops::kConst) used.insert(leaf_name(sel_.at(c)));
+      if (chosen(c).op == special_ops::kConst) used.insert(leaf_name(chosen(c)));
     for (const auto& name : meta_.constant_names)
       if (used.erase(name)) g_.constants.push_back(*eg_.find_constant(name));
     for (const auto& name : used) g_.constants.push_back(*eg_.find_constant(name));
@@ -266,13 +337,15 @@ class Restorer {
   }
 
   void emit_node(EClassId c) {
-    const ENode& n = sel_.at(c);
+    const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
-    ENode key = n;
-    key.out = 0;
-    for (EClassId& ch : key.children) ch = eg_.find(ch);
-    if (n.n_out > 1 && !emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+    ENode key;  // n with `out` cleared and canonical children, for a multi-output op
+    if (n.n_out > 1) {
+      key = eg_.canonicalize(n);
+      key.out = 0;
+      if (!emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+    }
 
     Node node;
     for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
@@ -285,10 +358,10 @@ class Restorer {
       ENode sibling = key;
       sibling.out = static_cast<uint16_t>(k);
       auto cls = eg_.lookup(sibling);
-      if (cls && sel_.chosen.count(*cls) && sel_.at(*cls) == sibling && has_name(*cls))
+      if (cls && chosen_[cls->value] && *chosen_[cls->value] == sibling && has_name(*cls))
         node.outputs.push_back(name_of(*cls));
       else
-        node.outputs.push_back(fresh(values_));
+        node.outputs.push_back(values_.fresh());
       // An output no rule asked for may have no class yet; the registry still knows its type.
       g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
     }
@@ -301,11 +374,11 @@ class Restorer {
       node.op = op_name(n.op);
       node.attrs = attrs_of(n.attrs);
     }
-    auto it = original_node_.find(n);
-    if (it != original_node_.end() && claim(*it->second, nodes_))
-      node.name = *it->second;
+    const std::string* original = original_node_.find(eg_, c, n);
+    if (original && nodes_.claim(*original))
+      node.name = *original;
     else
-      node.name = fresh(nodes_);
+      node.name = nodes_.fresh();
     g_.nodes.push_back(std::move(node));
   }
 
@@ -320,10 +393,10 @@ class Restorer {
       bool fits = original ? value == wanted_[i].name : !listed.count(value);
       std::string name = value;
       if (!fits && have_identity) {
-        name = original && claim(wanted_[i].name, values_) ? wanted_[i].name : fresh(values_);
+        name = original && values_.claim(wanted_[i].name) ? wanted_[i].name : values_.fresh();
         Node id;
         id.op = "identity";
-        id.name = fresh(nodes_);
+        id.name = nodes_.fresh();
         id.inputs = {value};
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
@@ -339,10 +412,9 @@ class Restorer {
   const GraphMeta& meta_;
   const Selection& sel_;
   Graph g_;
-  // The names of the original terms' values and nodes, by canonical e-node (they point into
-  // meta_).
-  std::unordered_map<ENode, const std::string*, ENodeHash> original_value_, original_node_;
-  std::vector<std::string> names_;  // by class id: its value's name, where named_
+  OriginalNames original_value_, original_node_;
+  std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
+  std::vector<std::string> names_;    // by class id: its value's name, where named_
   std::vector<uint8_t> named_;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v"}, nodes_{"n"};

@@ -50,9 +50,7 @@ class ProofWalker {
                          Explanation& out) {
     EClassId cls = eg_.find(a);
     if (!proved_.insert({a.value, cls.value}).second) return;  // a shared subterm, proved once
-    auto it = sel.chosen.find(cls);
-    if (it == sel.chosen.end()) fail("the selection has no e-node for class e{}", cls.value);
-    EClassId chosen = eg_.term_of(it->second);
+    EClassId chosen = eg_.term_of(sel.at(cls));
     explain(a, chosen, depth, opt, out);
     for (EClassId child : eg_.term(chosen).children) {
       if (out.truncated) return;
@@ -99,7 +97,7 @@ Explanation EGraph::explain(EClassId a, EClassId b, const ExplainOptions& option
 
 Explanation EGraph::explain_selection(EClassId a, const Selection& selection,
                                       const ExplainOptions& options) const {
-  if (!selection.chosen.count(find(a)))
+  if (!selection.contains(find(a)))
     fail("{} is not part of the extracted term", term_str(*this, a, options.max_term_nodes));
   Explanation out;
   out.from = term_str(*this, a, options.max_term_nodes);

@@ -47,35 +47,57 @@ double node_cost(const EGraph& eg, const ENode& n, const OpCost& op_cost,
   return c;
 }
 
-// Follows `pick` from the root and records the chosen e-node of every class it reaches.
-Selection follow(const EGraph& eg, EClassId root,
-                 const std::function<const ENode*(EClassId)>& pick) {
-  Selection sel;
-  sel.root = eg.find(root);
-  std::vector<EClassId> work{sel.root};
+// The classes a choice reaches from the root, with their chosen e-nodes.
+struct Reached {
+  EClassId root;                   // canonical
+  std::vector<EClassId> classes;   // in increasing id order
+  std::vector<const ENode*> node;  // by class id: its chosen e-node, where reached
+  std::vector<ENode> own;          // e-nodes `node` points to that are no class's members
+  double cost = 0;                 // the extractor's cost of the root
+
+  Selection selection() const {
+    Selection sel;
+    sel.root = root;
+    sel.cost = cost;
+    sel.chosen.reserve(classes.size());
+    for (EClassId c : classes) sel.chosen.emplace_back(c, *node[c.value]);
+    return sel;
+  }
+};
+
+// Follows `pick` (class -> its e-node, or nullptr) from the root, depth first, children in
+// order; random extraction draws in that order.
+template <typename Pick>
+Reached follow(const EGraph& eg, EClassId root, Pick&& pick) {
+  Reached r;
+  r.root = eg.find(root);
+  r.node.assign(eg.term_count(), nullptr);
+  std::vector<EClassId> work{r.root};
   while (!work.empty()) {
     EClassId c = work.back();
     work.pop_back();
-    if (sel.chosen.count(c)) continue;
+    if (r.node[c.value]) continue;
     const ENode* n = pick(c);
     if (!n) fail("e-class e{} has no term to extract", c.value);
-    sel.chosen.emplace(c, *n);
+    r.node[c.value] = n;
+    r.classes.push_back(c);
     for (size_t k = n->children.size(); k-- > 0;) work.push_back(eg.find(n->children[k]));
   }
-  return sel;
+  std::sort(r.classes.begin(), r.classes.end());
+  return r;
 }
 
 // Tree cost of the selection's term at `c` (shared subterms counted once per use).
-double selection_cost(const EGraph& eg, const Selection& sel, const OpCost& op_cost) {
+double selection_cost(const EGraph& eg, const Reached& r, const OpCost& op_cost) {
   std::map<EClassId, double> memo;
   std::function<double(EClassId)> cost = [&](EClassId c) -> double {
     if (auto it = memo.find(c); it != memo.end()) return it->second;
-    const ENode& n = sel.at(c);
+    const ENode& n = *r.node[c.value];
     double total = op_cost(eg, n);
     for (EClassId ch : n.children) total += cost(eg.find(ch));
     return memo[c] = total;
   };
-  return cost(sel.root);
+  return cost(r.root);
 }
 
 // Listing the outputs in another order costs nothing: where a reordered graph_out ties with the
@@ -89,7 +111,7 @@ void prefer_own_root(const EGraph& eg, EClassId root, const OpCost& op_cost,
     if (n == own && node_cost(eg, n, op_cost, best) == best[r.value]) choice[r.value] = &n;
 }
 
-Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
+Reached reach_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
   std::vector<EClassId> ids = eg.class_ids();
   std::vector<double> best(eg.term_count(), kInf);
   std::vector<const ENode*> choice(eg.term_count(), nullptr);
@@ -108,12 +130,12 @@ Selection select_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
       }
   }
   prefer_own_root(eg, root, op_cost, best, choice);
-  Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
-  sel.cost = best[sel.root.value];
-  return sel;
+  Reached r = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
+  r.cost = best[r.root.value];
+  return r;
 }
 
-// The fixed point of select_min over lexicographic costs (e-nodes outside the preferred set,
+// The fixed point of reach_min over lexicographic costs (e-nodes outside the preferred set,
 // minus preferred e-nodes): as few foreign e-nodes as possible, then as many preferred ones, so
 // a class takes a preferred e-node even where a foreign subterm below it costs as much as the
 // class's cheapest term. Along a chosen edge the first component never rises, so a cycle of
@@ -150,16 +172,16 @@ Selection select_preferring(const EGraph& eg, EClassId root,
         }
       }
   }
-  Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
-  sel.cost = best[sel.root.value].first;
-  return sel;
+  Reached r = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
+  r.cost = best[r.root.value].first;
+  return r.selection();
 }
 
 // The graph's own structure with equal values shared: every class takes the e-node of its
 // earliest term. A term's children were added before it, so along every chosen edge the earliest
 // term id strictly decreases and the choice is acyclic. Where the root is the graph as it was
 // added, this is the original graph minus the duplicates that hash-consing and rewrites merged.
-Selection select_earliest(const EGraph& eg, EClassId root) {
+Reached reach_earliest(const EGraph& eg, EClassId root) {
   std::vector<EClassId> earliest(eg.term_count());
   std::vector<bool> seen(eg.term_count(), false);
   for (uint32_t t = 0; t < eg.term_count(); ++t) {
@@ -167,37 +189,58 @@ Selection select_earliest(const EGraph& eg, EClassId root) {
     if (!seen[c.value]) earliest[c.value] = EClassId{t}, seen[c.value] = true;
   }
   std::vector<ENode> picked(eg.term_count());
-  return follow(eg, root, [&](EClassId c) -> const ENode* {
+  Reached r = follow(eg, root, [&](EClassId c) -> const ENode* {
     picked[c.value] = eg.canonicalize(eg.term(earliest[c.value]));
     return &picked[c.value];
   });
+  r.own = std::move(picked);  // the pointers into it stay valid
+  return r;
 }
 
-// The number of graph nodes the selection restores to: non-leaf e-nodes, with the e-nodes of
-// one multi-output op (equal but for `out`) counted once.
-size_t selection_op_count(const EGraph& eg, const Selection& sel) {
-  std::vector<ENode> ops;  // canonical, with `out` cleared: one per graph node
-  ops.reserve(sel.chosen.size());
-  for (const auto& [c, n] : sel.chosen) {
-    if (is_leaf_op(n.op) || n.op == special_ops::kGraphOut) continue;
-    ENode op = eg.canonicalize(n);
-    op.out = 0;
-    ops.push_back(std::move(op));
+// The order of e-nodes equal but for `out`, for counting the graph nodes they stand for.
+bool op_less(const ENode* a, const ENode* b) {
+  if (a->op != b->op) return a->op < b->op;
+  if (a->attrs != b->attrs) return a->attrs < b->attrs;
+  if (a->n_out != b->n_out) return a->n_out < b->n_out;
+  return std::lexicographical_compare(a->children.begin(), a->children.end(), b->children.begin(),
+                                      b->children.end());
+}
+
+bool same_op(const ENode* a, const ENode* b) {
+  return a->op == b->op && a->attrs == b->attrs && a->n_out == b->n_out &&
+         a->children == b->children;
+}
+
+// The number of graph nodes the choice restores to: non-leaf e-nodes, with the e-nodes of one
+// multi-output op (equal but for `out`) counted once. The chosen e-nodes are canonical and the
+// e-graph is clean, so two classes never choose equal e-nodes: only those of a multi-output op
+// can stand for one node.
+size_t op_count(const Reached& r) {
+  size_t ops = 0;
+  std::vector<const ENode*> multi;
+  for (EClassId c : r.classes) {
+    const ENode* n = r.node[c.value];
+    if (is_leaf_op(n->op) || n->op == special_ops::kGraphOut) continue;
+    if (n->n_out > 1)
+      multi.push_back(n);
+    else
+      ++ops;
   }
-  std::sort(ops.begin(), ops.end(), enode_less);
-  return static_cast<size_t>(std::unique(ops.begin(), ops.end()) - ops.begin());
+  std::sort(multi.begin(), multi.end(), op_less);
+  return ops +
+         static_cast<size_t>(std::unique(multi.begin(), multi.end(), same_op) - multi.begin());
 }
 
 // Tree cost overcounts shared subterms, so the tree-cheapest choice can restore to more nodes
 // than the graph had; the graph's own (deduplicated) structure is kept when it is smaller.
 Selection select_fewest_ops(const EGraph& eg, EClassId root, const OpCost& op_cost) {
-  Selection tree = select_min(eg, root, op_cost);
-  Selection earliest = select_earliest(eg, root);
-  if (selection_op_count(eg, earliest) < selection_op_count(eg, tree)) {
+  Reached tree = reach_min(eg, root, op_cost);
+  Reached earliest = reach_earliest(eg, root);
+  if (op_count(earliest) < op_count(tree)) {
     earliest.cost = selection_cost(eg, earliest, op_cost);
-    return earliest;
+    return earliest.selection();
   }
-  return tree;
+  return tree.selection();
 }
 
 struct AcyclicView {
@@ -306,22 +349,22 @@ Selection select_max(const EGraph& eg, EClassId root, const OpCost& op_cost) {
       }
     }
   prefer_own_root(eg, root, op_cost, best, choice);
-  Selection sel = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
-  sel.cost = best[sel.root.value];
-  return sel;
+  Reached r = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
+  r.cost = best[r.root.value];
+  return r.selection();
 }
 
 Selection select_random(const EGraph& eg, EClassId root, uint64_t seed, const OpCost& op_cost) {
   AcyclicView view = acyclic_view(eg, root);
   Rng rng(seed);
-  Selection sel = follow(eg, root, [&](EClassId c) -> const ENode* {
+  Reached r = follow(eg, root, [&](EClassId c) -> const ENode* {
     auto options = view.kept(c);
     if (options.empty()) return nullptr;
     auto k = rng.uniform_int(0, static_cast<int64_t>(options.size()) - 1);
     return options[static_cast<size_t>(k)];
   });
-  sel.cost = selection_cost(eg, sel, op_cost);
-  return sel;
+  r.cost = selection_cost(eg, r, op_cost);
+  return r.selection();
 }
 
 // The trace steps behind a selection: walking down from the root, each chosen e-node's term is
@@ -381,7 +424,7 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
     case ExtractMode::Min:
       return select_fewest_ops(eg, root, op_cost);
     case ExtractMode::Cost:
-      return select_min(eg, root, op_cost);
+      return reach_min(eg, root, op_cost).selection();
     case ExtractMode::Max:
       return select_max(eg, root, op_cost);
     case ExtractMode::Random:

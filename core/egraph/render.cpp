@@ -70,9 +70,9 @@ std::string selection_str(const EGraph& eg, const Selection& sel, EClassId cls, 
   std::function<std::string(EClassId)> go = [&](EClassId id) -> std::string {
     if (budget == 0) return "...";
     --budget;
-    auto it = sel.chosen.find(eg.find(id));
-    if (it == sel.chosen.end()) return fmt::format("e{}?", id.value);
-    return sexpr(eg, it->second, go);
+    const ENode* n = sel.find(eg.find(id));
+    if (!n) return fmt::format("e{}?", id.value);
+    return sexpr(eg, *n, go);
   };
   return go(cls);
 }

@@ -34,9 +34,9 @@ bool acyclic(const EGraph& eg, const Selection& sel) {
     if (st == 1) return false;
     if (st == 2) return true;
     st = 1;
-    auto it = sel.chosen.find(c);
-    if (it == sel.chosen.end()) return false;
-    for (EClassId child : it->second.children)
+    const ENode* n = sel.find(c);
+    if (!n) return false;
+    for (EClassId child : n->children)
       if (!visit(eg.find(child))) return false;
     state[c] = 2;
     return true;
@@ -47,11 +47,10 @@ bool acyclic(const EGraph& eg, const Selection& sel) {
 // Chooses `node` for class `cls`, filling the classes below it from their min extraction.
 bool force_choice(const EGraph& eg, Selection& sel, EClassId cls, const ENode& node) {
   Selection trial = sel;
-  trial.chosen[cls] = node;
+  trial.set(cls, node);
   for (EClassId child : node.children) {
     EClassId c = eg.find(child);
-    if (trial.chosen.count(c)) continue;
-    for (const auto& [k, v] : select(eg, c, {}).chosen) trial.chosen.emplace(k, v);
+    if (!trial.contains(c)) trial.fill_from(select(eg, c, {}));
   }
   if (!acyclic(eg, trial)) return false;
   sel = std::move(trial);

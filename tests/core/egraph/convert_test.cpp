@@ -6,6 +6,7 @@
 #include "core/egraph/extract.h"
 #include "core/egraph/render.h"
 #include "core/exec/interpreter.h"
+#include "core/rules/runner.h"
 #include "core/tensor/random_tensor.h"
 #include "tests/support/random_graph.h"
 
@@ -174,6 +175,46 @@ TEST(Convert, ExtraGraphOutputsComeAfterTheOriginalOnes) {
   EXPECT_EQ(back.outputs, (std::vector<std::string>{"o", "h"}));
   Graph simple = extract(eg, meta, {}).graph;
   EXPECT_EQ(simple.outputs, std::vector<std::string>{"o"});
+}
+
+// The random graph with its values renamed v<k> and its nodes n<k>, numbered from the last node
+// down: the original names take the form of fresh names, in an order the restorer does not meet
+// them in.
+Graph with_fresh_like_names(const Graph& g) {
+  Graph out = g;
+  std::map<std::string, std::string> value;
+  size_t k = g.nodes.size();
+  for (Node& n : out.nodes) {
+    n.name = fmt::format("n{}", --k);
+    for (auto& in : n.inputs)
+      if (auto it = value.find(in); it != value.end()) in = it->second;
+    for (auto& o : n.outputs) o = value[o] = fmt::format("v{}", k);
+  }
+  for (auto& o : out.outputs) o = value.at(o);
+  out.types.clear();
+  infer_graph(out);
+  return out;
+}
+
+TEST(Convert, FreshNamesNeverRepeatAnOriginalName) {
+  RuleSet rules = builtin_rules("polyjuice");
+  RunnerOptions limits;
+  limits.iter_limit = 3;
+  limits.time_limit_seconds = 0;
+  for (uint64_t seed = 0; seed < 8; ++seed) {
+    Graph g = with_fresh_like_names(testing::random_op_graph(12, seed));
+    EGraph eg;
+    GraphMeta meta = add_graph(eg, g);
+    RewriteTrace trace;
+    Runner(eg, rules, limits).run(trace);
+    for (ExtractMode mode : {ExtractMode::Min, ExtractMode::Max, ExtractMode::Random}) {
+      ExtractOptions opt;
+      opt.mode = mode;
+      opt.seed = seed;
+      Graph back = extract(eg, meta, opt).graph;
+      EXPECT_NO_THROW(infer_graph(back)) << seed << " " << extract_mode_name(mode);
+    }
+  }
 }
 
 TEST(Convert, OmittedOptionalInputIsALocatedError) {
