@@ -1,5 +1,6 @@
 #include "core/egraph/convert.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -184,6 +185,7 @@ class Restorer {
     for (const auto& [name, _] : eg.constants()) values_.claim(name);
     names_.resize(eg.term_count());
     named_.assign(eg.term_count(), 0);
+    depth_.assign(eg.term_count(), 0);
     chosen_.assign(eg.term_count(), nullptr);
     for (const auto& [c, n] : sel.chosen) {
       if (c.value >= chosen_.size())
@@ -192,7 +194,7 @@ class Restorer {
     }
   }
 
-  Graph run() {
+  RestoredGraph run() {
     EClassId root = eg_.find(meta_.root);
     if (sel_.root != root) fail("the selection is not rooted at the graph's root class");
     const ENode& out_node = chosen(root);
@@ -213,7 +215,7 @@ class Restorer {
     type_sources();
     for (EClassId c : order) emit_node(c);
     set_outputs(out_node);
-    return std::move(g_);
+    return {std::move(g_), deepest_};
   }
 
  private:
@@ -339,6 +341,11 @@ class Restorer {
   void emit_node(EClassId c) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
+    // graph_depth's measure, from the classes: their node's inputs are the children's values.
+    uint32_t below = 0;
+    for (EClassId ch : n.children) below = std::max(below, depth_[eg_.find(ch).value]);
+    depth_[c.value] = below + 1;
+    deepest_ = std::max<size_t>(deepest_, below + 1);
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
     ENode key;  // n with `out` cleared and canonical children, for a multi-output op
     if (n.n_out > 1) {
@@ -401,6 +408,7 @@ class Restorer {
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
         g_.nodes.push_back(std::move(id));
+        deepest_ = std::max<size_t>(deepest_, depth_[eg_.find(root_node.children[i]).value] + 1);
       }
       if (!listed.insert(name).second)
         fail("output {} repeats value '{}' and the registry has no identity op", i, name);
@@ -416,6 +424,8 @@ class Restorer {
   std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
   std::vector<std::string> names_;    // by class id: its value's name, where named_
   std::vector<uint8_t> named_;
+  std::vector<uint32_t> depth_;  // by class id: the longest chain of nodes up to its value
+  size_t deepest_ = 0;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v"}, nodes_{"n"};
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
@@ -423,8 +433,13 @@ class Restorer {
 
 }  // namespace
 
-Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection) {
+RestoredGraph restore_measured(const EGraph& eg, const GraphMeta& meta,
+                               const Selection& selection) {
   return Restorer(eg, meta, selection).run();
+}
+
+Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection) {
+  return restore_measured(eg, meta, selection).graph;
 }
 
 }  // namespace retort

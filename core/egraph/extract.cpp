@@ -434,7 +434,8 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
 }
 
 size_t graph_depth(const Graph& g) {
-  std::unordered_map<std::string, size_t> depth;
+  // Keyed by views of the graph's own names: no string is copied.
+  std::unordered_map<std::string_view, size_t> depth;
   depth.reserve(g.nodes.size());
   size_t deepest = 0;
   for (const Node& node : g.nodes) {  // topological after infer_graph
@@ -461,9 +462,10 @@ Extraction restore_selection(const EGraph& eg, const GraphMeta& meta, Selection 
                              bool collect_steps) {
   Extraction ex;
   ex.selection = std::move(selection);
-  ex.graph = restore_graph(eg, meta, ex.selection);
+  RestoredGraph restored = restore_measured(eg, meta, ex.selection);
+  ex.graph = std::move(restored.graph);
   ex.op_count = ex.graph.op_count();
-  ex.depth = graph_depth(ex.graph);
+  ex.depth = restored.depth;
   if (collect_steps) ex.steps = selection_steps(eg, ex.selection, meta.root);
   return ex;
 }
