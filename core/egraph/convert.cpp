@@ -18,7 +18,10 @@ namespace retort {
 GraphMeta add_graph(EGraph& eg, const Graph& g) {
   GraphMeta meta;
   meta.name = g.name;
-  std::unordered_map<std::string, EClassId> term_of_value;
+  std::unordered_map<std::string_view, EClassId> term_of_value;  // views of g's names
+  size_t values = g.inputs.size() + g.constants.size();
+  for (const Node& node : g.nodes) values += node.outputs.size();
+  term_of_value.reserve(values);
   for (const auto& in : g.inputs) {
     term_of_value[in.name] = eg.add_input(in.name, in.type);
     meta.input_names.push_back(in.name);
@@ -30,6 +33,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
   for (const Node& node : g.nodes) {
     try {
       std::vector<EClassId> children;
+      children.reserve(node.inputs.size());
       for (const auto& in : node.inputs) {
         if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
         auto it = term_of_value.find(in);
@@ -46,8 +50,9 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
                                                  static_cast<unsigned>(node.outputs.size())));
         term_of_value[node.outputs[k]] = id;
         // A node identical to an earlier one yields the earlier term: that keeps its names.
-        meta.value_names.emplace(id, node.outputs[k]);
-        meta.node_names.emplace(id, node.name);
+        // New terms come in increasing id order: the hint makes each insertion constant time.
+        meta.value_names.emplace_hint(meta.value_names.end(), id, node.outputs[k]);
+        meta.node_names.emplace_hint(meta.node_names.end(), id, node.name);
       }
     } catch (const Error& e) {
       throw e.at_node(node.name);
@@ -355,6 +360,8 @@ class Restorer {
     }
 
     Node node;
+    node.inputs.reserve(n.children.size());
+    node.outputs.reserve(n.n_out);
     for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
