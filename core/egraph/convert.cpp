@@ -1,6 +1,7 @@
 #include "core/egraph/convert.h"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -97,7 +98,12 @@ class Names {
   std::string fresh() {
     while (state(next_) != kFree) ++next_;
     set(next_, kUsed);
-    return stem_ + std::to_string(next_++);
+    char digits[24];
+    char* end = std::to_chars(digits, digits + sizeof digits, next_++).ptr;
+    std::string name;
+    name.reserve(stem_.size() + static_cast<size_t>(end - digits));
+    name.append(stem_).append(digits, end);
+    return name;
   }
 
   void expect(size_t names) { others_.reserve(names); }
@@ -119,7 +125,7 @@ class Names {
   }
   uint8_t state(size_t i) const { return i < states_.size() ? states_[i] : kFree; }
   void set(size_t i, uint8_t s) {
-    if (i >= states_.size()) states_.resize(i + 1, kFree);
+    if (i >= states_.size()) states_.resize(std::max(i + 1, 2 * states_.size()), kFree);
     states_[i] = s;
   }
 
