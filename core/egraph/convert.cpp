@@ -130,9 +130,11 @@ class Names {
   }
 
   std::string stem_;
-  std::unordered_set<std::string> others_;  // used names not of the form stem+i
-  std::vector<uint8_t> states_;             // by i: the state of stem+i
-  size_t next_ = 0;                         // no fresh name below stem+next_ is free
+  // Used names not of the form stem+i. Only original names get here (inputs, constants, the
+  // GraphMeta's names, outputs' wanted names), which all outlive the restore: no copies.
+  std::unordered_set<std::string_view> others_;
+  std::vector<uint8_t> states_;  // by i: the state of stem+i
+  size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
 
 // True when `node` (children: any ids) canonicalises to `canonical`, without copying it.
