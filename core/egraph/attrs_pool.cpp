@@ -21,22 +21,27 @@ size_t mix(size_t h, size_t x) {
   return (h ^ (x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdull;
 }
 
+size_t value_hash(size_t h, const AttrValue& value) {
+  h = mix(h, value.index());
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, double> ||
+                      std::is_same_v<T, std::string>)
+          h = mix(h, std::hash<T>()(v));
+        else
+          for (const auto& x : v) h = mix(h, std::hash<std::decay_t<decltype(x)>>()(x));
+      },
+      value);
+  return h;
+}
+
 struct AttrsHash {
   size_t operator()(const Attrs& attrs) const noexcept {
     size_t h = attrs.size();
     for (const auto& [name, value] : attrs) {
       h = mix(h, std::hash<std::string>()(name));
-      h = mix(h, value.index());
-      std::visit(
-          [&](const auto& v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, double> ||
-                          std::is_same_v<T, std::string>)
-              h = mix(h, std::hash<T>()(v));
-            else
-              for (const auto& x : v) h = mix(h, std::hash<std::decay_t<decltype(x)>>()(x));
-          },
-          value);
+      h = value_hash(h, value);
     }
     return h;
   }
@@ -150,6 +155,10 @@ size_t attrs_pool_size() {
 
 size_t attrs_scope_size() {
   return scope_table().entries.size();
+}
+
+size_t attr_value_hash(const AttrValue& value) {
+  return value_hash(0, value);
 }
 
 AttrsId intern_attrs(const Attrs& attrs) {

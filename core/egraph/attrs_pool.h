@@ -11,6 +11,8 @@ namespace retort {
 inline constexpr AttrsId kNoAttrs{0};  // the empty map
 
 AttrsId intern_attrs(const Attrs& attrs);
+// A hash of one attribute value (its kind and contents), as interning hashes them.
+size_t attr_value_hash(const AttrValue& value);
 // The attributes of an id; the reference stays valid for the life of the process.
 const Attrs& attrs_of(AttrsId id);
 // A total order on attribute contents (not on ids, whose values depend on interning history).

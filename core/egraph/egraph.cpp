@@ -137,6 +137,14 @@ EClassId EGraph::new_term(const ENode& node) {
 }
 
 EClassId EGraph::add(const ENode& node) {
+  return add_node(node, nullptr);
+}
+
+EClassId EGraph::add(const ENode& node, TypeId type) {
+  return add_node(node, &type);
+}
+
+EClassId EGraph::add_node(const ENode& node, const TypeId* known_type) {
   if (auto exact = terms_->find(node, memo_)) return *exact;
   check_ids(node);
   ENode canon = canonicalize(node);
@@ -151,7 +159,7 @@ EClassId EGraph::add(const ENode& node) {
     proofs_.connect(id, existing, ProofForest::kCongruence);
     return id;
   }
-  TypeId type = infer_node(canon);
+  TypeId type = known_type ? *known_type : infer_node(canon);
   const Constant* constant =
       node.op == special_ops::kConst ? find_constant(leaf_name(node)) : nullptr;
   EClassId id = new_term(node);

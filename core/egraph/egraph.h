@@ -92,6 +92,9 @@ class EGraph {
   // Adds an e-node (children: any ids) and returns the id of that exact term. Infers its type
   // first; throws Error when the node is ill-typed or names an unregistered input or constant.
   EClassId add(const ENode& node);
+  // As add(), for a registry op e-node whose type the caller already inferred with infer_op()
+  // over its children's class types: the node is not inferred again.
+  EClassId add(const ENode& node, TypeId type);
   // As add(), but an ill-typed node is not added: returns nullopt and, when `reason` is given,
   // the inference error message. Rules use it to reject an RHS whose parameters do not type.
   std::optional<EClassId> try_add(const ENode& node, std::string* reason = nullptr);
@@ -173,6 +176,8 @@ class EGraph {
   // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
   TypeId infer_node(const ENode& node) const;
   EClassId new_term(const ENode& node);
+  // add() with the node's type, or nullptr to infer it.
+  EClassId add_node(const ENode& node, const TypeId* type);
   void check_merge(EClassId a, EClassId b, const Justification& why) const;
   bool union_classes(EClassId a, EClassId b, uint32_t just);
   void rebuild_classes();

@@ -32,41 +32,70 @@ const TensorType& TypeTable::at(TypeId id) const {
   return types_[id.value];
 }
 
-size_t TypeTable::KeyHash::operator()(const std::vector<uint32_t>& key) const noexcept {
-  size_t h = key.size();
-  for (uint32_t w : key) h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-  return h ^ (h >> 29);
+namespace {
+
+// The question's words, in the order TypeTable::asks compares them.
+size_t question_hash(const ENode& node, std::span<const TypeId> child_types) {
+  uint64_t h = 0x9e3779b97f4a7c15ull * (child_types.size() + 1);
+  auto word = [&](uint32_t w) { h = (h ^ w) * 0xff51afd7ed558ccdull; };
+  word(node.op.value);
+  word(node.attrs.value);
+  word(static_cast<uint32_t>(node.out) << 16 | node.n_out);
+  for (TypeId t : child_types) word(t.value);
+  return static_cast<size_t>(h ^ (h >> 32));
+}
+
+}  // namespace
+
+bool TypeTable::asks(const Answer& a, const ENode& node,
+                     std::span<const TypeId> child_types) const {
+  if (a.size != 3 + child_types.size()) return false;
+  const uint32_t* k = keys_.data() + a.begin;
+  if (k[0] != node.op.value || k[1] != node.attrs.value ||
+      k[2] != (static_cast<uint32_t>(node.out) << 16 | node.n_out))
+    return false;
+  for (size_t i = 0; i < child_types.size(); ++i)
+    if (k[3 + i] != child_types[i].value) return false;
+  return true;
 }
 
 TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) {
-  key_.clear();
-  key_.push_back(node.op.value);
-  key_.push_back(node.attrs.value);
-  key_.push_back(static_cast<uint32_t>(node.out) << 16 | node.n_out);
-  for (TypeId t : child_types) key_.push_back(t.value);
-  auto it = answers_.find(key_);
-  if (it == answers_.end()) {
+  size_t hash = question_hash(node, child_types);
+  auto found =
+      by_question_.find(hash, [&](uint32_t i) { return asks(answers_[i], node, child_types); });
+  if (!found) {
     Answer a;
+    a.begin = static_cast<uint32_t>(keys_.size());
+    a.size = static_cast<uint32_t>(3 + child_types.size());
     try {
       std::vector<TensorType> in;
       in.reserve(child_types.size());
       for (TypeId t : child_types) in.push_back(at(t));
       a.type = intern(infer_op_type(node, in));
     } catch (const Error& e) {
-      a.error = e;
+      a.error = static_cast<uint32_t>(errors_.size());
+      errors_.push_back(e);
     }
-    it = answers_.emplace(key_, std::move(a)).first;
+    keys_.push_back(node.op.value);
+    keys_.push_back(node.attrs.value);
+    keys_.push_back(static_cast<uint32_t>(node.out) << 16 | node.n_out);
+    for (TypeId t : child_types) keys_.push_back(t.value);
+    found = static_cast<uint32_t>(answers_.size());
+    answers_.push_back(a);
+    by_question_.insert(*found, hash);
   }
-  if (it->second.error) throw *it->second.error;
-  return it->second.type;
+  const Answer& a = answers_[*found];
+  if (a.error != kNoError) throw errors_[a.error];
+  return a.type;
 }
 
 size_t TypeTable::bytes() const {
   // Node-based hash maps: a node per entry plus the bucket array.
-  size_t total = (index_.size() + answers_.size()) * 4 * sizeof(void*) +
-                 (index_.bucket_count() + answers_.bucket_count()) * sizeof(void*);
+  // The type index is node-based: a node per entry plus the bucket array.
+  size_t total = index_.size() * 4 * sizeof(void*) + index_.bucket_count() * sizeof(void*);
   for (const TensorType& t : types_) total += sizeof(TensorType) + t.shape.size() * 8 * 2;
-  for (const auto& [key, a] : answers_) total += key.capacity() * 4 + sizeof(Answer);
+  total += keys_.size() * sizeof(uint32_t) + answers_.size() * sizeof(Answer) +
+           errors_.size() * sizeof(Error) + by_question_.bytes();
   return total;
 }
 

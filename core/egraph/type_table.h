@@ -7,13 +7,13 @@
 #pragma once
 
 #include <deque>
-#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
 
 #include "core/base/error.h"
 #include "core/egraph/enode.h"
+#include "core/egraph/id_table.h"
 #include "core/tensor/tensor.h"
 
 namespace retort {
@@ -34,18 +34,25 @@ class TypeTable {
   size_t bytes() const;  // an estimate of the heap it holds
 
  private:
-  struct KeyHash {
-    size_t operator()(const std::vector<uint32_t>& key) const noexcept;
-  };
+  // A question: (op, attributes, output and output count, child types), stored as words in
+  // keys_[begin, begin + size); the answer is a type or errors_[error].
   struct Answer {
+    uint32_t begin = 0, size = 0;
     TypeId type;
-    std::optional<Error> error;
+    uint32_t error = kNoError;
   };
+  static constexpr uint32_t kNoError = UINT32_MAX;
+
+  bool asks(const Answer& a, const ENode& node, std::span<const TypeId> child_types) const;
 
   std::deque<TensorType> types_;  // by id; a deque so references survive growth
   std::unordered_map<TensorType, TypeId, TensorTypeHash> index_;
-  std::vector<uint32_t> key_;  // the lookup key, reused so that a hit allocates nothing
-  std::unordered_map<std::vector<uint32_t>, Answer, KeyHash> answers_;
+  // The answers, found through an open-addressing table of their numbers keyed by the question
+  // (id_table.h): a repeated question builds no key and allocates nothing.
+  std::vector<uint32_t> keys_;
+  std::vector<Answer> answers_;
+  std::vector<Error> errors_;
+  IdTable by_question_;
 };
 
 // The type a registry op e-node would have over children of the given types, computed by the

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 #include <fmt/format.h>
 
+#include "core/egraph/attrs_scope.h"
 #include "core/egraph/render.h"
 
 namespace retort {
@@ -72,24 +72,33 @@ std::optional<std::string> choose_params(const EGraph& eg, const Rule& rule, con
 }
 
 // Intermediate tensors an Expose rule may add to the outputs of graph_out node `out`: classes
-// reachable from it that are tensors, hold no input or constant, and are not outputs yet.
+// reachable from it that are tensors, hold no input or constant, and are not outputs yet, in
+// increasing id order. Marks by class id rather than sets: the walk may cover the whole e-graph.
 std::vector<EClassId> expose_candidates(const EGraph& eg, const ENode& out) {
-  std::set<EClassId> outputs, seen;
+  constexpr uint8_t kSeen = 1, kOutput = 2;
+  std::vector<uint8_t> mark(eg.term_count(), 0);
   std::vector<EClassId> stack;
   for (EClassId c : out.children) {
-    outputs.insert(eg.find(c));
+    mark[eg.find(c).value] |= kOutput;
     stack.push_back(eg.find(c));
   }
+  std::vector<EClassId> seen;
   while (!stack.empty()) {
     EClassId c = stack.back();
     stack.pop_back();
-    if (!seen.insert(c).second) continue;
+    if (mark[c.value] & kSeen) continue;
+    mark[c.value] |= kSeen;
+    seen.push_back(c);
     for (const ENode& n : eg.eclass(c).nodes)
-      for (EClassId k : n.children) stack.push_back(eg.find(k));
+      for (EClassId k : n.children) {
+        EClassId kc = eg.find(k);
+        if (!(mark[kc.value] & kSeen)) stack.push_back(kc);
+      }
   }
+  std::sort(seen.begin(), seen.end());
   std::vector<EClassId> out_ids;
   for (EClassId c : seen) {
-    if (outputs.count(c) || !eg.has_type(c)) continue;
+    if ((mark[c.value] & kOutput) || !eg.has_type(c)) continue;
     const auto& nodes = eg.eclass(c).nodes;
     bool leaf =
         std::any_of(nodes.begin(), nodes.end(), [](const ENode& n) { return is_leaf_op(n.op); });
@@ -138,8 +147,9 @@ struct Slot {
 
 class Instance {
  public:
-  Instance(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value>& params)
-      : eg_(eg), rule_(rule), m_(m), ctx_(eg, m.subst, params) {}
+  Instance(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value>& params,
+           ApplyMemo* memo)
+      : eg_(eg), rule_(rule), m_(m), ctx_(eg, m.subst, params), memo_(memo) {}
 
   // Builds and type-checks the slots; returns why the instance is rejected, or nothing.
   std::optional<std::string> build(const std::vector<EClassId>& exposed) {
@@ -198,7 +208,8 @@ class Instance {
     for (Slot& s : slots_) {
       if (!s.fresh) continue;
       children_known(s);
-      s.id = eg_.add(s.node);
+      // An op slot's type was inferred by build(); the graph_out root has none.
+      s.id = rule_.on_graph_out() ? eg_.add(s.node) : eg_.add(s.node, s.type);
       s.fresh = false;
     }
     return slots_.back().id;
@@ -250,8 +261,9 @@ class Instance {
   // The e-node of a right-hand side node whose attributes or output depend on the match (its
   // children are filled in later); returns why it cannot be built, or nothing.
   std::optional<std::string> instantiate(const PatternNode& p, ENode& node) {
-    Attrs attrs;
-    for (const AttrPattern& a : p.attrs) attrs[a.name] = attr_value(a);
+    std::vector<AttrValue> values;  // the non-literal attributes, in p.attrs order
+    for (const AttrPattern& a : p.attrs)
+      if (a.kind != AttrPattern::Kind::Literal) values.push_back(attr_value(a));
     int64_t out = p.out;
     if (p.out_expr) {
       try {
@@ -262,9 +274,22 @@ class Instance {
       if (out < 0 || (p.n_out && out >= p.n_out))
         return fmt::format("output {} of {} does not exist", out, p.op);
     }
+    ApplyMemo::Key key{};
+    if (memo_) {
+      key = ApplyMemo::key(p, out, values);
+      if (const ENode* known = memo_->find(key)) {
+        node = *known;
+        return std::nullopt;
+      }
+    }
+    Attrs attrs;
+    size_t next = 0;
+    for (const AttrPattern& a : p.attrs)
+      attrs[a.name] = a.kind == AttrPattern::Kind::Literal ? a.literal : values[next++];
     std::vector<EClassId> placeholder(p.children.size());
     node = make_enode(p.op_id, attrs, placeholder, static_cast<unsigned>(out),
                       static_cast<unsigned>(p.n_out));
+    if (memo_) memo_->insert(key, node);
     return std::nullopt;
   }
 
@@ -308,13 +333,15 @@ class Instance {
   const Rule& rule_;
   const Match& m_;
   MatchContext ctx_;
+  ApplyMemo* memo_;
   std::vector<Slot> slots_;
 };
 
 // Adds the instance and merges it into the matched class, recording the step.
 ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value> params,
-                   const std::vector<EClassId>& exposed, uint32_t number, RewriteTrace& trace) {
-  Instance inst(eg, rule, m, params);
+                   const std::vector<EClassId>& exposed, uint32_t number, RewriteTrace& trace,
+                   ApplyMemo* memo) {
+  Instance inst(eg, rule, m, params, memo);
   if (auto why = inst.build(exposed)) return {ApplyOutcome::Rejected, *why, {}};
   if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
   if (inst.already_there()) return {ApplyOutcome::Unchanged, {}, eg.find(m.eclass)};
@@ -343,8 +370,30 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Val
 
 }  // namespace
 
+ApplyMemo::Key ApplyMemo::key(const PatternNode& p, int64_t out,
+                              std::span<const AttrValue> values) {
+  size_t h = std::hash<const void*>()(&p) ^ static_cast<size_t>(out) * 0x9e3779b97f4a7c15ull;
+  for (const AttrValue& v : values) h = (h ^ attr_value_hash(v)) * 0xff51afd7ed558ccdull;
+  return {&p, out, values, h ^ (h >> 32)};
+}
+
+const ENode* ApplyMemo::find(const Key& k) {
+  auto i = index_.find(k.hash, [&](uint32_t i) {
+    const Entry& e = entries_[i];
+    return e.node == k.node && e.out == k.out &&
+           std::equal(e.values.begin(), e.values.end(), k.values.begin(), k.values.end());
+  });
+  return i ? &entries_[*i].enode : nullptr;
+}
+
+void ApplyMemo::insert(const Key& k, const ENode& node) {
+  if (attrs_scoped(node.attrs)) return;
+  index_.insert(static_cast<uint32_t>(entries_.size()), k.hash);
+  entries_.push_back({k.node, k.out, {k.values.begin(), k.values.end()}, node});
+}
+
 ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
-                        RewriteTrace& trace) {
+                        RewriteTrace& trace, ApplyMemo* memo) {
   std::vector<Value> params = match.params;
   params.resize(rule.vars.params.size());
   std::vector<EClassId> exposed;
@@ -359,7 +408,7 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     return {ApplyOutcome::Skipped, *why, {}};
   }
   return commit(eg, rule, match, std::move(params), exposed,
-                static_cast<uint32_t>(trace.steps.size()), trace);
+                static_cast<uint32_t>(trace.steps.size()), trace, memo);
 }
 
 namespace {
@@ -385,6 +434,7 @@ void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, s
                   size_t to) {
   to = std::min(to, trace.steps.size());
   RewriteTrace redo;
+  ApplyMemo memo;
   for (size_t i = from; i < to; ++i) {
     const TraceStep& step = trace.steps[i];
     const Rule* rule = rules.find(step.rule);
@@ -396,7 +446,7 @@ void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, s
     m.node = step.node;
     m.subst = step.subst;
     redo.iteration = step.iteration;
-    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo);
+    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo, &memo);
     if (r.outcome != ApplyOutcome::Applied || r.rhs != step.rhs ||
         eg.node_count() != step.nodes_after)
       fail("trace step {} ({}) does not replay: it was applied to another e-graph ({}{})",

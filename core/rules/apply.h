@@ -6,11 +6,14 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/base/rng.h"
 #include "core/egraph/egraph.h"
+#include "core/egraph/id_table.h"
 #include "core/rules/ematch.h"
 #include "core/rules/rule.h"
 #include "core/rules/trace.h"
@@ -31,11 +34,40 @@ struct ApplyResult {
   EClassId rhs;        // Applied, Unchanged: the right-hand side's class
 };
 
+// What the applications of one rule set share (a Runner keeps one): for each right-hand side
+// node whose attributes or output depend on the match, the e-node (children unset) that each set
+// of those values gave, so that a repeated set is not built into an attribute map, interned and
+// normalised against the registry again. It keeps pointers to the rules' pattern nodes: use one
+// only while those rules live. Ids of a fuzz case's AttrsScope are not kept.
+class ApplyMemo {
+ public:
+  struct Key {
+    const PatternNode* node;
+    int64_t out;
+    std::span<const AttrValue> values;  // the node's non-literal attributes, in p.attrs order
+    size_t hash;
+  };
+  static Key key(const PatternNode& p, int64_t out, std::span<const AttrValue> values);
+  const ENode* find(const Key& k);
+  void insert(const Key& k, const ENode& node);
+
+ private:
+  struct Entry {
+    const PatternNode* node;
+    int64_t out;
+    std::vector<AttrValue> values;
+    ENode enode;
+  };
+  std::vector<Entry> entries_;
+  IdTable index_;
+};
+
 // Applies one match found on this e-graph (any state since the search; the runner applies a
 // whole iteration's matches, then rebuilds). Clause evaluation errors throw Error naming the
 // rule; an ill-typed right-hand side is Rejected without changing the e-graph.
+// `memo`, when given, must have been used only with rules that still live.
 ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
-                        RewriteTrace& trace);
+                        RewriteTrace& trace, ApplyMemo* memo = nullptr);
 
 // Re-applies steps [from, to) with their recorded substitutions and parameters (no random
 // draws), rebuilding wherever the original run had rebuilt, and rebuilds at the end. `eg` must

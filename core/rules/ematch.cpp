@@ -1,6 +1,7 @@
 #include "core/rules/ematch.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -10,26 +11,16 @@ namespace retort {
 
 namespace {
 
-// A non-owning reference to a callable: the continuation of the backtracking matcher, passed
-// down the recursion without allocating.
-class Continuation {
- public:
-  template <typename F>
-  Continuation(const F& f)  // NOLINT: implicit by design
-      : obj_(&f), call_([](const void* o) { (*static_cast<const F*>(o))(); }) {}
-  void operator()() const { call_(obj_); }
-
- private:
-  const void* obj_;
-  void (*call_)(const void*);
-};
-
 // The members of a class with the given op: a contiguous run, as members are sorted by op.
+// Most classes hold a few e-nodes, so a scan beats two binary searches there.
 std::span<const ENode> nodes_with_op(const EClass& c, OpId op) {
-  auto lo = std::lower_bound(c.nodes.begin(), c.nodes.end(), op,
-                             [](const ENode& n, OpId o) { return n.op < o; });
-  auto hi =
-      std::upper_bound(lo, c.nodes.end(), op, [](OpId o, const ENode& n) { return o < n.op; });
+  auto lo = c.nodes.begin(), end = c.nodes.end();
+  if (end - lo > 8)
+    lo = std::lower_bound(lo, end, op, [](const ENode& n, OpId o) { return n.op < o; });
+  else
+    while (lo != end && lo->op < op) ++lo;
+  auto hi = lo;
+  while (hi != end && hi->op == op) ++hi;
   return {lo, hi};
 }
 
@@ -54,15 +45,21 @@ std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
 class Matcher {
  public:
   Matcher(const EGraph& eg, const Rule& rule, const SearchOptions& options, MatchList& out)
-      : eg_(eg), rule_(rule), options_(options), out_(out), lhs_(rule.lhs) {
-    classes_.resize(rule.vars.classes.size());
-    attrs_.resize(rule.vars.attrs.size());
-    class_bound_.assign(rule.vars.classes.size(), 0);
-    attr_bound_.assign(rule.vars.attrs.size(), 0);
-    matched_.assign(lhs_.nodes.size(), nullptr);
-    for (const PatternNode& n : lhs_.nodes)
-      leaves_.push_back(n.kind == PatternNode::Kind::Leaf ? leaf_class(eg, n.op) : std::nullopt);
-    n_params_ = match_time_params(rule);
+      : eg_(eg),
+        rule_(rule),
+        options_(options),
+        out_(out),
+        lhs_(rule.lhs),
+        prog_(rule.lhs.program),
+        regs_(prog_.n_regs),
+        cands_(prog_.instrs.size()),
+        classes_(rule.vars.classes.size()),
+        attrs_(rule.vars.attrs.size()),
+        types_(rule.match_clauses ? rule.vars.classes.size() : 0),
+        n_params_(match_time_params(rule)),
+        root_is_op_(lhs_.root().kind == PatternNode::Kind::Op) {
+    for (const Instr& in : prog_.instrs)
+      if (in.kind == Instr::Kind::Leaf) leaves_[in.node] = leaf_class(eg, lhs_.nodes[in.node].op);
   }
 
   // Past the limit, cancelled or out of time; once true it stays true.
@@ -72,8 +69,7 @@ class Matcher {
         (options_.cancel && options_.cancel->load(std::memory_order_relaxed)))
       return stopped_ = true;
     // Reading the clock costs more than a candidate: look every 64 calls.
-    if (++calls_ % 64 == 0 && options_.deadline != std::chrono::steady_clock::time_point::max() &&
-        std::chrono::steady_clock::now() > options_.deadline)
+    if (timed_ && ++calls_ % 64 == 0 && std::chrono::steady_clock::now() > options_.deadline)
       return stopped_ = true;
     return false;
   }
@@ -81,70 +77,101 @@ class Matcher {
   void search_root(EClassId cls) {
     if (done()) return;
     root_class_ = eg_.find(cls);
-    match(lhs_.root_index(), root_class_, [this] { found(); });
+    regs_[0] = root_class_;
+    run();
   }
 
  private:
-  void match(int pi, EClassId c, Continuation k) {
-    const PatternNode& p = lhs_.nodes[pi];
-    switch (p.kind) {
-      case PatternNode::Kind::Var: {
-        if (class_bound_[p.var]) {
-          if (eg_.find(classes_[p.var]) == c) k();
-          return;
+  using Instr = MatchProgram::Instr;
+
+  // Every match of the program from register 0's class: a depth-first search where each Bind
+  // keeps its own candidates, and a failed step resumes the latest Bind.
+  void run() {
+    const size_t n = prog_.instrs.size();
+    size_t pc = 0;
+    while (true) {
+      bool ok = true;
+      while (ok && pc < n) {
+        const Instr& in = prog_.instrs[pc];
+        switch (in.kind) {
+          case Instr::Kind::SameClass:
+            ok = eg_.find(regs_[in.reg]) == regs_[in.arg];
+            break;
+          case Instr::Kind::Leaf:
+            ok = leaf_matches(in.node, regs_[in.reg]);
+            break;
+          case Instr::Kind::Bind: {
+            const PatternNode& p = lhs_.nodes[in.node];
+            cands_[pc] = nodes_with_op(eg_.eclass(regs_[in.reg]), p.op_id);
+            ok = next_candidate(pc);
+            break;
+          }
         }
-        classes_[p.var] = c;
-        class_bound_[p.var] = 1;
-        k();
-        class_bound_[p.var] = 0;
-        return;
+        if (ok) ++pc;
       }
-      case PatternNode::Kind::Leaf:
-        if (leaves_[pi] && eg_.find(*leaves_[pi]) == c) k();
-        return;
-      case PatternNode::Kind::Op:
-        break;
+      if (ok) found();
+      if (stopped_) return;
+      // Backtrack to the latest Bind with another candidate.
+      while (true) {
+        if (pc == 0) return;
+        --pc;
+        if (prog_.instrs[pc].kind == Instr::Kind::Bind && next_candidate(pc)) break;
+        if (stopped_) return;
+      }
+      ++pc;
     }
-    for (const ENode& n : nodes_with_op(eg_.eclass(c), p.op_id)) {
-      if (done()) return;
+  }
+
+  // Takes the next e-node of Bind pc's candidates that fits the pattern node: its children
+  // go to their registers, its attribute variables are bound. False when none is left.
+  bool next_candidate(size_t pc) {
+    const Instr& in = prog_.instrs[pc];
+    const PatternNode& p = lhs_.nodes[in.node];
+    std::span<const ENode>& c = cands_[pc];
+    while (!c.empty()) {
+      if (done()) return false;
+      const ENode& n = c.front();
+      c = c.subspan(1);
       if (n.out != p.out || (p.n_out && n.n_out != p.n_out) ||
           n.children.size() != p.children.size())
         continue;
-      matched_[pi] = &n;
-      match_attrs(p, n, 0, [&] { match_children(p, n, 0, k); });
+      if (!p.attrs.empty() && !match_attrs(p, prog_.attr_binds[in.node], n)) continue;
+      if (pc == 0) root_node_ = &n;
+      for (size_t i = 0; i < n.children.size(); ++i) regs_[in.arg + i] = n.children[i];
+      return true;
     }
+    return false;
   }
 
-  void match_children(const PatternNode& p, const ENode& n, size_t i, Continuation k) {
-    if (i == p.children.size()) return k();
-    match(p.children[i], n.children[i], [&] { match_children(p, n, i + 1, k); });
-  }
-
-  void match_attrs(const PatternNode& p, const ENode& n, size_t j, Continuation k) {
-    if (j == p.attrs.size()) return k();
-    const AttrPattern& a = p.attrs[j];
+  bool match_attrs(const PatternNode& p, const std::vector<uint8_t>& binds, const ENode& n) {
     const Attrs& have = attrs_of(n.attrs);
-    auto it = have.find(a.name);
-    if (it == have.end()) return;
-    if (a.kind == AttrPattern::Kind::Literal) {
-      if (it->second == a.literal) match_attrs(p, n, j + 1, k);
-      return;
+    for (size_t j = 0; j < p.attrs.size(); ++j) {
+      const AttrPattern& a = p.attrs[j];
+      auto it = have.find(a.name);
+      if (it == have.end()) return false;
+      if (a.kind == AttrPattern::Kind::Literal) {
+        if (!(it->second == a.literal)) return false;
+      } else if (binds[j]) {
+        attrs_[a.var] = &it->second;  // the pool keeps interned attributes for the process
+      } else if (!(it->second == *attrs_[a.var])) {
+        return false;
+      }
     }
-    if (attr_bound_[a.var]) {
-      if (it->second == *attrs_[a.var]) match_attrs(p, n, j + 1, k);
-      return;
-    }
-    attrs_[a.var] = &it->second;  // the pool keeps interned attributes for the process
-    attr_bound_[a.var] = 1;
-    match_attrs(p, n, j + 1, k);
-    attr_bound_[a.var] = 0;
+    return true;
+  }
+
+  bool leaf_matches(int node, EClassId c) const {
+    const std::optional<EClassId>& leaf = leaves_.at(node);
+    return leaf && eg_.find(*leaf) == c;
   }
 
   void found() {
+    for (size_t v = 0; v < classes_.size(); ++v) classes_[v] = regs_[prog_.class_reg[v]];
     // Only the parameters the match-time clauses bind (none for most rules: their `pick`s run
     // when applied); apply_match sizes the list.
-    params_.assign(n_params_, Value{});
-    MatchContext ctx(eg_, classes_, attrs_, params_);
+    if (n_params_) params_.assign(n_params_, Value{});
+    std::fill(types_.begin(), types_.end(), nullptr);
+    MatchContext ctx(eg_, classes_, attrs_, params_, types_);
     for (size_t i = 0; i < rule_.match_clauses; ++i) {
       const RuleClause& c = rule_.clauses[i];
       try {
@@ -157,9 +184,7 @@ class Matcher {
         throw Error(fmt::format("rule '{}': {}", rule_.name, e.message()), e.loc());
       }
     }
-    const ENode* node =
-        lhs_.root().kind == PatternNode::Kind::Op ? matched_[lhs_.root_index()] : nullptr;
-    out_.add(root_class_, node, classes_, attrs_, params_);
+    out_.add(root_class_, root_is_op_ ? root_node_ : nullptr, classes_, attrs_, params_);
   }
 
   const EGraph& eg_;
@@ -167,15 +192,21 @@ class Matcher {
   const SearchOptions& options_;
   MatchList& out_;
   const Pattern& lhs_;
+  const MatchProgram& prog_;
+  std::vector<EClassId> regs_;
+  std::vector<std::span<const ENode>> cands_;  // by Bind instruction: the e-nodes left to try
   std::vector<EClassId> classes_;
   std::vector<const AttrValue*> attrs_;
   std::vector<Value> params_;
-  std::vector<uint8_t> class_bound_, attr_bound_;  // not vector<bool>: read on every candidate
-  std::vector<const ENode*> matched_;
-  std::vector<std::optional<EClassId>> leaves_;
+  std::vector<const TensorType*> types_;  // by class variable, for the clauses of one match
+  // By Leaf pattern node: the class of its graph input or constant (few rules have leaves).
+  std::map<int, std::optional<EClassId>> leaves_;
+  const ENode* root_node_ = nullptr;
   size_t n_params_ = 0;  // the parameters the match-time `let`s bind
   EClassId root_class_;
+  bool root_is_op_ = false;
   bool stopped_ = false;
+  bool timed_ = options_.deadline != std::chrono::steady_clock::time_point::max();
   uint32_t calls_ = 0;
 };
 
@@ -205,9 +236,10 @@ void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId
                       static_cast<uint32_t>(node->children.size())});
     children_.insert(children_.end(), node->children.begin(), node->children.end());
   }
+  // Most rules bind no attribute and no parameter: skip their empty lists.
   classes_.insert(classes_.end(), classes.begin(), classes.end());
-  attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
-  params_.insert(params_.end(), params.begin(), params.end());
+  if (n_attrs_) attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
+  if (n_params_) params_.insert(params_.end(), params.begin(), params.end());
 }
 
 void MatchList::reserve(size_t n, size_t arity) {

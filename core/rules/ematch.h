@@ -86,11 +86,19 @@ class MatchContext : public EvalContext {
  public:
   MatchContext(const EGraph& eg, const Subst& subst, std::vector<Value>& params)
       : eg_(eg), classes_(subst.classes), attrs_(&subst.attrs), params_(params) {}
-  // Bindings as the matcher holds them: attribute values by pointer.
+  // Bindings as the matcher holds them: attribute values by pointer, and `types` (one null
+  // pointer per class variable) keeps each class's type once looked up, as the clauses of a
+  // rule ask for the same ranks again and again.
   MatchContext(const EGraph& eg, std::span<const EClassId> classes,
-               std::span<const AttrValue* const> attrs, std::vector<Value>& params)
-      : eg_(eg), classes_(classes), attr_ptrs_(attrs), params_(params) {}
-  const TensorType& class_type(int v) const override { return eg_.type(classes_[v]); }
+               std::span<const AttrValue* const> attrs, std::vector<Value>& params,
+               std::span<const TensorType*> types)
+      : eg_(eg), classes_(classes), attr_ptrs_(attrs), params_(params), types_(types) {}
+  const TensorType& class_type(int v) const override {
+    if (types_.empty()) return eg_.type(classes_[v]);
+    const TensorType*& t = types_[v];
+    if (!t) t = &eg_.type(classes_[v]);
+    return *t;
+  }
   bool class_is_const(int v) const override { return eg_.constant(classes_[v]) != nullptr; }
   const AttrValue& attr(int v) const override { return attrs_ ? (*attrs_)[v] : *attr_ptrs_[v]; }
   const Value& param(int p) const override { return params_[p]; }
@@ -101,6 +109,7 @@ class MatchContext : public EvalContext {
   const std::vector<AttrValue>* attrs_ = nullptr;
   std::span<const AttrValue* const> attr_ptrs_;
   std::vector<Value>& params_;
+  std::span<const TensorType*> types_;
 };
 
 // The matched term with the substitution filled in, for `match RULE` listings:

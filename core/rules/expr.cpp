@@ -107,19 +107,25 @@ std::string_view value_kind(const Value& v) {
   }
 }
 
+// The failures are out of line, so that the checks evaluated per match stay a few
+// instructions each.
+[[noreturn, gnu::noinline]] void fail_kind(const Expr& e, std::string_view want, const Value& v) {
+  fail_expr(e, fmt::format("expected {}, got {} {}", want, value_kind(v), value_str(v)));
+}
+
 int64_t as_int(const Expr& e, const Value& v) {
   if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
-  fail_expr(e, fmt::format("expected an int, got {} {}", value_kind(v), value_str(v)));
+  fail_kind(e, "an int", v);
 }
 
 bool as_bool(const Expr& e, const Value& v) {
   if (const bool* b = std::get_if<bool>(&v)) return *b;
-  fail_expr(e, fmt::format("expected true or false, got {} {}", value_kind(v), value_str(v)));
+  fail_kind(e, "true or false", v);
 }
 
 const std::vector<int64_t>& as_ints(const Expr& e, const Value& v) {
   if (const auto* l = std::get_if<std::vector<int64_t>>(&v)) return *l;
-  fail_expr(e, fmt::format("expected an int list, got {} {}", value_kind(v), value_str(v)));
+  fail_kind(e, "an int list", v);
 }
 
 // Argument i as an int list, read where it lies when it is a literal, a parameter or an
@@ -150,8 +156,12 @@ const TensorType& class_arg(const Expr& self, size_t i, const EvalContext& ctx) 
   return ctx.class_type(self.args()[i].var());
 }
 
+[[noreturn, gnu::noinline]] void fail_overflow(const Expr& self) {
+  fail_expr(self, "integer overflow");
+}
+
 int64_t checked(const Expr& self, __int128 v) {
-  if (v > INT64_MAX || v < INT64_MIN) fail_expr(self, "integer overflow");
+  if (v > INT64_MAX || v < INT64_MIN) fail_overflow(self);
   return static_cast<int64_t>(v);
 }
 
@@ -180,10 +190,13 @@ bool compare(const Expr& self, const EvalContext& ctx, F f) {
   return f(int_arg(self, 0, ctx), int_arg(self, 1, ctx));
 }
 
+[[noreturn, gnu::noinline]] void fail_axis(const Expr& self, int64_t a, int64_t rank) {
+  fail_expr(self, fmt::format("axis {} is out of range for rank {}", a, rank));
+}
+
 int64_t axis_arg(const Expr& self, size_t i, int64_t rank, const EvalContext& ctx) {
   int64_t a = int_arg(self, i, ctx);
-  if (a < -rank || a >= rank)
-    fail_expr(self, fmt::format("axis {} is out of range for rank {}", a, rank));
+  if (a < -rank || a >= rank) fail_axis(self, a, rank);
   return a < 0 ? a + rank : a;
 }
 
@@ -560,7 +573,6 @@ const Value* Expr::value_in_place(const EvalContext& ctx) const {
 }
 
 bool Expr::eval_bool(const EvalContext& ctx) const {
-  if (const Value* v = value_in_place(ctx)) return as_bool(*this, *v);
   if (kind_ == Kind::Call && fn_->eval_bool) {
     try {
       return fn_->eval_bool(*this, ctx);
@@ -568,13 +580,12 @@ bool Expr::eval_bool(const EvalContext& ctx) const {
       throw err.at(loc_);
     }
   }
+  if (const Value* v = value_in_place(ctx)) return as_bool(*this, *v);
   return as_bool(*this, eval(ctx));
 }
 
 int64_t Expr::eval_int(const EvalContext& ctx) const {
-  if (const Value* v = value_in_place(ctx)) return as_int(*this, *v);
-  if (kind_ == Kind::AttrVar)
-    if (const int64_t* i = std::get_if<int64_t>(&ctx.attr(var_))) return *i;
+  // The common cases first: an int function, an int literal.
   if (kind_ == Kind::Call && fn_->eval_int) {
     try {
       return fn_->eval_int(*this, ctx);
@@ -582,6 +593,9 @@ int64_t Expr::eval_int(const EvalContext& ctx) const {
       throw err.at(loc_);
     }
   }
+  if (const Value* v = value_in_place(ctx)) return as_int(*this, *v);
+  if (kind_ == Kind::AttrVar)
+    if (const int64_t* i = std::get_if<int64_t>(&ctx.attr(var_))) return *i;
   return as_int(*this, eval(ctx));
 }
 

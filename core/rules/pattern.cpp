@@ -289,8 +289,63 @@ class PatternParser {
 
 }  // namespace
 
+namespace {
+
+class ProgramCompiler {
+ public:
+  ProgramCompiler(const Pattern& p, const VarTable& vars) : p_(p) {
+    prog_.class_reg.assign(vars.classes.size(), kUnbound);
+    prog_.attr_binds.resize(p.nodes.size());
+    attr_seen_.assign(vars.attrs.size(), 0);
+  }
+
+  MatchProgram run() {
+    node(p_.root_index(), 0);
+    return std::move(prog_);
+  }
+
+ private:
+  static constexpr uint32_t kUnbound = UINT32_MAX;
+
+  void node(int pi, uint32_t reg) {
+    using Instr = MatchProgram::Instr;
+    const PatternNode& n = p_.nodes[pi];
+    switch (n.kind) {
+      case PatternNode::Kind::Var:
+        if (prog_.class_reg[n.var] == kUnbound)
+          prog_.class_reg[n.var] = reg;
+        else
+          prog_.instrs.push_back({Instr::Kind::SameClass, pi, prog_.class_reg[n.var], reg});
+        return;
+      case PatternNode::Kind::Leaf:
+        prog_.instrs.push_back({Instr::Kind::Leaf, pi, reg, 0});
+        return;
+      case PatternNode::Kind::Op:
+        break;
+    }
+    uint32_t first = prog_.n_regs;
+    prog_.n_regs += static_cast<uint32_t>(n.children.size());
+    prog_.instrs.push_back({Instr::Kind::Bind, pi, reg, first});
+    for (const AttrPattern& a : n.attrs) {
+      bool binds = a.kind == AttrPattern::Kind::Var && !attr_seen_[a.var];
+      if (binds) attr_seen_[a.var] = 1;
+      prog_.attr_binds[pi].push_back(binds);
+    }
+    for (size_t i = 0; i < n.children.size(); ++i)
+      node(n.children[i], first + static_cast<uint32_t>(i));
+  }
+
+  const Pattern& p_;
+  MatchProgram prog_;
+  std::vector<uint8_t> attr_seen_;
+};
+
+}  // namespace
+
 Pattern parse_pattern(const SExpr& e, VarTable& vars, PatternSide side) {
-  return PatternParser(vars, side).run(e);
+  Pattern p = PatternParser(vars, side).run(e);
+  if (side == PatternSide::Lhs) p.program = ProgramCompiler(p, vars).run();
+  return p;
 }
 
 std::string Pattern::str(const VarTable& vars) const {

@@ -54,9 +54,31 @@ struct PatternNode {
   SourceLoc loc;
 };
 
+// A left-hand side compiled once, when its rule is read, into a flat program that the matcher
+// (ematch.cpp) runs without recursion. Registers hold e-classes (register 0 the root class), and
+// the instructions, in the order the pattern is read (a node, its attributes, then its children
+// left to right), either bind an e-node of a class (its children into fresh registers: the one
+// point of choice, where the matcher backtracks) or check a repeated variable or a leaf. The
+// first occurrence of a variable only names its register.
+struct MatchProgram {
+  struct Instr {
+    enum class Kind : uint8_t { Bind, SameClass, Leaf };
+    Kind kind;
+    int node;      // Bind, Leaf: the pattern node
+    uint32_t reg;  // the register of the class looked at
+    uint32_t arg;  // Bind: the first register of the children; SameClass: the other register
+  };
+  std::vector<Instr> instrs;
+  std::vector<uint32_t> class_reg;  // by class variable: the register of its first occurrence
+  // By pattern node, by attribute: 1 where an attribute variable occurs first (and binds).
+  std::vector<std::vector<uint8_t>> attr_binds;
+  uint32_t n_regs = 1;
+};
+
 // A term in post order: children come before their parent, the root is last.
 struct Pattern {
   std::vector<PatternNode> nodes;
+  MatchProgram program;  // left-hand sides only
 
   const PatternNode& root() const { return nodes.back(); }
   int root_index() const { return static_cast<int>(nodes.size()) - 1; }

@@ -145,7 +145,7 @@ IterationReport Runner::step(RewriteTrace& trace) {
         dropped_ = true;
         break;
       }
-      ApplyResult r = apply_match(eg_, rules_.rules[i], found[i]->at(k), rng_, trace);
+      ApplyResult r = apply_match(eg_, rules_.rules[i], found[i]->at(k), rng_, trace, &memo_);
       if (options_.progress_nodes)
         options_.progress_nodes->store(eg_.node_count(), std::memory_order_relaxed);
       switch (r.outcome) {

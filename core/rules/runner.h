@@ -88,6 +88,7 @@ class Runner {
   RunnerOptions options_;
   Scheduler scheduler_;
   Rng rng_;
+  ApplyMemo memo_;  // over rules_
   size_t iteration_ = 0;
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
   bool dropped_ = false;  // the last iteration left matches out (caps, bans, limits)

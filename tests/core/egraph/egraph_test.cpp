@@ -133,6 +133,21 @@ TEST(EGraph, InferOpTypeChecksATermBottomUp) {
   EXPECT_THROW(infer_op_type(add, bad), Error);
 }
 
+TEST(EGraph, AddWithAnInferredTypeAddsTheSameTerm) {
+  EGraph eg, typed;
+  EClassId a = eg.add_input("a", f23), ta = typed.add_input("a", f23);
+  ENode t = op("transpose", {a}, {{"perm", std::vector<int64_t>{1, 0}}});
+  std::vector<TypeId> kids{typed.type_id(ta)};
+  TypeId type = typed.infer_op(t, kids);
+  EXPECT_EQ(typed.type_of(type), f32t);
+  EClassId x = eg.add(t), tx = typed.add(t, type);
+  EXPECT_EQ(x, tx);
+  EXPECT_EQ(typed.type(tx), f32t);
+  EXPECT_EQ(typed.add(t, type), tx);  // the same term again
+  EXPECT_EQ(typed.add(t), tx);
+  EXPECT_EQ(typed.node_count(), eg.node_count());
+}
+
 TEST(EGraph, ConstantsAreKnownAndChecked) {
   EGraph eg;
   Constant one{"one", Tensor::from_doubles(DType::f32, {2, 3}, {1, 1, 1, 1, 1, 1}), ""};
