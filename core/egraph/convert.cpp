@@ -1,5 +1,7 @@
 #include "core/egraph/convert.h"
 
+#include <algorithm>
+#include <charconv>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -17,7 +19,10 @@ namespace retort {
 GraphMeta add_graph(EGraph& eg, const Graph& g) {
   GraphMeta meta;
   meta.name = g.name;
-  std::unordered_map<std::string, EClassId> term_of_value;
+  std::unordered_map<std::string_view, EClassId> term_of_value;  // views of g's names
+  size_t values = g.inputs.size() + g.constants.size();
+  for (const Node& node : g.nodes) values += node.outputs.size();
+  term_of_value.reserve(values);
   for (const auto& in : g.inputs) {
     term_of_value[in.name] = eg.add_input(in.name, in.type);
     meta.input_names.push_back(in.name);
@@ -29,6 +34,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
   for (const Node& node : g.nodes) {
     try {
       std::vector<EClassId> children;
+      children.reserve(node.inputs.size());
       for (const auto& in : node.inputs) {
         if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
         auto it = term_of_value.find(in);
@@ -45,8 +51,9 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
                                                  static_cast<unsigned>(node.outputs.size())));
         term_of_value[node.outputs[k]] = id;
         // A node identical to an earlier one yields the earlier term: that keeps its names.
-        meta.value_names.emplace(id, node.outputs[k]);
-        meta.node_names.emplace(id, node.name);
+        // New terms come in increasing id order: the hint makes each insertion constant time.
+        meta.value_names.emplace_hint(meta.value_names.end(), id, node.outputs[k]);
+        meta.node_names.emplace_hint(meta.node_names.end(), id, node.name);
       }
     } catch (const Error& e) {
       throw e.at_node(node.name);
@@ -91,7 +98,12 @@ class Names {
   std::string fresh() {
     while (state(next_) != kFree) ++next_;
     set(next_, kUsed);
-    return stem_ + std::to_string(next_++);
+    char digits[24];
+    char* end = std::to_chars(digits, digits + sizeof digits, next_++).ptr;
+    std::string name;
+    name.reserve(stem_.size() + static_cast<size_t>(end - digits));
+    name.append(stem_).append(digits, end);
+    return name;
   }
 
   void expect(size_t names) { others_.reserve(names); }
@@ -113,14 +125,16 @@ class Names {
   }
   uint8_t state(size_t i) const { return i < states_.size() ? states_[i] : kFree; }
   void set(size_t i, uint8_t s) {
-    if (i >= states_.size()) states_.resize(i + 1, kFree);
+    if (i >= states_.size()) states_.resize(std::max(i + 1, 2 * states_.size()), kFree);
     states_[i] = s;
   }
 
   std::string stem_;
-  std::unordered_set<std::string> others_;  // used names not of the form stem+i
-  std::vector<uint8_t> states_;             // by i: the state of stem+i
-  size_t next_ = 0;                         // no fresh name below stem+next_ is free
+  // Used names not of the form stem+i. Only original names get here (inputs, constants, the
+  // GraphMeta's names, outputs' wanted names), which all outlive the restore: no copies.
+  std::unordered_set<std::string_view> others_;
+  std::vector<uint8_t> states_;  // by i: the state of stem+i
+  size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
 
 // True when `node` (children: any ids) canonicalises to `canonical`, without copying it.
@@ -184,6 +198,7 @@ class Restorer {
     for (const auto& [name, _] : eg.constants()) values_.claim(name);
     names_.resize(eg.term_count());
     named_.assign(eg.term_count(), 0);
+    depth_.assign(eg.term_count(), 0);
     chosen_.assign(eg.term_count(), nullptr);
     for (const auto& [c, n] : sel.chosen) {
       if (c.value >= chosen_.size())
@@ -192,7 +207,7 @@ class Restorer {
     }
   }
 
-  Graph run() {
+  RestoredGraph run() {
     EClassId root = eg_.find(meta_.root);
     if (sel_.root != root) fail("the selection is not rooted at the graph's root class");
     const ENode& out_node = chosen(root);
@@ -213,7 +228,7 @@ class Restorer {
     type_sources();
     for (EClassId c : order) emit_node(c);
     set_outputs(out_node);
-    return std::move(g_);
+    return {std::move(g_), deepest_};
   }
 
  private:
@@ -339,6 +354,11 @@ class Restorer {
   void emit_node(EClassId c) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
+    // graph_depth's measure, from the classes: their node's inputs are the children's values.
+    uint32_t below = 0;
+    for (EClassId ch : n.children) below = std::max(below, depth_[eg_.find(ch).value]);
+    depth_[c.value] = below + 1;
+    deepest_ = std::max<size_t>(deepest_, below + 1);
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
     ENode key;  // n with `out` cleared and canonical children, for a multi-output op
     if (n.n_out > 1) {
@@ -348,6 +368,8 @@ class Restorer {
     }
 
     Node node;
+    node.inputs.reserve(n.children.size());
+    node.outputs.reserve(n.n_out);
     for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
@@ -401,6 +423,7 @@ class Restorer {
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
         g_.nodes.push_back(std::move(id));
+        deepest_ = std::max<size_t>(deepest_, depth_[eg_.find(root_node.children[i]).value] + 1);
       }
       if (!listed.insert(name).second)
         fail("output {} repeats value '{}' and the registry has no identity op", i, name);
@@ -416,6 +439,8 @@ class Restorer {
   std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
   std::vector<std::string> names_;    // by class id: its value's name, where named_
   std::vector<uint8_t> named_;
+  std::vector<uint32_t> depth_;  // by class id: the longest chain of nodes up to its value
+  size_t deepest_ = 0;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v"}, nodes_{"n"};
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
@@ -423,8 +448,13 @@ class Restorer {
 
 }  // namespace
 
-Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection) {
+RestoredGraph restore_measured(const EGraph& eg, const GraphMeta& meta,
+                               const Selection& selection) {
   return Restorer(eg, meta, selection).run();
+}
+
+Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection) {
+  return restore_measured(eg, meta, selection).graph;
 }
 
 }  // namespace retort

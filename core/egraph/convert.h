@@ -38,4 +38,12 @@ GraphMeta add_graph(EGraph& eg, const Graph& g);
 // infer_graph would type it (the tests check this on every sample and on generated graphs).
 Graph restore_graph(const EGraph& eg, const GraphMeta& meta, const Selection& selection);
 
+// restore_graph's graph with its depth (what graph_depth gives for it), measured on the classes
+// while the graph is built rather than by looking up every value's name afterwards.
+struct RestoredGraph {
+  Graph graph;
+  size_t depth = 0;
+};
+RestoredGraph restore_measured(const EGraph& eg, const GraphMeta& meta, const Selection& selection);
+
 }  // namespace retort

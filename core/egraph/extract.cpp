@@ -15,6 +15,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// Extraction runs on a clean e-graph, whose class members are canonical: the children of every
+// e-node it chooses among are canonical class ids already, and are used without find().
+
 // The cost one e-node adds on top of its children.
 class OpCost {
  public:
@@ -43,7 +46,7 @@ class OpCost {
 double node_cost(const EGraph& eg, const ENode& n, const OpCost& op_cost,
                  const std::vector<double>& class_cost) {
   double c = op_cost(eg, n);
-  for (EClassId ch : n.children) c += class_cost[eg.find(ch).value];
+  for (EClassId ch : n.children) c += class_cost[ch.value];
   return c;
 }
 
@@ -81,7 +84,7 @@ Reached follow(const EGraph& eg, EClassId root, Pick&& pick) {
     if (!n) fail("e-class e{} has no term to extract", c.value);
     r.node[c.value] = n;
     r.classes.push_back(c);
-    for (size_t k = n->children.size(); k-- > 0;) work.push_back(eg.find(n->children[k]));
+    for (size_t k = n->children.size(); k-- > 0;) work.push_back(n->children[k]);
   }
   std::sort(r.classes.begin(), r.classes.end());
   return r;
@@ -161,7 +164,7 @@ Selection select_preferring(const EGraph& eg, EClassId root,
       for (const ENode& n : eg.eclass(c).nodes) {
         Cost cost = own.at(&n);
         for (EClassId ch : n.children) {
-          const Cost& b = best[eg.find(ch).value];
+          const Cost& b = best[ch.value];
           cost.first += b.first;
           cost.second += b.second;
         }
@@ -269,7 +272,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
 
   auto placed = [&](const ENode& n) {
     for (EClassId ch : n.children)
-      if (pos[eg.find(ch).value] < 0) return false;
+      if (pos[ch.value] < 0) return false;
     return true;
   };
   auto can_place = [&](EClassId c) {
@@ -295,14 +298,15 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   // Iterative DFS over (class, member, child) positions.
   struct Frame {
     EClassId cls;
+    const EClass* eclass;
     size_t node = 0, child = 0;
   };
   EClassId r = eg.find(root);
-  std::vector<Frame> stack{{r}};
+  std::vector<Frame> stack{{r, &eg.eclass(r)}};
   state[r.value] = kGray;
   while (!stack.empty()) {
     Frame& f = stack.back();
-    const auto& nodes = eg.eclass(f.cls).nodes;
+    const auto& nodes = f.eclass->nodes;
     if (f.node == nodes.size()) {
       EClassId c = f.cls;
       stack.pop_back();
@@ -312,10 +316,10 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     }
     const ENode& n = nodes[f.node];
     if (f.child < n.children.size()) {
-      EClassId d = eg.find(n.children[f.child++]);
+      EClassId d = n.children[f.child++];
       if (state[d.value] == kWhite) {
         state[d.value] = kGray;
-        stack.push_back({d});
+        stack.push_back({d, &eg.eclass(d)});
       }
       continue;
     }
@@ -327,7 +331,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     auto begin = static_cast<uint32_t>(view.members.size());
     for (const ENode& n : eg.eclass(c).nodes) {
       bool before = true;
-      for (EClassId ch : n.children) before = before && pos[eg.find(ch).value] < pos[c.value];
+      for (EClassId ch : n.children) before = before && pos[ch.value] < pos[c.value];
       if (before) view.members.push_back(&n);
     }
     view.range[c.value] = {begin, static_cast<uint32_t>(view.members.size())};
@@ -434,7 +438,8 @@ Selection select(const EGraph& eg, EClassId root, const ExtractOptions& options)
 }
 
 size_t graph_depth(const Graph& g) {
-  std::unordered_map<std::string, size_t> depth;
+  // Keyed by views of the graph's own names: no string is copied.
+  std::unordered_map<std::string_view, size_t> depth;
   depth.reserve(g.nodes.size());
   size_t deepest = 0;
   for (const Node& node : g.nodes) {  // topological after infer_graph
@@ -461,9 +466,10 @@ Extraction restore_selection(const EGraph& eg, const GraphMeta& meta, Selection 
                              bool collect_steps) {
   Extraction ex;
   ex.selection = std::move(selection);
-  ex.graph = restore_graph(eg, meta, ex.selection);
+  RestoredGraph restored = restore_measured(eg, meta, ex.selection);
+  ex.graph = std::move(restored.graph);
   ex.op_count = ex.graph.op_count();
-  ex.depth = graph_depth(ex.graph);
+  ex.depth = restored.depth;
   if (collect_steps) ex.steps = selection_steps(eg, ex.selection, meta.root);
   return ex;
 }

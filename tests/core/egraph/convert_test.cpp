@@ -211,8 +211,9 @@ TEST(Convert, FreshNamesNeverRepeatAnOriginalName) {
       ExtractOptions opt;
       opt.mode = mode;
       opt.seed = seed;
-      Graph back = extract(eg, meta, opt).graph;
-      EXPECT_NO_THROW(infer_graph(back)) << seed << " " << extract_mode_name(mode);
+      Extraction ex = extract(eg, meta, opt);
+      EXPECT_NO_THROW(infer_graph(ex.graph)) << seed << " " << extract_mode_name(mode);
+      EXPECT_EQ(ex.depth, graph_depth(ex.graph)) << seed << " " << extract_mode_name(mode);
     }
   }
 }

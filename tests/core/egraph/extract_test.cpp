@@ -164,6 +164,7 @@ TEST(Extract, EveryModeStaysEquivalentOnCommutedRandomGraphs) {
       Extraction ex = extract(eg, meta, opt);
       expect_same_outputs(g, ex.graph, seed);
       EXPECT_EQ(ex.op_count, g.op_count()) << extract_mode_name(m);
+      EXPECT_EQ(ex.depth, graph_depth(ex.graph)) << extract_mode_name(m);
       for (uint32_t s : ex.steps) EXPECT_LT(s, step);
     }
   }
