@@ -137,16 +137,6 @@ class Names {
   size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
 
-// True when `node` (children: any ids) canonicalises to `canonical`, without copying it.
-bool canonicalizes_to(const EGraph& eg, const ENode& node, const ENode& canonical) {
-  if (node.op != canonical.op || node.attrs != canonical.attrs || node.out != canonical.out ||
-      node.n_out != canonical.n_out || node.children.size() != canonical.children.size())
-    return false;
-  for (size_t i = 0; i < node.children.size(); ++i)
-    if (eg.find(node.children[i]) != canonical.children[i]) return false;
-  return true;
-}
-
 // The original terms' names, grouped by class, each group in term-id order. An original term
 // can only canonicalise to an e-node of its own class, so finding the name of a chosen e-node
 // walks the few original terms of its class instead of hashing every original term's e-node.
@@ -167,7 +157,7 @@ class OriginalNames {
   // `c`, or nullptr.
   const std::string* find(const EGraph& eg, EClassId c, const ENode& n) const {
     for (uint32_t i = head_[c.value]; i != kNone; i = entries_[i].next)
-      if (canonicalizes_to(eg, eg.term(entries_[i].term), n)) return entries_[i].name;
+      if (eg.canonicalizes_to(entries_[i].term, n)) return entries_[i].name;
     return nullptr;
   }
 

@@ -56,8 +56,8 @@ EClassId EGraph::find(EClassId id) const {
   return EClassId(uf_.find(id.value));
 }
 
-bool EGraph::canonicalizes_to(uint32_t t, const ENode& canonical) const {
-  const ENode& n = terms_->nodes[t];
+bool EGraph::canonicalizes_to(EClassId t, const ENode& canonical) const {
+  const ENode& n = terms_->nodes[t.value];
   if (n.op != canonical.op || n.attrs != canonical.attrs || n.out != canonical.out ||
       n.n_out != canonical.n_out || n.children.size() != canonical.children.size())
     return false;
@@ -71,7 +71,7 @@ std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
 }
 
 std::optional<EClassId> EGraph::memo_find(const ENode& canonical, size_t hash) const {
-  auto t = memo_.find(hash, [&](uint32_t id) { return canonicalizes_to(id, canonical); });
+  auto t = memo_.find(hash, [&](uint32_t id) { return canonicalizes_to(EClassId(id), canonical); });
   if (!t) return std::nullopt;
   return EClassId(*t);
 }

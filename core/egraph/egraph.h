@@ -152,6 +152,9 @@ class EGraph {
   // --- terms and explanations (explain.cpp) ----------------------------------------------------
   // The e-node of a term id exactly as it was added (children are term ids).
   const ENode& term(EClassId id) const;
+  // True when term `t`'s e-node, its children made canonical, is `canonical` (no copy of the
+  // term is made).
+  bool canonicalizes_to(EClassId t, const ENode& canonical) const;
   // The id of a term whose e-node canonicalises to this class member (for proofs about it).
   EClassId term_of(const ENode& canonical_node) const;
   // Proves that terms a and b are equal; throws Error when their classes differ.
@@ -172,8 +175,6 @@ class EGraph {
   // The memo's term for a canonical node, if any.
   std::optional<EClassId> memo_find(const ENode& canonical) const;
   std::optional<EClassId> memo_find(const ENode& canonical, size_t hash) const;
-  // True when term `t` canonicalises to `canonical` (no copy of the term is made).
-  bool canonicalizes_to(uint32_t t, const ENode& canonical) const;
   // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
   TypeId infer_node(const ENode& node) const;
   EClassId new_term(const ENode& node);
