@@ -90,7 +90,6 @@ TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) 
 }
 
 size_t TypeTable::bytes() const {
-  // Node-based hash maps: a node per entry plus the bucket array.
   // The type index is node-based: a node per entry plus the bucket array.
   size_t total = index_.size() * 4 * sizeof(void*) + index_.bucket_count() * sizeof(void*);
   for (const TensorType& t : types_) total += sizeof(TensorType) + t.shape.size() * 8 * 2;

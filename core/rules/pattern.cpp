@@ -287,10 +287,7 @@ class PatternParser {
   Pattern pattern_;
 };
 
-}  // namespace
-
-namespace {
-
+// Compiles a left-hand side into the flat program the matcher runs (MatchProgram).
 class ProgramCompiler {
  public:
   ProgramCompiler(const Pattern& p, const VarTable& vars) : p_(p) {
