@@ -55,7 +55,6 @@ class Matcher {
         cands_(prog_.instrs.size()),
         classes_(rule.vars.classes.size()),
         attrs_(rule.vars.attrs.size()),
-        types_(rule.match_clauses ? rule.vars.classes.size() : 0),
         n_params_(match_time_params(rule)),
         root_is_op_(lhs_.root().kind == PatternNode::Kind::Op) {
     for (const Instr& in : prog_.instrs)
@@ -170,8 +169,7 @@ class Matcher {
     // Only the parameters the match-time clauses bind (none for most rules: their `pick`s run
     // when applied); apply_match sizes the list.
     if (n_params_) params_.assign(n_params_, Value{});
-    std::fill(types_.begin(), types_.end(), nullptr);
-    MatchContext ctx(eg_, classes_, attrs_, params_, types_);
+    MatchContext ctx(eg_, classes_, attrs_, params_);
     for (size_t i = 0; i < rule_.match_clauses; ++i) {
       const RuleClause& c = rule_.clauses[i];
       try {
@@ -198,7 +196,6 @@ class Matcher {
   std::vector<EClassId> classes_;
   std::vector<const AttrValue*> attrs_;
   std::vector<Value> params_;
-  std::vector<const TensorType*> types_;  // by class variable, for the clauses of one match
   // By Leaf pattern node: the class of its graph input or constant (few rules have leaves).
   std::map<int, std::optional<EClassId>> leaves_;
   const ENode* root_node_ = nullptr;

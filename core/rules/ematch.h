@@ -4,6 +4,7 @@
 // sorted by op). A match must also pass the rule's match-time clauses (docs/rules.md).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -82,19 +83,18 @@ std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId ecl
                                 const SearchOptions& options = {});
 
 // Clause evaluation over one match: the rule's variables looked up in the e-graph's analysis.
+// Each class's type is looked up once, as the clauses of a rule ask for the same ranks again and
+// again (for the first kCachedTypes class variables: rules have few).
 class MatchContext : public EvalContext {
  public:
-  MatchContext(const EGraph& eg, const Subst& subst, std::vector<Value>& params)
+  MatchContext(const EGraph& eg, const Subst& subst, const std::vector<Value>& params)
       : eg_(eg), classes_(subst.classes), attrs_(&subst.attrs), params_(params) {}
-  // Bindings as the matcher holds them: attribute values by pointer, and `types` (one null
-  // pointer per class variable) keeps each class's type once looked up, as the clauses of a
-  // rule ask for the same ranks again and again.
+  // Bindings as the matcher holds them: attribute values by pointer.
   MatchContext(const EGraph& eg, std::span<const EClassId> classes,
-               std::span<const AttrValue* const> attrs, std::vector<Value>& params,
-               std::span<const TensorType*> types)
-      : eg_(eg), classes_(classes), attr_ptrs_(attrs), params_(params), types_(types) {}
+               std::span<const AttrValue* const> attrs, const std::vector<Value>& params)
+      : eg_(eg), classes_(classes), attr_ptrs_(attrs), params_(params) {}
   const TensorType& class_type(int v) const override {
-    if (types_.empty()) return eg_.type(classes_[v]);
+    if (static_cast<size_t>(v) >= kCachedTypes) return eg_.type(classes_[v]);
     const TensorType*& t = types_[v];
     if (!t) t = &eg_.type(classes_[v]);
     return *t;
@@ -104,12 +104,13 @@ class MatchContext : public EvalContext {
   const Value& param(int p) const override { return params_[p]; }
 
  private:
+  static constexpr size_t kCachedTypes = 6;
   const EGraph& eg_;
   std::span<const EClassId> classes_;
   const std::vector<AttrValue>* attrs_ = nullptr;
   std::span<const AttrValue* const> attr_ptrs_;
-  std::vector<Value>& params_;
-  std::span<const TensorType*> types_;
+  const std::vector<Value>& params_;
+  mutable std::array<const TensorType*, kCachedTypes> types_{};
 };
 
 // The matched term with the substitution filled in, for `match RULE` listings:

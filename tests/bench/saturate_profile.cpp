@@ -1,8 +1,10 @@
-// A fixed number of build + saturate + extract runs at POLYJUICE's limits, for instruction
-// counts that do not depend on the machine's load (Google Benchmark picks its own iteration
-// count, so its totals cannot be divided by a known number of runs). docs/benchmarks.md:
-//   valgrind --tool=callgrind retort_saturate_profile NODES 0   (setup only)
-//   valgrind --tool=callgrind retort_saturate_profile NODES 50  (setup and 50 runs)
+// A fixed number of build + saturate + extract runs at POLYJUICE's limits, or with
+// NODE_LIMIT at the 10 iterations and that node limit of RulesSaturate10k and 100k, for
+// instruction counts that do not depend on the machine's load (Google Benchmark picks its own
+// iteration count, so its totals cannot be divided by a known number of runs).
+// docs/benchmarks.md:
+//   valgrind --tool=callgrind retort_saturate_profile NODES 0 [NODE_LIMIT]   (setup only)
+//   valgrind --tool=callgrind retort_saturate_profile NODES 50 [NODE_LIMIT]  (and 50 runs)
 // and (second - first) / 50 is the cost of one run.
 #include <charconv>
 #include <cstdio>
@@ -21,15 +23,20 @@ bool parse_count(std::string_view text, size_t& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  size_t nodes = 0, runs = 0;
-  if (argc != 3 || !parse_count(argv[1], nodes) || !parse_count(argv[2], runs) || nodes == 0) {
-    std::fprintf(stderr, "usage: retort_saturate_profile NODES RUNS\n");
+  size_t nodes = 0, runs = 0, node_limit = 0;
+  if (argc < 3 || argc > 4 || !parse_count(argv[1], nodes) || !parse_count(argv[2], runs) ||
+      nodes == 0 || (argc == 4 && (!parse_count(argv[3], node_limit) || node_limit == 0))) {
+    std::fprintf(stderr, "usage: retort_saturate_profile NODES RUNS [NODE_LIMIT]\n");
     return 2;
   }
   using namespace retort;
   Graph g = testing::random_op_graph(nodes, 42);
   RuleSet rules = builtin_rules("polyjuice");
   RunnerOptions opts = bench::polyjuice_limits();
+  if (node_limit) {
+    opts.iter_limit = 10;
+    opts.node_limit = node_limit;
+  }
   bench::SaturateResult r = bench::build_saturate_extract(g, rules, opts);  // warms the pools
   for (size_t i = 0; i < runs; ++i) r = bench::build_saturate_extract(g, rules, opts);
   std::printf("%zu e-nodes, %zu rewrites, min %zu ops, max %zu ops\n", r.nodes, r.rewrites,
