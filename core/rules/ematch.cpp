@@ -35,6 +35,15 @@ size_t match_time_params(const Rule& rule) {
   return n;
 }
 
+// Whether a rule has match-time clauses and they read nothing but the types of its classes (and
+// the parameters they bind): then they decide the same for every match whose classes have the
+// same types.
+bool clauses_read_only_types(const Rule& rule) {
+  for (size_t i = 0; i < rule.match_clauses; ++i)
+    if (!rule.clauses[i].expr->reads_only_types()) return false;
+  return rule.match_clauses > 0;
+}
+
 // The class of the graph input or constant with this name, if the e-graph has one.
 std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
   if (eg.inputs().count(name)) return eg.lookup(input_enode(name));
@@ -56,6 +65,7 @@ class Matcher {
         classes_(rule.vars.classes.size()),
         attrs_(rule.vars.attrs.size()),
         n_params_(match_time_params(rule)),
+        by_types_(clauses_read_only_types(rule)),
         root_is_op_(lhs_.root().kind == PatternNode::Kind::Op) {
     for (const Instr& in : prog_.instrs)
       if (in.kind == Instr::Kind::Leaf) leaves_[in.node] = leaf_class(eg, lhs_.nodes[in.node].op);
@@ -166,6 +176,28 @@ class Matcher {
 
   void found() {
     for (size_t v = 0; v < classes_.size(); ++v) classes_[v] = regs_[prog_.class_reg[v]];
+    if (rule_.match_clauses && !clauses_pass()) return;
+    out_.add(root_class_, root_is_op_ ? root_node_ : nullptr, classes_, attrs_, params_);
+  }
+
+  // The match-time clauses' verdict, their parameters bound. Where they read only class types,
+  // a search sees few tuples of types (every add of two f32[4,4] asks the same rank question),
+  // so it keeps each tuple's outcome rather than evaluating the clauses again.
+  bool clauses_pass() {
+    if (!by_types_) return evaluate_clauses();
+    key_.resize(classes_.size());
+    for (size_t v = 0; v < classes_.size(); ++v) key_[v] = eg_.type_id(classes_[v]);
+    for (const Outcome& o : outcomes_)
+      if (o.types == key_) {
+        std::copy(o.params.begin(), o.params.end(), params_.begin());
+        return o.pass;
+      }
+    bool pass = evaluate_clauses();
+    if (outcomes_.size() < kOutcomes) outcomes_.push_back({key_, pass, params_});
+    return pass;
+  }
+
+  bool evaluate_clauses() {
     // Only the parameters the match-time clauses bind (none for most rules: their `pick`s run
     // when applied); apply_match sizes the list.
     if (n_params_) params_.assign(n_params_, Value{});
@@ -174,7 +206,7 @@ class Matcher {
       const RuleClause& c = rule_.clauses[i];
       try {
         if (c.kind == RuleClause::Kind::If) {
-          if (!c.expr->eval_bool(ctx)) return;
+          if (!c.expr->eval_bool(ctx)) return false;
         } else {
           params_[c.param] = c.expr->eval(ctx);
         }
@@ -182,8 +214,17 @@ class Matcher {
         throw Error(fmt::format("rule '{}': {}", rule_.name, e.message()), e.loc());
       }
     }
-    out_.add(root_class_, root_is_op_ ? root_node_ : nullptr, classes_, attrs_, params_);
+    return true;
   }
+
+  // One tuple of class types and what the clauses said for it (by_types_); a search keeps at
+  // most kOutcomes, and evaluates the clauses for any further tuple.
+  struct Outcome {
+    std::vector<TypeId> types;
+    bool pass;
+    std::vector<Value> params;
+  };
+  static constexpr size_t kOutcomes = 32;
 
   const EGraph& eg_;
   const Rule& rule_;
@@ -200,6 +241,9 @@ class Matcher {
   std::map<int, std::optional<EClassId>> leaves_;
   const ENode* root_node_ = nullptr;
   size_t n_params_ = 0;  // the parameters the match-time `let`s bind
+  bool by_types_ = false;
+  std::vector<TypeId> key_;  // the current match's class types (by_types_)
+  std::vector<Outcome> outcomes_;
   EClassId root_class_;
   bool root_is_op_ = false;
   bool stopped_ = false;

@@ -563,6 +563,12 @@ Value Expr::eval(const EvalContext& ctx) const {
   }
 }
 
+bool Expr::reads_only_types() const {
+  if (kind_ == Kind::AttrVar || (fn_ && fn_->name == "is-const")) return false;
+  return std::all_of(args_.begin(), args_.end(),
+                     [](const Expr& a) { return a.reads_only_types(); });
+}
+
 // Conditions and int arguments are evaluated per match: a literal, a parameter or an int
 // attribute is read in place, and a function with an int or bool result returns it as such,
 // rather than building a Value.

@@ -66,6 +66,9 @@ class Expr {
   const SourceLoc& loc() const { return loc_; }
   const std::string& str() const { return text_; }
   const Value& literal() const { return literal_; }  // a Literal's value
+  // Whether the value depends on nothing but the types of e-classes and parameters: no attribute
+  // of the match, no is-const (a merge can give a class a constant; its type never changes).
+  bool reads_only_types() const;
 
  private:
   const Value* value_in_place(const EvalContext& ctx) const;

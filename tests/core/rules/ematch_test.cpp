@@ -1,5 +1,7 @@
 #include "core/rules/ematch.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "core/egraph/convert.h"
@@ -78,6 +80,41 @@ TEST_F(RulesEMatch, ConditionsFilterMatches) {
   auto ms = find("rule r (mul ?x ?y) => ?x let n = (* (rank ?x) 10) pick k in 0 .. n");
   ASSERT_EQ(ms.size(), 1u);
   EXPECT_EQ(ms[0].params[0], Value(int64_t{20}));
+}
+
+// Match-time clauses that read only class types are decided once per tuple of types in a search:
+// each tuple must still get its own verdict and its own parameters, and clauses that read an
+// attribute (or is-const, above) must be evaluated per match even when the types repeat.
+TEST(RulesEMatchTypes, ClausesOnTypesDecideEachTupleOfTypes) {
+  GraphBuilder gb;
+  auto a = gb.input("a", TensorType{DType::f32, {2, 2}});
+  auto b = gb.input("b", TensorType{DType::f32, {3, 2}});
+  auto v = gb.input("v", TensorType{DType::f32, {2}});
+  auto ab = gb.node("add", {a, a});
+  auto bb = gb.node("add", {b, b});
+  auto vv = gb.node("add", {v, v});
+  auto ab2 = gb.node("add", {ab, a});
+  auto bb2 = gb.node("add", {bb, b});
+  auto t01 = gb.node("transpose", {a}, {{"perm", std::vector<int64_t>{0, 1}}});
+  auto t10 = gb.node("transpose", {a}, {{"perm", std::vector<int64_t>{1, 0}}});
+  EGraph eg;
+  add_graph(eg, gb.done({ab2, bb2, vv, t01, t10}));
+  eg.rebuild();
+
+  RuleSet rules = parse_rules(R"(
+rule r (add ?x ?y) => ?x if (>= (rank ?x) 2) let n = (+ (rank ?x) (dim ?y 0)) pick k in 0 .. n
+rule p (transpose ?x :perm ?p) => ?x if (= ?p [1 0])
+)");
+  std::map<std::string, Value> n_of;
+  for (const Match& m : search(eg, rules.rules[0]))
+    n_of[match_str(eg, rules.rules[0], m)] = m.params.at(0);
+  EXPECT_EQ(n_of, (std::map<std::string, Value>{{"(add a a)", int64_t{4}},
+                                                {"(add b b)", int64_t{5}},
+                                                {"(add (add a a) a)", int64_t{4}},
+                                                {"(add (add b b) b)", int64_t{5}}}));
+  auto ms = search(eg, rules.rules[1]);
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(match_str(eg, rules.rules[1], ms[0]), "(transpose a perm=[1,0])");
 }
 
 TEST(RulesEMatchConst, IsConstSeesConstants) {
