@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <forward_list>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -172,6 +173,54 @@ class OriginalNames {
   std::vector<Entry> entries_;
 };
 
+// Graph::types, gathered while the nodes are emitted and inserted into the map in key order at
+// the end: each insertion then lands at the end of the tree (one comparison instead of a
+// descent), and the sort compares names by their first eight bytes, read as one number, before
+// it compares strings. Where a name repeats, its first type is kept, as emplace would.
+class Types {
+ public:
+  // `name` must stay where it is until move_to: the restorer passes the graph's own strings
+  // (a node's outputs keep their heap buffer when the node moves).
+  void add(const std::string& name, const TensorType& type) {
+    entries_.push_back({prefix(name), static_cast<uint32_t>(entries_.size()), &name, &type});
+  }
+  // For a type nothing else holds; kept until move_to.
+  void add(const std::string& name, TensorType&& type) {
+    add(name, inferred_.emplace_front(std::move(type)));
+  }
+  void reserve(size_t n) { entries_.reserve(n); }
+
+  void move_to(std::map<std::string, TensorType>& types) {
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      if (a.prefix != b.prefix) return a.prefix < b.prefix;
+      if (int c = a.name->compare(*b.name)) return c < 0;
+      return a.index < b.index;
+    });
+    for (const Entry& e : entries_) types.emplace_hint(types.end(), *e.name, *e.type);
+    entries_.clear();
+    inferred_.clear();
+  }
+
+ private:
+  // The first eight bytes of `name`, zero-padded, big-endian: comparing two of these orders the
+  // names as std::string does wherever they differ.
+  static uint64_t prefix(const std::string& name) {
+    uint64_t p = 0;
+    size_t n = std::min<size_t>(name.size(), 8);
+    for (size_t i = 0; i < 8; ++i) p = p << 8 | (i < n ? static_cast<unsigned char>(name[i]) : 0u);
+    return p;
+  }
+
+  struct Entry {
+    uint64_t prefix;
+    uint32_t index;  // order of addition, for ties
+    const std::string* name;
+    const TensorType* type;
+  };
+  std::vector<Entry> entries_;
+  std::forward_list<TensorType> inferred_;
+};
+
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
  public:
@@ -209,6 +258,7 @@ class Restorer {
     g_.nodes.reserve(order.size() + out_node.children.size());
     values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
     nodes_.expect(2 * order.size());
+    types_.reserve(order.size() + eg_.inputs().size() + eg_.constants().size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
@@ -217,6 +267,7 @@ class Restorer {
     add_constants(order);
     type_sources();
     for (EClassId c : order) emit_node(c);
+    types_.move_to(g_.types);
     set_outputs(out_node);
     return {std::move(g_), deepest_};
   }
@@ -337,8 +388,8 @@ class Restorer {
   // The graph is typed from the e-class analysis, which already holds every chosen class's
   // type: re-running infer_graph on each variant would repeat the e-graph's inference.
   void type_sources() {
-    for (const ValueInfo& in : g_.inputs) g_.types.emplace(in.name, in.type);
-    for (const Constant& c : g_.constants) g_.types.emplace(c.name, c.value.type());
+    for (const ValueInfo& in : g_.inputs) types_.add(in.name, in.type);
+    for (const Constant& c : g_.constants) types_.add(c.name, c.value.type());
   }
 
   void emit_node(EClassId c) {
@@ -364,7 +415,7 @@ class Restorer {
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
         node.outputs.push_back(name_of(c));
-        g_.types.emplace(node.outputs.back(), eg_.type(c));
+        types_.add(node.outputs.back(), eg_.type(c));
         continue;
       }
       ENode sibling = key;
@@ -375,7 +426,10 @@ class Restorer {
       else
         node.outputs.push_back(values_.fresh());
       // An output no rule asked for may have no class yet; the registry still knows its type.
-      g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
+      if (cls)
+        types_.add(node.outputs.back(), eg_.type(*cls));
+      else
+        types_.add(node.outputs.back(), eg_.infer(sibling));
     }
     if (n.op == special_ops::kOpaque) {
       const OpaqueOp& op = eg_.opaque_op(n);
@@ -433,6 +487,7 @@ class Restorer {
   size_t deepest_ = 0;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v"}, nodes_{"n"};
+  Types types_;  // Graph::types until the nodes are emitted
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
 
