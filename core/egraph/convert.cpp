@@ -51,14 +51,25 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
                              : eg.add(make_enode(node.op, node.attrs, children, out,
                                                  static_cast<unsigned>(node.outputs.size())));
         term_of_value[node.outputs[k]] = id;
-        // A node identical to an earlier one yields the earlier term: that keeps its names.
-        // New terms come in increasing id order: the hint makes each insertion constant time.
-        meta.value_names.emplace_hint(meta.value_names.end(), id, node.outputs[k]);
-        meta.node_names.emplace_hint(meta.node_names.end(), id, node.name);
+        meta.originals.push_back({id, node.outputs[k], node.name});
       }
     } catch (const Error& e) {
       throw e.at_node(node.name);
     }
+  }
+  // New terms come in increasing id order. A node identical to an earlier one yields the
+  // earlier term, which keeps the earlier names; so does a node that hash-conses to a term of
+  // a graph added before this one, which lands out of order.
+  auto term_less = [](const OriginalValue& a, const OriginalValue& b) { return a.term < b.term; };
+  auto& originals = meta.originals;
+  if (!std::is_sorted(originals.begin(), originals.end(), term_less) ||
+      std::adjacent_find(originals.begin(), originals.end(), [](const auto& a, const auto& b) {
+        return a.term == b.term;
+      }) != originals.end()) {
+    std::stable_sort(originals.begin(), originals.end(), term_less);
+    originals.erase(std::unique(originals.begin(), originals.end(),
+                                [](const auto& a, const auto& b) { return a.term == b.term; }),
+                    originals.end());
   }
   std::vector<EClassId> outs;
   for (const auto& o : g.outputs) {
@@ -69,6 +80,12 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
   meta.output_names = g.outputs;
   meta.root = eg.add_graph_out(outs);
   return meta;
+}
+
+const OriginalValue* GraphMeta::original(EClassId term) const {
+  auto it = std::lower_bound(originals.begin(), originals.end(), term,
+                             [](const OriginalValue& o, EClassId t) { return o.term < t; });
+  return it != originals.end() && it->term == term ? &*it : nullptr;
 }
 
 namespace {
@@ -138,39 +155,34 @@ class Names {
   size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
 
-// The original terms' names, grouped by class, each group in term-id order. An original term
-// can only canonicalise to an e-node of its own class, so finding the name of a chosen e-node
-// walks the few original terms of its class instead of hashing every original term's e-node.
+// The original terms grouped by class, each group in term-id order. An original term can only
+// canonicalise to an e-node of its own class, so finding the names of a chosen e-node walks
+// the few original terms of its class instead of hashing every original term's e-node.
 class OriginalNames {
  public:
-  OriginalNames(const EGraph& eg, const std::map<EClassId, std::string>& names)
-      : head_(eg.term_count(), kNone) {
-    entries_.reserve(names.size());
-    // Pushed from the last term to the first, so each class's list runs in term order.
-    for (auto it = names.rbegin(); it != names.rend(); ++it) {
-      uint32_t& head = head_[eg.find(it->first).value];
-      entries_.push_back({it->first, &it->second, head});
-      head = static_cast<uint32_t>(entries_.size() - 1);
+  OriginalNames(const EGraph& eg, const std::vector<OriginalValue>& originals)
+      : originals_(originals), head_(eg.term_count(), kNone), next_(originals.size()) {
+    // Linked from the last term to the first, so each class's list runs in term order.
+    for (size_t i = originals.size(); i-- > 0;) {
+      uint32_t& head = head_[eg.find(originals[i].term).value];
+      next_[i] = head;
+      head = static_cast<uint32_t>(i);
     }
   }
 
-  // The name of the first original term that canonicalises to `n`, the chosen e-node of class
-  // `c`, or nullptr.
-  const std::string* find(const EGraph& eg, EClassId c, const ENode& n) const {
-    for (uint32_t i = head_[c.value]; i != kNone; i = entries_[i].next)
-      if (eg.canonicalizes_to(entries_[i].term, n)) return entries_[i].name;
+  // The first original term that canonicalises to `n`, the chosen e-node of class `c`, or
+  // nullptr.
+  const OriginalValue* find(const EGraph& eg, EClassId c, const ENode& n) const {
+    for (uint32_t i = head_[c.value]; i != kNone; i = next_[i])
+      if (eg.canonicalizes_to(originals_[i].term, n)) return &originals_[i];
     return nullptr;
   }
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
-  struct Entry {
-    EClassId term;
-    const std::string* name;  // points into the GraphMeta
-    uint32_t next;            // the class's next entry, or kNone
-  };
-  std::vector<uint32_t> head_;  // by class id: its first entry, or kNone
-  std::vector<Entry> entries_;
+  const std::vector<OriginalValue>& originals_;
+  std::vector<uint32_t> head_;  // by class id: its first original, or kNone
+  std::vector<uint32_t> next_;  // by original: the next one of its class, or kNone
 };
 
 // Graph::types, gathered while the nodes are emitted and inserted into the map in key order at
@@ -225,13 +237,9 @@ class Types {
 class Restorer {
  public:
   Restorer(const EGraph& eg, const GraphMeta& meta, const Selection& sel)
-      : eg_(eg),
-        meta_(meta),
-        sel_(sel),
-        original_value_(eg, meta.value_names),
-        original_node_(eg, meta.node_names) {
+      : eg_(eg), meta_(meta), sel_(sel), original_(eg, meta.originals) {
     // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
-    for (const auto& [term, name] : meta.value_names) reserve(name);
+    for (const OriginalValue& o : meta.originals) reserve(o.value);
     for (const auto& o : meta.output_names) reserve(o);
     for (const auto& [name, _] : eg.inputs()) values_.claim(name);
     for (const auto& [name, _] : eg.constants()) values_.claim(name);
@@ -263,10 +271,12 @@ class Restorer {
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
     name_outputs_first(out_node);
-    for (EClassId c : order) name_class(c);
+    // The original names of each class's chosen e-node, looked up once for its value and node.
+    std::vector<const OriginalValue*> originals(order.size());
+    for (size_t i = 0; i < order.size(); ++i) originals[i] = name_class(order[i]);
     add_constants(order);
     type_sources();
-    for (EClassId c : order) emit_node(c);
+    for (size_t i = 0; i < order.size(); ++i) emit_node(order[i], originals[i]);
     types_.move_to(g_.types);
     set_outputs(out_node);
     return {std::move(g_), deepest_};
@@ -344,9 +354,9 @@ class Restorer {
           break;
         }
       if (!wanted[i].original)
-        for (const auto& [term, name] : meta_.value_names)
-          if (eg_.find(term) == c) {
-            wanted[i].name = name;
+        for (const OriginalValue& o : meta_.originals)
+          if (eg_.find(o.term) == c) {
+            wanted[i].name = o.value;
             break;
           }
     }
@@ -362,18 +372,20 @@ class Restorer {
     }
   }
 
-  void name_class(EClassId c) {
-    if (has_name(c)) return;
+  // Names the class's value; returns the original names of its chosen e-node, if any.
+  const OriginalValue* name_class(EClassId c) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) {
-      set_name(c, leaf_name(n));
-      return;
+      if (!has_name(c)) set_name(c, leaf_name(n));
+      return nullptr;
     }
-    const std::string* original = original_value_.find(eg_, c, n);
-    if (original && values_.claim(*original))
-      set_name(c, *original);
+    const OriginalValue* original = original_.find(eg_, c, n);
+    if (has_name(c)) return original;
+    if (original && values_.claim(original->value))
+      set_name(c, original->value);
     else
       set_name(c, values_.fresh());
+    return original;
   }
 
   void add_constants(const std::vector<EClassId>& order) {
@@ -392,7 +404,7 @@ class Restorer {
     for (const Constant& c : g_.constants) types_.add(c.name, c.value.type());
   }
 
-  void emit_node(EClassId c) {
+  void emit_node(EClassId c, const OriginalValue* original) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
     // graph_depth's measure, from the classes: their node's inputs are the children's values.
@@ -440,9 +452,8 @@ class Restorer {
       node.op = op_name(n.op);
       node.attrs = attrs_of(n.attrs);
     }
-    const std::string* original = original_node_.find(eg_, c, n);
-    if (original && nodes_.claim(*original))
-      node.name = *original;
+    if (original && nodes_.claim(original->node))
+      node.name = original->node;
     else
       node.name = nodes_.fresh();
     g_.nodes.push_back(std::move(node));
@@ -479,7 +490,7 @@ class Restorer {
   const GraphMeta& meta_;
   const Selection& sel_;
   Graph g_;
-  OriginalNames original_value_, original_node_;
+  OriginalNames original_;
   std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
   std::vector<std::string> names_;    // by class id: its value's name, where named_
   std::vector<uint8_t> named_;
