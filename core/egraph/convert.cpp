@@ -44,12 +44,21 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
         children.push_back(it->second);
       }
       std::optional<OpaqueOp> opaque;
-      if (node.is_opaque()) opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
+      std::optional<ENode> op;  // a registry op's e-node, made once for all its outputs
+      if (node.is_opaque())
+        opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
+      else if (!node.outputs.empty())
+        op = make_enode(node.op, node.attrs, std::move(children), 0,
+                        static_cast<unsigned>(node.outputs.size()));
       for (size_t k = 0; k < node.outputs.size(); ++k) {
         auto out = static_cast<unsigned>(k);
-        EClassId id = opaque ? eg.add_opaque(*opaque, children, out)
-                             : eg.add(make_enode(node.op, node.attrs, children, out,
-                                                 static_cast<unsigned>(node.outputs.size())));
+        EClassId id;
+        if (opaque) {
+          id = eg.add_opaque(*opaque, children, out);
+        } else {
+          op->out = static_cast<uint16_t>(out);
+          id = eg.add(*op);
+        }
         term_of_value[node.outputs[k]] = id;
         meta.originals.push_back({id, node.outputs[k], node.name});
       }
