@@ -7,12 +7,12 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/base/error.h"
+#include "core/egraph/id_table.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -115,7 +115,7 @@ class Names {
   // Takes `name`; false when it was already taken.
   bool claim(const std::string& name) {
     auto i = number(name);
-    if (!i) return others_.insert(name).second;
+    if (!i) return claim_other(name);
     if (state(*i) == kUsed) return false;
     set(*i, kUsed);
     return true;
@@ -133,7 +133,10 @@ class Names {
     return name;
   }
 
-  void expect(size_t names) { others_.reserve(names); }
+  void expect(size_t names) {
+    others_.reserve(names);
+    other_names_.reserve(names);
+  }
 
  private:
   static constexpr uint8_t kFree = 0, kReserved = 1, kUsed = 2;
@@ -150,6 +153,13 @@ class Names {
     }
     return i;
   }
+  bool claim_other(std::string_view name) {
+    size_t hash = std::hash<std::string_view>{}(name);
+    if (others_.find(hash, [&](uint32_t k) { return other_names_[k] == name; })) return false;
+    others_.insert(static_cast<uint32_t>(other_names_.size()), hash);
+    other_names_.push_back(name);
+    return true;
+  }
   uint8_t state(size_t i) const { return i < states_.size() ? states_[i] : kFree; }
   void set(size_t i, uint8_t s) {
     if (i >= states_.size()) states_.resize(std::max(i + 1, 2 * states_.size()), kFree);
@@ -159,7 +169,8 @@ class Names {
   std::string stem_;
   // Used names not of the form stem+i. Only original names get here (inputs, constants, the
   // GraphMeta's names, outputs' wanted names), which all outlive the restore: no copies.
-  std::unordered_set<std::string_view> others_;
+  std::vector<std::string_view> other_names_;
+  IdTable others_;               // indices into other_names_, hashed by name
   std::vector<uint8_t> states_;  // by i: the state of stem+i
   size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
@@ -252,14 +263,11 @@ class Restorer {
     for (const auto& o : meta.output_names) reserve(o);
     for (const auto& [name, _] : eg.inputs()) values_.claim(name);
     for (const auto& [name, _] : eg.constants()) values_.claim(name);
-    names_.resize(eg.term_count());
-    named_.assign(eg.term_count(), 0);
-    depth_.assign(eg.term_count(), 0);
-    chosen_.assign(eg.term_count(), nullptr);
+    classes_.resize(eg.term_count());
     for (const auto& [c, n] : sel.chosen) {
-      if (c.value >= chosen_.size())
+      if (c.value >= classes_.size())
         fail("the selection names e-class e{}, not in the e-graph", c.value);
-      chosen_[c.value] = &n;
+      classes_[c.value].chosen = &n;
     }
   }
 
@@ -276,6 +284,7 @@ class Restorer {
     values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
     nodes_.expect(2 * order.size());
     types_.reserve(order.size() + eg_.inputs().size() + eg_.constants().size());
+    names_.reserve(order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
@@ -295,26 +304,28 @@ class Restorer {
   // Classes reachable from the root's children, children before parents.
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
-    std::vector<uint8_t> state(eg_.term_count(), 0);  // by class id; 1: on the stack, 2: done
+    std::vector<std::pair<EClassId, size_t>> stack;
     for (EClassId top : root_node.children) {
-      std::vector<std::pair<EClassId, size_t>> stack{{eg_.find(top), 0}};
+      stack.push_back({eg_.find(top), 0});
       while (!stack.empty()) {
         auto& [c, next] = stack.back();
+        uint8_t& visit = classes_[c.value].visit;
         if (next == 0) {
-          if (state[c.value] == 2) {
+          if (visit == kDone) {
             stack.pop_back();
             continue;
           }
-          state[c.value] = 1;
+          visit = kOnStack;
         }
         const ENode& n = chosen(c);
         if (next < n.children.size()) {
           EClassId d = eg_.find(n.children[next++]);
-          if (state[d.value] == 1) fail("the selection is cyclic at e-class e{}", d.value);
-          if (state[d.value] == 0) stack.push_back({d, 0});
+          uint8_t child = classes_[d.value].visit;
+          if (child == kOnStack) fail("the selection is cyclic at e-class e{}", d.value);
+          if (child == kUnvisited) stack.push_back({d, 0});
           continue;
         }
-        state[c.value] = 2;
+        visit = kDone;
         order.push_back(c);
         stack.pop_back();
       }
@@ -328,18 +339,19 @@ class Restorer {
   }
 
   const ENode& chosen(EClassId c) const {
-    if (!chosen_[c.value]) fail("the selection has no e-node for class e{}", c.value);
-    return *chosen_[c.value];
+    const ENode* n = classes_[c.value].chosen;
+    if (!n) fail("the selection has no e-node for class e{}", c.value);
+    return *n;
   }
 
-  bool has_name(EClassId c) const { return named_[c.value] != 0; }
+  bool has_name(EClassId c) const { return classes_[c.value].name != kNoName; }
   const std::string& name_of(EClassId c) const {
     if (!has_name(c)) fail("e-class e{} has no name in the restored graph", c.value);
-    return names_[c.value];
+    return names_[classes_[c.value].name];
   }
   void set_name(EClassId c, std::string name) {
-    names_[c.value] = std::move(name);
-    named_[c.value] = 1;
+    classes_[c.value].name = static_cast<uint32_t>(names_.size());
+    names_.push_back(std::move(name));
   }
 
   // The name each output of the chosen graph_out should have: the original output it computes
@@ -418,8 +430,8 @@ class Restorer {
     if (is_leaf_op(n.op)) return;
     // graph_depth's measure, from the classes: their node's inputs are the children's values.
     uint32_t below = 0;
-    for (EClassId ch : n.children) below = std::max(below, depth_[eg_.find(ch).value]);
-    depth_[c.value] = below + 1;
+    for (EClassId ch : n.children) below = std::max(below, classes_[eg_.find(ch).value].depth);
+    classes_[c.value].depth = below + 1;
     deepest_ = std::max<size_t>(deepest_, below + 1);
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
     ENode key;  // n with `out` cleared and canonical children, for a multi-output op
@@ -429,7 +441,7 @@ class Restorer {
       if (!emitted_multi_.emplace(key, g_.nodes.size()).second) return;
     }
 
-    Node node;
+    Node& node = g_.nodes.emplace_back();  // filled in place: no Node is moved or destroyed
     node.inputs.reserve(n.children.size());
     node.outputs.reserve(n.n_out);
     for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
@@ -442,7 +454,8 @@ class Restorer {
       ENode sibling = key;
       sibling.out = static_cast<uint16_t>(k);
       auto cls = eg_.lookup(sibling);
-      if (cls && chosen_[cls->value] && *chosen_[cls->value] == sibling && has_name(*cls))
+      const ENode* chosen_sibling = cls ? classes_[cls->value].chosen : nullptr;
+      if (chosen_sibling && *chosen_sibling == sibling && has_name(*cls))
         node.outputs.push_back(name_of(*cls));
       else
         node.outputs.push_back(values_.fresh());
@@ -465,7 +478,6 @@ class Restorer {
       node.name = original->node;
     else
       node.name = nodes_.fresh();
-    g_.nodes.push_back(std::move(node));
   }
 
   // An original output keeps its name; where the chosen value has another name (an input, a
@@ -487,7 +499,8 @@ class Restorer {
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
         g_.nodes.push_back(std::move(id));
-        deepest_ = std::max<size_t>(deepest_, depth_[eg_.find(root_node.children[i]).value] + 1);
+        deepest_ =
+            std::max<size_t>(deepest_, classes_[eg_.find(root_node.children[i]).value].depth + 1);
       }
       if (!listed.insert(name).second)
         fail("output {} repeats value '{}' and the registry has no identity op", i, name);
@@ -500,10 +513,16 @@ class Restorer {
   const Selection& sel_;
   Graph g_;
   OriginalNames original_;
-  std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
-  std::vector<std::string> names_;    // by class id: its value's name, where named_
-  std::vector<uint8_t> named_;
-  std::vector<uint32_t> depth_;  // by class id: the longest chain of nodes up to its value
+  static constexpr uint32_t kNoName = UINT32_MAX;
+  enum : uint8_t { kUnvisited, kOnStack, kDone };  // topological_classes' marks
+  struct ClassState {
+    const ENode* chosen = nullptr;  // the selection's e-node, where it has one
+    uint32_t name = kNoName;        // its value's name: an index into names_
+    uint32_t depth = 0;             // the longest chain of nodes up to its value
+    uint8_t visit = kUnvisited;
+  };
+  std::vector<ClassState> classes_;  // by class id
+  std::vector<std::string> names_;   // the values' names, in the order they were given
   size_t deepest_ = 0;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
   Names values_{"v"}, nodes_{"n"};
