@@ -105,7 +105,7 @@ namespace {
 // or hashes a string; only other names go into a set.
 class Names {
  public:
-  explicit Names(std::string stem) : stem_(std::move(stem)) {}
+  explicit Names(char stem) : stem_(stem) {}
 
   // Keeps an original name of the form stem+i from being handed out as a fresh name.
   void reserve(const std::string& name) {
@@ -125,12 +125,9 @@ class Names {
   std::string fresh() {
     while (state(next_) != kFree) ++next_;
     set(next_, kUsed);
-    char digits[24];
-    char* end = std::to_chars(digits, digits + sizeof digits, next_++).ptr;
-    std::string name;
-    name.reserve(stem_.size() + static_cast<size_t>(end - digits));
-    name.append(stem_).append(digits, end);
-    return name;
+    char text[24] = {stem_};
+    char* end = std::to_chars(text + 1, text + sizeof text, next_++).ptr;
+    return std::string(text, end);
   }
 
   void expect(size_t names) {
@@ -143,8 +140,8 @@ class Names {
 
   // i when `name` is stem+i (i written without leading zeros, at most 9 digits).
   std::optional<size_t> number(const std::string& name) const {
-    if (name.size() <= stem_.size() || name.compare(0, stem_.size(), stem_) != 0) return {};
-    std::string_view digits = std::string_view(name).substr(stem_.size());
+    if (name.size() <= 1 || name[0] != stem_) return {};
+    std::string_view digits = std::string_view(name).substr(1);
     if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return {};
     size_t i = 0;
     for (char ch : digits) {
@@ -166,7 +163,7 @@ class Names {
     states_[i] = s;
   }
 
-  std::string stem_;
+  char stem_;
   // Used names not of the form stem+i. Only original names get here (inputs, constants, the
   // GraphMeta's names, outputs' wanted names), which all outlive the restore: no copies.
   std::vector<std::string_view> other_names_;
@@ -188,6 +185,11 @@ class OriginalNames {
       next_[i] = head;
       head = static_cast<uint32_t>(i);
     }
+  }
+
+  // The original term of class `c` with the lowest id, or nullptr.
+  const OriginalValue* first(EClassId c) const {
+    return head_[c.value] == kNone ? nullptr : &originals_[head_[c.value]];
   }
 
   // The first original term that canonicalises to `n`, the chosen e-node of class `c`, or
@@ -304,6 +306,7 @@ class Restorer {
   // Classes reachable from the root's children, children before parents.
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
+    order.reserve(sel_.chosen.size());  // every class it lists, at most
     std::vector<std::pair<EClassId, size_t>> stack;
     for (EClassId top : root_node.children) {
       stack.push_back({eg_.find(top), 0});
@@ -375,11 +378,7 @@ class Restorer {
           break;
         }
       if (!wanted[i].original)
-        for (const OriginalValue& o : meta_.originals)
-          if (eg_.find(o.term) == c) {
-            wanted[i].name = o.value;
-            break;
-          }
+        if (const OriginalValue* o = original_.first(c)) wanted[i].name = o->value;
     }
     return wanted;
   }
@@ -525,7 +524,7 @@ class Restorer {
   std::vector<std::string> names_;   // the values' names, in the order they were given
   size_t deepest_ = 0;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
-  Names values_{"v"}, nodes_{"n"};
+  Names values_{'v'}, nodes_{'n'};
   Types types_;  // Graph::types until the nodes are emitted
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
