@@ -43,11 +43,15 @@ class OpCost {
   std::map<std::string, double> costs_;
 };
 
+// `own` (the e-node's op cost) plus its children's class costs, added in child order.
+double plus_children(double own, const ENode& n, const std::vector<double>& class_cost) {
+  for (EClassId ch : n.children) own += class_cost[ch.value];
+  return own;
+}
+
 double node_cost(const EGraph& eg, const ENode& n, const OpCost& op_cost,
                  const std::vector<double>& class_cost) {
-  double c = op_cost(eg, n);
-  for (EClassId ch : n.children) c += class_cost[ch.value];
-  return c;
+  return plus_children(op_cost(eg, n), n, class_cost);
 }
 
 // The classes a choice reaches from the root, with their chosen e-nodes.
@@ -115,22 +119,31 @@ void prefer_own_root(const EGraph& eg, EClassId root, const OpCost& op_cost,
 }
 
 Reached reach_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
-  std::vector<EClassId> ids = eg.class_ids();
+  // Every class's members, in class then member order, with their op costs: each round of the
+  // fixed point then reads one flat list.
+  struct Member {
+    const ENode* node;
+    uint32_t cls;
+    double own;
+  };
+  std::vector<Member> members;
+  members.reserve(eg.node_count());
+  for (EClassId c : eg.class_ids())
+    for (const ENode& n : eg.eclass(c).nodes) members.push_back({&n, c.value, op_cost(eg, n)});
   std::vector<double> best(eg.term_count(), kInf);
   std::vector<const ENode*> choice(eg.term_count(), nullptr);
   // Fixed point (Algorithm 1, lines 7-13): costs only decrease, and only a strict decrease
   // changes a choice, so the choices never form a cycle.
   for (bool changed = true; changed;) {
     changed = false;
-    for (EClassId c : ids)
-      for (const ENode& n : eg.eclass(c).nodes) {
-        double cost = node_cost(eg, n, op_cost, best);
-        if (cost < best[c.value]) {
-          best[c.value] = cost;
-          choice[c.value] = &n;
-          changed = true;
-        }
+    for (const Member& m : members) {
+      double cost = plus_children(m.own, *m.node, best);
+      if (cost < best[m.cls]) {
+        best[m.cls] = cost;
+        choice[m.cls] = m.node;
+        changed = true;
       }
+    }
   }
   prefer_own_root(eg, root, op_cost, best, choice);
   Reached r = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
@@ -267,6 +280,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   std::vector<int64_t> pos(n_ids, -1);
   enum : uint8_t { kWhite, kGray, kFinished };
   std::vector<uint8_t> state(n_ids, kWhite);
+  std::vector<const EClass*> eclass(n_ids, nullptr);  // by class id, once the search reaches it
   AcyclicView view;
   view.range.assign(n_ids, {0, 0});
 
@@ -276,7 +290,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     return true;
   };
   auto can_place = [&](EClassId c) {
-    const auto& nodes = eg.eclass(c).nodes;
+    const auto& nodes = eclass[c.value]->nodes;
     return std::any_of(nodes.begin(), nodes.end(), placed);
   };
   // Places c, then every finished class that was waiting for it.
@@ -288,7 +302,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
       if (pos[c.value] >= 0) continue;
       pos[c.value] = static_cast<int64_t>(view.order.size());
       view.order.push_back(c);
-      for (EClassId p : eg.eclass(c).parents) {
+      for (EClassId p : eclass[c.value]->parents) {
         EClassId q = eg.find(p);
         if (state[q.value] == kFinished && pos[q.value] < 0 && can_place(q)) work.push_back(q);
       }
@@ -302,7 +316,8 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     size_t node = 0, child = 0;
   };
   EClassId r = eg.find(root);
-  std::vector<Frame> stack{{r, &eg.eclass(r)}};
+  eclass[r.value] = &eg.eclass(r);
+  std::vector<Frame> stack{{r, eclass[r.value]}};
   state[r.value] = kGray;
   while (!stack.empty()) {
     Frame& f = stack.back();
@@ -319,7 +334,8 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
       EClassId d = n.children[f.child++];
       if (state[d.value] == kWhite) {
         state[d.value] = kGray;
-        stack.push_back({d, &eg.eclass(d)});
+        eclass[d.value] = &eg.eclass(d);
+        stack.push_back({d, eclass[d.value]});
       }
       continue;
     }
@@ -329,7 +345,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
 
   for (EClassId c : view.order) {
     auto begin = static_cast<uint32_t>(view.members.size());
-    for (const ENode& n : eg.eclass(c).nodes) {
+    for (const ENode& n : eclass[c.value]->nodes) {
       bool before = true;
       for (EClassId ch : n.children) before = before && pos[ch.value] < pos[c.value];
       if (before) view.members.push_back(&n);
