@@ -17,19 +17,68 @@
 
 namespace retort {
 
+namespace {
+
+// Names, each numbered in the order it was added, kept as views (the strings must outlive the
+// index): a flat table (IdTable) over the list of names, so neither a lookup nor an insertion
+// allocates.
+class NameIndex {
+ public:
+  void reserve(size_t n) {
+    names_.reserve(n);
+    index_.reserve(n);
+  }
+
+  std::optional<uint32_t> find(std::string_view name) const {
+    return index_.find(hash(name), [&](uint32_t k) { return names_[k] == name; });
+  }
+
+  // The number of `name`, and whether this call added it.
+  std::pair<uint32_t, bool> insert(std::string_view name) {
+    size_t h = hash(name);
+    if (auto k = index_.find(h, [&](uint32_t k) { return names_[k] == name; })) return {*k, false};
+    auto k = static_cast<uint32_t>(names_.size());
+    index_.insert(k, h);
+    names_.push_back(name);
+    return {k, true};
+  }
+
+ private:
+  static size_t hash(std::string_view name) { return std::hash<std::string_view>{}(name); }
+
+  std::vector<std::string_view> names_;
+  IdTable index_;  // numbers, hashed by name
+};
+
+}  // namespace
+
 GraphMeta add_graph(EGraph& eg, const Graph& g) {
   GraphMeta meta;
   meta.name = g.name;
-  std::unordered_map<std::string_view, EClassId> term_of_value;  // views of g's names
-  size_t values = g.inputs.size() + g.constants.size();
-  for (const Node& node : g.nodes) values += node.outputs.size();
-  term_of_value.reserve(values);
+  // Value name (a view of g's) -> its term.
+  NameIndex values;
+  std::vector<EClassId> terms;
+  auto set_term = [&](std::string_view value, EClassId term) {
+    auto [k, added] = values.insert(value);
+    if (added)
+      terms.push_back(term);
+    else
+      terms[k] = term;
+  };
+  auto term_of = [&](std::string_view value) -> std::optional<EClassId> {
+    if (auto k = values.find(value)) return terms[*k];
+    return std::nullopt;
+  };
+  size_t value_count = g.inputs.size() + g.constants.size();
+  for (const Node& node : g.nodes) value_count += node.outputs.size();
+  values.reserve(value_count);
+  terms.reserve(value_count);
   for (const auto& in : g.inputs) {
-    term_of_value[in.name] = eg.add_input(in.name, in.type);
+    set_term(in.name, eg.add_input(in.name, in.type));
     meta.input_names.push_back(in.name);
   }
   for (const auto& c : g.constants) {
-    term_of_value[c.name] = eg.add_const(c);
+    set_term(c.name, eg.add_const(c));
     meta.constant_names.push_back(c.name);
   }
   for (const Node& node : g.nodes) {
@@ -38,10 +87,9 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
       children.reserve(node.inputs.size());
       for (const auto& in : node.inputs) {
         if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
-        auto it = term_of_value.find(in);
-        if (it == term_of_value.end())
-          fail("input '{}' is not defined (run infer_graph first)", in);
-        children.push_back(it->second);
+        auto term = term_of(in);
+        if (!term) fail("input '{}' is not defined (run infer_graph first)", in);
+        children.push_back(*term);
       }
       std::optional<OpaqueOp> opaque;
       std::optional<ENode> op;  // a registry op's e-node, made once for all its outputs
@@ -59,7 +107,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
           op->out = static_cast<uint16_t>(out);
           id = eg.add(*op);
         }
-        term_of_value[node.outputs[k]] = id;
+        set_term(node.outputs[k], id);
         meta.originals.push_back({id, node.outputs[k], node.name});
       }
     } catch (const Error& e) {
@@ -82,9 +130,9 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
   }
   std::vector<EClassId> outs;
   for (const auto& o : g.outputs) {
-    auto it = term_of_value.find(o);
-    if (it == term_of_value.end()) fail("output '{}' is not defined", o);
-    outs.push_back(it->second);
+    auto term = term_of(o);
+    if (!term) fail("output '{}' is not defined", o);
+    outs.push_back(*term);
   }
   meta.output_names = g.outputs;
   meta.root = eg.add_graph_out(outs);
@@ -115,7 +163,7 @@ class Names {
   // Takes `name`; false when it was already taken.
   bool claim(const std::string& name) {
     auto i = number(name);
-    if (!i) return claim_other(name);
+    if (!i) return others_.insert(name).second;
     if (state(*i) == kUsed) return false;
     set(*i, kUsed);
     return true;
@@ -130,10 +178,7 @@ class Names {
     return std::string(text, end);
   }
 
-  void expect(size_t names) {
-    others_.reserve(names);
-    other_names_.reserve(names);
-  }
+  void expect(size_t names) { others_.reserve(names); }
 
  private:
   static constexpr uint8_t kFree = 0, kReserved = 1, kUsed = 2;
@@ -150,13 +195,6 @@ class Names {
     }
     return i;
   }
-  bool claim_other(std::string_view name) {
-    size_t hash = std::hash<std::string_view>{}(name);
-    if (others_.find(hash, [&](uint32_t k) { return other_names_[k] == name; })) return false;
-    others_.insert(static_cast<uint32_t>(other_names_.size()), hash);
-    other_names_.push_back(name);
-    return true;
-  }
   uint8_t state(size_t i) const { return i < states_.size() ? states_[i] : kFree; }
   void set(size_t i, uint8_t s) {
     if (i >= states_.size()) states_.resize(std::max(i + 1, 2 * states_.size()), kFree);
@@ -166,8 +204,7 @@ class Names {
   char stem_;
   // Used names not of the form stem+i. Only original names get here (inputs, constants, the
   // GraphMeta's names, outputs' wanted names), which all outlive the restore: no copies.
-  std::vector<std::string_view> other_names_;
-  IdTable others_;               // indices into other_names_, hashed by name
+  NameIndex others_;
   std::vector<uint8_t> states_;  // by i: the state of stem+i
   size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
