@@ -79,6 +79,7 @@ Reached follow(const EGraph& eg, EClassId root, Pick&& pick) {
   Reached r;
   r.root = eg.find(root);
   r.node.assign(eg.term_count(), nullptr);
+  r.classes.reserve(eg.class_count());
   std::vector<EClassId> work{r.root};
   while (!work.empty()) {
     EClassId c = work.back();
@@ -277,12 +278,14 @@ struct AcyclicView {
 // term of a class).
 AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   const size_t n_ids = eg.term_count();
-  std::vector<int64_t> pos(n_ids, -1);
+  std::vector<int32_t> pos(n_ids, -1);
   enum : uint8_t { kWhite, kGray, kFinished };
   std::vector<uint8_t> state(n_ids, kWhite);
   std::vector<const EClass*> eclass(n_ids, nullptr);  // by class id, once the search reaches it
   AcyclicView view;
   view.range.assign(n_ids, {0, 0});
+  view.order.reserve(eg.class_count());
+  view.members.reserve(eg.node_count());
 
   auto placed = [&](const ENode& n) {
     for (EClassId ch : n.children)
@@ -294,13 +297,14 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     return std::any_of(nodes.begin(), nodes.end(), placed);
   };
   // Places c, then every finished class that was waiting for it.
+  std::vector<EClassId> work;
   auto place = [&](EClassId first) {
-    std::vector<EClassId> work{first};
+    work.push_back(first);
     while (!work.empty()) {
       EClassId c = work.back();
       work.pop_back();
       if (pos[c.value] >= 0) continue;
-      pos[c.value] = static_cast<int64_t>(view.order.size());
+      pos[c.value] = static_cast<int32_t>(view.order.size());
       view.order.push_back(c);
       for (EClassId p : eclass[c.value]->parents) {
         EClassId q = eg.find(p);
