@@ -300,8 +300,6 @@ class Restorer {
     // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
     for (const OriginalValue& o : meta.originals) reserve(o.value);
     for (const auto& o : meta.output_names) reserve(o);
-    for (const auto& [name, _] : eg.inputs()) values_.claim(name);
-    for (const auto& [name, _] : eg.constants()) values_.claim(name);
     classes_.resize(eg.term_count());
     for (const auto& [c, n] : sel.chosen) {
       if (c.value >= classes_.size())
@@ -322,6 +320,8 @@ class Restorer {
     g_.nodes.reserve(order.size() + out_node.children.size());
     values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
     nodes_.expect(2 * order.size());
+    for (const auto& [name, _] : eg_.inputs()) values_.claim(name);
+    for (const auto& [name, _] : eg_.constants()) values_.claim(name);
     types_.reserve(order.size() + eg_.inputs().size() + eg_.constants().size());
     names_.reserve(order.size());
     g_.name = meta_.name;
