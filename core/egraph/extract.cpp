@@ -199,18 +199,17 @@ Selection select_preferring(const EGraph& eg, EClassId root,
 // term id strictly decreases and the choice is acyclic. Where the root is the graph as it was
 // added, this is the original graph minus the duplicates that hash-consing and rewrites merged.
 Reached reach_earliest(const EGraph& eg, EClassId root) {
+  // From the last term to the first, so each class ends up with its first.
   std::vector<EClassId> earliest(eg.term_count());
-  std::vector<bool> seen(eg.term_count(), false);
-  for (uint32_t t = 0; t < eg.term_count(); ++t) {
-    EClassId c = eg.find(EClassId{t});
-    if (!seen[c.value]) earliest[c.value] = EClassId{t}, seen[c.value] = true;
-  }
-  std::vector<ENode> picked(eg.term_count());
+  for (uint32_t t = static_cast<uint32_t>(eg.term_count()); t-- > 0;)
+    earliest[eg.find(EClassId{t}).value] = EClassId{t};
+  std::vector<ENode> picked;
+  picked.reserve(eg.class_count());  // one per reached class: the pointers into it stay valid
   Reached r = follow(eg, root, [&](EClassId c) -> const ENode* {
-    picked[c.value] = eg.canonicalize(eg.term(earliest[c.value]));
-    return &picked[c.value];
+    picked.push_back(eg.canonicalize(eg.term(earliest[c.value])));
+    return &picked.back();
   });
-  r.own = std::move(picked);  // the pointers into it stay valid
+  r.own = std::move(picked);  // a move keeps the elements where they are
   return r;
 }
 
