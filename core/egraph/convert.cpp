@@ -278,7 +278,8 @@ class Types {
   static uint64_t prefix(const std::string& name) {
     uint64_t p = 0;
     size_t n = std::min<size_t>(name.size(), 8);
-    for (size_t i = 0; i < 8; ++i) p = p << 8 | (i < n ? static_cast<unsigned char>(name[i]) : 0u);
+    for (size_t i = 0; i < n; ++i)
+      p |= uint64_t{static_cast<unsigned char>(name[i])} << (56 - 8 * i);
     return p;
   }
 
