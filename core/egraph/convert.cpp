@@ -256,18 +256,18 @@ class OriginalNames {
 // it compares strings. Where a name repeats, its first type is kept, as emplace would.
 class Types {
  public:
-  // `name` must stay where it is until move_to: the restorer passes the graph's own strings
+  // `name` must stay where it is until insert_into: the restorer passes the graph's own strings
   // (a node's outputs keep their heap buffer when the node moves).
   void add(const std::string& name, const TensorType& type) {
     entries_.push_back({prefix(name), static_cast<uint32_t>(entries_.size()), &name, &type});
   }
-  // For a type nothing else holds; kept until move_to.
+  // For a type nothing else holds; kept until insert_into.
   void add(const std::string& name, TensorType&& type) {
     add(name, inferred_.emplace_front(std::move(type)));
   }
   void reserve(size_t n) { entries_.reserve(n); }
 
-  void move_to(std::map<std::string, TensorType>& types) {
+  void insert_into(std::map<std::string, TensorType>& types) {
     std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
       if (a.prefix != b.prefix) return a.prefix < b.prefix;
       if (int c = a.name->compare(*b.name)) return c < 0;
@@ -341,7 +341,7 @@ class Restorer {
     add_constants(order);
     type_sources();
     for (size_t i = 0; i < order.size(); ++i) emit_node(order[i], originals[i]);
-    types_.move_to(g_.types);
+    types_.insert_into(g_.types);
     set_outputs(out_node);
     return {std::move(g_), deepest_};
   }
