@@ -471,23 +471,35 @@ class Restorer {
   void emit_node(EClassId c, const OriginalValue* original) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
-    // graph_depth's measure, from the classes: their node's inputs are the children's values.
-    uint32_t below = 0;
-    for (EClassId ch : n.children) below = std::max(below, classes_[eg_.find(ch).value].depth);
-    classes_[c.value].depth = below + 1;
-    deepest_ = std::max<size_t>(deepest_, below + 1);
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
     ENode key;  // n with `out` cleared and canonical children, for a multi-output op
+    bool emits = true;
     if (n.n_out > 1) {
       key = eg_.canonicalize(n);
       key.out = 0;
-      if (!emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+      emits = emitted_multi_.emplace(key, g_.nodes.size()).second;
     }
+    // Filled in place: no Node is moved or destroyed.
+    Node* node = emits ? &g_.nodes.emplace_back() : nullptr;
+    if (node) node->inputs.reserve(n.children.size());
+    // graph_depth's measure, from the classes: their node's inputs are the children's values.
+    uint32_t below = 0;
+    for (EClassId ch : n.children) {
+      EClassId d = eg_.find(ch);
+      below = std::max(below, classes_[d.value].depth);
+      if (node) node->inputs.push_back(name_of(d));
+    }
+    classes_[c.value].depth = below + 1;
+    deepest_ = std::max<size_t>(deepest_, below + 1);
+    if (!node) return;
+    emit_outputs(c, n, key, *node, original);
+  }
 
-    Node& node = g_.nodes.emplace_back();  // filled in place: no Node is moved or destroyed
-    node.inputs.reserve(n.children.size());
+  // Fills in the node emit_node started for class c's e-node n (key: emit_node's multi-output
+  // key): its outputs, named and typed, its op, attributes and name.
+  void emit_outputs(EClassId c, const ENode& n, const ENode& key, Node& node,
+                    const OriginalValue* original) {
     node.outputs.reserve(n.n_out);
-    for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
         node.outputs.push_back(name_of(c));
