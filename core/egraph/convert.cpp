@@ -538,12 +538,15 @@ class Restorer {
   // An original output keeps its name; where the chosen value has another name (an input, a
   // constant, or a value already listed) an identity node gives it that name.
   void set_outputs(const ENode& root_node) {
-    std::set<std::string> listed;
+    // Views of g_.outputs' names, which its reserve keeps in place.
+    NameIndex listed;
+    listed.reserve(root_node.children.size());
+    g_.outputs.reserve(root_node.children.size());
     bool have_identity = OpRegistry::instance().find("identity") != nullptr;
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       const std::string& value = name_of(eg_.find(root_node.children[i]));
       bool original = wanted_[i].original;
-      bool fits = original ? value == wanted_[i].name : !listed.count(value);
+      bool fits = original ? value == wanted_[i].name : !listed.find(value);
       std::string name = value;
       if (!fits && have_identity) {
         name = original && values_.claim(wanted_[i].name) ? wanted_[i].name : values_.fresh();
@@ -557,9 +560,9 @@ class Restorer {
         deepest_ =
             std::max<size_t>(deepest_, classes_[eg_.find(root_node.children[i]).value].depth + 1);
       }
-      if (!listed.insert(name).second)
-        fail("output {} repeats value '{}' and the registry has no identity op", i, name);
-      g_.outputs.push_back(name);
+      const std::string& listed_name = g_.outputs.emplace_back(std::move(name));
+      if (!listed.insert(listed_name).second)
+        fail("output {} repeats value '{}' and the registry has no identity op", i, listed_name);
     }
   }
 
