@@ -2,33 +2,89 @@
 
 #include <algorithm>
 #include <charconv>
+#include <forward_list>
 #include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/base/error.h"
+#include "core/base/rng.h"
+#include "core/egraph/id_table.h"
 #include "core/ops/registry.h"
 
 namespace retort {
 
+namespace {
+
+// Names, each numbered in the order it was added, kept as views (the strings must outlive the
+// index): a flat table (IdTable) over the list of names, so neither a lookup nor an insertion
+// allocates.
+class NameIndex {
+ public:
+  void reserve(size_t n) {
+    names_.reserve(n);
+    index_.reserve(n);
+  }
+
+  std::optional<uint32_t> find(std::string_view name) const {
+    return index_.find(hash(name), [&](uint32_t k) { return names_[k] == name; });
+  }
+
+  // The number of `name`, and whether this call added it.
+  std::pair<uint32_t, bool> insert(std::string_view name) {
+    size_t h = hash(name);
+    if (auto k = index_.find(h, [&](uint32_t k) { return names_[k] == name; })) return {*k, false};
+    auto k = static_cast<uint32_t>(names_.size());
+    index_.insert(k, h);
+    names_.push_back(name);
+    return {k, true};
+  }
+
+ private:
+  // FNV-1a, cheaper than std::hash on short names; its well-mixed high half is folded into the
+  // low bits the table indexes by.
+  static size_t hash(std::string_view name) {
+    uint64_t h = stable_hash(name);
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
+
+  std::vector<std::string_view> names_;
+  IdTable index_;  // numbers, hashed by name
+};
+
+}  // namespace
+
 GraphMeta add_graph(EGraph& eg, const Graph& g) {
   GraphMeta meta;
   meta.name = g.name;
-  std::unordered_map<std::string_view, EClassId> term_of_value;  // views of g's names
-  size_t values = g.inputs.size() + g.constants.size();
-  for (const Node& node : g.nodes) values += node.outputs.size();
-  term_of_value.reserve(values);
+  // Value name (a view of g's) -> its term.
+  NameIndex values;
+  std::vector<EClassId> terms;
+  auto set_term = [&](std::string_view value, EClassId term) {
+    auto [k, added] = values.insert(value);
+    if (added)
+      terms.push_back(term);
+    else
+      terms[k] = term;
+  };
+  auto term_of = [&](std::string_view value) -> std::optional<EClassId> {
+    if (auto k = values.find(value)) return terms[*k];
+    return std::nullopt;
+  };
+  size_t value_count = g.inputs.size() + g.constants.size();
+  for (const Node& node : g.nodes) value_count += node.outputs.size();
+  values.reserve(value_count);
+  terms.reserve(value_count);
   for (const auto& in : g.inputs) {
-    term_of_value[in.name] = eg.add_input(in.name, in.type);
+    set_term(in.name, eg.add_input(in.name, in.type));
     meta.input_names.push_back(in.name);
   }
   for (const auto& c : g.constants) {
-    term_of_value[c.name] = eg.add_const(c);
+    set_term(c.name, eg.add_const(c));
     meta.constant_names.push_back(c.name);
   }
   for (const Node& node : g.nodes) {
@@ -37,37 +93,62 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
       children.reserve(node.inputs.size());
       for (const auto& in : node.inputs) {
         if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
-        auto it = term_of_value.find(in);
-        if (it == term_of_value.end())
-          fail("input '{}' is not defined (run infer_graph first)", in);
-        children.push_back(it->second);
+        auto term = term_of(in);
+        if (!term) fail("input '{}' is not defined (run infer_graph first)", in);
+        children.push_back(*term);
       }
       std::optional<OpaqueOp> opaque;
-      if (node.is_opaque()) opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
+      std::optional<ENode> op;  // a registry op's e-node, made once for all its outputs
+      if (node.is_opaque())
+        opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
+      else if (!node.outputs.empty())
+        op = make_enode(node.op, node.attrs, std::move(children), 0,
+                        static_cast<unsigned>(node.outputs.size()));
       for (size_t k = 0; k < node.outputs.size(); ++k) {
         auto out = static_cast<unsigned>(k);
-        EClassId id = opaque ? eg.add_opaque(*opaque, children, out)
-                             : eg.add(make_enode(node.op, node.attrs, children, out,
-                                                 static_cast<unsigned>(node.outputs.size())));
-        term_of_value[node.outputs[k]] = id;
-        // A node identical to an earlier one yields the earlier term: that keeps its names.
-        // New terms come in increasing id order: the hint makes each insertion constant time.
-        meta.value_names.emplace_hint(meta.value_names.end(), id, node.outputs[k]);
-        meta.node_names.emplace_hint(meta.node_names.end(), id, node.name);
+        EClassId id;
+        if (opaque) {
+          id = eg.add_opaque(*opaque, children, out);
+        } else {
+          op->out = static_cast<uint16_t>(out);
+          id = eg.add(*op);
+        }
+        set_term(node.outputs[k], id);
+        meta.originals.push_back({id, node.outputs[k], node.name});
       }
     } catch (const Error& e) {
       throw e.at_node(node.name);
     }
   }
+  // New terms come in increasing id order. A node identical to an earlier one yields the
+  // earlier term, which keeps the earlier names; so does a node that hash-conses to a term of
+  // a graph added before this one, which lands out of order.
+  auto term_less = [](const OriginalValue& a, const OriginalValue& b) { return a.term < b.term; };
+  auto& originals = meta.originals;
+  if (!std::is_sorted(originals.begin(), originals.end(), term_less) ||
+      std::adjacent_find(originals.begin(), originals.end(), [](const auto& a, const auto& b) {
+        return a.term == b.term;
+      }) != originals.end()) {
+    std::stable_sort(originals.begin(), originals.end(), term_less);
+    originals.erase(std::unique(originals.begin(), originals.end(),
+                                [](const auto& a, const auto& b) { return a.term == b.term; }),
+                    originals.end());
+  }
   std::vector<EClassId> outs;
   for (const auto& o : g.outputs) {
-    auto it = term_of_value.find(o);
-    if (it == term_of_value.end()) fail("output '{}' is not defined", o);
-    outs.push_back(it->second);
+    auto term = term_of(o);
+    if (!term) fail("output '{}' is not defined", o);
+    outs.push_back(*term);
   }
   meta.output_names = g.outputs;
   meta.root = eg.add_graph_out(outs);
   return meta;
+}
+
+const OriginalValue* GraphMeta::original(EClassId term) const {
+  auto it = std::lower_bound(originals.begin(), originals.end(), term,
+                             [](const OriginalValue& o, EClassId t) { return o.term < t; });
+  return it != originals.end() && it->term == term ? &*it : nullptr;
 }
 
 namespace {
@@ -78,7 +159,7 @@ namespace {
 // or hashes a string; only other names go into a set.
 class Names {
  public:
-  explicit Names(std::string stem) : stem_(std::move(stem)) {}
+  explicit Names(char stem) : stem_(stem) {}
 
   // Keeps an original name of the form stem+i from being handed out as a fresh name.
   void reserve(const std::string& name) {
@@ -98,12 +179,9 @@ class Names {
   std::string fresh() {
     while (state(next_) != kFree) ++next_;
     set(next_, kUsed);
-    char digits[24];
-    char* end = std::to_chars(digits, digits + sizeof digits, next_++).ptr;
-    std::string name;
-    name.reserve(stem_.size() + static_cast<size_t>(end - digits));
-    name.append(stem_).append(digits, end);
-    return name;
+    char text[24] = {stem_};
+    char* end = std::to_chars(text + 1, text + sizeof text, next_++).ptr;
+    return std::string(text, end);
   }
 
   void expect(size_t names) { others_.reserve(names); }
@@ -113,8 +191,8 @@ class Names {
 
   // i when `name` is stem+i (i written without leading zeros, at most 9 digits).
   std::optional<size_t> number(const std::string& name) const {
-    if (name.size() <= stem_.size() || name.compare(0, stem_.size(), stem_) != 0) return {};
-    std::string_view digits = std::string_view(name).substr(stem_.size());
+    if (name.size() <= 1 || name[0] != stem_) return {};
+    std::string_view digits = std::string_view(name).substr(1);
     if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return {};
     size_t i = 0;
     for (char ch : digits) {
@@ -129,71 +207,111 @@ class Names {
     states_[i] = s;
   }
 
-  std::string stem_;
+  char stem_;
   // Used names not of the form stem+i. Only original names get here (inputs, constants, the
   // GraphMeta's names, outputs' wanted names), which all outlive the restore: no copies.
-  std::unordered_set<std::string_view> others_;
+  NameIndex others_;
   std::vector<uint8_t> states_;  // by i: the state of stem+i
   size_t next_ = 0;              // no fresh name below stem+next_ is free
 };
 
-// The original terms' names, grouped by class, each group in term-id order. An original term
-// can only canonicalise to an e-node of its own class, so finding the name of a chosen e-node
-// walks the few original terms of its class instead of hashing every original term's e-node.
+// The original terms grouped by class, each group in term-id order. An original term can only
+// canonicalise to an e-node of its own class, so finding the names of a chosen e-node walks
+// the few original terms of its class instead of hashing every original term's e-node.
 class OriginalNames {
  public:
-  OriginalNames(const EGraph& eg, const std::map<EClassId, std::string>& names)
-      : head_(eg.term_count(), kNone) {
-    entries_.reserve(names.size());
-    // Pushed from the last term to the first, so each class's list runs in term order.
-    for (auto it = names.rbegin(); it != names.rend(); ++it) {
-      uint32_t& head = head_[eg.find(it->first).value];
-      entries_.push_back({it->first, &it->second, head});
-      head = static_cast<uint32_t>(entries_.size() - 1);
+  OriginalNames(const EGraph& eg, const std::vector<OriginalValue>& originals)
+      : originals_(originals), head_(eg.term_count(), kNone), next_(originals.size()) {
+    // Linked from the last term to the first, so each class's list runs in term order.
+    for (size_t i = originals.size(); i-- > 0;) {
+      uint32_t& head = head_[eg.find(originals[i].term).value];
+      next_[i] = head;
+      head = static_cast<uint32_t>(i);
     }
   }
 
-  // The name of the first original term that canonicalises to `n`, the chosen e-node of class
-  // `c`, or nullptr.
-  const std::string* find(const EGraph& eg, EClassId c, const ENode& n) const {
-    for (uint32_t i = head_[c.value]; i != kNone; i = entries_[i].next)
-      if (eg.canonicalizes_to(entries_[i].term, n)) return entries_[i].name;
+  // The original term of class `c` with the lowest id, or nullptr.
+  const OriginalValue* first(EClassId c) const {
+    return head_[c.value] == kNone ? nullptr : &originals_[head_[c.value]];
+  }
+
+  // The first original term that canonicalises to `n`, the chosen e-node of class `c`, or
+  // nullptr.
+  const OriginalValue* find(const EGraph& eg, EClassId c, const ENode& n) const {
+    for (uint32_t i = head_[c.value]; i != kNone; i = next_[i])
+      if (eg.canonicalizes_to(originals_[i].term, n)) return &originals_[i];
     return nullptr;
   }
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
+  const std::vector<OriginalValue>& originals_;
+  std::vector<uint32_t> head_;  // by class id: its first original, or kNone
+  std::vector<uint32_t> next_;  // by original: the next one of its class, or kNone
+};
+
+// Graph::types, gathered while the nodes are emitted and inserted into the map in key order at
+// the end: each insertion then lands at the end of the tree (one comparison instead of a
+// descent), and the sort compares names by their first eight bytes, read as one number, before
+// it compares strings. Where a name repeats, its first type is kept, as emplace would.
+class Types {
+ public:
+  // `name` must stay where it is until insert_into: the restorer passes the graph's own strings
+  // (a node's outputs keep their heap buffer when the node moves).
+  void add(const std::string& name, const TensorType& type) {
+    entries_.push_back({prefix(name), static_cast<uint32_t>(entries_.size()), &name, &type});
+  }
+  // For a type nothing else holds; kept until insert_into.
+  void add(const std::string& name, TensorType&& type) {
+    add(name, inferred_.emplace_front(std::move(type)));
+  }
+  void reserve(size_t n) { entries_.reserve(n); }
+
+  void insert_into(std::map<std::string, TensorType>& types) {
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      if (a.prefix != b.prefix) return a.prefix < b.prefix;
+      if (int c = a.name->compare(*b.name)) return c < 0;
+      return a.index < b.index;
+    });
+    for (const Entry& e : entries_) types.emplace_hint(types.end(), *e.name, *e.type);
+    entries_.clear();
+    inferred_.clear();
+  }
+
+ private:
+  // The first eight bytes of `name`, zero-padded, big-endian: comparing two of these orders the
+  // names as std::string does wherever they differ.
+  static uint64_t prefix(const std::string& name) {
+    uint64_t p = 0;
+    size_t n = std::min<size_t>(name.size(), 8);
+    for (size_t i = 0; i < n; ++i)
+      p |= uint64_t{static_cast<unsigned char>(name[i])} << (56 - 8 * i);
+    return p;
+  }
+
   struct Entry {
-    EClassId term;
-    const std::string* name;  // points into the GraphMeta
-    uint32_t next;            // the class's next entry, or kNone
+    uint64_t prefix;
+    uint32_t index;  // order of addition, for ties
+    const std::string* name;
+    const TensorType* type;
   };
-  std::vector<uint32_t> head_;  // by class id: its first entry, or kNone
   std::vector<Entry> entries_;
+  std::forward_list<TensorType> inferred_;
 };
 
 // Builds the graph of a selection; one instance per restore_graph call.
 class Restorer {
  public:
   Restorer(const EGraph& eg, const GraphMeta& meta, const Selection& sel)
-      : eg_(eg),
-        meta_(meta),
-        sel_(sel),
-        original_value_(eg, meta.value_names),
-        original_node_(eg, meta.node_names) {
+      : eg_(eg), meta_(meta), sel_(sel), original_(eg, meta.originals) {
     // Only the fresh names' search reads the reserved names: stem+i ones are all it can meet.
-    for (const auto& [term, name] : meta.value_names) reserve(name);
+    for (const OriginalValue& o : meta.originals) reserve(o.value);
     for (const auto& o : meta.output_names) reserve(o);
-    for (const auto& [name, _] : eg.inputs()) values_.claim(name);
-    for (const auto& [name, _] : eg.constants()) values_.claim(name);
-    names_.resize(eg.term_count());
-    named_.assign(eg.term_count(), 0);
-    depth_.assign(eg.term_count(), 0);
-    chosen_.assign(eg.term_count(), nullptr);
+    classes_.resize(eg.term_count());
     for (const auto& [c, n] : sel.chosen) {
-      if (c.value >= chosen_.size())
+      if (c.value >= classes_.size())
         fail("the selection names e-class e{}, not in the e-graph", c.value);
-      chosen_[c.value] = &n;
+      classes_[c.value].chosen = &n;
     }
   }
 
@@ -209,14 +327,21 @@ class Restorer {
     g_.nodes.reserve(order.size() + out_node.children.size());
     values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
     nodes_.expect(2 * order.size());
+    for (const auto& [name, _] : eg_.inputs()) values_.claim(name);
+    for (const auto& [name, _] : eg_.constants()) values_.claim(name);
+    types_.reserve(order.size() + eg_.inputs().size() + eg_.constants().size());
+    names_.reserve(order.size());
     g_.name = meta_.name;
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
     name_outputs_first(out_node);
-    for (EClassId c : order) name_class(c);
+    // The original names of each class's chosen e-node, looked up once for its value and node.
+    std::vector<const OriginalValue*> originals(order.size());
+    for (size_t i = 0; i < order.size(); ++i) originals[i] = name_class(order[i]);
     add_constants(order);
     type_sources();
-    for (EClassId c : order) emit_node(c);
+    for (size_t i = 0; i < order.size(); ++i) emit_node(order[i], originals[i]);
+    types_.insert_into(g_.types);
     set_outputs(out_node);
     return {std::move(g_), deepest_};
   }
@@ -225,26 +350,29 @@ class Restorer {
   // Classes reachable from the root's children, children before parents.
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
-    std::vector<uint8_t> state(eg_.term_count(), 0);  // by class id; 1: on the stack, 2: done
+    order.reserve(sel_.chosen.size());  // every class it lists, at most
+    std::vector<std::pair<EClassId, size_t>> stack;
     for (EClassId top : root_node.children) {
-      std::vector<std::pair<EClassId, size_t>> stack{{eg_.find(top), 0}};
+      stack.push_back({eg_.find(top), 0});
       while (!stack.empty()) {
         auto& [c, next] = stack.back();
+        uint8_t& visit = classes_[c.value].visit;
         if (next == 0) {
-          if (state[c.value] == 2) {
+          if (visit == kDone) {
             stack.pop_back();
             continue;
           }
-          state[c.value] = 1;
+          visit = kOnStack;
         }
         const ENode& n = chosen(c);
         if (next < n.children.size()) {
           EClassId d = eg_.find(n.children[next++]);
-          if (state[d.value] == 1) fail("the selection is cyclic at e-class e{}", d.value);
-          if (state[d.value] == 0) stack.push_back({d, 0});
+          uint8_t child = classes_[d.value].visit;
+          if (child == kOnStack) fail("the selection is cyclic at e-class e{}", d.value);
+          if (child == kUnvisited) stack.push_back({d, 0});
           continue;
         }
-        state[c.value] = 2;
+        visit = kDone;
         order.push_back(c);
         stack.pop_back();
       }
@@ -258,18 +386,19 @@ class Restorer {
   }
 
   const ENode& chosen(EClassId c) const {
-    if (!chosen_[c.value]) fail("the selection has no e-node for class e{}", c.value);
-    return *chosen_[c.value];
+    const ENode* n = classes_[c.value].chosen;
+    if (!n) fail("the selection has no e-node for class e{}", c.value);
+    return *n;
   }
 
-  bool has_name(EClassId c) const { return named_[c.value] != 0; }
+  bool has_name(EClassId c) const { return classes_[c.value].name != kNoName; }
   const std::string& name_of(EClassId c) const {
     if (!has_name(c)) fail("e-class e{} has no name in the restored graph", c.value);
-    return names_[c.value];
+    return names_[classes_[c.value].name];
   }
   void set_name(EClassId c, std::string name) {
-    names_[c.value] = std::move(name);
-    named_[c.value] = 1;
+    classes_[c.value].name = static_cast<uint32_t>(names_.size());
+    names_.push_back(std::move(name));
   }
 
   // The name each output of the chosen graph_out should have: the original output it computes
@@ -293,11 +422,7 @@ class Restorer {
           break;
         }
       if (!wanted[i].original)
-        for (const auto& [term, name] : meta_.value_names)
-          if (eg_.find(term) == c) {
-            wanted[i].name = name;
-            break;
-          }
+        if (const OriginalValue* o = original_.first(c)) wanted[i].name = o->value;
     }
     return wanted;
   }
@@ -311,18 +436,20 @@ class Restorer {
     }
   }
 
-  void name_class(EClassId c) {
-    if (has_name(c)) return;
+  // Names the class's value; returns the original names of its chosen e-node, if any.
+  const OriginalValue* name_class(EClassId c) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) {
-      set_name(c, leaf_name(n));
-      return;
+      if (!has_name(c)) set_name(c, leaf_name(n));
+      return nullptr;
     }
-    const std::string* original = original_value_.find(eg_, c, n);
-    if (original && values_.claim(*original))
-      set_name(c, *original);
+    const OriginalValue* original = original_.find(eg_, c, n);
+    if (has_name(c)) return original;
+    if (original && values_.claim(original->value))
+      set_name(c, original->value);
     else
       set_name(c, values_.fresh());
+    return original;
   }
 
   void add_constants(const std::vector<EClassId>& order) {
@@ -337,45 +464,61 @@ class Restorer {
   // The graph is typed from the e-class analysis, which already holds every chosen class's
   // type: re-running infer_graph on each variant would repeat the e-graph's inference.
   void type_sources() {
-    for (const ValueInfo& in : g_.inputs) g_.types.emplace(in.name, in.type);
-    for (const Constant& c : g_.constants) g_.types.emplace(c.name, c.value.type());
+    for (const ValueInfo& in : g_.inputs) types_.add(in.name, in.type);
+    for (const Constant& c : g_.constants) types_.add(c.name, c.value.type());
   }
 
-  void emit_node(EClassId c) {
+  void emit_node(EClassId c, const OriginalValue* original) {
     const ENode& n = chosen(c);
     if (is_leaf_op(n.op)) return;
-    // graph_depth's measure, from the classes: their node's inputs are the children's values.
-    uint32_t below = 0;
-    for (EClassId ch : n.children) below = std::max(below, depth_[eg_.find(ch).value]);
-    depth_[c.value] = below + 1;
-    deepest_ = std::max<size_t>(deepest_, below + 1);
     // The e-nodes of one multi-output op become a single node: the first one seen emits it.
     ENode key;  // n with `out` cleared and canonical children, for a multi-output op
+    bool emits = true;
     if (n.n_out > 1) {
       key = eg_.canonicalize(n);
       key.out = 0;
-      if (!emitted_multi_.emplace(key, g_.nodes.size()).second) return;
+      emits = emitted_multi_.emplace(key, g_.nodes.size()).second;
     }
+    // Filled in place: no Node is moved or destroyed.
+    Node* node = emits ? &g_.nodes.emplace_back() : nullptr;
+    if (node) node->inputs.reserve(n.children.size());
+    // graph_depth's measure, from the classes: their node's inputs are the children's values.
+    uint32_t below = 0;
+    for (EClassId ch : n.children) {
+      EClassId d = eg_.find(ch);
+      below = std::max(below, classes_[d.value].depth);
+      if (node) node->inputs.push_back(name_of(d));
+    }
+    classes_[c.value].depth = below + 1;
+    deepest_ = std::max<size_t>(deepest_, below + 1);
+    if (!node) return;
+    emit_outputs(c, n, key, *node, original);
+  }
 
-    Node node;
-    node.inputs.reserve(n.children.size());
+  // Fills in the node emit_node started for class c's e-node n (key: emit_node's multi-output
+  // key): its outputs, named and typed, its op, attributes and name.
+  void emit_outputs(EClassId c, const ENode& n, const ENode& key, Node& node,
+                    const OriginalValue* original) {
     node.outputs.reserve(n.n_out);
-    for (EClassId ch : n.children) node.inputs.push_back(name_of(eg_.find(ch)));
     for (unsigned k = 0; k < n.n_out; ++k) {
       if (k == n.out) {
         node.outputs.push_back(name_of(c));
-        g_.types.emplace(node.outputs.back(), eg_.type(c));
+        types_.add(node.outputs.back(), eg_.type(c));
         continue;
       }
       ENode sibling = key;
       sibling.out = static_cast<uint16_t>(k);
       auto cls = eg_.lookup(sibling);
-      if (cls && chosen_[cls->value] && *chosen_[cls->value] == sibling && has_name(*cls))
+      const ENode* chosen_sibling = cls ? classes_[cls->value].chosen : nullptr;
+      if (chosen_sibling && *chosen_sibling == sibling && has_name(*cls))
         node.outputs.push_back(name_of(*cls));
       else
         node.outputs.push_back(values_.fresh());
       // An output no rule asked for may have no class yet; the registry still knows its type.
-      g_.types.emplace(node.outputs.back(), cls ? eg_.type(*cls) : eg_.infer(sibling));
+      if (cls)
+        types_.add(node.outputs.back(), eg_.type(*cls));
+      else
+        types_.add(node.outputs.back(), eg_.infer(sibling));
     }
     if (n.op == special_ops::kOpaque) {
       const OpaqueOp& op = eg_.opaque_op(n);
@@ -386,23 +529,24 @@ class Restorer {
       node.op = op_name(n.op);
       node.attrs = attrs_of(n.attrs);
     }
-    const std::string* original = original_node_.find(eg_, c, n);
-    if (original && nodes_.claim(*original))
-      node.name = *original;
+    if (original && nodes_.claim(original->node))
+      node.name = original->node;
     else
       node.name = nodes_.fresh();
-    g_.nodes.push_back(std::move(node));
   }
 
   // An original output keeps its name; where the chosen value has another name (an input, a
   // constant, or a value already listed) an identity node gives it that name.
   void set_outputs(const ENode& root_node) {
-    std::set<std::string> listed;
+    // Views of g_.outputs' names, which its reserve keeps in place.
+    NameIndex listed;
+    listed.reserve(root_node.children.size());
+    g_.outputs.reserve(root_node.children.size());
     bool have_identity = OpRegistry::instance().find("identity") != nullptr;
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       const std::string& value = name_of(eg_.find(root_node.children[i]));
       bool original = wanted_[i].original;
-      bool fits = original ? value == wanted_[i].name : !listed.count(value);
+      bool fits = original ? value == wanted_[i].name : !listed.find(value);
       std::string name = value;
       if (!fits && have_identity) {
         name = original && values_.claim(wanted_[i].name) ? wanted_[i].name : values_.fresh();
@@ -413,11 +557,12 @@ class Restorer {
         id.outputs = {name};
         g_.types.emplace(name, g_.types.at(value));
         g_.nodes.push_back(std::move(id));
-        deepest_ = std::max<size_t>(deepest_, depth_[eg_.find(root_node.children[i]).value] + 1);
+        deepest_ =
+            std::max<size_t>(deepest_, classes_[eg_.find(root_node.children[i]).value].depth + 1);
       }
-      if (!listed.insert(name).second)
-        fail("output {} repeats value '{}' and the registry has no identity op", i, name);
-      g_.outputs.push_back(name);
+      const std::string& listed_name = g_.outputs.emplace_back(std::move(name));
+      if (!listed.insert(listed_name).second)
+        fail("output {} repeats value '{}' and the registry has no identity op", i, listed_name);
     }
   }
 
@@ -425,14 +570,21 @@ class Restorer {
   const GraphMeta& meta_;
   const Selection& sel_;
   Graph g_;
-  OriginalNames original_value_, original_node_;
-  std::vector<const ENode*> chosen_;  // by class id: the selection's e-node, where it has one
-  std::vector<std::string> names_;    // by class id: its value's name, where named_
-  std::vector<uint8_t> named_;
-  std::vector<uint32_t> depth_;  // by class id: the longest chain of nodes up to its value
+  OriginalNames original_;
+  static constexpr uint32_t kNoName = UINT32_MAX;
+  enum : uint8_t { kUnvisited, kOnStack, kDone };  // topological_classes' marks
+  struct ClassState {
+    const ENode* chosen = nullptr;  // the selection's e-node, where it has one
+    uint32_t name = kNoName;        // its value's name: an index into names_
+    uint32_t depth = 0;             // the longest chain of nodes up to its value
+    uint8_t visit = kUnvisited;
+  };
+  std::vector<ClassState> classes_;  // by class id
+  std::vector<std::string> names_;   // the values' names, in the order they were given
   size_t deepest_ = 0;
   std::vector<Wanted> wanted_;  // per output of the chosen graph_out
-  Names values_{"v"}, nodes_{"n"};
+  Names values_{'v'}, nodes_{'n'};
+  Types types_;  // Graph::types until the nodes are emitted
   std::unordered_map<ENode, size_t, ENodeHash> emitted_multi_;
 };
 

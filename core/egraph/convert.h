@@ -3,7 +3,6 @@
 // and node names, output names) lets any extracted choice of e-nodes become a valid Graph again.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -13,14 +12,25 @@
 
 namespace retort {
 
+// The names of a term that a node output of the graph became.
+struct OriginalValue {
+  EClassId term;
+  std::string value;  // the value's name
+  std::string node;   // its node's name
+};
+
 struct GraphMeta {
-  std::string name;                             // the graph's name
-  std::vector<std::string> input_names;         // every input, in the graph's order
-  std::vector<std::string> constant_names;      // constants, in the graph's order
-  std::vector<std::string> output_names;        // the original outputs, in order
-  EClassId root;                                // the graph_out term
-  std::map<EClassId, std::string> value_names;  // original term -> its value name
-  std::map<EClassId, std::string> node_names;   // original term -> its node's name
+  std::string name;                         // the graph's name
+  std::vector<std::string> input_names;     // every input, in the graph's order
+  std::vector<std::string> constant_names;  // constants, in the graph's order
+  std::vector<std::string> output_names;    // the original outputs, in order
+  EClassId root;                            // the graph_out term
+  // One per term that node outputs became, in increasing term order; a term two identical
+  // nodes share keeps the names of the first.
+  std::vector<OriginalValue> originals;
+
+  // The names of an original term, or nullptr where no node output became it.
+  const OriginalValue* original(EClassId term) const;
 };
 
 // Adds g (which must have passed infer_graph) to eg and returns its metadata. Nodes the

@@ -43,11 +43,15 @@ class OpCost {
   std::map<std::string, double> costs_;
 };
 
+// `own` (the e-node's op cost) plus its children's class costs, added in child order.
+double plus_children(double own, const ENode& n, const std::vector<double>& class_cost) {
+  for (EClassId ch : n.children) own += class_cost[ch.value];
+  return own;
+}
+
 double node_cost(const EGraph& eg, const ENode& n, const OpCost& op_cost,
                  const std::vector<double>& class_cost) {
-  double c = op_cost(eg, n);
-  for (EClassId ch : n.children) c += class_cost[ch.value];
-  return c;
+  return plus_children(op_cost(eg, n), n, class_cost);
 }
 
 // The classes a choice reaches from the root, with their chosen e-nodes.
@@ -75,6 +79,7 @@ Reached follow(const EGraph& eg, EClassId root, Pick&& pick) {
   Reached r;
   r.root = eg.find(root);
   r.node.assign(eg.term_count(), nullptr);
+  r.classes.reserve(eg.class_count());
   std::vector<EClassId> work{r.root};
   while (!work.empty()) {
     EClassId c = work.back();
@@ -115,22 +120,31 @@ void prefer_own_root(const EGraph& eg, EClassId root, const OpCost& op_cost,
 }
 
 Reached reach_min(const EGraph& eg, EClassId root, const OpCost& op_cost) {
-  std::vector<EClassId> ids = eg.class_ids();
+  // Every class's members, in class then member order, with their op costs: each round of the
+  // fixed point then reads one flat list.
+  struct Member {
+    const ENode* node;
+    uint32_t cls;
+    double own;
+  };
+  std::vector<Member> members;
+  members.reserve(eg.node_count());
+  for (EClassId c : eg.class_ids())
+    for (const ENode& n : eg.eclass(c).nodes) members.push_back({&n, c.value, op_cost(eg, n)});
   std::vector<double> best(eg.term_count(), kInf);
   std::vector<const ENode*> choice(eg.term_count(), nullptr);
   // Fixed point (Algorithm 1, lines 7-13): costs only decrease, and only a strict decrease
   // changes a choice, so the choices never form a cycle.
   for (bool changed = true; changed;) {
     changed = false;
-    for (EClassId c : ids)
-      for (const ENode& n : eg.eclass(c).nodes) {
-        double cost = node_cost(eg, n, op_cost, best);
-        if (cost < best[c.value]) {
-          best[c.value] = cost;
-          choice[c.value] = &n;
-          changed = true;
-        }
+    for (const Member& m : members) {
+      double cost = plus_children(m.own, *m.node, best);
+      if (cost < best[m.cls]) {
+        best[m.cls] = cost;
+        choice[m.cls] = m.node;
+        changed = true;
       }
+    }
   }
   prefer_own_root(eg, root, op_cost, best, choice);
   Reached r = follow(eg, root, [&](EClassId c) { return choice[c.value]; });
@@ -185,18 +199,17 @@ Selection select_preferring(const EGraph& eg, EClassId root,
 // term id strictly decreases and the choice is acyclic. Where the root is the graph as it was
 // added, this is the original graph minus the duplicates that hash-consing and rewrites merged.
 Reached reach_earliest(const EGraph& eg, EClassId root) {
+  // From the last term to the first, so each class ends up with its first.
   std::vector<EClassId> earliest(eg.term_count());
-  std::vector<bool> seen(eg.term_count(), false);
-  for (uint32_t t = 0; t < eg.term_count(); ++t) {
-    EClassId c = eg.find(EClassId{t});
-    if (!seen[c.value]) earliest[c.value] = EClassId{t}, seen[c.value] = true;
-  }
-  std::vector<ENode> picked(eg.term_count());
+  for (uint32_t t = static_cast<uint32_t>(eg.term_count()); t-- > 0;)
+    earliest[eg.find(EClassId{t}).value] = EClassId{t};
+  std::vector<ENode> picked;
+  picked.reserve(eg.class_count());  // one per reached class: the pointers into it stay valid
   Reached r = follow(eg, root, [&](EClassId c) -> const ENode* {
-    picked[c.value] = eg.canonicalize(eg.term(earliest[c.value]));
-    return &picked[c.value];
+    picked.push_back(eg.canonicalize(eg.term(earliest[c.value])));
+    return &picked.back();
   });
-  r.own = std::move(picked);  // the pointers into it stay valid
+  r.own = std::move(picked);  // a move keeps the elements where they are
   return r;
 }
 
@@ -264,11 +277,14 @@ struct AcyclicView {
 // term of a class).
 AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
   const size_t n_ids = eg.term_count();
-  std::vector<int64_t> pos(n_ids, -1);
+  std::vector<int32_t> pos(n_ids, -1);
   enum : uint8_t { kWhite, kGray, kFinished };
   std::vector<uint8_t> state(n_ids, kWhite);
+  std::vector<const EClass*> eclass(n_ids, nullptr);  // by class id, once the search reaches it
   AcyclicView view;
   view.range.assign(n_ids, {0, 0});
+  view.order.reserve(eg.class_count());
+  view.members.reserve(eg.node_count());
 
   auto placed = [&](const ENode& n) {
     for (EClassId ch : n.children)
@@ -276,19 +292,20 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     return true;
   };
   auto can_place = [&](EClassId c) {
-    const auto& nodes = eg.eclass(c).nodes;
+    const auto& nodes = eclass[c.value]->nodes;
     return std::any_of(nodes.begin(), nodes.end(), placed);
   };
   // Places c, then every finished class that was waiting for it.
+  std::vector<EClassId> work;
   auto place = [&](EClassId first) {
-    std::vector<EClassId> work{first};
+    work.push_back(first);
     while (!work.empty()) {
       EClassId c = work.back();
       work.pop_back();
       if (pos[c.value] >= 0) continue;
-      pos[c.value] = static_cast<int64_t>(view.order.size());
+      pos[c.value] = static_cast<int32_t>(view.order.size());
       view.order.push_back(c);
-      for (EClassId p : eg.eclass(c).parents) {
+      for (EClassId p : eclass[c.value]->parents) {
         EClassId q = eg.find(p);
         if (state[q.value] == kFinished && pos[q.value] < 0 && can_place(q)) work.push_back(q);
       }
@@ -302,7 +319,8 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     size_t node = 0, child = 0;
   };
   EClassId r = eg.find(root);
-  std::vector<Frame> stack{{r, &eg.eclass(r)}};
+  eclass[r.value] = &eg.eclass(r);
+  std::vector<Frame> stack{{r, eclass[r.value]}};
   state[r.value] = kGray;
   while (!stack.empty()) {
     Frame& f = stack.back();
@@ -319,7 +337,8 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
       EClassId d = n.children[f.child++];
       if (state[d.value] == kWhite) {
         state[d.value] = kGray;
-        stack.push_back({d, &eg.eclass(d)});
+        eclass[d.value] = &eg.eclass(d);
+        stack.push_back({d, eclass[d.value]});
       }
       continue;
     }
@@ -329,7 +348,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
 
   for (EClassId c : view.order) {
     auto begin = static_cast<uint32_t>(view.members.size());
-    for (const ENode& n : eg.eclass(c).nodes) {
+    for (const ENode& n : eclass[c.value]->nodes) {
       bool before = true;
       for (EClassId ch : n.children) before = before && pos[ch.value] < pos[c.value];
       if (before) view.members.push_back(&n);

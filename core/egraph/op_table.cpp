@@ -1,6 +1,7 @@
 #include "core/egraph/op_table.h"
 
-#include <map>
+#include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "core/base/error.h"
@@ -10,10 +11,19 @@ namespace retort {
 
 namespace {
 
+// Looked up by string_view without building a string.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view name) const noexcept {
+    return std::hash<std::string_view>{}(name);
+  }
+};
+
 struct OpTable {
   std::vector<std::string> names;
   std::vector<const OpDef*> defs;
-  std::map<std::string, OpId, std::less<>> ids;
+  // Hashed: every graph node that becomes an e-node looks its op up here.
+  std::unordered_map<std::string, OpId, NameHash, std::equal_to<>> ids;
 
   OpTable() {
     for (const char* special : {"input", "const", "opaque", "graph_out"}) add(special, nullptr);
