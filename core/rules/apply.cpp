@@ -153,10 +153,14 @@ class Instance {
     slots_.clear();
   }
 
-  // Builds and type-checks the slots; returns why the instance is rejected, or nothing.
+  // Builds the slots, resolves those the e-graph already holds and type-checks the others;
+  // returns why the instance is rejected, or nothing. A node the e-graph holds has its class's
+  // type, so only the others are inferred (most applications find their whole right-hand side
+  // there already). Looking up changes nothing, so the outcome and its reason are those of
+  // checking each node's type as it is built.
   std::optional<std::string> build(const std::vector<EClassId>& exposed) {
-    try {
-      if (rule_.on_graph_out()) {
+    if (rule_.on_graph_out()) {
+      try {
         // Expose appends its classes; Reorder's are the outputs in their new order.
         std::vector<EClassId> kids = exposed;
         if (rule_.kind == Rule::Kind::Expose) {
@@ -167,13 +171,27 @@ class Instance {
         s.fresh = true;
         s.node = graph_out_enode(kids);
         slots_.push_back(std::move(s));
-        return std::nullopt;
+      } catch (const Error& e) {
+        return e.message();
       }
-      for (const PatternNode& p : rule_.rhs.nodes)
-        if (auto why = add_slot(p)) return why;
-    } catch (const Error& e) {
-      return e.message();
+      resolve_known();
+      return std::nullopt;
     }
+    for (const PatternNode& p : rule_.rhs.nodes) {
+      std::optional<std::string> why;
+      try {
+        why = add_slot(p);
+      } catch (const Error& e) {
+        why = e.message();
+      }
+      if (why) {
+        // The nodes before this one would have been type-checked first.
+        if (auto bad = infer_types()) return bad;
+        return why;
+      }
+    }
+    resolve_known();
+    if (auto bad = infer_types()) return bad;
     const Slot& root = slots_.back();
     TypeId want = eg_.type_id(m_.eclass);
     if (root.type != want)
@@ -182,16 +200,8 @@ class Instance {
     return std::nullopt;
   }
 
-  // Resolves fresh slots that the e-graph already holds; true when the whole right-hand side
-  // is already in the matched class.
-  bool already_there() {
-    for (Slot& s : slots_) {
-      if (!s.fresh || !children_known(s)) continue;
-      if (auto id = eg_.lookup(s.node)) {
-        s.fresh = false;
-        s.id = *id;
-      }
-    }
+  // True when the whole right-hand side is already in the matched class.
+  bool already_there() const {
     return !slots_.back().fresh && eg_.same(slots_.back().id, m_.eclass);
   }
 
@@ -217,6 +227,31 @@ class Instance {
   }
 
  private:
+  // Resolves the fresh slots that the e-graph already holds (children first): each takes its
+  // class and that class's type.
+  void resolve_known() {
+    for (Slot& s : slots_) {
+      if (!s.fresh || !children_known(s)) continue;
+      if (auto id = eg_.lookup(s.node)) {
+        s.fresh = false;
+        s.id = *id;
+        s.type = eg_.type_id(*id);
+      }
+    }
+  }
+
+  // Infers the type of each fresh slot in order, its children's types known by then; returns
+  // the first ill-typed one's error, or nothing.
+  std::optional<std::string> infer_types() {
+    try {
+      for (Slot& s : slots_)
+        if (s.fresh) s.type = infer_fresh(s.node, s.kids);
+    } catch (const Error& e) {
+      return e.message();
+    }
+    return std::nullopt;
+  }
+
   bool children_known(Slot& s) {
     for (size_t i = 0; i < s.kids.size(); ++i) {
       const Slot& k = slots_[s.kids[i]];
@@ -250,8 +285,7 @@ class Instance {
         else if (auto why = instantiate(p, s.node))
           return why;
         s.fresh = true;
-        s.kids = p.children;
-        s.type = infer_fresh(s.node, p.children);
+        s.kids = p.children;  // its type is inferred once the known slots are resolved
         break;
       }
     }
@@ -393,8 +427,11 @@ void ApplyMemo::insert(const Key& k, const ENode& node) {
 
 ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
                         RewriteTrace& trace, ApplyMemo* memo) {
-  std::optional<ApplyMemo> own;  // for this application alone
-  ApplyMemo& work = memo ? *memo : own.emplace();
+  if (!memo) {
+    ApplyMemo own;  // for this application alone
+    return apply_match(eg, rule, match, rng, trace, &own);
+  }
+  ApplyMemo& work = *memo;
   std::vector<Value>& params = work.scratch.params;
   params.assign(match.params.begin(), match.params.end());
   params.resize(rule.vars.params.size());
