@@ -268,7 +268,11 @@ void MatchList::get(size_t i, Match& m) const {
     m.node->attrs = r.attrs;
     m.node->out = r.out;
     m.node->n_out = r.n_out;
-    m.node->children = IdList(kids);
+    // A rule's root op mostly has the same arity from match to match: the ids are copied over.
+    if (m.node->children.size() == kids.size())
+      std::copy(kids.begin(), kids.end(), m.node->children.begin());
+    else
+      m.node->children = IdList(kids);
   }
   m.subst.classes.assign(classes_.begin() + i * n_classes_,
                          classes_.begin() + (i + 1) * n_classes_);
