@@ -185,6 +185,7 @@ class Instance {
         why = e.message();
       }
       if (why) {
+        slots_.pop_back();  // this node's slot, unfinished
         // The nodes before this one would have been type-checked first.
         if (auto bad = infer_types()) return bad;
         return why;
@@ -261,8 +262,9 @@ class Instance {
     return true;
   }
 
+  // Appends the node's slot (left unfinished when it fails).
   std::optional<std::string> add_slot(const PatternNode& p) {
-    Slot s;
+    Slot& s = slots_.emplace_back();
     switch (p.kind) {
       case PatternNode::Kind::Var:
         s.id = m_.subst.classes[p.var];
@@ -289,7 +291,6 @@ class Instance {
         break;
       }
     }
-    slots_.push_back(std::move(s));
     return std::nullopt;
   }
 
