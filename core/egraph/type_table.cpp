@@ -22,14 +22,13 @@ TypeTable::TypeTable() {
 
 TypeId TypeTable::intern(const TensorType& t) {
   auto [it, inserted] = index_.try_emplace(t, TypeId(static_cast<uint32_t>(types_.size())));
-  if (inserted) types_.push_back(t);
+  if (inserted) types_.push_back(std::make_unique<const TensorType>(t));
   return it->second;
 }
 
-const TensorType& TypeTable::at(TypeId id) const {
+void TypeTable::fail_at(TypeId id) {
   if (id == kNoType) fail("the graph's output list is not a tensor");
-  if (id.value >= types_.size()) fail("invalid type id {}", id.value);
-  return types_[id.value];
+  fail("invalid type id {}", id.value);
 }
 
 namespace {
@@ -92,7 +91,9 @@ TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) 
 size_t TypeTable::bytes() const {
   // The type index is node-based: a node per entry plus the bucket array.
   size_t total = index_.size() * 4 * sizeof(void*) + index_.bucket_count() * sizeof(void*);
-  for (const TensorType& t : types_) total += sizeof(TensorType) + t.shape.size() * 8 * 2;
+  total += types_.capacity() * sizeof(void*);
+  for (const auto& t : types_)
+    if (t) total += sizeof(TensorType) + t->shape.size() * 8 * 2;
   total += keys_.size() * sizeof(uint32_t) + answers_.size() * sizeof(Answer) +
            errors_.size() * sizeof(Error) + by_question_.bytes();
   return total;

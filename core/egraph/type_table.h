@@ -6,7 +6,7 @@
 // or the Error it gave, is kept, keyed by type ids: a repeated question copies no TensorType.
 #pragma once
 
-#include <deque>
+#include <memory>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -24,8 +24,12 @@ class TypeTable {
 
   TypeId intern(const TensorType& t);
   // The type of an id this table handed out; the reference stays valid for the table's life.
-  // kNoType (the graph_out class) throws Error.
-  const TensorType& at(TypeId id) const;
+  // kNoType (the graph_out class) throws Error. Inline: every type a rule's clause asks for
+  // comes through here.
+  const TensorType& at(TypeId id) const {
+    if (id == kNoType || id.value >= types_.size()) fail_at(id);
+    return *types_[id.value];
+  }
   // The type of output node.out of a registry op over children of the given types: the
   // registry's answer, or the same Error it threw the first time.
   TypeId infer(const ENode& node, std::span<const TypeId> child_types);
@@ -44,8 +48,11 @@ class TypeTable {
   static constexpr uint32_t kNoError = UINT32_MAX;
 
   bool asks(const Answer& a, const ENode& node, std::span<const TypeId> child_types) const;
+  [[noreturn]] static void fail_at(TypeId id);
 
-  std::deque<TensorType> types_;  // by id; a deque so references survive growth
+  // By id (null for kNoType), each type in its own block so that references survive growth;
+  // an e-graph holds a few dozen types.
+  std::vector<std::unique_ptr<const TensorType>> types_;
   std::unordered_map<TensorType, TypeId, TensorTypeHash> index_;
   // The answers, found through an open-addressing table of their numbers keyed by the question
   // (id_table.h): a repeated question builds no key and allocates nothing.

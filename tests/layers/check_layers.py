@@ -5,8 +5,9 @@
 The top folders are layers, lowest first: core/, views/, app/. A file includes headers of its
 own top folder and of the ones before it. Inside core/, each folder is a layer again, with the
 same rule. Libraries have homes too: curses and Graphviz only in views/ and app/, readline only
-in app/, libonnx and protobuf only in core/io/onnx_*.cpp, SQLite only in core/findings/. Prints
-each include against the order with its file and line, and exits 1 when there is one.
+in app/, libonnx and protobuf only in core/io/onnx_*.cpp, SQLite only in core/findings/, mimalloc
+only in app/allocator.cpp (the programs' allocator settings). Prints each include against the
+order with its file and line, and exits 1 when there is one.
 
     check_layers.py REPO
 """
@@ -34,6 +35,7 @@ LIBRARIES = [
     ("libonnx", ("onnx/",), onnx_file),
     ("protobuf", ("google/protobuf/",), onnx_file),
     ("SQLite", ("sqlite3.h",), lambda rel: rel.parts[:2] == ("core", "findings")),
+    ("mimalloc", ("mimalloc",), lambda rel: rel.as_posix() == "app/allocator.cpp"),
 ]
 
 
