@@ -200,10 +200,16 @@ std::optional<EClassId> EGraph::try_add(const ENode& node, std::string* reason) 
 }
 
 std::optional<EClassId> EGraph::lookup(const ENode& node) const {
-  check_ids(node);
-  auto t = memo_find(canonicalize(node));
+  // Rules look up their right-hand sides, whose children are mostly canonical already: such a
+  // node is its own canonical form, and looking it up needs no copy of it.
+  bool canonical = true;
+  for (EClassId c : node.children) {
+    if (c.value >= uf_.size()) check_ids(node);  // throws, naming the node
+    canonical = canonical && uf_.find(c.value) == c.value;
+  }
+  auto t = canonical ? memo_find(node) : memo_find(canonicalize(node));
   if (!t) return std::nullopt;
-  return find(*t);
+  return EClassId(uf_.find(t->value));
 }
 
 EClassId EGraph::add_input(const std::string& name, const TensorType& type) {

@@ -50,11 +50,14 @@ std::vector<ProofForest::Edge> ProofForest::path(EClassId a, EClassId b) const {
 
 uint32_t ProofForest::intern(const Justification& why) {
   if (why.kind == Justification::Kind::Congruence) return kCongruence;
-  auto [it, inserted] =
-      rule_index_.try_emplace(why.rule, static_cast<uint32_t>(rule_names_.size()));
-  if (inserted) rule_names_.push_back(why.rule);
+  if (last_rule_ >= rule_names_.size() || rule_names_[last_rule_] != why.rule) {
+    auto [it, inserted] =
+        rule_index_.try_emplace(why.rule, static_cast<uint32_t>(rule_names_.size()));
+    if (inserted) rule_names_.push_back(why.rule);
+    last_rule_ = it->second;
+  }
   if (justs_.size() >= (1u << 31) - 1) fail("too many rule applications for the proof forest");
-  justs_.push_back({it->second, why.step});
+  justs_.push_back({last_rule_, why.step});
   return static_cast<uint32_t>(justs_.size());
 }
 

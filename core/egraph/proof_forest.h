@@ -65,6 +65,9 @@ class ProofForest {
   std::vector<RuleJust> justs_;
   std::vector<std::string> rule_names_;
   std::unordered_map<std::string, uint32_t> rule_index_;
+  // The rule of the latest rule justification: a runner applies one rule's matches in a row, so
+  // intern() compares the name with it before hashing the name.
+  uint32_t last_rule_ = 0;
 };
 
 }  // namespace retort

@@ -33,8 +33,10 @@ constexpr int64_t kMaxPickRange = 65536;
 }
 
 // Runs the application-time clauses; returns why the application is skipped, or nothing.
+// `candidates` is a buffer for a pick's values.
 std::optional<std::string> choose_params(const EGraph& eg, const Rule& rule, const Match& m,
-                                         std::vector<Value>& params, Rng& rng) {
+                                         std::vector<Value>& params,
+                                         std::vector<int64_t>& candidates, Rng& rng) {
   MatchContext ctx(eg, m.subst, params);
   for (size_t i = rule.match_clauses; i < rule.clauses.size(); ++i) {
     const RuleClause& c = rule.clauses[i];
@@ -52,7 +54,7 @@ std::optional<std::string> choose_params(const EGraph& eg, const Rule& rule, con
             throw Error(
                 fmt::format("pick range {} .. {} holds more than {} values", lo, hi, kMaxPickRange),
                 c.loc);
-          std::vector<int64_t> candidates;
+          candidates.clear();
           for (int64_t v = lo; v <= hi; ++v) {
             params[c.param] = v;
             if (!c.expr || c.expr->eval_bool(ctx)) candidates.push_back(v);
@@ -136,25 +138,29 @@ std::vector<EClassId> choose_order(const EGraph& eg, const ENode& out, Rng& rng)
   return kids;
 }
 
-// One node of a right-hand side instance: an existing class, or an e-node still to be added.
-struct Slot {
-  bool fresh = false;
-  EClassId id;                // existing: the class
-  ENode node;                 // fresh: the e-node, children filled in when their slots are known
-  std::span<const int> kids;  // fresh: the slots of its children (the pattern's list)
-  TypeId type;
-};
+using Slot = ApplyMemo::Scratch::Slot;
 
 class Instance {
  public:
-  Instance(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value>& params,
-           ApplyMemo* memo)
-      : eg_(eg), rule_(rule), m_(m), ctx_(eg, m.subst, params), memo_(memo) {}
+  Instance(EGraph& eg, const Rule& rule, const Match& m, const std::vector<Value>& params,
+           ApplyMemo& memo)
+      : eg_(eg),
+        rule_(rule),
+        m_(m),
+        ctx_(eg, m.subst, params),
+        memo_(memo),
+        slots_(memo.scratch.slots) {
+    slots_.clear();
+  }
 
-  // Builds and type-checks the slots; returns why the instance is rejected, or nothing.
+  // Builds the slots, resolves those the e-graph already holds and type-checks the others;
+  // returns why the instance is rejected, or nothing. A node the e-graph holds has its class's
+  // type, so only the others are inferred (most applications find their whole right-hand side
+  // there already). Looking up changes nothing, so the outcome and its reason are those of
+  // checking each node's type as it is built.
   std::optional<std::string> build(const std::vector<EClassId>& exposed) {
-    try {
-      if (rule_.on_graph_out()) {
+    if (rule_.on_graph_out()) {
+      try {
         // Expose appends its classes; Reorder's are the outputs in their new order.
         std::vector<EClassId> kids = exposed;
         if (rule_.kind == Rule::Kind::Expose) {
@@ -165,14 +171,28 @@ class Instance {
         s.fresh = true;
         s.node = graph_out_enode(kids);
         slots_.push_back(std::move(s));
-        return std::nullopt;
+      } catch (const Error& e) {
+        return e.message();
       }
-      slots_.reserve(rule_.rhs.nodes.size());
-      for (const PatternNode& p : rule_.rhs.nodes)
-        if (auto why = add_slot(p)) return why;
-    } catch (const Error& e) {
-      return e.message();
+      resolve_known();
+      return std::nullopt;
     }
+    for (const PatternNode& p : rule_.rhs.nodes) {
+      std::optional<std::string> why;
+      try {
+        why = add_slot(p);
+      } catch (const Error& e) {
+        why = e.message();
+      }
+      if (why) {
+        slots_.pop_back();  // this node's slot, unfinished
+        // The nodes before this one would have been type-checked first.
+        if (auto bad = infer_types()) return bad;
+        return why;
+      }
+    }
+    resolve_known();
+    if (auto bad = infer_types()) return bad;
     const Slot& root = slots_.back();
     TypeId want = eg_.type_id(m_.eclass);
     if (root.type != want)
@@ -181,16 +201,8 @@ class Instance {
     return std::nullopt;
   }
 
-  // Resolves fresh slots that the e-graph already holds; true when the whole right-hand side
-  // is already in the matched class.
-  bool already_there() {
-    for (Slot& s : slots_) {
-      if (!s.fresh || !children_known(s)) continue;
-      if (auto id = eg_.lookup(s.node)) {
-        s.fresh = false;
-        s.id = *id;
-      }
-    }
+  // True when the whole right-hand side is already in the matched class.
+  bool already_there() const {
     return !slots_.back().fresh && eg_.same(slots_.back().id, m_.eclass);
   }
 
@@ -216,6 +228,31 @@ class Instance {
   }
 
  private:
+  // Resolves the fresh slots that the e-graph already holds (children first): each takes its
+  // class and that class's type.
+  void resolve_known() {
+    for (Slot& s : slots_) {
+      if (!s.fresh || !children_known(s)) continue;
+      if (auto id = eg_.lookup(s.node)) {
+        s.fresh = false;
+        s.id = *id;
+        s.type = eg_.type_id(*id);
+      }
+    }
+  }
+
+  // Infers the type of each fresh slot in order, its children's types known by then; returns
+  // the first ill-typed one's error, or nothing.
+  std::optional<std::string> infer_types() {
+    try {
+      for (Slot& s : slots_)
+        if (s.fresh) s.type = infer_fresh(s.node, s.kids);
+    } catch (const Error& e) {
+      return e.message();
+    }
+    return std::nullopt;
+  }
+
   bool children_known(Slot& s) {
     for (size_t i = 0; i < s.kids.size(); ++i) {
       const Slot& k = slots_[s.kids[i]];
@@ -225,8 +262,9 @@ class Instance {
     return true;
   }
 
+  // Appends the node's slot (left unfinished when it fails).
   std::optional<std::string> add_slot(const PatternNode& p) {
-    Slot s;
+    Slot& s = slots_.emplace_back();
     switch (p.kind) {
       case PatternNode::Kind::Var:
         s.id = m_.subst.classes[p.var];
@@ -249,19 +287,18 @@ class Instance {
         else if (auto why = instantiate(p, s.node))
           return why;
         s.fresh = true;
-        s.kids = p.children;
-        s.type = infer_fresh(s.node, p.children);
+        s.kids = p.children;  // its type is inferred once the known slots are resolved
         break;
       }
     }
-    slots_.push_back(std::move(s));
     return std::nullopt;
   }
 
   // The e-node of a right-hand side node whose attributes or output depend on the match (its
   // children are filled in later); returns why it cannot be built, or nothing.
   std::optional<std::string> instantiate(const PatternNode& p, ENode& node) {
-    std::vector<AttrValue> values;  // the non-literal attributes, in p.attrs order
+    std::vector<AttrValue>& values = memo_.scratch.values;  // in p.attrs order
+    values.clear();
     for (const AttrPattern& a : p.attrs)
       if (a.kind != AttrPattern::Kind::Literal) values.push_back(attr_value(a));
     int64_t out = p.out;
@@ -274,13 +311,10 @@ class Instance {
       if (out < 0 || (p.n_out && out >= p.n_out))
         return fmt::format("output {} of {} does not exist", out, p.op);
     }
-    ApplyMemo::Key key{};
-    if (memo_) {
-      key = ApplyMemo::key(p, out, values);
-      if (const ENode* known = memo_->find(key)) {
-        node = *known;
-        return std::nullopt;
-      }
+    ApplyMemo::Key key = ApplyMemo::key(p, out, values);
+    if (const ENode* known = memo_.find(key)) {
+      node = *known;
+      return std::nullopt;
     }
     Attrs attrs;
     size_t next = 0;
@@ -289,7 +323,7 @@ class Instance {
     std::vector<EClassId> placeholder(p.children.size());
     node = make_enode(p.op_id, attrs, placeholder, static_cast<unsigned>(out),
                       static_cast<unsigned>(p.n_out));
-    if (memo_) memo_->insert(key, node);
+    memo_.insert(key, node);
     return std::nullopt;
   }
 
@@ -333,14 +367,14 @@ class Instance {
   const Rule& rule_;
   const Match& m_;
   MatchContext ctx_;
-  ApplyMemo* memo_;
-  std::vector<Slot> slots_;
+  ApplyMemo& memo_;
+  std::vector<Slot>& slots_;
 };
 
 // Adds the instance and merges it into the matched class, recording the step.
-ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Value> params,
+ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, const std::vector<Value>& params,
                    const std::vector<EClassId>& exposed, uint32_t number, RewriteTrace& trace,
-                   ApplyMemo* memo) {
+                   ApplyMemo& memo) {
   Instance inst(eg, rule, m, params, memo);
   if (auto why = inst.build(exposed)) return {ApplyOutcome::Rejected, *why, {}};
   if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
@@ -361,7 +395,7 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, std::vector<Val
   eg.merge(lhs, rhs, Justification::by_rule(rule.name, step.step));
 
   step.rhs = rhs;
-  step.params = std::move(params);
+  step.params = params;
   step.nodes_after = eg.node_count();
   step.classes_after = eg.class_count();
   trace.steps.push_back(std::move(step));
@@ -394,7 +428,13 @@ void ApplyMemo::insert(const Key& k, const ENode& node) {
 
 ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
                         RewriteTrace& trace, ApplyMemo* memo) {
-  std::vector<Value> params = match.params;
+  if (!memo) {
+    ApplyMemo own;  // for this application alone
+    return apply_match(eg, rule, match, rng, trace, &own);
+  }
+  ApplyMemo& work = *memo;
+  std::vector<Value>& params = work.scratch.params;
+  params.assign(match.params.begin(), match.params.end());
   params.resize(rule.vars.params.size());
   std::vector<EClassId> exposed;
   if (rule.kind == Rule::Kind::Expose) {
@@ -404,11 +444,11 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
   } else if (rule.kind == Rule::Kind::Reorder) {
     exposed = choose_order(eg, *match.node, rng);
     if (exposed.empty()) return {ApplyOutcome::Skipped, "no other order of the outputs", {}};
-  } else if (auto why = choose_params(eg, rule, match, params, rng)) {
+  } else if (auto why = choose_params(eg, rule, match, params, work.scratch.candidates, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }
-  return commit(eg, rule, match, std::move(params), exposed,
-                static_cast<uint32_t>(trace.steps.size()), trace, memo);
+  return commit(eg, rule, match, params, exposed, static_cast<uint32_t>(trace.steps.size()), trace,
+                work);
 }
 
 namespace {
@@ -446,7 +486,7 @@ void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, s
     m.node = step.node;
     m.subst = step.subst;
     redo.iteration = step.iteration;
-    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo, &memo);
+    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo, memo);
     if (r.outcome != ApplyOutcome::Applied || r.rhs != step.rhs ||
         eg.node_count() != step.nodes_after)
       fail("trace step {} ({}) does not replay: it was applied to another e-graph ({}{})",

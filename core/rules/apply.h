@@ -41,6 +41,24 @@ struct ApplyResult {
 // only while those rules live. Ids of a fuzz case's AttrsScope are not kept.
 class ApplyMemo {
  public:
+  // The lists an application works in (no part of the memo), kept from one application to the
+  // next so that applying a match allocates only what it adds to the e-graph and the trace.
+  struct Scratch {
+    // One node of a right-hand side instance: an existing class, or an e-node still to be added.
+    struct Slot {
+      bool fresh = false;
+      EClassId id;  // existing: the class
+      ENode node;   // fresh: the e-node, children filled in when their slots are known
+      std::span<const int> kids;  // fresh: the slots of its children (the pattern's list)
+      TypeId type;
+    };
+    std::vector<Value> params;        // the rule's parameters, as its clauses choose them
+    std::vector<int64_t> candidates;  // the values of a `pick` that pass its condition
+    std::vector<Slot> slots;          // the right-hand side's nodes in order, the root last
+    std::vector<AttrValue> values;    // a node's non-literal attributes while it is built
+  };
+  Scratch scratch;
+
   struct Key {
     const PatternNode* node;
     int64_t out;

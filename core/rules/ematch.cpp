@@ -296,19 +296,37 @@ void MatchList::reserve(size_t n, size_t arity) {
 
 Match MatchList::at(size_t i) const {
   Match m;
+  get(i, m);
+  return m;
+}
+
+void MatchList::get(size_t i, Match& m) const {
   m.eclass = eclass_[i];
-  if (!roots_.empty()) {
+  if (roots_.empty()) {
+    m.node.reset();
+  } else {
     const Root& r = roots_[i];
-    m.node = ENode{r.op, r.attrs, r.out, r.n_out,
-                   IdList(std::span<const EClassId>(children_.data() + r.first, r.count))};
+    std::span<const EClassId> kids(children_.data() + r.first, r.count);
+    if (!m.node) m.node.emplace();
+    m.node->op = r.op;
+    m.node->attrs = r.attrs;
+    m.node->out = r.out;
+    m.node->n_out = r.n_out;
+    // A rule's root op mostly has the same arity from match to match: the ids are copied over.
+    if (m.node->children.size() == kids.size())
+      std::copy(kids.begin(), kids.end(), m.node->children.begin());
+    else
+      m.node->children = IdList(kids);
   }
   m.subst.classes.assign(classes_.begin() + i * n_classes_,
                          classes_.begin() + (i + 1) * n_classes_);
-  m.subst.attrs.reserve(n_attrs_);
-  for (size_t j = 0; j < n_attrs_; ++j) m.subst.attrs.push_back(*attrs_[i * n_attrs_ + j]);
-  if (!params_.empty())
+  // Assigned in place: a list attribute (a perm) keeps its storage when it was a list before.
+  m.subst.attrs.resize(n_attrs_);
+  for (size_t j = 0; j < n_attrs_; ++j) m.subst.attrs[j] = *attrs_[i * n_attrs_ + j];
+  if (params_.empty())
+    m.params.clear();
+  else
     m.params.assign(params_.begin() + i * n_params_, params_.begin() + (i + 1) * n_params_);
-  return m;
 }
 
 std::vector<Match> MatchList::all() const {

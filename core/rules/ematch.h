@@ -45,6 +45,9 @@ class MatchList {
   explicit MatchList(const Rule& rule);
   size_t size() const { return eclass_.size(); }
   Match at(size_t i) const;
+  // Match i written over `m`, whose lists keep their storage: a runner applies its matches one
+  // by one through one Match rather than allocating each match's lists anew.
+  void get(size_t i, Match& m) const;
   // Room for n matches rooted in e-nodes of `arity` children, so that adding them does not
   // regrow the lists match by match.
   void reserve(size_t n, size_t arity);

@@ -29,6 +29,17 @@ AttrValue value_to_attr(const Value& v) {
       v);
 }
 
+AttrValue value_to_attr(Value&& v) {
+  return std::visit(
+      [](auto&& x) -> AttrValue {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, bool>)
+          fail("a bool cannot be an attribute value (use 0 or 1)");
+        else
+          return std::move(x);
+      },
+      std::move(v));
+}
+
 std::string value_str(const Value& v) {
   if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return attr_value_str(value_to_attr(v));

@@ -138,6 +138,7 @@ IterationReport Runner::step(RewriteTrace& trace) {
   }
   double t1 = now_seconds();
 
+  Match m;  // each applied match in turn, its lists' storage reused
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     RuleReport& rr = rep.rules[i];
     for (uint32_t k : chosen[i]) {
@@ -145,7 +146,8 @@ IterationReport Runner::step(RewriteTrace& trace) {
         dropped_ = true;
         break;
       }
-      ApplyResult r = apply_match(eg_, rules_.rules[i], found[i]->at(k), rng_, trace, &memo_);
+      found[i]->get(k, m);
+      ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace, &memo_);
       if (options_.progress_nodes)
         options_.progress_nodes->store(eg_.node_count(), std::memory_order_relaxed);
       switch (r.outcome) {
