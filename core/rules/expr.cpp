@@ -18,18 +18,7 @@ Value value_from_attr(const AttrValue& a) {
   return std::visit([](const auto& v) -> Value { return v; }, a);
 }
 
-AttrValue value_to_attr(const Value& v) {
-  return std::visit(
-      [](const auto& x) -> AttrValue {
-        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, bool>)
-          fail("a bool cannot be an attribute value (use 0 or 1)");
-        else
-          return x;
-      },
-      v);
-}
-
-AttrValue value_to_attr(Value&& v) {
+AttrValue value_to_attr(Value v) {
   return std::visit(
       [](auto&& x) -> AttrValue {
         if constexpr (std::is_same_v<std::decay_t<decltype(x)>, bool>)

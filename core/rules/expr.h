@@ -21,10 +21,9 @@ using Value = std::variant<bool, int64_t, double, std::string, std::vector<int64
                            std::vector<double>, std::vector<std::string>>;
 
 Value value_from_attr(const AttrValue& a);
-// Throws Error when the value is a bool (attributes have no bool kind; use 0/1).
-AttrValue value_to_attr(const Value& v);
-// The same, a list moved rather than copied (a computed perm becomes the attribute as it is).
-AttrValue value_to_attr(Value&& v);
+// Throws Error when the value is a bool (attributes have no bool kind; use 0/1). Takes the value
+// so that a computed list (a perm) is moved into the attribute, not copied.
+AttrValue value_to_attr(Value v);
 std::string value_str(const Value& v);  // 3, true, [0,1], "s"
 
 // The names a rule binds, each kind numbered in order of first appearance.
