@@ -26,51 +26,18 @@ std::string_view apply_outcome_name(ApplyOutcome o) {
 
 namespace {
 
-constexpr int64_t kMaxPickRange = 65536;
-
-[[noreturn]] void fail_in_rule(const Rule& rule, const Error& e) {
-  throw Error(fmt::format("rule '{}': {}", rule.name, e.message()), e.loc());
-}
-
-// Runs the application-time clauses; returns why the application is skipped, or nothing.
-// `candidates` is a buffer for a pick's values.
+// Runs the application-time clauses, drawing each pick's value; returns why the application is
+// skipped, or nothing. `candidates` is a buffer for a pick's values.
 std::optional<std::string> choose_params(const EGraph& eg, const Rule& rule, const Match& m,
                                          std::vector<Value>& params,
                                          std::vector<int64_t>& candidates, Rng& rng) {
-  MatchContext ctx(eg, m.subst, params);
-  for (size_t i = rule.match_clauses; i < rule.clauses.size(); ++i) {
-    const RuleClause& c = rule.clauses[i];
-    try {
-      switch (c.kind) {
-        case RuleClause::Kind::If:
-          if (!c.expr->eval_bool(ctx)) return fmt::format("condition {} is false", c.expr->str());
-          break;
-        case RuleClause::Kind::Let:
-          params[c.param] = c.expr->eval(ctx);
-          break;
-        case RuleClause::Kind::Pick: {
-          int64_t lo = c.lo->eval_int(ctx), hi = c.hi->eval_int(ctx);
-          if (hi >= lo && static_cast<__int128>(hi) - lo >= kMaxPickRange)
-            throw Error(
-                fmt::format("pick range {} .. {} holds more than {} values", lo, hi, kMaxPickRange),
-                c.loc);
-          candidates.clear();
-          for (int64_t v = lo; v <= hi; ++v) {
-            params[c.param] = v;
-            if (!c.expr || c.expr->eval_bool(ctx)) candidates.push_back(v);
-          }
-          const std::string& name = rule.vars.params[c.param];
-          if (candidates.empty()) return fmt::format("no value for {} in {} .. {}", name, lo, hi);
-          params[c.param] =
-              candidates[rng.uniform_int(0, static_cast<int64_t>(candidates.size()) - 1)];
-          break;
-        }
-      }
-    } catch (const Error& e) {
-      fail_in_rule(rule, e);
-    }
+  for (size_t i = rule.match_clauses;;) {
+    ClauseRun run = run_clauses(eg, rule, m, i, params, candidates);
+    if (run.skip) return std::move(run.skip);
+    if (run.pick < 0) return std::nullopt;
+    params[run.pick] = candidates[rng.uniform_int(0, static_cast<int64_t>(candidates.size()) - 1)];
+    i = run.next;
   }
-  return std::nullopt;
 }
 
 // Intermediate tensors an Expose rule may add to the outputs of graph_out node `out`: classes
@@ -142,15 +109,20 @@ using Slot = ApplyMemo::Scratch::Slot;
 
 class Instance {
  public:
+  // `leaf`, when given, is where the match's plan ended: its computed nodes are taken from
+  // there (and put there by the first application that reaches it).
   Instance(EGraph& eg, const Rule& rule, const Match& m, const std::vector<Value>& params,
-           ApplyMemo& memo)
+           ApplyMemo& memo, ApplyPlan::Leaf* leaf)
       : eg_(eg),
         rule_(rule),
         m_(m),
         ctx_(eg, m.subst, params),
         memo_(memo),
-        slots_(memo.scratch.slots) {
+        slots_(memo.scratch.slots),
+        leaf_(leaf) {
     slots_.clear();
+    if (leaf_ && leaf_->state == ApplyPlan::Leaf::State::Unknown) plan_leaf();
+    if (leaf_ && leaf_->state != ApplyPlan::Leaf::State::Ready) leaf_ = nullptr;
   }
 
   // Builds the slots, resolves those the e-graph already holds and type-checks the others;
@@ -177,10 +149,10 @@ class Instance {
       resolve_known();
       return std::nullopt;
     }
-    for (const PatternNode& p : rule_.rhs.nodes) {
+    for (size_t i = 0; i < rule_.rhs.nodes.size(); ++i) {
       std::optional<std::string> why;
       try {
-        why = add_slot(p);
+        why = add_slot(i);
       } catch (const Error& e) {
         why = e.message();
       }
@@ -262,8 +234,29 @@ class Instance {
     return true;
   }
 
-  // Appends the node's slot (left unfinished when it fails).
-  std::optional<std::string> add_slot(const PatternNode& p) {
+  // Instantiates the leaf's computed nodes: each one's e-node, or why it cannot be built, as
+  // add_slot would find it. A node with attributes of a fuzz case's AttrsScope leaves the leaf
+  // unplanned, as the memo does not keep them either.
+  void plan_leaf() {
+    leaf_->nodes.resize(rule_.rhs.nodes.size());
+    leaf_->state = ApplyPlan::Leaf::State::Ready;
+    for (size_t i = 0; i < rule_.rhs.nodes.size(); ++i) {
+      const PatternNode& p = rule_.rhs.nodes[i];
+      if (p.kind != PatternNode::Kind::Op || p.fixed) continue;
+      PlannedNode& planned = leaf_->nodes[i];
+      try {
+        planned.why = instantiate(p, planned.node);
+      } catch (const Error& e) {
+        planned.why = e.message();
+      }
+      if (!planned.why && attrs_scoped(planned.node.attrs))
+        leaf_->state = ApplyPlan::Leaf::State::Unplanned;
+    }
+  }
+
+  // Appends the slot of right-hand-side node i (left unfinished when it fails).
+  std::optional<std::string> add_slot(size_t i) {
+    const PatternNode& p = rule_.rhs.nodes[i];
     Slot& s = slots_.emplace_back();
     switch (p.kind) {
       case PatternNode::Kind::Var:
@@ -282,10 +275,15 @@ class Instance {
         break;
       }
       case PatternNode::Kind::Op: {
-        if (p.fixed)
+        if (p.fixed) {
           s.node = *p.fixed;
-        else if (auto why = instantiate(p, s.node))
+        } else if (leaf_) {
+          const PlannedNode& planned = leaf_->nodes[i];
+          if (planned.why) return planned.why;
+          s.node = planned.node;
+        } else if (auto why = instantiate(p, s.node)) {
           return why;
+        }
         s.fresh = true;
         s.kids = p.children;  // its type is inferred once the known slots are resolved
         break;
@@ -369,13 +367,15 @@ class Instance {
   MatchContext ctx_;
   ApplyMemo& memo_;
   std::vector<Slot>& slots_;
+  ApplyPlan::Leaf* leaf_;
 };
 
 // Adds the instance and merges it into the matched class, recording the step.
+// `leaf`: where the match's plan ended, if the rule has one.
 ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, const std::vector<Value>& params,
                    const std::vector<EClassId>& exposed, uint32_t number, RewriteTrace& trace,
-                   ApplyMemo& memo) {
-  Instance inst(eg, rule, m, params, memo);
+                   ApplyMemo& memo, ApplyPlan::Leaf* leaf) {
+  Instance inst(eg, rule, m, params, memo, leaf);
   if (auto why = inst.build(exposed)) return {ApplyOutcome::Rejected, *why, {}};
   if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
   if (inst.already_there()) return {ApplyOutcome::Unchanged, {}, eg.find(m.eclass)};
@@ -426,6 +426,21 @@ void ApplyMemo::insert(const Key& k, const ENode& node) {
   entries_.push_back({k.node, k.out, {k.values.begin(), k.values.end()}, node});
 }
 
+ApplyPlan* ApplyMemo::plan(const EGraph& eg, const Rule& rule) {
+  if (plans_for_ != &eg) {
+    plans_.clear();
+    plans_for_ = &eg;
+  }
+  if (last_plan_ >= plans_.size() || plans_[last_plan_].first != &rule) {
+    auto it =
+        std::find_if(plans_.begin(), plans_.end(), [&](const auto& p) { return p.first == &rule; });
+    if (it == plans_.end()) it = plans_.insert(it, {&rule, ApplyPlan::for_rule(rule)});
+    last_plan_ = static_cast<size_t>(it - plans_.begin());
+  }
+  auto& plan = plans_[last_plan_].second;
+  return plan ? &*plan : nullptr;
+}
+
 ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& rng,
                         RewriteTrace& trace, ApplyMemo* memo) {
   if (!memo) {
@@ -437,6 +452,7 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
   params.assign(match.params.begin(), match.params.end());
   params.resize(rule.vars.params.size());
   std::vector<EClassId> exposed;
+  ApplyPlan::Leaf* leaf = nullptr;
   if (rule.kind == Rule::Kind::Expose) {
     exposed = choose_exposed(eg, rule, match, rng);
     if (exposed.empty())
@@ -444,11 +460,15 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
   } else if (rule.kind == Rule::Kind::Reorder) {
     exposed = choose_order(eg, *match.node, rng);
     if (exposed.empty()) return {ApplyOutcome::Skipped, "no other order of the outputs", {}};
+  } else if (ApplyPlan* plan = work.plan(eg, rule)) {
+    ApplyPlan::Outcome o = plan->run(eg, rule, match, params, work.scratch.candidates, rng);
+    if (o.skip) return {ApplyOutcome::Skipped, *o.skip, {}};
+    leaf = o.leaf;
   } else if (auto why = choose_params(eg, rule, match, params, work.scratch.candidates, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }
   return commit(eg, rule, match, params, exposed, static_cast<uint32_t>(trace.steps.size()), trace,
-                work);
+                work, leaf);
 }
 
 namespace {
@@ -486,7 +506,7 @@ void replay_trace(EGraph& eg, const RuleSet& rules, const RewriteTrace& trace, s
     m.node = step.node;
     m.subst = step.subst;
     redo.iteration = step.iteration;
-    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo, memo);
+    ApplyResult r = commit(eg, *rule, m, step.params, step.exposed, step.step, redo, memo, nullptr);
     if (r.outcome != ApplyOutcome::Applied || r.rhs != step.rhs ||
         eg.node_count() != step.nodes_after)
       fail("trace step {} ({}) does not replay: it was applied to another e-graph ({}{})",

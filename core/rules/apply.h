@@ -14,6 +14,7 @@
 #include "core/base/rng.h"
 #include "core/egraph/egraph.h"
 #include "core/egraph/id_table.h"
+#include "core/rules/apply_plan.h"
 #include "core/rules/ematch.h"
 #include "core/rules/rule.h"
 #include "core/rules/trace.h"
@@ -37,8 +38,10 @@ struct ApplyResult {
 // What the applications of one rule set share (a Runner keeps one): for each right-hand side
 // node whose attributes or output depend on the match, the e-node (children unset) that each set
 // of those values gave, so that a repeated set is not built into an attribute map, interned and
-// normalised against the registry again. It keeps pointers to the rules' pattern nodes: use one
-// only while those rules live. Ids of a fuzz case's AttrsScope are not kept.
+// normalised against the registry again; and each rule's ApplyPlan, keyed by the type ids of one
+// e-graph (a memo given another e-graph starts its plans afresh). It keeps pointers to the rules
+// and their pattern nodes: use one only while those rules live. Ids of a fuzz case's AttrsScope
+// are not kept.
 class ApplyMemo {
  public:
   // The lists an application works in (no part of the memo), kept from one application to the
@@ -69,6 +72,9 @@ class ApplyMemo {
   const ENode* find(const Key& k);
   void insert(const Key& k, const ENode& node);
 
+  // The rule's plan on this e-graph, or null when the rule has none (ApplyPlan::for_rule).
+  ApplyPlan* plan(const EGraph& eg, const Rule& rule);
+
  private:
   struct Entry {
     const PatternNode* node;
@@ -78,6 +84,9 @@ class ApplyMemo {
   };
   std::vector<Entry> entries_;
   IdTable index_;
+  const EGraph* plans_for_ = nullptr;
+  std::vector<std::pair<const Rule*, std::optional<ApplyPlan>>> plans_;
+  size_t last_plan_ = 0;  // the runner applies a rule's matches in a row
 };
 
 // Applies one match found on this e-graph (any state since the search; the runner applies a

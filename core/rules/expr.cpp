@@ -569,6 +569,11 @@ bool Expr::reads_only_types() const {
                      [](const Expr& a) { return a.reads_only_types(); });
 }
 
+bool Expr::asks_is_const() const {
+  if (fn_ && fn_->name == "is-const") return true;
+  return std::any_of(args_.begin(), args_.end(), [](const Expr& a) { return a.asks_is_const(); });
+}
+
 // Conditions and int arguments are evaluated per match: a literal, a parameter or an int
 // attribute is read in place, and a function with an int or bool result returns it as such,
 // rather than building a Value.

@@ -70,6 +70,9 @@ class Expr {
   // Whether the value depends on nothing but the types of e-classes and parameters: no attribute
   // of the match, no is-const (a merge can give a class a constant; its type never changes).
   bool reads_only_types() const;
+  // Whether it asks is-const of a class: the one thing an expression can read that a class's
+  // type and the match's attribute values do not decide.
+  bool asks_is_const() const;
 
  private:
   const Value* value_in_place(const EvalContext& ctx) const;

@@ -11,6 +11,32 @@
 
 namespace retort {
 
+namespace {
+
+bool asks_is_const(const std::optional<Expr>& e) {
+  return e && e->asks_is_const();
+}
+
+// Rule::plannable: a rewrite with something to choose per application, whose clauses, computed
+// attributes and outputs never ask is-const (so that types, attribute values and parameters
+// decide them).
+bool plannable(const Rule& rule) {
+  if (rule.on_graph_out()) return false;
+  bool chooses = rule.match_clauses < rule.clauses.size();
+  for (const RuleClause& c : rule.clauses)
+    if (asks_is_const(c.expr) || asks_is_const(c.lo) || asks_is_const(c.hi)) return false;
+  for (const PatternNode& p : rule.rhs.nodes) {
+    if (p.kind != PatternNode::Kind::Op || p.fixed) continue;
+    chooses = true;
+    if (asks_is_const(p.out_expr)) return false;
+    for (const AttrPattern& a : p.attrs)
+      if (a.kind == AttrPattern::Kind::Computed && asks_is_const(a.expr)) return false;
+  }
+  return chooses;
+}
+
+}  // namespace
+
 // Defined in the build's generated/embedded_rules.cpp (see CMakeLists.txt).
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_files();
 
@@ -18,6 +44,10 @@ std::string Rule::str() const {
   if (kind == Kind::Expose) return fmt::format("expose {}", expose_count);
   if (kind == Kind::Reorder) return "reorder";
   return lhs.str(vars) + " => " + rhs.str(vars);
+}
+
+void fail_in_rule(const Rule& rule, const Error& e) {
+  throw Error(fmt::format("rule '{}': {}", rule.name, e.message()), e.loc());
 }
 
 const Rule* RuleSet::find(const std::string& name) const {
@@ -130,6 +160,7 @@ class RuleFileParser {
       r.rhs = parse_pattern(*rhs, r.vars, PatternSide::Rhs);
       check_rhs_root(r, *rhs);
     }
+    r.plannable = plannable(r);
     return r;
   }
 
