@@ -448,9 +448,12 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     return apply_match(eg, rule, match, rng, trace, &own);
   }
   ApplyMemo& work = *memo;
+  ApplyPlan* plan = rule.on_graph_out() ? nullptr : work.plan(eg, rule);
   std::vector<Value>& params = work.scratch.params;
-  params.assign(match.params.begin(), match.params.end());
-  params.resize(rule.vars.params.size());
+  if (!plan) {
+    params.assign(match.params.begin(), match.params.end());
+    params.resize(rule.vars.params.size());
+  }
   std::vector<EClassId> exposed;
   ApplyPlan::Leaf* leaf = nullptr;
   if (rule.kind == Rule::Kind::Expose) {
@@ -460,15 +463,15 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
   } else if (rule.kind == Rule::Kind::Reorder) {
     exposed = choose_order(eg, *match.node, rng);
     if (exposed.empty()) return {ApplyOutcome::Skipped, "no other order of the outputs", {}};
-  } else if (ApplyPlan* plan = work.plan(eg, rule)) {
+  } else if (plan) {
     ApplyPlan::Outcome o = plan->run(eg, rule, match, params, work.scratch.candidates, rng);
     if (o.skip) return {ApplyOutcome::Skipped, *o.skip, {}};
     leaf = o.leaf;
   } else if (auto why = choose_params(eg, rule, match, params, work.scratch.candidates, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }
-  return commit(eg, rule, match, params, exposed, static_cast<uint32_t>(trace.steps.size()), trace,
-                work, leaf);
+  return commit(eg, rule, match, leaf ? leaf->params : params, exposed,
+                static_cast<uint32_t>(trace.steps.size()), trace, work, leaf);
 }
 
 namespace {

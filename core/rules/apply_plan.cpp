@@ -70,17 +70,37 @@ std::optional<ApplyPlan> ApplyPlan::for_rule(const Rule& rule) {
 ApplyPlan::Outcome ApplyPlan::run(const EGraph& eg, const Rule& rule, const Match& m,
                                   std::vector<Value>& params, std::vector<int64_t>& candidates,
                                   Rng& rng) {
-  uint32_t s = root(eg, m, rule, params, candidates);
+  // `params` is only filled in where a step must be run: the path's recorded choices, then the
+  // step's own clauses.
+  path_.clear();
+  size_t replayed = 0;  // the path's steps whose choices stand in `params`
+  auto replay = [&] {
+    if (replayed == 0) {
+      params.assign(m.params.begin(), m.params.end());
+      params.resize(rule.vars.params.size());
+    }
+    for (; replayed < path_.size(); ++replayed) {
+      const auto [at, k] = path_[replayed];
+      const Step& step = steps_[at - 1];
+      for (const auto& [p, v] : step.lets) params[p] = v;
+      params[step.pick] = step.candidates[k];
+    }
+  };
+  uint32_t s = find_root(eg, m);
+  if (!s) {
+    replay();
+    s = add_root(eg, rule, m, params, candidates);
+  }
   for (;;) {
-    Step& step = steps_[s - 1];
-    for (const auto& [p, v] : step.lets) params[p] = v;
+    const Step& step = steps_[s - 1];
     if (step.skip) return {&*step.skip, nullptr};
     if (step.pick < 0) return {nullptr, &leaves_[step.leaf - 1]};
     auto k =
         static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(step.candidates.size()) - 1));
-    params[step.pick] = step.candidates[k];
+    path_.push_back({s, k});
     if (!step.next[k]) {
       size_t resume = step.resume;
+      replay();
       uint32_t next = add_step(eg, rule, m, resume, params, candidates);
       steps_[s - 1].next[k] = next;  // add_step may have moved the steps
     }
@@ -88,8 +108,7 @@ ApplyPlan::Outcome ApplyPlan::run(const EGraph& eg, const Rule& rule, const Matc
   }
 }
 
-uint32_t ApplyPlan::root(const EGraph& eg, const Match& m, const Rule& rule,
-                         std::vector<Value>& params, std::vector<int64_t>& candidates) {
+uint32_t ApplyPlan::find_root(const EGraph& eg, const Match& m) {
   key_types_.clear();
   uint64_t h = 0x9e3779b97f4a7c15ull;
   for (EClassId c : m.subst.classes) {
@@ -98,19 +117,23 @@ uint32_t ApplyPlan::root(const EGraph& eg, const Match& m, const Rule& rule,
     h = (h ^ t) * 0xff51afd7ed558ccdull;
   }
   for (const AttrValue& a : m.subst.attrs) h = (h ^ attr_value_hash(a)) * 0xff51afd7ed558ccdull;
-  h ^= h >> 32;
+  key_hash_ = h ^ (h >> 32);
   size_t n_attrs = m.subst.attrs.size();
-  auto found = index_.find(h, [&](uint32_t b) {
+  auto found = index_.find(key_hash_, [&](uint32_t b) {
     return std::equal(key_types_.begin(), key_types_.end(), types_.begin() + b * n_classes_) &&
            std::equal(m.subst.attrs.begin(), m.subst.attrs.end(), attrs_.begin() + b * n_attrs);
   });
-  if (found) return roots_[*found];
+  return found ? roots_[*found] : 0;
+}
+
+uint32_t ApplyPlan::add_root(const EGraph& eg, const Rule& rule, const Match& m,
+                             std::vector<Value>& params, std::vector<int64_t>& candidates) {
   uint32_t first = add_step(eg, rule, m, rule.match_clauses, params, candidates);
   auto b = static_cast<uint32_t>(roots_.size());
   types_.insert(types_.end(), key_types_.begin(), key_types_.end());
   attrs_.insert(attrs_.end(), m.subst.attrs.begin(), m.subst.attrs.end());
   roots_.push_back(first);
-  index_.insert(b, h);
+  index_.insert(b, key_hash_);
   return first;
 }
 
@@ -125,10 +148,10 @@ uint32_t ApplyPlan::add_step(const EGraph& eg, const Rule& rule, const Match& m,
     step.candidates = candidates;
     step.next.assign(candidates.size(), 0);
   } else if (!step.skip) {
-    leaves_.emplace_back();
+    Leaf& leaf = leaves_.emplace_back();
+    leaf.params = params;
     step.leaf = static_cast<uint32_t>(leaves_.size());
   }
-  // The lets already stand in `params`; run() sets them again from the step, harmlessly.
   steps_.push_back(std::move(step));
   return static_cast<uint32_t>(steps_.size());
 }

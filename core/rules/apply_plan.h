@@ -47,6 +47,7 @@ class ApplyPlan {
  public:
   // Where a match's clauses end: skipped (and why), or at a leaf.
   struct Leaf {
+    std::vector<Value> params;  // every parameter, as the clauses chose them
     // By right-hand-side pattern node; filled for the nodes with computed attributes or output.
     std::vector<PlannedNode> nodes;
     enum class State : uint8_t { Unknown, Ready, Unplanned } state = State::Unknown;
@@ -59,10 +60,10 @@ class ApplyPlan {
   // A plan for the rule, or none unless Rule::plannable.
   static std::optional<ApplyPlan> for_rule(const Rule& rule);
 
-  // Runs the application-time clauses of a match on `eg` as apply_match would, leaving the
-  // parameters in `params` (which holds the match-time ones on entry) and drawing from `rng`;
-  // throws Error naming the rule where a clause fails to evaluate. The outcome's pointers are
-  // valid until the next call.
+  // Runs the application-time clauses of a match on `eg` as apply_match would, drawing from
+  // `rng`; the leaf reached holds the parameters they chose. `params` is scratch (clauses not run
+  // for this binding and draw before are evaluated there); throws Error naming the rule where a
+  // clause fails to evaluate. The outcome's pointers are valid until the next call.
   Outcome run(const EGraph& eg, const Rule& rule, const Match& m, std::vector<Value>& params,
               std::vector<int64_t>& candidates, Rng& rng);
 
@@ -80,8 +81,11 @@ class ApplyPlan {
     size_t resume = 0;           // the clause after the pick
   };
 
-  uint32_t root(const EGraph& eg, const Match& m, const Rule& rule, std::vector<Value>& params,
-                std::vector<int64_t>& candidates);
+  // The first step of the match's binding, or 0 when the binding is new (its key is kept for
+  // add_root).
+  uint32_t find_root(const EGraph& eg, const Match& m);
+  uint32_t add_root(const EGraph& eg, const Rule& rule, const Match& m, std::vector<Value>& params,
+                    std::vector<int64_t>& candidates);
   // Runs clauses from `first` on, appending the step; returns its index + 1.
   uint32_t add_step(const EGraph& eg, const Rule& rule, const Match& m, size_t first,
                     std::vector<Value>& params, std::vector<int64_t>& candidates);
@@ -95,6 +99,9 @@ class ApplyPlan {
   std::vector<Step> steps_;
   std::vector<Leaf> leaves_;
   std::vector<uint32_t> key_types_;  // scratch: the match's binding
+  size_t key_hash_ = 0;
+  std::vector<std::pair<uint32_t, size_t>> path_;  // scratch: the steps run() went through, and
+                                                   // the candidate drawn at each
 };
 
 }  // namespace retort
