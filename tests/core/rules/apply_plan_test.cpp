@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "core/egraph/attrs_scope.h"
 #include "core/egraph/convert.h"
 #include "core/rules/apply.h"
 #include "core/rules/runner.h"
@@ -135,6 +136,24 @@ TEST(ApplyPlan, SkipsAndRejectionsAreThoseOfEvaluating) {
   }
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "no value for r in 0 .. 0"), reasons.end());
   EXPECT_NE(std::find(reasons.begin(), reasons.end(), "condition (< r 3) is false"), reasons.end());
+}
+
+// Inside a fuzz case's AttrsScope, a leaf whose nodes carry attribute sets new to the process is
+// not kept (their ids die with the scope): its applications instantiate their nodes each time.
+TEST(ApplyPlan, ALeafWithScopedAttributesIsInstantiatedEachTime) {
+  RuleSet rules = parse_rules(
+      "rule flat ?x => (reshape ?x :shape (shape ?x)) if (>= (rank ?x) 2)\n"
+      "rule comm (add ?x ?y) => (add ?y ?x)");
+  ASSERT_TRUE(rules.rules[0].plannable);
+  GraphBuilder gb;
+  auto a = gb.input("a", {DType::f32, {13, 17, 19}});
+  auto b = gb.input("b", {DType::f32, {17, 19}});
+  Graph g = gb.done({gb.node("add", {a, b})});
+  AttrsScope scope;
+  std::string planned = saturate(g, rules, 3, 500);
+  EXPECT_GT(attrs_scope_size(), 0u);  // the shape attribute is the scope's
+  EXPECT_EQ(planned, saturate(g, unplanned(rules), 3, 500));
+  EXPECT_NE(planned.find("flat applied 3 unchanged 0"), std::string::npos) << planned;
 }
 
 TEST(ApplyPlan, AClauseThatFailsToEvaluateFailsEveryTime) {
