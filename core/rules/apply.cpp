@@ -377,8 +377,10 @@ ApplyResult commit(EGraph& eg, const Rule& rule, const Match& m, const std::vect
                    ApplyMemo& memo, ApplyPlan::Leaf* leaf) {
   Instance inst(eg, rule, m, params, memo, leaf);
   if (auto why = inst.build(exposed)) return {ApplyOutcome::Rejected, *why, {}};
-  if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
+  // Nine applications in ten find their right-hand side in the matched class, whose constant
+  // cannot clash with itself: that is checked first.
   if (inst.already_there()) return {ApplyOutcome::Unchanged, {}, eg.find(m.eclass)};
+  if (auto why = inst.constant_clash()) return {ApplyOutcome::Rejected, *why, {}};
 
   TraceStep step;
   step.step = number;
