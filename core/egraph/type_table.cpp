@@ -2,10 +2,12 @@
 
 namespace retort {
 
-TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types) {
+namespace {
+
+// infer_op_type over operand types already in the vector the registry's inference takes.
+TensorType infer_registry(const ENode& node, const std::vector<TensorType>& in) {
   const OpDef* def = op_def(node.op);
   if (!def) fail("'{}' is not a registry op", op_name(node.op));
-  std::vector<TensorType> in(child_types.begin(), child_types.end());
   std::vector<TensorType> outs = def->infer(in, attrs_of(node.attrs), node.n_out);
   if (outs.size() != node.n_out)
     fail("op '{}' produces {} output(s), but the e-node says {}", def->name, outs.size(),
@@ -13,7 +15,13 @@ TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_ty
   if (outs[node.out].shape.size() > kMaxRank)
     fail("op '{}' would produce rank {}, above the maximum {}", def->name,
          outs[node.out].shape.size(), kMaxRank);
-  return outs[node.out];
+  return std::move(outs[node.out]);
+}
+
+}  // namespace
+
+TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_types) {
+  return infer_registry(node, {child_types.begin(), child_types.end()});
 }
 
 TypeTable::TypeTable() {
@@ -67,10 +75,10 @@ TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) 
     a.begin = static_cast<uint32_t>(keys_.size());
     a.size = static_cast<uint32_t>(3 + child_types.size());
     try {
-      std::vector<TensorType> in;
-      in.reserve(child_types.size());
-      for (TypeId t : child_types) in.push_back(at(t));
-      a.type = intern(infer_op_type(node, in));
+      // Assigned in place: a shape copied over one of the same rank allocates nothing.
+      operands_.resize(child_types.size());
+      for (size_t i = 0; i < child_types.size(); ++i) operands_[i] = at(child_types[i]);
+      a.type = intern(infer_registry(node, operands_));
     } catch (const Error& e) {
       a.error = static_cast<uint32_t>(errors_.size());
       errors_.push_back(e);
@@ -95,7 +103,8 @@ size_t TypeTable::bytes() const {
   for (const auto& t : types_)
     if (t) total += sizeof(TensorType) + t->shape.size() * 8 * 2;
   total += keys_.size() * sizeof(uint32_t) + answers_.size() * sizeof(Answer) +
-           errors_.size() * sizeof(Error) + by_question_.bytes();
+           errors_.size() * sizeof(Error) + by_question_.bytes() +
+           operands_.capacity() * sizeof(TensorType);
   return total;
 }
 
