@@ -55,8 +55,11 @@ void EGraph::fail_no_class(EClassId id) {
   fail("no e-class e{}", id.value);
 }
 
-bool EGraph::canonicalizes_to(EClassId t, const ENode& canonical) const {
-  const ENode& n = terms_->nodes[t.value];
+namespace {
+
+// canonicalizes_to's test, in a function of its own so that the hashcons probe (memo_find)
+// inlines it: every rule's right-hand side is looked up node by node.
+inline bool same_canonical(const ENode& n, const ENode& canonical, const UnionFind& uf) {
   if (n.op != canonical.op || n.attrs != canonical.attrs || n.out != canonical.out ||
       n.n_out != canonical.n_out || n.children.size() != canonical.children.size())
     return false;
@@ -64,8 +67,14 @@ bool EGraph::canonicalizes_to(EClassId t, const ENode& canonical) const {
   // IdList's storage after each call. A child equal to the canonical one is canonical already.
   std::span<const EClassId> have = n.children.span(), want = canonical.children.span();
   for (size_t i = 0; i < have.size(); ++i)
-    if (have[i] != want[i] && EClassId(uf_.find(have[i].value)) != want[i]) return false;
+    if (have[i] != want[i] && EClassId(uf.find(have[i].value)) != want[i]) return false;
   return true;
+}
+
+}  // namespace
+
+bool EGraph::canonicalizes_to(EClassId t, const ENode& canonical) const {
+  return same_canonical(terms_->nodes[t.value], canonical, uf_);
 }
 
 std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
@@ -73,7 +82,8 @@ std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
 }
 
 std::optional<EClassId> EGraph::memo_find(const ENode& canonical, size_t hash) const {
-  auto t = memo_.find(hash, [&](uint32_t id) { return canonicalizes_to(EClassId(id), canonical); });
+  const std::vector<ENode>& nodes = terms_->nodes;
+  auto t = memo_.find(hash, [&](uint32_t id) { return same_canonical(nodes[id], canonical, uf_); });
   if (!t) return std::nullopt;
   return EClassId(*t);
 }
