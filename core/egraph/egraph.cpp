@@ -359,11 +359,15 @@ void EGraph::rebuild_classes() {
     size_t before = c.nodes.size();
     for (ENode& n : c.nodes)
       for (EClassId& ch : n.children) ch = find(ch);
-    std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
+    // Both lists are often in order already (a class whose members' children moved, or one
+    // that only gained parents, all newer than its old ones): a check costs less than a sort.
+    if (!std::is_sorted(c.nodes.begin(), c.nodes.end(), enode_less))
+      std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
     c.nodes.truncate(
         static_cast<size_t>(std::unique(c.nodes.begin(), c.nodes.end()) - c.nodes.begin()));
     node_count_ -= before - c.nodes.size();
-    std::sort(c.parents.begin(), c.parents.end());
+    if (!std::is_sorted(c.parents.begin(), c.parents.end()))
+      std::sort(c.parents.begin(), c.parents.end());
     c.parents.truncate(
         static_cast<size_t>(std::unique(c.parents.begin(), c.parents.end()) - c.parents.begin()));
   }
