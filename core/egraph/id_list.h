@@ -73,11 +73,7 @@ class IdList {
  private:
   static constexpr uint32_t kInline = 3;
   bool on_heap() const { return size_ > kInline; }
-  EClassId* heap() const {
-    EClassId* p;
-    std::memcpy(&p, words_, sizeof(p));
-    return p;
-  }
+  EClassId* heap() const;
   void set_heap(EClassId* p) { std::memcpy(static_cast<void*>(words_), &p, sizeof(p)); }
   EClassId* data() { return on_heap() ? heap() : words_; }
   const EClassId* data() const { return on_heap() ? heap() : words_; }
