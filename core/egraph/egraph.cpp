@@ -27,7 +27,7 @@ struct EGraph::TermTable {
   }
 };
 
-static_assert(sizeof(EClass) == 64, "a class record is one 64-byte heap block");
+static_assert(sizeof(EClass) == 64, "a class record is 64 bytes");
 
 // A small e-graph (POLYJUICE stops at 100 e-nodes) should not spend its time growing tables.
 constexpr size_t kInitialTerms = 128;
@@ -51,19 +51,30 @@ const ENode& EGraph::term(EClassId id) const {
 
 // --- union-find --------------------------------------------------------------------------------
 
-EClassId EGraph::find(EClassId id) const {
-  if (id.value >= uf_.size()) fail("no e-class e{}", id.value);
-  return EClassId(uf_.find(id.value));
+void EGraph::fail_no_class(EClassId id) {
+  fail("no e-class e{}", id.value);
 }
 
-bool EGraph::canonicalizes_to(EClassId t, const ENode& canonical) const {
-  const ENode& n = terms_->nodes[t.value];
+namespace {
+
+// canonicalizes_to's test, in a function of its own so that the hashcons probe (memo_find)
+// inlines it: every rule's right-hand side is looked up node by node.
+inline bool same_canonical(const ENode& n, const ENode& canonical, const UnionFind& uf) {
   if (n.op != canonical.op || n.attrs != canonical.attrs || n.out != canonical.out ||
       n.n_out != canonical.n_out || n.children.size() != canonical.children.size())
     return false;
-  for (size_t i = 0; i < n.children.size(); ++i)
-    if (EClassId(uf_.find(n.children[i].value)) != canonical.children[i]) return false;
+  // The spans are taken once: find() writes the union-find, so the compiler would reload an
+  // IdList's storage after each call. A child equal to the canonical one is canonical already.
+  std::span<const EClassId> have = n.children.span(), want = canonical.children.span();
+  for (size_t i = 0; i < have.size(); ++i)
+    if (have[i] != want[i] && EClassId(uf.find(have[i].value)) != want[i]) return false;
   return true;
+}
+
+}  // namespace
+
+bool EGraph::canonicalizes_to(EClassId t, const ENode& canonical) const {
+  return same_canonical(terms_->nodes[t.value], canonical, uf_);
 }
 
 std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
@@ -71,7 +82,8 @@ std::optional<EClassId> EGraph::memo_find(const ENode& canonical) const {
 }
 
 std::optional<EClassId> EGraph::memo_find(const ENode& canonical, size_t hash) const {
-  auto t = memo_.find(hash, [&](uint32_t id) { return canonicalizes_to(EClassId(id), canonical); });
+  const std::vector<ENode>& nodes = terms_->nodes;
+  auto t = memo_.find(hash, [&](uint32_t id) { return same_canonical(nodes[id], canonical, uf_); });
   if (!t) return std::nullopt;
   return EClassId(*t);
 }
@@ -169,7 +181,13 @@ EClassId EGraph::add_node(const ENode& node, const TypeId* known_type) {
   const Constant* constant =
       node.op == special_ops::kConst ? find_constant(leaf_name(node)) : nullptr;
   EClassId id = new_term(node);
-  auto cls = std::make_unique<EClass>();
+  EClass* cls;
+  if (free_records_.empty()) {
+    cls = &records_.emplace_back();
+  } else {
+    cls = free_records_.back();
+    free_records_.pop_back();
+  }
   cls->id = id;
   cls->type = type;
   cls->constant = constant;
@@ -183,7 +201,7 @@ EClassId EGraph::add_node(const ENode& node, const TypeId* known_type) {
   memo_.insert(id.value, canon_hash);
   if (!canonical) terms_->index.insert(id.value, hash);
   cls->nodes.push_back(std::move(canon));
-  classes_[id.value] = std::move(cls);
+  classes_[id.value] = cls;
   ++class_count_;
   ++node_count_;
   by_op_stale_ = true;
@@ -203,8 +221,9 @@ std::optional<EClassId> EGraph::lookup(const ENode& node) const {
   // Rules look up their right-hand sides, whose children are mostly canonical already: such a
   // node is its own canonical form, and looking it up needs no copy of it.
   bool canonical = true;
-  for (EClassId c : node.children) {
-    if (c.value >= uf_.size()) check_ids(node);  // throws, naming the node
+  for (EClassId c : node.children.span()) {
+    if (c.value >= uf_.size()) [[unlikely]]
+      check_ids(node);  // throws, naming the node
     canonical = canonical && uf_.find(c.value) == c.value;
   }
   auto t = canonical ? memo_find(node) : memo_find(canonicalize(node));
@@ -280,18 +299,20 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   proofs_.connect(a, b, just);
   // The class with more parents stays canonical: only the other's parents need re-hashing.
   if (classes_[ra.value]->parents.size() < classes_[rb.value]->parents.size()) std::swap(ra, rb);
-  std::unique_ptr<EClass> gone = std::move(classes_[rb.value]);
+  EClass* gone = classes_[rb.value];
+  classes_[rb.value] = nullptr;
   // Drop the parents' hashcons entries keyed by the id that stops being canonical; rebuild()
   // re-inserts them under their new canonical form.
   for (EClassId p : gone->parents) {
     ENode key = canonicalize(terms_->nodes[p.value]);
-    auto t = memo_find(key);
+    size_t hash = key.hash();
+    auto t = memo_find(key, hash);
     if (!t || find(*t) != find(p)) continue;
-    memo_.erase(t->value, key.hash());
+    memo_.erase(t->value, hash);
     // A term found exactly through this entry (its e-node is the key) needs an index entry now.
     // It has none yet: only terms that start a class enter the memo, and a term that was not
     // canonical when added can never equal a canonical key.
-    if (terms_->nodes[t->value] == key) terms_->index.insert(t->value, key.hash());
+    if (terms_->nodes[t->value] == key) terms_->index.insert(t->value, hash);
   }
   uf_.link(rb.value, ra.value);
   EClass& keep = *classes_[ra.value];
@@ -299,6 +320,8 @@ bool EGraph::union_classes(EClassId a, EClassId b, uint32_t just) {
   pending_.insert(pending_.end(), gone->parents.begin(), gone->parents.end());
   keep.nodes.append_moved(gone->nodes);
   keep.parents.append(gone->parents.begin(), gone->parents.end());
+  *gone = EClass{};  // frees its lists' heap blocks now
+  free_records_.push_back(gone);
   dirty_.push_back(ra);
   --class_count_;
   by_op_stale_ = true;
@@ -312,9 +335,10 @@ size_t EGraph::rebuild() {
     todo.swap(pending_);
     for (EClassId p : todo) {
       ENode key = canonicalize(terms_->nodes[p.value]);
-      std::optional<EClassId> known = memo_find(key);
+      size_t hash = key.hash();
+      std::optional<EClassId> known = memo_find(key, hash);
       if (!known) {
-        memo_.insert(p.value, key.hash());
+        memo_.insert(p.value, hash);
       } else if (find(*known) != find(p)) {
         check_merge(*known, p, Justification::congruence());
         merges += union_classes(*known, p, ProofForest::kCongruence);
@@ -335,11 +359,15 @@ void EGraph::rebuild_classes() {
     size_t before = c.nodes.size();
     for (ENode& n : c.nodes)
       for (EClassId& ch : n.children) ch = find(ch);
-    std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
+    // Both lists are often in order already (a class whose members' children moved, or one
+    // that only gained parents, all newer than its old ones): a check costs less than a sort.
+    if (!std::is_sorted(c.nodes.begin(), c.nodes.end(), enode_less))
+      std::sort(c.nodes.begin(), c.nodes.end(), enode_less);
     c.nodes.truncate(
         static_cast<size_t>(std::unique(c.nodes.begin(), c.nodes.end()) - c.nodes.begin()));
     node_count_ -= before - c.nodes.size();
-    std::sort(c.parents.begin(), c.parents.end());
+    if (!std::is_sorted(c.parents.begin(), c.parents.end()))
+      std::sort(c.parents.begin(), c.parents.end());
     c.parents.truncate(
         static_cast<size_t>(std::unique(c.parents.begin(), c.parents.end()) - c.parents.begin()));
   }
@@ -356,18 +384,15 @@ std::vector<EClassId> EGraph::class_ids() const {
   return ids;
 }
 
-const EClass& EGraph::eclass(EClassId id) const {
-  return *classes_[find(id).value];
-}
-
 std::span<const EClassId> EGraph::classes_with_op(OpId op) const {
   if (by_op_stale_) {
-    by_op_.clear();
+    for (auto& list : by_op_) list.clear();
     for (size_t i = 0; i < classes_.size(); ++i) {
       if (!classes_[i]) continue;
       uint32_t last = UINT32_MAX;
       for (const ENode& n : classes_[i]->nodes) {
         if (n.op.value == last) continue;  // members are sorted by op after rebuild
+        if (n.op.value >= by_op_.size()) by_op_.resize(n.op.value + 1);
         auto& list = by_op_[n.op.value];
         if (list.empty() || list.back().value != i) list.emplace_back(static_cast<uint32_t>(i));
         last = n.op.value;
@@ -375,9 +400,8 @@ std::span<const EClassId> EGraph::classes_with_op(OpId op) const {
     }
     by_op_stale_ = false;
   }
-  auto it = by_op_.find(op.value);
-  if (it == by_op_.end()) return {};
-  return it->second;
+  if (op.value >= by_op_.size()) return {};
+  return by_op_[op.value];
 }
 
 const TensorType& EGraph::type(EClassId id) const {
@@ -429,11 +453,13 @@ MemoryUsage EGraph::memory() const {
   for (const ENode& n : nodes) m.nodes += heap_block(n.children.heap_bytes());
   // Both lookup tables hold ids only (their keys are the terms above).
   m.hashcons = heap_block(terms_->index.bytes()) + heap_block(memo_.bytes());
-  m.classes = heap_block(classes_.capacity() * sizeof(void*));
-  for (const auto& c : classes_) {
+  // Records sit in blocks of several (records_), so they cost no block header each.
+  m.classes = heap_block(classes_.capacity() * sizeof(EClass*)) +
+              heap_block(free_records_.capacity() * sizeof(EClass*)) +
+              records_.size() * sizeof(EClass);
+  for (const EClass* c : classes_) {
     if (!c) continue;
-    m.classes += heap_block(sizeof(EClass)) + heap_block(c->nodes.heap_bytes()) +
-                 heap_block(c->parents.heap_bytes());
+    m.classes += heap_block(c->nodes.heap_bytes()) + heap_block(c->parents.heap_bytes());
     for (const ENode& n : c->nodes) m.classes += heap_block(n.children.heap_bytes());
   }
   m.union_find = heap_block(uf_.capacity_bytes());

@@ -15,6 +15,7 @@
 // Not thread-safe: find() compresses paths even through a const EGraph.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -118,13 +119,17 @@ class EGraph {
   bool clean() const { return pending_.empty() && dirty_.empty(); }
 
   // --- queries ---------------------------------------------------------------------------------
-  EClassId find(EClassId id) const;
+  EClassId find(EClassId id) const {
+    if (id.value >= uf_.size()) [[unlikely]]
+      fail_no_class(id);
+    return EClassId(uf_.find(id.value));
+  }
   bool same(EClassId a, EClassId b) const { return find(a) == find(b); }
   // The canonical node: children replaced by their canonical ids.
   ENode canonicalize(const ENode& node) const;
   // Canonical class ids in increasing order.
   std::vector<EClassId> class_ids() const;
-  const EClass& eclass(EClassId id) const;  // any id of the class
+  const EClass& eclass(EClassId id) const { return *classes_[find(id).value]; }  // any id of it
   // Canonical ids of the classes that hold an e-node with this op (valid after rebuild()).
   std::span<const EClassId> classes_with_op(OpId op) const;
 
@@ -171,6 +176,8 @@ class EGraph {
   friend class ProofWalker;
   struct TermTable;
 
+  // find() and eclass() are inline for the matcher and the hashcons; their error is not.
+  [[noreturn]] static void fail_no_class(EClassId id);
   void check_ids(const ENode& node) const;
   // The memo's term for a canonical node, if any.
   std::optional<EClassId> memo_find(const ENode& canonical) const;
@@ -192,12 +199,18 @@ class EGraph {
   // canonical, and union_classes takes those entries out before it does.
   IdTable memo_;
   UnionFind uf_;
-  std::vector<std::unique_ptr<EClass>> classes_;  // by canonical id; null for merged-away ids
+  // Class records by canonical id (null for merged-away ids). They live in `records_`, which
+  // never moves them, and a merge hands the record of the class that goes to the next class
+  // made: one allocation per many classes instead of one per class.
+  std::vector<EClass*> classes_;
+  std::deque<EClass> records_;
+  std::vector<EClass*> free_records_;
   size_t class_count_ = 0;
   size_t node_count_ = 0;
   std::vector<EClassId> pending_;  // terms whose canonical form may have changed
   std::vector<EClassId> dirty_;    // classes whose member lists need canonicalising
-  mutable std::map<uint32_t, std::vector<EClassId>> by_op_;  // rebuilt when asked after a change
+  // By op id; rebuilt when asked after a change, each list keeping its storage.
+  mutable std::vector<std::vector<EClassId>> by_op_;
   mutable bool by_op_stale_ = true;
 
   // Interning a type and memoising inference do not change what the e-graph means.

@@ -12,11 +12,6 @@ namespace retort {
 
 namespace {
 
-inline uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  return h * 0xff51afd7ed558ccdull;
-}
-
 // Normalising against the registry builds a new attribute map, and rules build the same few
 // attribute sets again and again (a transpose's perm), so the normalised set is kept per (op,
 // attributes as given). Attributes the registry rejects are not kept: they throw every time.
@@ -50,13 +45,6 @@ AttrsId normalized_attrs(const OpDef& def, OpId op, const Attrs& given) {
 }
 
 }  // namespace
-
-size_t ENode::hash() const {
-  uint64_t h = mix(op.value, attrs.value);
-  h = mix(h, (uint64_t{out} << 16) | n_out);
-  for (EClassId c : children) h = mix(h, c.value);
-  return static_cast<size_t>(h ^ (h >> 29));
-}
 
 int compare_enodes(const ENode& a, const ENode& b) {
   // Op ids are assigned in a fixed order (op_table.h), so comparing them is deterministic.

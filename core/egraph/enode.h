@@ -5,6 +5,8 @@
 // integer operations.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,16 @@ struct ENode {
     return op == o.op && attrs == o.attrs && out == o.out && n_out == o.n_out &&
            children == o.children;
   }
-  size_t hash() const;
+  // Rotate, xor and multiply per field (as FxHash does): the hashcons hashes every e-node a rule
+  // looks up, and a full mixing round per child cost more than the table probe. The fold brings
+  // the product's well-mixed high half down to the low bits the tables index by.
+  size_t hash() const {
+    constexpr uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t h = (uint64_t{op.value} << 32 | attrs.value) * k;
+    h = (std::rotl(h, 5) ^ (uint64_t{out} << 16 | n_out)) * k;
+    for (EClassId c : children.span()) h = (std::rotl(h, 5) ^ c.value) * k;
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
 };
 
 struct ENodeHash {

@@ -60,6 +60,9 @@ class TypeTable {
   std::vector<Answer> answers_;
   std::vector<Error> errors_;
   IdTable by_question_;
+  // The operand types of the question being answered, in the vector the registry's inference
+  // takes: kept between questions so that its types' shapes keep their storage.
+  std::vector<TensorType> operands_;
 };
 
 // The type a registry op e-node would have over children of the given types, computed by the

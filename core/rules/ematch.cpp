@@ -60,16 +60,30 @@ class Matcher {
         out_(out),
         lhs_(rule.lhs),
         prog_(rule.lhs.program),
-        regs_(prog_.n_regs),
-        cands_(prog_.instrs.size()),
-        classes_(rule.vars.classes.size()),
-        attrs_(rule.vars.attrs.size()),
+        regs_(std::move(out.scratch().regs)),
+        cands_(std::move(out.scratch().cands)),
+        classes_(std::move(out.scratch().classes)),
+        attrs_(std::move(out.scratch().attrs)),
         n_params_(match_time_params(rule)),
         by_types_(clauses_read_only_types(rule)),
         root_is_op_(lhs_.root().kind == PatternNode::Kind::Op) {
+    regs_.assign(prog_.n_regs, EClassId());
+    cands_.assign(prog_.instrs.size(), {});
+    classes_.assign(rule.vars.classes.size(), EClassId());
+    attrs_.assign(rule.vars.attrs.size(), nullptr);
     for (const Instr& in : prog_.instrs)
       if (in.kind == Instr::Kind::Leaf) leaves_[in.node] = leaf_class(eg, lhs_.nodes[in.node].op);
   }
+
+  ~Matcher() {
+    MatchList::Scratch& s = out_.scratch();
+    s.regs = std::move(regs_);
+    s.cands = std::move(cands_);
+    s.classes = std::move(classes_);
+    s.attrs = std::move(attrs_);
+  }
+  Matcher(const Matcher&) = delete;
+  Matcher& operator=(const Matcher&) = delete;
 
   // Past the limit, cancelled or out of time; once true it stays true.
   bool done() {
@@ -146,7 +160,8 @@ class Matcher {
         continue;
       if (!p.attrs.empty() && !match_attrs(p, prog_.attr_binds[in.node], n)) continue;
       if (pc == 0) root_node_ = &n;
-      for (size_t i = 0; i < n.children.size(); ++i) regs_[in.arg + i] = n.children[i];
+      std::span<const EClassId> kids = n.children.span();
+      for (size_t i = 0; i < kids.size(); ++i) regs_[in.arg + i] = kids[i];
       return true;
     }
     return false;
@@ -232,6 +247,8 @@ class Matcher {
   MatchList& out_;
   const Pattern& lhs_;
   const MatchProgram& prog_;
+  // Taken from the list's scratch (MatchList::Scratch) and given back at the end: members of
+  // their own, as the search reads them in its inner loops.
   std::vector<EClassId> regs_;
   std::vector<std::span<const ENode>> cands_;  // by Bind instruction: the e-nodes left to try
   std::vector<EClassId> classes_;
@@ -263,10 +280,21 @@ void search_graph_out(const EGraph& eg, const Rule& rule, EClassId cls,
 
 }  // namespace
 
-MatchList::MatchList(const Rule& rule)
-    : n_classes_(rule.vars.classes.size()),
-      n_attrs_(rule.vars.attrs.size()),
-      n_params_(match_time_params(rule)) {}
+MatchList::MatchList(const Rule& rule) {
+  reset(rule);
+}
+
+void MatchList::reset(const Rule& rule) {
+  n_classes_ = rule.vars.classes.size();
+  n_attrs_ = rule.vars.attrs.size();
+  n_params_ = match_time_params(rule);
+  eclass_.clear();
+  roots_.clear();
+  children_.clear();
+  classes_.clear();
+  attrs_.clear();
+  params_.clear();
+}
 
 void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
                     std::span<const AttrValue* const> attrs, std::span<const Value> params) {
@@ -342,10 +370,17 @@ std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOption
 
 MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& options) {
   MatchList out(rule);
+  find_matches(eg, rule, options, out);
+  return out;
+}
+
+void find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& options,
+                  MatchList& out) {
+  out.reset(rule);
   if (rule.on_graph_out()) {
     for (EClassId c : eg.classes_with_op(special_ops::kGraphOut))
       search_graph_out(eg, rule, c, options, out);
-    return out;
+    return;
   }
   Matcher m(eg, rule, options, out);
   const PatternNode& root = rule.lhs.root();
@@ -374,7 +409,6 @@ MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& 
       if (auto c = leaf_class(eg, root.op)) m.search_root(*c);
       break;
   }
-  return out;
 }
 
 std::vector<Match> search_class(const EGraph& eg, const Rule& rule, EClassId eclass,

@@ -43,6 +43,9 @@ struct SearchOptions {
 class MatchList {
  public:
   explicit MatchList(const Rule& rule);
+  // Empties the list for a search of `rule`, keeping its storage: a runner searches every rule
+  // each iteration, and would otherwise grow the same lists again each time.
+  void reset(const Rule& rule);
   size_t size() const { return eclass_.size(); }
   Match at(size_t i) const;
   // Match i written over `m`, whose lists keep their storage: a runner applies its matches one
@@ -59,6 +62,16 @@ class MatchList {
   void add(EClassId eclass, const ENode* node, std::span<const EClassId> classes,
            std::span<const AttrValue* const> attrs, std::span<const Value> params);
 
+  // The working storage of the matcher that fills this list (ematch.cpp), kept with it so that
+  // a runner's search of the same rule every iteration allocates none of it again.
+  struct Scratch {
+    std::vector<EClassId> regs;
+    std::vector<std::span<const ENode>> cands;
+    std::vector<EClassId> classes;
+    std::vector<const AttrValue*> attrs;
+  };
+  Scratch& scratch() { return scratch_; }
+
  private:
   // The matched root e-node without its children, which are kept in `children_`.
   struct Root {
@@ -74,11 +87,14 @@ class MatchList {
   std::vector<EClassId> classes_;
   std::vector<const AttrValue*> attrs_;
   std::vector<Value> params_;
+  Scratch scratch_;
 };
 
 // Every match of the rule in a clean (rebuilt) e-graph, in a deterministic order (classes by
 // id, then their members' order). Expose and Reorder rules match each graph_out e-node.
 MatchList find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& options = {});
+// The same, into `out` (reset first, its storage reused).
+void find_matches(const EGraph& eg, const Rule& rule, const SearchOptions& options, MatchList& out);
 // The same, each match built.
 std::vector<Match> search(const EGraph& eg, const Rule& rule, const SearchOptions& options = {});
 // The matches rooted in one e-class (any id of it).

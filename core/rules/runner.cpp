@@ -30,15 +30,15 @@ double now_seconds() {
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
-// `cap` of the match numbers 0 .. n-1, drawn without replacement, kept in search order.
-std::vector<uint32_t> sample_matches(size_t n, size_t cap, Rng& rng) {
-  std::vector<uint32_t> idx(n);
+// `cap` of the match numbers 0 .. n-1, drawn without replacement, kept in search order, into
+// `idx` (its storage reused).
+void sample_matches(size_t n, size_t cap, Rng& rng, std::vector<uint32_t>& idx) {
+  idx.resize(n);
   for (size_t i = 0; i < n; ++i) idx[i] = static_cast<uint32_t>(i);
   for (size_t i = 0; i < cap; ++i)
     std::swap(idx[i], idx[rng.uniform_int(static_cast<int64_t>(i), static_cast<int64_t>(n) - 1)]);
   idx.resize(cap);
   std::sort(idx.begin(), idx.end());
-  return idx;
 }
 
 }  // namespace
@@ -81,7 +81,11 @@ Runner::Runner(EGraph& eg, const RuleSet& rules, RunnerOptions options)
       rules_(rules),
       options_(options),
       scheduler_(options.scheduler, rules.rules.size(), options.backoff),
-      rng_(options.seed) {}
+      rng_(options.seed),
+      chosen_(rules.rules.size()) {
+  found_.reserve(rules.rules.size());
+  for (const Rule& rule : rules.rules) found_.emplace_back(rule);
+}
 
 bool Runner::interrupted() const {
   if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) return true;
@@ -103,12 +107,11 @@ IterationReport Runner::step(RewriteTrace& trace) {
   SearchOptions so;
   so.cancel = options_.cancel;
   so.deadline = deadline_;
-  // Per rule, its matches and the numbers of those to apply (all, or the cap's sample).
-  std::vector<std::optional<MatchList>> found(rules_.rules.size());
-  std::vector<std::vector<uint32_t>> chosen(rules_.rules.size());
   rep.rules.reserve(rules_.rules.size());
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     const Rule& rule = rules_.rules[i];
+    std::vector<uint32_t>& chosen = chosen_[i];
+    chosen.clear();  // a rule not searched now applies nothing
     RuleReport rr;
     rr.rule = rule.name;
     if (interrupted()) {
@@ -121,18 +124,18 @@ IterationReport Runner::step(RewriteTrace& trace) {
       rep.rules.push_back(rr);
       continue;
     }
-    found[i] = find_matches(eg_, rule, so);
-    size_t n = found[i]->size();
+    find_matches(eg_, rule, so, found_[i]);
+    size_t n = found_[i].size();
     rr.matches = n;
     if (!scheduler_.accept(i, iteration_, n)) {
       rr.banned = true;
     } else if (rule.cap >= 0 && n > static_cast<size_t>(rule.cap)) {
       rr.capped = n - static_cast<size_t>(rule.cap);
-      chosen[i] = sample_matches(n, static_cast<size_t>(rule.cap), rng_);
+      sample_matches(n, static_cast<size_t>(rule.cap), rng_, chosen);
       dropped_ = true;
     } else {
-      chosen[i].resize(n);
-      for (size_t k = 0; k < n; ++k) chosen[i][k] = static_cast<uint32_t>(k);
+      chosen.resize(n);
+      for (size_t k = 0; k < n; ++k) chosen[k] = static_cast<uint32_t>(k);
     }
     rep.rules.push_back(rr);
   }
@@ -141,12 +144,12 @@ IterationReport Runner::step(RewriteTrace& trace) {
   Match m;  // each applied match in turn, its lists' storage reused
   for (size_t i = 0; i < rules_.rules.size(); ++i) {
     RuleReport& rr = rep.rules[i];
-    for (uint32_t k : chosen[i]) {
+    for (uint32_t k : chosen_[i]) {
       if (interrupted() || eg_.node_count() >= options_.node_limit) {
         dropped_ = true;
         break;
       }
-      found[i]->get(k, m);
+      found_[i].get(k, m);
       ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace, &memo_);
       if (options_.progress_nodes)
         options_.progress_nodes->store(eg_.node_count(), std::memory_order_relaxed);

@@ -13,6 +13,7 @@
 #include "core/base/rng.h"
 #include "core/egraph/egraph.h"
 #include "core/rules/apply.h"
+#include "core/rules/ematch.h"
 #include "core/rules/rule.h"
 #include "core/rules/scheduler.h"
 
@@ -89,6 +90,10 @@ class Runner {
   Scheduler scheduler_;
   Rng rng_;
   ApplyMemo memo_;  // over rules_
+  // Per rule, the last search's matches and the numbers of those to apply (all, or the cap's
+  // sample); kept from step to step for their storage.
+  std::vector<MatchList> found_;
+  std::vector<std::vector<uint32_t>> chosen_;
   size_t iteration_ = 0;
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
   bool dropped_ = false;  // the last iteration left matches out (caps, bans, limits)
