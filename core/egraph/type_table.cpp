@@ -1,11 +1,5 @@
 #include "core/egraph/type_table.h"
 
-#include <bit>
-#include <mutex>
-#include <variant>
-
-#include "core/egraph/attrs_scope.h"
-
 namespace retort {
 
 namespace {
@@ -22,82 +16,6 @@ TensorType infer_registry(const ENode& node, const std::vector<TensorType>& in) 
     fail("op '{}' would produce rank {}, above the maximum {}", def->name,
          outs[node.out].shape.size(), kMaxRank);
   return std::move(outs[node.out]);
-}
-
-// A question to the registry with its operand types themselves (type ids are one table's), as
-// kept (Question) and as asked (QuestionView, over the asking table's vector).
-struct Question {
-  uint32_t op, attrs, out;
-  std::vector<TensorType> operands;
-};
-struct QuestionView {
-  uint32_t op, attrs, out;
-  std::span<const TensorType> operands;
-};
-QuestionView view(const QuestionView& q) {
-  return q;
-}
-QuestionView view(const Question& q) {
-  return {q.op, q.attrs, q.out, q.operands};
-}
-
-struct QuestionHash {
-  using is_transparent = void;
-  template <typename Q>
-  size_t operator()(const Q& question) const noexcept {
-    QuestionView q = view(question);
-    constexpr uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t h = (uint64_t{q.op} << 32 | q.attrs) * k;
-    h = (std::rotl(h, 5) ^ q.out) * k;
-    for (const TensorType& t : q.operands) h = (std::rotl(h, 5) ^ TensorTypeHash()(t)) * k;
-    return static_cast<size_t>(h ^ (h >> 32));
-  }
-};
-
-struct QuestionEq {
-  using is_transparent = void;
-  template <typename A, typename B>
-  bool operator()(const A& a, const B& b) const {
-    QuestionView x = view(a), y = view(b);
-    return x.op == y.op && x.attrs == y.attrs && x.out == y.out &&
-           std::equal(x.operands.begin(), x.operands.end(), y.operands.begin(), y.operands.end());
-  }
-};
-
-// The registry's answers for every e-graph of the process. Each e-graph's table starts empty,
-// and a series of saturations over graphs of the same shapes (a benchmark's runs, a campaign's
-// cases) asks each table the same questions again; the registry's inference costs many times a
-// look-up here. Questions whose attributes belong to a fuzz case's AttrsScope are not kept (their
-// ids end with the scope), and the table starts over at kMaxShared answers, so that a long
-// campaign's memory does not grow with it (issue 27).
-TensorType shared_infer(const ENode& node, const std::vector<TensorType>& in) {
-  if (attrs_scoped(node.attrs)) return infer_registry(node, in);
-  constexpr size_t kMaxShared = 1 << 16;
-  static std::mutex mu;
-  static std::unordered_map<Question, std::variant<TensorType, Error>, QuestionHash, QuestionEq>
-      answers;
-  QuestionView q{node.op.value, node.attrs.value,
-                 static_cast<uint32_t>(node.out) << 16 | node.n_out, in};
-  {
-    std::lock_guard lock(mu);
-    if (auto it = answers.find(q); it != answers.end()) {
-      if (const auto* t = std::get_if<TensorType>(&it->second)) return *t;
-      throw std::get<Error>(it->second);
-    }
-  }
-  std::variant<TensorType, Error> answer;
-  try {
-    answer = infer_registry(node, in);
-  } catch (const Error& e) {
-    answer = e;
-  }
-  {
-    std::lock_guard lock(mu);
-    if (answers.size() >= kMaxShared) answers.clear();
-    answers.try_emplace(Question{q.op, q.attrs, q.out, in}, answer);
-  }
-  if (auto* t = std::get_if<TensorType>(&answer)) return std::move(*t);
-  throw std::get<Error>(answer);
 }
 
 }  // namespace
@@ -160,7 +78,7 @@ TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) 
       // Assigned in place: a shape copied over one of the same rank allocates nothing.
       operands_.resize(child_types.size());
       for (size_t i = 0; i < child_types.size(); ++i) operands_[i] = at(child_types[i]);
-      a.type = intern(shared_infer(node, operands_));
+      a.type = intern(infer_registry(node, operands_));
     } catch (const Error& e) {
       a.error = static_cast<uint32_t>(errors_.size());
       errors_.push_back(e);
