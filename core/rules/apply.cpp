@@ -450,7 +450,7 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     return apply_match(eg, rule, match, rng, trace, &own);
   }
   ApplyMemo& work = *memo;
-  ApplyPlan* plan = rule.on_graph_out() ? nullptr : work.plan(eg, rule);
+  ApplyPlan* plan = work.plan(eg, rule);  // none for Expose and Reorder (Rule::plannable)
   std::vector<Value>& params = work.scratch.params;
   if (!plan) {
     params.assign(match.params.begin(), match.params.end());
