@@ -431,6 +431,7 @@ void ApplyMemo::insert(const Key& k, const ENode& node) {
 ApplyPlan* ApplyMemo::plan(const EGraph& eg, const Rule& rule) {
   if (plans_for_ != &eg) {
     plans_.clear();
+    unchanged = UnchangedTable();
     plans_for_ = &eg;
   }
   if (last_plan_ >= plans_.size() || plans_[last_plan_].first != &rule) {
@@ -469,11 +470,19 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     ApplyPlan::Outcome o = plan->run(eg, rule, match, params, work.scratch.candidates, rng);
     if (o.skip) return {ApplyOutcome::Skipped, *o.skip, {}};
     leaf = o.leaf;
+    if (work.unchanged.known(eg, static_cast<uint32_t>(work.plan_index()), leaf->index,
+                             match.eclass, match.subst.classes))
+      return {ApplyOutcome::Unchanged, {}, eg.find(match.eclass)};
   } else if (auto why = choose_params(eg, rule, match, params, work.scratch.candidates, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }
-  return commit(eg, rule, match, leaf ? leaf->params : params, exposed,
-                static_cast<uint32_t>(trace.steps.size()), trace, work, leaf);
+  ApplyResult r = commit(eg, rule, match, leaf ? leaf->params : params, exposed,
+                         static_cast<uint32_t>(trace.steps.size()), trace, work, leaf);
+  if (leaf && (r.outcome == ApplyOutcome::Applied || r.outcome == ApplyOutcome::Unchanged)) {
+    std::span<uint32_t> record = work.unchanged.record(work.scratch.slots.size());
+    for (size_t i = 0; i < record.size(); ++i) record[i] = eg.find(work.scratch.slots[i].id).value;
+  }
+  return r;
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #include "core/rules/ematch.h"
 #include "core/rules/rule.h"
 #include "core/rules/trace.h"
+#include "core/rules/unchanged_table.h"
 
 namespace retort {
 
@@ -74,6 +75,11 @@ class ApplyMemo {
 
   // The rule's plan on this e-graph, or null when the rule has none (ApplyPlan::for_rule).
   ApplyPlan* plan(const EGraph& eg, const Rule& rule);
+
+  // The index of the plan last asked for, among this e-graph's.
+  size_t plan_index() const { return last_plan_; }
+  // Applications of planned rules on this e-graph that left it unchanged.
+  UnchangedTable unchanged;
 
  private:
   struct Entry {

@@ -150,6 +150,7 @@ uint32_t ApplyPlan::add_step(const EGraph& eg, const Rule& rule, const Match& m,
   } else if (!step.skip) {
     Leaf& leaf = leaves_.emplace_back();
     leaf.params = params;
+    leaf.index = static_cast<uint32_t>(leaves_.size() - 1);
     step.leaf = static_cast<uint32_t>(leaves_.size());
   }
   steps_.push_back(std::move(step));

@@ -51,6 +51,7 @@ class ApplyPlan {
     // By right-hand-side pattern node; filled for the nodes with computed attributes or output.
     std::vector<PlannedNode> nodes;
     enum class State : uint8_t { Unknown, Ready, Unplanned } state = State::Unknown;
+    uint32_t index = 0;  // in its plan's leaves, in the order they were reached
   };
   struct Outcome {
     const std::string* skip = nullptr;  // why the application is skipped

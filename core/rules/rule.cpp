@@ -17,22 +17,19 @@ bool asks_is_const(const std::optional<Expr>& e) {
   return e && e->asks_is_const();
 }
 
-// Rule::plannable: a rewrite with something to choose per application, whose clauses, computed
-// attributes and outputs never ask is-const (so that types, attribute values and parameters
-// decide them).
+// Rule::plannable: a rewrite whose clauses, computed attributes and outputs never ask is-const
+// (so that types, attribute values and parameters decide them).
 bool plannable(const Rule& rule) {
   if (rule.on_graph_out()) return false;
-  bool chooses = rule.match_clauses < rule.clauses.size();
   for (const RuleClause& c : rule.clauses)
     if (asks_is_const(c.expr) || asks_is_const(c.lo) || asks_is_const(c.hi)) return false;
   for (const PatternNode& p : rule.rhs.nodes) {
     if (p.kind != PatternNode::Kind::Op || p.fixed) continue;
-    chooses = true;
     if (asks_is_const(p.out_expr)) return false;
     for (const AttrPattern& a : p.attrs)
       if (a.kind == AttrPattern::Kind::Computed && asks_is_const(a.expr)) return false;
   }
-  return chooses;
+  return true;
 }
 
 }  // namespace

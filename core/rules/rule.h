@@ -50,10 +50,9 @@ struct Rule {
   size_t match_clauses = 0;  // the leading clauses decided at match time
   int64_t cap = -1;          // at most this many applications per runner iteration; -1: no cap
   int64_t expose_count = 0;  // Expose: outputs added per application
-  // A rewrite with application-time clauses or computed right-hand-side nodes, none of which
-  // (nor a match-time clause) asks is-const: class types, attribute values and parameters decide
-  // its applications' choices, which can then be planned per binding (core/rules/apply_plan.h).
-  // Set by the parser.
+  // A rewrite none of whose clauses and computed right-hand-side nodes asks is-const: class
+  // types, attribute values and parameters decide its applications' choices, which can then be
+  // planned per binding (core/rules/apply_plan.h). Set by the parser.
   bool plannable = false;
 
   // Expose and Reorder rewrite the graph_out e-node itself rather than a term.

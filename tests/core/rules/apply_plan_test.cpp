@@ -73,14 +73,14 @@ TEST(ApplyPlan, RulesThatChooseFromTypesAndAttributesArePlanned) {
   EXPECT_TRUE(planned("matmul-transpose-wrap"));  // lets only, and computed perms
   EXPECT_TRUE(planned("concat-transpose"));       // reads the axis attribute ?c
   EXPECT_TRUE(planned("split-of-concat"));        // a computed output index
-  EXPECT_FALSE(planned("add-comm"));              // nothing to choose
+  EXPECT_TRUE(planned("add-comm"));               // nothing to choose: one leaf per binding
   EXPECT_FALSE(planned("graph-out-expose"));
   RuleSet other = parse_rules(
       "rule c (add ?x ?y) => (add ?y ?x) pick r in 0 .. 1 where (is-const ?x)\n"
       "rule p (transpose ?x :perm ?p) => (transpose ?x :perm (compose ?p ?p)) pick r in 0 .. 1");
   EXPECT_FALSE(other.rules[0].plannable);  // is-const reads more than a type
   EXPECT_TRUE(other.rules[1].plannable);   // an attribute variable is part of the binding
-  EXPECT_FALSE(ApplyPlan::for_rule(set.get("add-comm")));
+  EXPECT_FALSE(ApplyPlan::for_rule(set.get("graph-out-expose")));
   EXPECT_TRUE(ApplyPlan::for_rule(set.get("add-transpose-wrap")));
 }
 
