@@ -470,15 +470,17 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
     ApplyPlan::Outcome o = plan->run(eg, rule, match, params, work.scratch.candidates, rng);
     if (o.skip) return {ApplyOutcome::Skipped, *o.skip, {}};
     leaf = o.leaf;
-    if (work.unchanged.known(eg, static_cast<uint32_t>(work.plan_index()), leaf->index,
-                             match.eclass, match.subst.classes))
+    work.unchanged.key(static_cast<uint32_t>(work.plan_index()), leaf->index, match.eclass,
+                       match.subst.classes);
+    if (work.look_up_unchanged && work.unchanged.known(eg))
       return {ApplyOutcome::Unchanged, {}, eg.find(match.eclass)};
   } else if (auto why = choose_params(eg, rule, match, params, work.scratch.candidates, rng)) {
     return {ApplyOutcome::Skipped, *why, {}};
   }
   ApplyResult r = commit(eg, rule, match, leaf ? leaf->params : params, exposed,
                          static_cast<uint32_t>(trace.steps.size()), trace, work, leaf);
-  if (leaf && (r.outcome == ApplyOutcome::Applied || r.outcome == ApplyOutcome::Unchanged)) {
+  if (leaf && work.keep_unchanged &&
+      (r.outcome == ApplyOutcome::Applied || r.outcome == ApplyOutcome::Unchanged)) {
     std::span<uint32_t> record = work.unchanged.record(work.scratch.slots.size());
     for (size_t i = 0; i < record.size(); ++i) record[i] = eg.find(work.scratch.slots[i].id).value;
   }

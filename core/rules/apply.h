@@ -78,8 +78,11 @@ class ApplyMemo {
 
   // The index of the plan last asked for, among this e-graph's.
   size_t plan_index() const { return last_plan_; }
-  // Applications of planned rules on this e-graph that left it unchanged.
+  // Applications of planned rules on this e-graph that left it unchanged, and whether
+  // applications look them up and keep them: a record serves only a later iteration, so a
+  // runner looks up none in its first iteration and keeps none in its last.
   UnchangedTable unchanged;
+  bool look_up_unchanged = true, keep_unchanged = true;
 
  private:
   struct Entry {

@@ -102,6 +102,7 @@ IterationReport Runner::step(RewriteTrace& trace) {
   IterationReport rep;
   rep.iteration = iteration_;
   dropped_ = false;
+  memo_.look_up_unchanged = memo_.unchanged.size() > 0;  // records of earlier iterations
 
   double t0 = now_seconds();
   SearchOptions so;
@@ -203,6 +204,7 @@ RunReport Runner::run(RewriteTrace& trace) {
       stop = StopReason::NodeLimit;
       break;
     }
+    memo_.keep_unchanged = iteration_ + 1 - first < options_.iter_limit;  // not the last one
     IterationReport it = step(trace);
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
       stop = StopReason::Cancelled;
@@ -219,6 +221,7 @@ RunReport Runner::run(RewriteTrace& trace) {
     report.iterations.push_back(std::move(it));
   }
   deadline_ = std::chrono::steady_clock::time_point::max();
+  memo_.keep_unchanged = true;  // for step() alone
   report.stop = *stop;
   report.seconds = now_seconds() - start;
   report.nodes = eg_.node_count();

@@ -2,8 +2,8 @@
 
 namespace retort {
 
-bool UnchangedTable::known(const EGraph& eg, uint32_t plan, uint32_t leaf, EClassId matched,
-                           std::span<const EClassId> classes) {
+void UnchangedTable::key(uint32_t plan, uint32_t leaf, EClassId matched,
+                         std::span<const EClassId> classes) {
   uint64_t h = 0x9e3779b97f4a7c15ull;
   auto word = [&](uint32_t w) { h = (h ^ w) * 0xff51afd7ed558ccdull; };
   word(plan);
@@ -15,34 +15,43 @@ bool UnchangedTable::known(const EGraph& eg, uint32_t plan, uint32_t leaf, EClas
   leaf_ = leaf;
   matched_ = matched.value;
   classes_ = classes;
+  at_ = kUnknown;
+}
+
+uint32_t UnchangedTable::find() const {
   auto found = index_.find(hash_, [&](uint32_t at) {
     const uint32_t* rec = words_.data() + at;
-    if (rec[0] != plan || rec[1] != leaf || rec[2] != matched.value || rec[3] != classes.size())
+    if (rec[0] != plan_ || rec[1] != leaf_ || rec[2] != matched_ || rec[3] != classes_.size())
       return false;
-    for (size_t i = 0; i < classes.size(); ++i)
-      if (rec[4 + i] != classes[i].value) return false;
+    for (size_t i = 0; i < classes_.size(); ++i)
+      if (rec[4 + i] != classes_[i].value) return false;
     return true;
   });
-  at_ = found ? *found : kNone;
-  if (!found) return false;
-  const uint32_t* n_slots = words_.data() + at_ + 4 + classes.size();
+  return found ? *found : kNone;
+}
+
+bool UnchangedTable::known(const EGraph& eg) {
+  at_ = find();
+  if (at_ == kNone) return false;
+  const uint32_t* n_slots = words_.data() + at_ + 4 + classes_.size();
   std::span<const uint32_t> slots(n_slots + 1, *n_slots);
   for (size_t i = 0; i + 1 < slots.size(); ++i)
     if (eg.find(EClassId(slots[i])).value != slots[i]) return false;
-  return eg.find(EClassId(slots.back())) == eg.find(matched);
+  return eg.find(EClassId(slots.back())) == eg.find(EClassId(matched_));
 }
 
 std::span<uint32_t> UnchangedTable::record(size_t n_slots) {
-  if (at_ == kNone) {
-    at_ = static_cast<uint32_t>(words_.size());
-    index_.insert(at_, hash_);
+  uint32_t at = at_ == kUnknown ? find() : at_;
+  if (at == kNone) {
+    at = static_cast<uint32_t>(words_.size());
+    index_.insert(at, hash_);
     for (uint32_t w : {plan_, leaf_, matched_, static_cast<uint32_t>(classes_.size())})
       words_.push_back(w);
     for (EClassId c : classes_) words_.push_back(c.value);
     words_.push_back(static_cast<uint32_t>(n_slots));
     words_.resize(words_.size() + n_slots);
   }
-  uint32_t* rec = words_.data() + at_;
+  uint32_t* rec = words_.data() + at;
   return {rec + 5 + rec[3], n_slots};
 }
 

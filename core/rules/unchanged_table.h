@@ -25,30 +25,33 @@ namespace retort {
 
 class UnchangedTable {
  public:
-  // Whether applying a match at leaf `leaf` of plan `plan` leaves the e-graph unchanged:
-  // `matched` is its matched class, `classes` its class variables. Keeps the key (and the view of
-  // `classes`) for record().
-  bool known(const EGraph& eg, uint32_t plan, uint32_t leaf, EClassId matched,
-             std::span<const EClassId> classes);
+  // Sets the key of the application about to run: the plan, the leaf, the matched class and
+  // the class variables (a view, kept until the next key).
+  void key(uint32_t plan, uint32_t leaf, EClassId matched, std::span<const EClassId> classes);
 
-  // After known() said no for a key, and the application found or merged its right-hand side
-  // into the matched class: the record's n_slots words, to be set to the canonical classes of
-  // its right-hand side's nodes in pattern order, the root last.
+  // Whether the application with the key leaves the e-graph unchanged.
+  bool known(const EGraph& eg);
+
+  // After the application with the key found or merged its right-hand side into the matched
+  // class: the key's record's n_slots words, to be set to the canonical classes of its
+  // right-hand side's nodes in pattern order, the root last.
   std::span<uint32_t> record(size_t n_slots);
 
   size_t size() const { return index_.size(); }
 
  private:
-  static constexpr uint32_t kNone = UINT32_MAX;
+  static constexpr uint32_t kNone = UINT32_MAX, kUnknown = UINT32_MAX - 1;
   // Records, each: the plan, the leaf, the matched class, the number of class variables and
   // their classes, the number of slots and their classes.
   std::vector<uint32_t> words_;
   IdTable index_;  // records by key (an id is a record's first word in words_)
-  // known()'s last key, and where its record is (kNone: it has none)
+  // Where the key's record is (kNone: it has none).
+  uint32_t find() const;
+
   uint32_t plan_ = 0, leaf_ = 0, matched_ = 0;
   std::span<const EClassId> classes_;
   size_t hash_ = 0;
-  uint32_t at_ = kNone;
+  uint32_t at_ = kUnknown;  // the key's record as known() found it, kUnknown before
 };
 
 }  // namespace retort
