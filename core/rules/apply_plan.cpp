@@ -67,6 +67,14 @@ std::optional<ApplyPlan> ApplyPlan::for_rule(const Rule& rule) {
   return ApplyPlan(rule);
 }
 
+ApplyPlan::ApplyPlan(const Rule& rule) : n_classes_(rule.vars.classes.size()) {
+  // Without parameters there is no clause at application time (no pick, no let).
+  one_leaf_ = rule.vars.params.empty() &&
+              std::all_of(rule.rhs.nodes.begin(), rule.rhs.nodes.end(), [](const PatternNode& p) {
+                return p.kind != PatternNode::Kind::Op || p.fixed;
+              });
+}
+
 ApplyPlan::Outcome ApplyPlan::run(const EGraph& eg, const Rule& rule, const Match& m,
                                   std::vector<Value>& params, std::vector<int64_t>& candidates,
                                   Rng& rng) {
@@ -86,6 +94,10 @@ ApplyPlan::Outcome ApplyPlan::run(const EGraph& eg, const Rule& rule, const Matc
       params[step.pick] = step.candidates[k];
     }
   };
+  if (one_leaf_) {
+    if (leaves_.empty()) leaves_.emplace_back();
+    return {nullptr, &leaves_[0]};
+  }
   uint32_t s = find_root(eg, m);
   if (!s) {
     replay();

@@ -69,7 +69,7 @@ class ApplyPlan {
               std::vector<int64_t>& candidates, Rng& rng);
 
  private:
-  explicit ApplyPlan(const Rule& rule) : n_classes_(rule.vars.classes.size()) {}
+  explicit ApplyPlan(const Rule& rule);
 
   // The clauses from one up to the next pick, run with the parameters as they were there.
   struct Step {
@@ -92,6 +92,9 @@ class ApplyPlan {
                     std::vector<Value>& params, std::vector<int64_t>& candidates);
 
   size_t n_classes_;
+  // The rule has no parameter and a literal right-hand side (commutativity, associativity):
+  // every match reaches the one leaf, whatever its binding.
+  bool one_leaf_ = false;
   // Bindings seen: per root, its class types then its attribute values.
   std::vector<uint32_t> types_;
   std::vector<AttrValue> attrs_;
