@@ -45,11 +45,14 @@ std::span<uint32_t> UnchangedTable::record(size_t n_slots) {
   if (at == kNone) {
     at = static_cast<uint32_t>(words_.size());
     index_.insert(at, hash_);
-    for (uint32_t w : {plan_, leaf_, matched_, static_cast<uint32_t>(classes_.size())})
-      words_.push_back(w);
-    for (EClassId c : classes_) words_.push_back(c.value);
-    words_.push_back(static_cast<uint32_t>(n_slots));
-    words_.resize(words_.size() + n_slots);
+    words_.resize(at + 5 + classes_.size() + n_slots);
+    uint32_t* rec = words_.data() + at;
+    rec[0] = plan_;
+    rec[1] = leaf_;
+    rec[2] = matched_;
+    rec[3] = static_cast<uint32_t>(classes_.size());
+    for (size_t i = 0; i < classes_.size(); ++i) rec[4 + i] = classes_[i].value;
+    rec[4 + classes_.size()] = static_cast<uint32_t>(n_slots);
   }
   uint32_t* rec = words_.data() + at;
   return {rec + 5 + rec[3], n_slots};
