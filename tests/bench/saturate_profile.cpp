@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   if (node_limit) {
     opts.iter_limit = 10;
     opts.node_limit = node_limit;
+    opts.scheduler = SchedulerKind::Simple;  // as RulesSaturate10k and 100k
   }
   bench::SaturateResult r = bench::build_saturate_extract(g, rules, opts);  // warms the pools
   for (size_t i = 0; i < runs; ++i) r = bench::build_saturate_extract(g, rules, opts);
