@@ -75,6 +75,8 @@ class ApplyMemo {
 
   // The rule's plan on this e-graph, or null when the rule has none (ApplyPlan::for_rule).
   ApplyPlan* plan(const EGraph& eg, const Rule& rule);
+  // Room for the plans of `rules` rules, so that adding one does not move the others.
+  void reserve(size_t rules) { plans_.reserve(rules); }
 
   // The index of the plan last asked for, among this e-graph's.
   size_t plan_index() const { return last_plan_; }

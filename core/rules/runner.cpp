@@ -85,6 +85,7 @@ Runner::Runner(EGraph& eg, const RuleSet& rules, RunnerOptions options)
       chosen_(rules.rules.size()) {
   found_.reserve(rules.rules.size());
   for (const Rule& rule : rules.rules) found_.emplace_back(rule);
+  memo_.reserve(rules.rules.size());
 }
 
 bool Runner::interrupted() const {

@@ -4,22 +4,31 @@ namespace retort {
 
 void UnchangedTable::key(uint32_t plan, uint32_t leaf, EClassId matched,
                          std::span<const EClassId> classes) {
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  auto word = [&](uint32_t w) { h = (h ^ w) * 0xff51afd7ed558ccdull; };
-  word(plan);
-  word(leaf);
-  word(matched.value);
-  for (EClassId c : classes) word(c.value);
-  hash_ = static_cast<size_t>(h ^ (h >> 32));
   plan_ = plan;
   leaf_ = leaf;
   matched_ = matched.value;
   classes_ = classes;
+  hash_ =
+      kNoHash;  // hashed when first looked up: most keys of a runner's first iteration never are
   at_ = kUnknown;
 }
 
-uint32_t UnchangedTable::find() const {
-  auto found = index_.find(hash_, [&](uint32_t at) {
+size_t UnchangedTable::hash() {
+  if (hash_ == kNoHash) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    auto word = [&](uint32_t w) { h = (h ^ w) * 0xff51afd7ed558ccdull; };
+    word(plan_);
+    word(leaf_);
+    word(matched_);
+    for (EClassId c : classes_) word(c.value);
+    hash_ = static_cast<size_t>((h ^ (h >> 32)) & ~kNoHash);
+  }
+  return hash_;
+}
+
+uint32_t UnchangedTable::find() {
+  if (index_.size() == 0) return kNone;
+  auto found = index_.find(hash(), [&](uint32_t at) {
     const uint32_t* rec = words_.data() + at;
     if (rec[0] != plan_ || rec[1] != leaf_ || rec[2] != matched_ || rec[3] != classes_.size())
       return false;
@@ -44,7 +53,7 @@ std::span<uint32_t> UnchangedTable::record(size_t n_slots) {
   uint32_t at = at_ == kUnknown ? find() : at_;
   if (at == kNone) {
     at = static_cast<uint32_t>(words_.size());
-    index_.insert(at, hash_);
+    index_.insert(at, hash());
     words_.resize(at + 5 + classes_.size() + n_slots);
     uint32_t* rec = words_.data() + at;
     rec[0] = plan_;

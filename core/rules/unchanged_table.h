@@ -46,11 +46,13 @@ class UnchangedTable {
   std::vector<uint32_t> words_;
   IdTable index_;  // records by key (an id is a record's first word in words_)
   // Where the key's record is (kNone: it has none).
-  uint32_t find() const;
+  uint32_t find();
+  size_t hash();  // the key's
 
   uint32_t plan_ = 0, leaf_ = 0, matched_ = 0;
   std::span<const EClassId> classes_;
-  size_t hash_ = 0;
+  static constexpr size_t kNoHash = size_t{1} << 63;
+  size_t hash_ = kNoHash;
   uint32_t at_ = kUnknown;  // the key's record as known() found it, kUnknown before
 };
 
