@@ -479,8 +479,9 @@ ApplyResult apply_match(EGraph& eg, const Rule& rule, const Match& match, Rng& r
   }
   ApplyResult r = commit(eg, rule, match, leaf ? leaf->params : params, exposed,
                          static_cast<uint32_t>(trace.steps.size()), trace, work, leaf);
-  if (leaf && work.keep_unchanged &&
-      (r.outcome == ApplyOutcome::Applied || r.outcome == ApplyOutcome::Unchanged)) {
+  // Only unchanged applications are kept: one that merged is found unchanged the iteration after
+  // and kept then, and keeping every merge too cost more than it saved (10k e-nodes, 200 nodes).
+  if (leaf && work.keep_unchanged && r.outcome == ApplyOutcome::Unchanged) {
     std::span<uint32_t> record = work.unchanged.record(work.scratch.slots.size());
     for (size_t i = 0; i < record.size(); ++i) record[i] = eg.find(work.scratch.slots[i].id).value;
   }
