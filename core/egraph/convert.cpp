@@ -162,12 +162,12 @@ class Names {
   explicit Names(char stem) : stem_(stem) {}
 
   // Keeps an original name of the form stem+i from being handed out as a fresh name.
-  void reserve(const std::string& name) {
+  void reserve(std::string_view name) {
     if (auto i = number(name); i && state(*i) == kFree) set(*i, kReserved);
   }
 
   // Takes `name`; false when it was already taken.
-  bool claim(const std::string& name) {
+  bool claim(std::string_view name) {
     auto i = number(name);
     if (!i) return others_.insert(name).second;
     if (state(*i) == kUsed) return false;
@@ -190,9 +190,9 @@ class Names {
   static constexpr uint8_t kFree = 0, kReserved = 1, kUsed = 2;
 
   // i when `name` is stem+i (i written without leading zeros, at most 9 digits).
-  std::optional<size_t> number(const std::string& name) const {
+  std::optional<size_t> number(std::string_view name) const {
     if (name.size() <= 1 || name[0] != stem_) return {};
-    std::string_view digits = std::string_view(name).substr(1);
+    std::string_view digits = name.substr(1);
     if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return {};
     size_t i = 0;
     for (char ch : digits) {
@@ -406,23 +406,30 @@ class Restorer {
   // else the original value of its class (an exposed intermediate keeps the name it had). Outputs
   // are matched by name first (core/compare/output_match.h).
   struct Wanted {
-    std::string name;
+    std::string_view name;  // one of meta_'s names, or empty
     bool original = false;  // the name of an original output
   };
-  std::vector<Wanted> output_names(const ENode& root_node) const {
+  std::vector<Wanted> output_names(const ENode& root_node) {
     const ENode& own = eg_.term(meta_.root);
+    // Each class's original outputs, in order: an output takes the first one of its class that
+    // no earlier output took.
+    size_t n_own = std::min(meta_.output_names.size(), own.children.size());
+    std::vector<uint32_t> next_output(n_own, kNone);
+    for (size_t k = n_own; k-- > 0;) {
+      uint32_t& first = classes_[eg_.find(own.children[k]).value].first_output;
+      next_output[k] = first;
+      first = static_cast<uint32_t>(k);
+    }
     std::vector<Wanted> wanted(root_node.children.size());
-    std::vector<bool> used(meta_.output_names.size(), false);
     for (size_t i = 0; i < wanted.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
-      for (size_t k = 0; k < used.size() && k < own.children.size(); ++k)
-        if (!used[k] && eg_.find(own.children[k]) == c) {
-          used[k] = true;
-          wanted[i] = {meta_.output_names[k], true};
-          break;
-        }
-      if (!wanted[i].original)
-        if (const OriginalValue* o = original_.first(c)) wanted[i].name = o->value;
+      uint32_t& first = classes_[c.value].first_output;
+      if (first != kNone) {
+        wanted[i] = {meta_.output_names[first], true};
+        first = next_output[first];
+      } else if (const OriginalValue* o = original_.first(c)) {
+        wanted[i].name = o->value;
+      }
     }
     return wanted;
   }
@@ -432,7 +439,7 @@ class Restorer {
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
       if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(chosen(c).op)) continue;
-      if (values_.claim(wanted_[i].name)) set_name(c, wanted_[i].name);
+      if (values_.claim(wanted_[i].name)) set_name(c, std::string(wanted_[i].name));
     }
   }
 
@@ -542,14 +549,14 @@ class Restorer {
     NameIndex listed;
     listed.reserve(root_node.children.size());
     g_.outputs.reserve(root_node.children.size());
-    bool have_identity = OpRegistry::instance().find("identity") != nullptr;
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       const std::string& value = name_of(eg_.find(root_node.children[i]));
       bool original = wanted_[i].original;
       bool fits = original ? value == wanted_[i].name : !listed.find(value);
       std::string name = value;
-      if (!fits && have_identity) {
-        name = original && values_.claim(wanted_[i].name) ? wanted_[i].name : values_.fresh();
+      if (!fits && OpRegistry::instance().find("identity")) {
+        name = original && values_.claim(wanted_[i].name) ? std::string(wanted_[i].name)
+                                                          : values_.fresh();
         Node id;
         id.op = "identity";
         id.name = nodes_.fresh();
@@ -571,12 +578,13 @@ class Restorer {
   const Selection& sel_;
   Graph g_;
   OriginalNames original_;
-  static constexpr uint32_t kNoName = UINT32_MAX;
+  static constexpr uint32_t kNoName = UINT32_MAX, kNone = UINT32_MAX;
   enum : uint8_t { kUnvisited, kOnStack, kDone };  // topological_classes' marks
   struct ClassState {
     const ENode* chosen = nullptr;  // the selection's e-node, where it has one
     uint32_t name = kNoName;        // its value's name: an index into names_
     uint32_t depth = 0;             // the longest chain of nodes up to its value
+    uint32_t first_output = kNone;  // output_names' list of its original outputs
     uint8_t visit = kUnvisited;
   };
   std::vector<ClassState> classes_;  // by class id
