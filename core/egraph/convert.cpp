@@ -75,10 +75,26 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
     if (auto k = values.find(value)) return terms[*k];
     return std::nullopt;
   };
-  size_t value_count = g.inputs.size() + g.constants.size();
-  for (const Node& node : g.nodes) value_count += node.outputs.size();
+  // Op name (a view of g's) -> its id: a graph names a few ops many times.
+  NameIndex op_names;
+  std::vector<OpId> op_ids;
+  auto op_of = [&](std::string_view op) {
+    if (auto k = op_names.find(op)) return op_ids[*k];
+    OpId id = op_id(op);
+    op_names.insert(op);
+    op_ids.push_back(id);
+    return id;
+  };
+  auto add_output = [&](const Node& node, size_t k, EClassId id) {
+    set_term(node.outputs[k], id);
+    meta.originals.emplace_back(id, node.outputs[k], node.name);
+  };
+  size_t output_count = 0;
+  for (const Node& node : g.nodes) output_count += node.outputs.size();
+  size_t value_count = g.inputs.size() + g.constants.size() + output_count;
   values.reserve(value_count);
   terms.reserve(value_count);
+  meta.originals.reserve(output_count);
   for (const auto& in : g.inputs) {
     set_term(in.name, eg.add_input(in.name, in.type));
     meta.input_names.push_back(in.name);
@@ -97,24 +113,18 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
         if (!term) fail("input '{}' is not defined (run infer_graph first)", in);
         children.push_back(*term);
       }
-      std::optional<OpaqueOp> opaque;
-      std::optional<ENode> op;  // a registry op's e-node, made once for all its outputs
-      if (node.is_opaque())
-        opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
-      else if (!node.outputs.empty())
-        op = make_enode(node.op, node.attrs, std::move(children), 0,
-                        static_cast<unsigned>(node.outputs.size()));
-      for (size_t k = 0; k < node.outputs.size(); ++k) {
-        auto out = static_cast<unsigned>(k);
-        EClassId id;
-        if (opaque) {
-          id = eg.add_opaque(*opaque, children, out);
-        } else {
-          op->out = static_cast<uint16_t>(out);
-          id = eg.add(*op);
+      if (node.is_opaque()) {
+        OpaqueOp opaque{node.op, node.attrs, *node.opaque};
+        for (size_t k = 0; k < node.outputs.size(); ++k)
+          add_output(node, k, eg.add_opaque(opaque, children, static_cast<unsigned>(k)));
+      } else if (!node.outputs.empty()) {
+        // A registry op's e-node, made once for all its outputs.
+        ENode op = make_enode(op_of(node.op), node.attrs, std::move(children), 0,
+                              static_cast<unsigned>(node.outputs.size()));
+        for (size_t k = 0; k < node.outputs.size(); ++k) {
+          op.out = static_cast<uint16_t>(k);
+          add_output(node, k, eg.add(op));
         }
-        set_term(node.outputs[k], id);
-        meta.originals.push_back({id, node.outputs[k], node.name});
       }
     } catch (const Error& e) {
       throw e.at_node(node.name);
