@@ -5,6 +5,7 @@
 #include <forward_list>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -335,13 +336,17 @@ class Restorer {
     std::vector<EClassId> order = topological_classes(out_node);
     // Sized once: a variant is built node by node, and regrowing these costs more than filling.
     g_.nodes.reserve(order.size() + out_node.children.size());
-    values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
-    nodes_.expect(2 * order.size());
+    // A value name per class, input, constant and output at most: the table of names not of the
+    // form v+i is sized for them. Node names not of the form n+i (an imported model's) are
+    // rarer: their table grows when one comes.
+    values_.expect(order.size() + out_node.children.size() + eg_.inputs().size() +
+                   eg_.constants().size());
     for (const auto& [name, _] : eg_.inputs()) values_.claim(name);
     for (const auto& [name, _] : eg_.constants()) values_.claim(name);
     types_.reserve(order.size() + eg_.inputs().size() + eg_.constants().size());
     names_.reserve(order.size());
     g_.name = meta_.name;
+    g_.inputs.reserve(meta_.input_names.size());
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
     name_outputs_first(out_node);
@@ -361,29 +366,32 @@ class Restorer {
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
     order.reserve(sel_.chosen.size());  // every class it lists, at most
-    std::vector<std::pair<EClassId, size_t>> stack;
+    // A class on the depth-first path, with its chosen e-node's children and the next to visit.
+    struct Frame {
+      EClassId cls;
+      std::span<const EClassId> children;
+      size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto enter = [&](EClassId c) {
+      classes_[c.value].visit = kOnStack;
+      stack.push_back({c, chosen(c).children.span()});
+    };
     for (EClassId top : root_node.children) {
-      stack.push_back({eg_.find(top), 0});
+      EClassId t = eg_.find(top);
+      if (classes_[t.value].visit == kDone) continue;
+      enter(t);
       while (!stack.empty()) {
-        auto& [c, next] = stack.back();
-        uint8_t& visit = classes_[c.value].visit;
-        if (next == 0) {
-          if (visit == kDone) {
-            stack.pop_back();
-            continue;
-          }
-          visit = kOnStack;
-        }
-        const ENode& n = chosen(c);
-        if (next < n.children.size()) {
-          EClassId d = eg_.find(n.children[next++]);
-          uint8_t child = classes_[d.value].visit;
-          if (child == kOnStack) fail("the selection is cyclic at e-class e{}", d.value);
-          if (child == kUnvisited) stack.push_back({d, 0});
+        Frame& f = stack.back();
+        if (f.next < f.children.size()) {
+          EClassId d = eg_.find(f.children[f.next++]);
+          uint8_t visit = classes_[d.value].visit;
+          if (visit == kOnStack) fail("the selection is cyclic at e-class e{}", d.value);
+          if (visit == kUnvisited) enter(d);
           continue;
         }
-        visit = kDone;
-        order.push_back(c);
+        classes_[f.cls.value].visit = kDone;
+        order.push_back(f.cls);
         stack.pop_back();
       }
     }
