@@ -104,10 +104,10 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
     set_term(c.name, eg.add_const(c));
     meta.constant_names.push_back(c.name);
   }
+  std::vector<EClassId> children;  // the node's, reused from node to node
   for (const Node& node : g.nodes) {
     try {
-      std::vector<EClassId> children;
-      children.reserve(node.inputs.size());
+      children.clear();
       for (const auto& in : node.inputs) {
         if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
         auto term = term_of(in);
@@ -120,7 +120,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
           add_output(node, k, eg.add_opaque(opaque, children, static_cast<unsigned>(k)));
       } else if (!node.outputs.empty()) {
         // A registry op's e-node, made once for all its outputs.
-        ENode op = make_enode(op_of(node.op), node.attrs, std::move(children), 0,
+        ENode op = make_enode(op_of(node.op), node.attrs, children, 0,
                               static_cast<unsigned>(node.outputs.size()));
         for (size_t k = 0; k < node.outputs.size(); ++k) {
           op.out = static_cast<uint16_t>(k);
