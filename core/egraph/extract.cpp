@@ -303,8 +303,11 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     const auto& nodes = eclass[c.value]->nodes;
     return std::any_of(nodes.begin(), nodes.end(), placed);
   };
-  // Places c, then every finished class that was waiting for it.
+  // Places c, then every finished class that was waiting for it. Only finished classes are
+  // placed, so some class waits exactly when more have finished than are placed; without one
+  // (an acyclic choice's common case) the parents need no look.
   std::vector<EClassId> work;
+  size_t finished = 0;
   auto place = [&](EClassId first) {
     work.push_back(first);
     while (!work.empty()) {
@@ -313,6 +316,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
       if (pos[c.value] >= 0) continue;
       pos[c.value] = static_cast<int32_t>(view.order.size());
       view.order.push_back(c);
+      if (finished == view.order.size()) continue;
       for (EClassId p : eclass[c.value]->parents) {
         EClassId q = eg.find(p);
         if (state[q.value] == kFinished && pos[q.value] < 0 && can_place(q)) work.push_back(q);
@@ -352,6 +356,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     EClassId c = f.cls;
     stack.pop_back();
     state[c.value] = kFinished;
+    ++finished;
     if (can_place(c)) place(c);
   }
 
