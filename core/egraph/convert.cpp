@@ -32,13 +32,14 @@ class NameIndex {
   }
 
   std::optional<uint32_t> find(std::string_view name) const {
-    return index_.find(hash(name), [&](uint32_t k) { return names_[k] == name; });
+    return index_.find(hash(name), [&](uint32_t k) { return same(names_[k], name); });
   }
 
   // The number of `name`, and whether this call added it.
   std::pair<uint32_t, bool> insert(std::string_view name) {
     size_t h = hash(name);
-    if (auto k = index_.find(h, [&](uint32_t k) { return names_[k] == name; })) return {*k, false};
+    if (auto k = index_.find(h, [&](uint32_t k) { return same(names_[k], name); }))
+      return {*k, false};
     auto k = static_cast<uint32_t>(names_.size());
     index_.insert(k, h);
     names_.push_back(name);
@@ -51,6 +52,15 @@ class NameIndex {
   static size_t hash(std::string_view name) {
     uint64_t h = stable_hash(name);
     return static_cast<size_t>(h ^ (h >> 32));
+  }
+
+  // Byte by byte: a name is a few bytes long, and the call to memcmp that == makes costs more
+  // than comparing them.
+  static bool same(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) return false;
+    return true;
   }
 
   std::vector<std::string_view> names_;
