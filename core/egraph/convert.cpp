@@ -5,6 +5,7 @@
 #include <forward_list>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -31,13 +32,14 @@ class NameIndex {
   }
 
   std::optional<uint32_t> find(std::string_view name) const {
-    return index_.find(hash(name), [&](uint32_t k) { return names_[k] == name; });
+    return index_.find(hash(name), [&](uint32_t k) { return same(names_[k], name); });
   }
 
   // The number of `name`, and whether this call added it.
   std::pair<uint32_t, bool> insert(std::string_view name) {
     size_t h = hash(name);
-    if (auto k = index_.find(h, [&](uint32_t k) { return names_[k] == name; })) return {*k, false};
+    if (auto k = index_.find(h, [&](uint32_t k) { return same(names_[k], name); }))
+      return {*k, false};
     auto k = static_cast<uint32_t>(names_.size());
     index_.insert(k, h);
     names_.push_back(name);
@@ -50,6 +52,15 @@ class NameIndex {
   static size_t hash(std::string_view name) {
     uint64_t h = stable_hash(name);
     return static_cast<size_t>(h ^ (h >> 32));
+  }
+
+  // Byte by byte: a name is a few bytes long, and the call to memcmp that == makes costs more
+  // than comparing them.
+  static bool same(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) return false;
+    return true;
   }
 
   std::vector<std::string_view> names_;
@@ -75,10 +86,26 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
     if (auto k = values.find(value)) return terms[*k];
     return std::nullopt;
   };
-  size_t value_count = g.inputs.size() + g.constants.size();
-  for (const Node& node : g.nodes) value_count += node.outputs.size();
+  // Op name (a view of g's) -> its id: a graph names a few ops many times.
+  NameIndex op_names;
+  std::vector<OpId> op_ids;
+  auto op_of = [&](std::string_view op) {
+    if (auto k = op_names.find(op)) return op_ids[*k];
+    OpId id = op_id(op);
+    op_names.insert(op);
+    op_ids.push_back(id);
+    return id;
+  };
+  auto add_output = [&](const Node& node, size_t k, EClassId id) {
+    set_term(node.outputs[k], id);
+    meta.originals.emplace_back(id, node.outputs[k], node.name);
+  };
+  size_t output_count = 0;
+  for (const Node& node : g.nodes) output_count += node.outputs.size();
+  size_t value_count = g.inputs.size() + g.constants.size() + output_count;
   values.reserve(value_count);
   terms.reserve(value_count);
+  meta.originals.reserve(output_count);
   for (const auto& in : g.inputs) {
     set_term(in.name, eg.add_input(in.name, in.type));
     meta.input_names.push_back(in.name);
@@ -87,34 +114,28 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
     set_term(c.name, eg.add_const(c));
     meta.constant_names.push_back(c.name);
   }
+  std::vector<EClassId> children;  // the node's, reused from node to node
   for (const Node& node : g.nodes) {
     try {
-      std::vector<EClassId> children;
-      children.reserve(node.inputs.size());
+      children.clear();
       for (const auto& in : node.inputs) {
         if (in.empty()) fail("an omitted optional input cannot be represented in the e-graph");
         auto term = term_of(in);
         if (!term) fail("input '{}' is not defined (run infer_graph first)", in);
         children.push_back(*term);
       }
-      std::optional<OpaqueOp> opaque;
-      std::optional<ENode> op;  // a registry op's e-node, made once for all its outputs
-      if (node.is_opaque())
-        opaque = OpaqueOp{node.op, node.attrs, *node.opaque};
-      else if (!node.outputs.empty())
-        op = make_enode(node.op, node.attrs, std::move(children), 0,
-                        static_cast<unsigned>(node.outputs.size()));
-      for (size_t k = 0; k < node.outputs.size(); ++k) {
-        auto out = static_cast<unsigned>(k);
-        EClassId id;
-        if (opaque) {
-          id = eg.add_opaque(*opaque, children, out);
-        } else {
-          op->out = static_cast<uint16_t>(out);
-          id = eg.add(*op);
+      if (node.is_opaque()) {
+        OpaqueOp opaque{node.op, node.attrs, *node.opaque};
+        for (size_t k = 0; k < node.outputs.size(); ++k)
+          add_output(node, k, eg.add_opaque(opaque, children, static_cast<unsigned>(k)));
+      } else if (!node.outputs.empty()) {
+        // A registry op's e-node, made once for all its outputs.
+        ENode op = make_enode(op_of(node.op), node.attrs, children, 0,
+                              static_cast<unsigned>(node.outputs.size()));
+        for (size_t k = 0; k < node.outputs.size(); ++k) {
+          op.out = static_cast<uint16_t>(k);
+          add_output(node, k, eg.add(op));
         }
-        set_term(node.outputs[k], id);
-        meta.originals.push_back({id, node.outputs[k], node.name});
       }
     } catch (const Error& e) {
       throw e.at_node(node.name);
@@ -162,12 +183,12 @@ class Names {
   explicit Names(char stem) : stem_(stem) {}
 
   // Keeps an original name of the form stem+i from being handed out as a fresh name.
-  void reserve(const std::string& name) {
+  void reserve(std::string_view name) {
     if (auto i = number(name); i && state(*i) == kFree) set(*i, kReserved);
   }
 
   // Takes `name`; false when it was already taken.
-  bool claim(const std::string& name) {
+  bool claim(std::string_view name) {
     auto i = number(name);
     if (!i) return others_.insert(name).second;
     if (state(*i) == kUsed) return false;
@@ -190,9 +211,9 @@ class Names {
   static constexpr uint8_t kFree = 0, kReserved = 1, kUsed = 2;
 
   // i when `name` is stem+i (i written without leading zeros, at most 9 digits).
-  std::optional<size_t> number(const std::string& name) const {
+  std::optional<size_t> number(std::string_view name) const {
     if (name.size() <= 1 || name[0] != stem_) return {};
-    std::string_view digits = std::string_view(name).substr(1);
+    std::string_view digits = name.substr(1);
     if (digits.size() > 9 || (digits.size() > 1 && digits[0] == '0')) return {};
     size_t i = 0;
     for (char ch : digits) {
@@ -325,13 +346,17 @@ class Restorer {
     std::vector<EClassId> order = topological_classes(out_node);
     // Sized once: a variant is built node by node, and regrowing these costs more than filling.
     g_.nodes.reserve(order.size() + out_node.children.size());
-    values_.expect(2 * order.size() + eg_.inputs().size() + eg_.constants().size());
-    nodes_.expect(2 * order.size());
+    // A value name per class, input, constant and output at most: the table of names not of the
+    // form v+i is sized for them. Node names not of the form n+i (an imported model's) are
+    // rarer: their table grows when one comes.
+    values_.expect(order.size() + out_node.children.size() + eg_.inputs().size() +
+                   eg_.constants().size());
     for (const auto& [name, _] : eg_.inputs()) values_.claim(name);
     for (const auto& [name, _] : eg_.constants()) values_.claim(name);
     types_.reserve(order.size() + eg_.inputs().size() + eg_.constants().size());
     names_.reserve(order.size());
     g_.name = meta_.name;
+    g_.inputs.reserve(meta_.input_names.size());
     for (const auto& name : meta_.input_names) g_.inputs.push_back({name, eg_.inputs().at(name)});
     wanted_ = output_names(out_node);
     name_outputs_first(out_node);
@@ -351,29 +376,32 @@ class Restorer {
   std::vector<EClassId> topological_classes(const ENode& root_node) {
     std::vector<EClassId> order;
     order.reserve(sel_.chosen.size());  // every class it lists, at most
-    std::vector<std::pair<EClassId, size_t>> stack;
+    // A class on the depth-first path, with its chosen e-node's children and the next to visit.
+    struct Frame {
+      EClassId cls;
+      std::span<const EClassId> children;
+      size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto enter = [&](EClassId c) {
+      classes_[c.value].visit = kOnStack;
+      stack.push_back({c, chosen(c).children.span()});
+    };
     for (EClassId top : root_node.children) {
-      stack.push_back({eg_.find(top), 0});
+      EClassId t = eg_.find(top);
+      if (classes_[t.value].visit == kDone) continue;
+      enter(t);
       while (!stack.empty()) {
-        auto& [c, next] = stack.back();
-        uint8_t& visit = classes_[c.value].visit;
-        if (next == 0) {
-          if (visit == kDone) {
-            stack.pop_back();
-            continue;
-          }
-          visit = kOnStack;
-        }
-        const ENode& n = chosen(c);
-        if (next < n.children.size()) {
-          EClassId d = eg_.find(n.children[next++]);
-          uint8_t child = classes_[d.value].visit;
-          if (child == kOnStack) fail("the selection is cyclic at e-class e{}", d.value);
-          if (child == kUnvisited) stack.push_back({d, 0});
+        Frame& f = stack.back();
+        if (f.next < f.children.size()) {
+          EClassId d = eg_.find(f.children[f.next++]);
+          uint8_t visit = classes_[d.value].visit;
+          if (visit == kOnStack) fail("the selection is cyclic at e-class e{}", d.value);
+          if (visit == kUnvisited) enter(d);
           continue;
         }
-        visit = kDone;
-        order.push_back(c);
+        classes_[f.cls.value].visit = kDone;
+        order.push_back(f.cls);
         stack.pop_back();
       }
     }
@@ -406,23 +434,30 @@ class Restorer {
   // else the original value of its class (an exposed intermediate keeps the name it had). Outputs
   // are matched by name first (core/compare/output_match.h).
   struct Wanted {
-    std::string name;
+    std::string_view name;  // one of meta_'s names, or empty
     bool original = false;  // the name of an original output
   };
-  std::vector<Wanted> output_names(const ENode& root_node) const {
+  std::vector<Wanted> output_names(const ENode& root_node) {
     const ENode& own = eg_.term(meta_.root);
+    // Each class's original outputs, in order: an output takes the first one of its class that
+    // no earlier output took.
+    size_t n_own = std::min(meta_.output_names.size(), own.children.size());
+    std::vector<uint32_t> next_output(n_own, kNone);
+    for (size_t k = n_own; k-- > 0;) {
+      uint32_t& first = classes_[eg_.find(own.children[k]).value].first_output;
+      next_output[k] = first;
+      first = static_cast<uint32_t>(k);
+    }
     std::vector<Wanted> wanted(root_node.children.size());
-    std::vector<bool> used(meta_.output_names.size(), false);
     for (size_t i = 0; i < wanted.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
-      for (size_t k = 0; k < used.size() && k < own.children.size(); ++k)
-        if (!used[k] && eg_.find(own.children[k]) == c) {
-          used[k] = true;
-          wanted[i] = {meta_.output_names[k], true};
-          break;
-        }
-      if (!wanted[i].original)
-        if (const OriginalValue* o = original_.first(c)) wanted[i].name = o->value;
+      uint32_t& first = classes_[c.value].first_output;
+      if (first != kNone) {
+        wanted[i] = {meta_.output_names[first], true};
+        first = next_output[first];
+      } else if (const OriginalValue* o = original_.first(c)) {
+        wanted[i].name = o->value;
+      }
     }
     return wanted;
   }
@@ -432,7 +467,7 @@ class Restorer {
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       EClassId c = eg_.find(root_node.children[i]);
       if (wanted_[i].name.empty() || has_name(c) || is_leaf_op(chosen(c).op)) continue;
-      if (values_.claim(wanted_[i].name)) set_name(c, wanted_[i].name);
+      if (values_.claim(wanted_[i].name)) set_name(c, std::string(wanted_[i].name));
     }
   }
 
@@ -542,14 +577,14 @@ class Restorer {
     NameIndex listed;
     listed.reserve(root_node.children.size());
     g_.outputs.reserve(root_node.children.size());
-    bool have_identity = OpRegistry::instance().find("identity") != nullptr;
     for (size_t i = 0; i < root_node.children.size(); ++i) {
       const std::string& value = name_of(eg_.find(root_node.children[i]));
       bool original = wanted_[i].original;
       bool fits = original ? value == wanted_[i].name : !listed.find(value);
       std::string name = value;
-      if (!fits && have_identity) {
-        name = original && values_.claim(wanted_[i].name) ? wanted_[i].name : values_.fresh();
+      if (!fits && OpRegistry::instance().find("identity")) {
+        name = original && values_.claim(wanted_[i].name) ? std::string(wanted_[i].name)
+                                                          : values_.fresh();
         Node id;
         id.op = "identity";
         id.name = nodes_.fresh();
@@ -571,12 +606,13 @@ class Restorer {
   const Selection& sel_;
   Graph g_;
   OriginalNames original_;
-  static constexpr uint32_t kNoName = UINT32_MAX;
+  static constexpr uint32_t kNoName = UINT32_MAX, kNone = UINT32_MAX;
   enum : uint8_t { kUnvisited, kOnStack, kDone };  // topological_classes' marks
   struct ClassState {
     const ENode* chosen = nullptr;  // the selection's e-node, where it has one
     uint32_t name = kNoName;        // its value's name: an index into names_
     uint32_t depth = 0;             // the longest chain of nodes up to its value
+    uint32_t first_output = kNone;  // output_names' list of its original outputs
     uint8_t visit = kUnvisited;
   };
   std::vector<ClassState> classes_;  // by class id

@@ -104,6 +104,10 @@ void EGraph::check_ids(const ENode& node) const {
 
 TypeId EGraph::infer_node(const ENode& node) const {
   check_ids(node);
+  return infer_checked(node);
+}
+
+TypeId EGraph::infer_checked(const ENode& node) const {
   if (node.op == special_ops::kGraphOut) {
     if (node.children.empty()) fail("graph_out needs at least one output");
     return kNoType;
@@ -177,7 +181,7 @@ EClassId EGraph::add_node(const ENode& node, const TypeId* known_type) {
     proofs_.connect(id, existing, ProofForest::kCongruence);
     return id;
   }
-  TypeId type = known_type ? *known_type : infer_node(canon);
+  TypeId type = known_type ? *known_type : infer_checked(canon);
   const Constant* constant =
       node.op == special_ops::kConst ? find_constant(leaf_name(node)) : nullptr;
   EClassId id = new_term(node);

@@ -184,6 +184,8 @@ class EGraph {
   std::optional<EClassId> memo_find(const ENode& canonical, size_t hash) const;
   // The node's type, kNoType for graph_out (not a tensor); throws Error when ill-typed.
   TypeId infer_node(const ENode& node) const;
+  // infer_node for a node whose children check_ids has accepted.
+  TypeId infer_checked(const ENode& node) const;
   EClassId new_term(const ENode& node);
   // add() with the node's type, or nullptr to infer it.
   EClassId add_node(const ENode& node, const TypeId* type);

@@ -61,10 +61,10 @@ int compare_enodes(const ENode& a, const ENode& b) {
 
 ENode make_enode(std::string_view op, const Attrs& attrs, std::vector<EClassId> children,
                  unsigned out, unsigned n_out) {
-  return make_enode(op_id(op), attrs, std::move(children), out, n_out);
+  return make_enode(op_id(op), attrs, children, out, n_out);
 }
 
-ENode make_enode(OpId op, const Attrs& attrs, std::vector<EClassId> children, unsigned out,
+ENode make_enode(OpId op, const Attrs& attrs, std::span<const EClassId> children, unsigned out,
                  unsigned n_out) {
   const OpDef* def = op_def(op);
   if (!def)

@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,8 @@ inline bool enode_less(const ENode& a, const ENode& b) {
 // must pass it). Throws Error on an unknown op, bad attributes or an out of range output index.
 ENode make_enode(std::string_view op, const Attrs& attrs, std::vector<EClassId> children,
                  unsigned out = 0, unsigned n_out = 0);
-ENode make_enode(OpId op, const Attrs& attrs, std::vector<EClassId> children, unsigned out = 0,
+// The children are copied into the e-node, so the caller may reuse their storage.
+ENode make_enode(OpId op, const Attrs& attrs, std::span<const EClassId> children, unsigned out = 0,
                  unsigned n_out = 0);
 // Leaves and the root: the e-graph's add_input / add_const / add_graph_out build these.
 ENode input_enode(const std::string& name);

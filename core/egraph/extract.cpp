@@ -1,9 +1,11 @@
 #include "core/egraph/extract.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 #include "core/base/error.h"
@@ -79,7 +81,9 @@ Reached follow(const EGraph& eg, EClassId root, Pick&& pick) {
   Reached r;
   r.root = eg.find(root);
   r.node.assign(eg.term_count(), nullptr);
-  r.classes.reserve(eg.class_count());
+  // The reached ids, one bit each: reading them off in order costs less than sorting a list.
+  std::vector<uint64_t> reached((eg.term_count() + 63) / 64);
+  size_t count = 0;
   std::vector<EClassId> work{r.root};
   while (!work.empty()) {
     EClassId c = work.back();
@@ -88,10 +92,14 @@ Reached follow(const EGraph& eg, EClassId root, Pick&& pick) {
     const ENode* n = pick(c);
     if (!n) fail("e-class e{} has no term to extract", c.value);
     r.node[c.value] = n;
-    r.classes.push_back(c);
+    reached[c.value / 64] |= uint64_t{1} << (c.value % 64);
+    ++count;
     for (size_t k = n->children.size(); k-- > 0;) work.push_back(n->children[k]);
   }
-  std::sort(r.classes.begin(), r.classes.end());
+  r.classes.reserve(count);
+  for (size_t w = 0; w < reached.size(); ++w)
+    for (uint64_t bits = reached[w]; bits; bits &= bits - 1)
+      r.classes.emplace_back(static_cast<uint32_t>(64 * w + std::countr_zero(bits)));
   return r;
 }
 
@@ -295,8 +303,11 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     const auto& nodes = eclass[c.value]->nodes;
     return std::any_of(nodes.begin(), nodes.end(), placed);
   };
-  // Places c, then every finished class that was waiting for it.
+  // Places c, then every finished class that was waiting for it. Only finished classes are
+  // placed, so some class waits exactly when more have finished than are placed; without one
+  // (an acyclic choice's common case) the parents need no look.
   std::vector<EClassId> work;
+  size_t finished = 0;
   auto place = [&](EClassId first) {
     work.push_back(first);
     while (!work.empty()) {
@@ -305,6 +316,7 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
       if (pos[c.value] >= 0) continue;
       pos[c.value] = static_cast<int32_t>(view.order.size());
       view.order.push_back(c);
+      if (finished == view.order.size()) continue;
       for (EClassId p : eclass[c.value]->parents) {
         EClassId q = eg.find(p);
         if (state[q.value] == kFinished && pos[q.value] < 0 && can_place(q)) work.push_back(q);
@@ -312,46 +324,49 @@ AcyclicView acyclic_view(const EGraph& eg, EClassId root) {
     }
   };
 
-  // Iterative DFS over (class, member, child) positions.
+  // Iterative DFS over (class, member, child) positions; a frame holds its class's members and
+  // the current member's children.
   struct Frame {
     EClassId cls;
-    const EClass* eclass;
+    std::span<const ENode> nodes;
+    std::span<const EClassId> children;  // of nodes[node], while node < nodes.size()
     size_t node = 0, child = 0;
   };
-  EClassId r = eg.find(root);
-  eclass[r.value] = &eg.eclass(r);
-  std::vector<Frame> stack{{r, eclass[r.value]}};
-  state[r.value] = kGray;
+  std::vector<Frame> stack;
+  auto enter = [&](EClassId c) {
+    state[c.value] = kGray;
+    eclass[c.value] = &eg.eclass(c);
+    std::span<const ENode> nodes(eclass[c.value]->nodes.begin(), eclass[c.value]->nodes.end());
+    stack.push_back(
+        {c, nodes, nodes.empty() ? std::span<const EClassId>() : nodes[0].children.span()});
+  };
+  enter(eg.find(root));
   while (!stack.empty()) {
     Frame& f = stack.back();
-    const auto& nodes = f.eclass->nodes;
-    if (f.node == nodes.size()) {
-      EClassId c = f.cls;
-      stack.pop_back();
-      state[c.value] = kFinished;
-      if (can_place(c)) place(c);
+    if (f.child < f.children.size()) {
+      EClassId d = f.children[f.child++];
+      if (state[d.value] == kWhite) enter(d);
       continue;
     }
-    const ENode& n = nodes[f.node];
-    if (f.child < n.children.size()) {
-      EClassId d = n.children[f.child++];
-      if (state[d.value] == kWhite) {
-        state[d.value] = kGray;
-        eclass[d.value] = &eg.eclass(d);
-        stack.push_back({d, eclass[d.value]});
-      }
+    if (++f.node < f.nodes.size()) {
+      f.children = f.nodes[f.node].children.span();
+      f.child = 0;
       continue;
     }
-    ++f.node;
-    f.child = 0;
+    EClassId c = f.cls;
+    stack.pop_back();
+    state[c.value] = kFinished;
+    ++finished;
+    if (can_place(c)) place(c);
   }
 
   for (EClassId c : view.order) {
     auto begin = static_cast<uint32_t>(view.members.size());
     for (const ENode& n : eclass[c.value]->nodes) {
-      bool before = true;
-      for (EClassId ch : n.children) before = before && pos[ch.value] < pos[c.value];
-      if (before) view.members.push_back(&n);
+      auto children = n.children.span();
+      if (std::all_of(children.begin(), children.end(),
+                      [&](EClassId ch) { return pos[ch.value] < pos[c.value]; }))
+        view.members.push_back(&n);
     }
     view.range[c.value] = {begin, static_cast<uint32_t>(view.members.size())};
   }
