@@ -98,7 +98,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
   };
   auto add_output = [&](const Node& node, size_t k, EClassId id) {
     set_term(node.outputs[k], id);
-    meta.originals.emplace_back(id, node.outputs[k], node.name);
+    meta.originals.push_back({id, node.outputs[k], node.name});
   };
   size_t output_count = 0;
   for (const Node& node : g.nodes) output_count += node.outputs.size();
