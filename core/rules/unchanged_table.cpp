@@ -8,8 +8,8 @@ void UnchangedTable::key(uint32_t plan, uint32_t leaf, EClassId matched,
   leaf_ = leaf;
   matched_ = matched.value;
   classes_ = classes;
-  hash_ =
-      kNoHash;  // hashed when first looked up: most keys of a runner's first iteration never are
+  // Hashed when first looked up or recorded: most keys of a runner's first iteration never are.
+  hash_ = kNoHash;
   at_ = kUnknown;
 }
 
