@@ -98,7 +98,11 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
   };
   auto add_output = [&](const Node& node, size_t k, EClassId id) {
     set_term(node.outputs[k], id);
-    meta.originals.push_back({id, node.outputs[k], node.name});
+    // Filled in place (clang 14 has no emplace of an aggregate from its fields).
+    OriginalValue& o = meta.originals.emplace_back();
+    o.term = id;
+    o.value = node.outputs[k];
+    o.node = node.name;
   };
   size_t output_count = 0;
   for (const Node& node : g.nodes) output_count += node.outputs.size();

@@ -78,6 +78,10 @@ ApplyPlan::ApplyPlan(const Rule& rule) : n_classes_(rule.vars.classes.size()) {
 ApplyPlan::Outcome ApplyPlan::run(const EGraph& eg, const Rule& rule, const Match& m,
                                   std::vector<Value>& params, std::vector<int64_t>& candidates,
                                   Rng& rng) {
+  if (one_leaf_) {
+    if (leaves_.empty()) leaves_.emplace_back();
+    return {nullptr, &leaves_[0]};
+  }
   // `params` is only filled in where a step must be run: the path's recorded choices, then the
   // step's own clauses.
   path_.clear();
@@ -94,10 +98,6 @@ ApplyPlan::Outcome ApplyPlan::run(const EGraph& eg, const Rule& rule, const Matc
       params[step.pick] = step.candidates[k];
     }
   };
-  if (one_leaf_) {
-    if (leaves_.empty()) leaves_.emplace_back();
-    return {nullptr, &leaves_[0]};
-  }
   uint32_t s = find_root(eg, m);
   if (!s) {
     replay();
