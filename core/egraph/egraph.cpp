@@ -42,7 +42,9 @@ EGraph::EGraph() : terms_(std::make_unique<TermTable>()) {
 }
 EGraph::EGraph(EGraph&&) noexcept = default;
 EGraph& EGraph::operator=(EGraph&&) noexcept = default;
-EGraph::~EGraph() = default;
+EGraph::~EGraph() {
+  TypeTable::give_back(std::move(types_));
+}
 
 const ENode& EGraph::term(EClassId id) const {
   if (id.value >= terms_->nodes.size()) fail("no e-class e{}", id.value);
@@ -122,24 +124,24 @@ TypeId EGraph::infer_checked(const ENode& node) const {
   if (node.op == special_ops::kInput) {
     auto it = inputs_.find(leaf_name(node));
     if (it == inputs_.end()) fail("unknown graph input '{}'", leaf_name(node));
-    return types_.intern(it->second);
+    return types_->intern(it->second);
   }
   if (node.op == special_ops::kConst) {
     const Constant* c = find_constant(leaf_name(node));
     if (!c) fail("unknown constant '{}'", leaf_name(node));
-    return types_.intern(c->value.type());
+    return types_->intern(c->value.type());
   }
   if (node.op == special_ops::kOpaque)
-    return types_.intern(opaque_op(node).info.output_types.at(node.out));
-  return types_.infer(node, child_types_);
+    return types_->intern(opaque_op(node).info.output_types.at(node.out));
+  return types_->infer(node, child_types_);
 }
 
 TypeId EGraph::infer_op(const ENode& node, std::span<const TypeId> child_types) const {
-  return types_.infer(node, child_types);
+  return types_->infer(node, child_types);
 }
 
 TensorType EGraph::infer(const ENode& node) const {
-  return types_.at(infer_node(node));
+  return types_->at(infer_node(node));
 }
 
 // --- adding ------------------------------------------------------------------------------------
@@ -276,7 +278,7 @@ EClassId EGraph::add_graph_out(std::vector<EClassId> outputs) {
 
 std::string EGraph::describe_term(EClassId id) const {
   const EClass& c = *classes_[find(id).value];
-  std::string type = c.type == kNoType ? "graph outputs" : types_.at(c.type).str();
+  std::string type = c.type == kNoType ? "graph outputs" : types_->at(c.type).str();
   return fmt::format("{} : {} (e{})", term_str(*this, id, 24), type, find(id).value);
 }
 
@@ -411,7 +413,7 @@ std::span<const EClassId> EGraph::classes_with_op(OpId op) const {
 const TensorType& EGraph::type(EClassId id) const {
   TypeId t = eclass(id).type;
   if (t == kNoType) fail("e-class e{} is the graph's output list, not a tensor", find(id).value);
-  return types_.at(t);
+  return types_->at(t);
 }
 
 bool EGraph::has_type(EClassId id) const {
@@ -468,7 +470,7 @@ MemoryUsage EGraph::memory() const {
   }
   m.union_find = heap_block(uf_.capacity_bytes());
   m.proofs = heap_block(proofs_.links_bytes()) + heap_block(proofs_.justs_bytes());
-  m.types = types_.bytes();
+  m.types = types_->bytes();
   return m;
 }
 

@@ -144,7 +144,9 @@ class EGraph {
   bool has_type(EClassId id) const;
   // The interned type of a class (kNoType for the graph_out class), and an interned type.
   TypeId type_id(EClassId id) const { return eclass(id).type; }
-  const TensorType& type_of(TypeId t) const { return types_.at(t); }
+  const TensorType& type_of(TypeId t) const { return types_->at(t); }
+  // The serial of the table the type ids are of (TypeTable::serial).
+  uint64_t types_serial() const { return types_->serial(); }
   // The class's value when it holds a const e-node, else nullptr.
   const Constant* constant(EClassId id) const;
 
@@ -216,8 +218,8 @@ class EGraph {
   mutable bool by_op_stale_ = true;
 
   // Interning a type and memoising inference do not change what the e-graph means.
-  mutable TypeTable types_;
-  mutable std::vector<TypeId> child_types_;  // scratch for infer_node
+  std::unique_ptr<TypeTable> types_ = TypeTable::lend();  // given back when the e-graph goes
+  mutable std::vector<TypeId> child_types_;               // scratch for infer_node
 
   std::map<std::string, TensorType> inputs_;
   std::map<std::string, Constant> constants_;

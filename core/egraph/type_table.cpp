@@ -1,5 +1,9 @@
 #include "core/egraph/type_table.h"
 
+#include <atomic>
+
+#include "core/egraph/attrs_scope.h"
+
 namespace retort {
 
 namespace {
@@ -25,7 +29,32 @@ TensorType infer_op_type(const ENode& node, std::span<const TensorType> child_ty
 }
 
 TypeTable::TypeTable() {
+  static std::atomic<uint64_t> made{0};
+  serial_ = ++made;
   types_.emplace_back();  // kNoType: the graph_out class, which is not a tensor
+}
+
+namespace {
+
+// The table the last e-graph of this thread gave back.
+std::unique_ptr<TypeTable>& kept_table() {
+  thread_local std::unique_ptr<TypeTable> kept;
+  return kept;
+}
+
+}  // namespace
+
+std::unique_ptr<TypeTable> TypeTable::lend() {
+  if (std::unique_ptr<TypeTable>& kept = kept_table()) return std::move(kept);
+  return std::make_unique<TypeTable>();
+}
+
+void TypeTable::give_back(std::unique_ptr<TypeTable> table) {
+  if (!table || table->scoped_ || table->types_.size() > kKeptTypes ||
+      table->answers_.size() > kKeptAnswers)
+    return;
+  std::unique_ptr<TypeTable>& kept = kept_table();
+  if (!kept) kept = std::move(table);
 }
 
 TypeId TypeTable::intern(const TensorType& t) {
@@ -83,6 +112,7 @@ TypeId TypeTable::infer(const ENode& node, std::span<const TypeId> child_types) 
       a.error = static_cast<uint32_t>(errors_.size());
       errors_.push_back(e);
     }
+    scoped_ = scoped_ || attrs_scoped(node.attrs);
     keys_.push_back(node.op.value);
     keys_.push_back(node.attrs.value);
     keys_.push_back(static_cast<uint32_t>(node.out) << 16 | node.n_out);

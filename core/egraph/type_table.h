@@ -21,6 +21,20 @@ namespace retort {
 class TypeTable {
  public:
   TypeTable();
+  TypeTable(const TypeTable&) = delete;
+  TypeTable& operator=(const TypeTable&) = delete;
+
+  // A table for a new e-graph: the one the last e-graph on this thread gave back, or a new one.
+  // Type ids mean nothing outside their table, so a lent table's first ids being taken changes
+  // nothing an e-graph does.
+  static std::unique_ptr<TypeTable> lend();
+  // Keeps `table` for this thread's next e-graph, unless one is kept already, or it answered a
+  // question over attributes of an AttrsScope (whose ids die with the scope), or it has grown past
+  // a bound (a long campaign's types must not pile up).
+  static void give_back(std::unique_ptr<TypeTable> table);
+  // Unique to this table in the process: what a cache keyed by its type ids checks (a lent table
+  // keeps its ids, and a freed table's address may be reused).
+  uint64_t serial() const { return serial_; }
 
   TypeId intern(const TensorType& t);
   // The type of an id this table handed out; the reference stays valid for the table's life.
@@ -47,6 +61,8 @@ class TypeTable {
   };
   static constexpr uint32_t kNoError = UINT32_MAX;
 
+  static constexpr size_t kKeptTypes = 1024, kKeptAnswers = 16384;
+
   bool asks(const Answer& a, const ENode& node, std::span<const TypeId> child_types) const;
   [[noreturn]] static void fail_at(TypeId id);
 
@@ -63,6 +79,8 @@ class TypeTable {
   // The operand types of the question being answered, in the vector the registry's inference
   // takes: kept between questions so that its types' shapes keep their storage.
   std::vector<TensorType> operands_;
+  uint64_t serial_;
+  bool scoped_ = false;  // an answer is keyed by an AttrsScope's attributes
 };
 
 // The type a registry op e-node would have over children of the given types, computed by the

@@ -428,11 +428,25 @@ void ApplyMemo::insert(const Key& k, const ENode& node) {
   entries_.push_back({k.node, k.out, {k.values.begin(), k.values.end()}, node});
 }
 
+void ApplyMemo::begin(const EGraph& eg, const RuleSet& rules) {
+  if (rules_ != &rules || n_rules_ != rules.rules.size()) {
+    *this = ApplyMemo();
+    rules_ = &rules;
+    n_rules_ = rules.rules.size();
+    plans_.reserve(n_rules_);  // so that adding a plan does not move the others
+  }
+  unchanged = UnchangedTable();
+  unchanged_for_ = &eg;
+}
+
 ApplyPlan* ApplyMemo::plan(const EGraph& eg, const Rule& rule) {
-  if (plans_for_ != &eg) {
-    plans_.clear();
+  if (unchanged_for_ != &eg) {
     unchanged = UnchangedTable();
-    plans_for_ = &eg;
+    unchanged_for_ = &eg;
+  }
+  if (plans_for_ != eg.types_serial()) {
+    plans_.clear();
+    plans_for_ = eg.types_serial();
   }
   if (last_plan_ >= plans_.size() || plans_[last_plan_].first != &rule) {
     auto it =

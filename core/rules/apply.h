@@ -36,15 +36,22 @@ struct ApplyResult {
   EClassId rhs;        // Applied, Unchanged: the right-hand side's class
 };
 
-// What the applications of one rule set share (a Runner keeps one): for each right-hand side
-// node whose attributes or output depend on the match, the e-node (children unset) that each set
-// of those values gave, so that a repeated set is not built into an attribute map, interned and
-// normalised against the registry again; and each rule's ApplyPlan, keyed by the type ids of one
-// e-graph (a memo given another e-graph starts its plans afresh). It keeps pointers to the rules
-// and their pattern nodes: use one only while those rules live. Ids of a fuzz case's AttrsScope
-// are not kept.
+// What the applications of one rule set share (a Runner keeps one, or uses its caller's, which
+// carries it from run to run: RunnerCarry): for each right-hand side node whose
+// attributes or output depend on the match, the e-node (children unset) that each set of those
+// values gave, so that a repeated set is not built into an attribute map, interned and normalised
+// against the registry again; and each rule's ApplyPlan, keyed by the type ids of one TypeTable
+// (a memo given an e-graph with another table starts its plans afresh; an e-graph made after
+// another on the same thread takes over its table, type_table.h). It keeps pointers to the rules
+// and their pattern nodes: use one only while those rules live, unchanged. Ids of a fuzz case's
+// AttrsScope are not kept.
 class ApplyMemo {
  public:
+  // A run of `rules` over `eg` begins: the unchanged applications recorded so far are forgotten
+  // (they were of another e-graph, or of this one before changes no run saw), and everything
+  // when the memo was used with another rule set, or its size changed.
+  void begin(const EGraph& eg, const RuleSet& rules);
+
   // The lists an application works in (no part of the memo), kept from one application to the
   // next so that applying a match allocates only what it adds to the e-graph and the trace.
   struct Scratch {
@@ -75,10 +82,8 @@ class ApplyMemo {
 
   // The rule's plan on this e-graph, or null when the rule has none (ApplyPlan::for_rule).
   ApplyPlan* plan(const EGraph& eg, const Rule& rule);
-  // Room for the plans of `rules` rules, so that adding one does not move the others.
-  void reserve(size_t rules) { plans_.reserve(rules); }
 
-  // The index of the plan last asked for, among this e-graph's.
+  // The index of the plan last asked for, among this type table's.
   size_t plan_index() const { return last_plan_; }
   // Applications of planned rules on this e-graph that left it unchanged, and whether
   // applications look them up and keep them: a record serves only a later iteration, so a
@@ -95,7 +100,10 @@ class ApplyMemo {
   };
   std::vector<Entry> entries_;
   IdTable index_;
-  const EGraph* plans_for_ = nullptr;
+  const RuleSet* rules_ = nullptr;  // begin()'s, and their number
+  size_t n_rules_ = 0;
+  const EGraph* unchanged_for_ = nullptr;
+  uint64_t plans_for_ = 0;  // the serial of the type table the plans' keys are ids of
   std::vector<std::pair<const Rule*, std::optional<ApplyPlan>>> plans_;
   size_t last_plan_ = 0;  // the runner applies a rule's matches in a row
 };

@@ -38,12 +38,6 @@ size_t match_time_params(const Rule& rule) {
 // Whether a rule has match-time clauses and they read nothing but the types of its classes (and
 // the parameters they bind): then they decide the same for every match whose classes have the
 // same types.
-bool clauses_read_only_types(const Rule& rule) {
-  for (size_t i = 0; i < rule.match_clauses; ++i)
-    if (!rule.clauses[i].expr->reads_only_types()) return false;
-  return rule.match_clauses > 0;
-}
-
 // The class of the graph input or constant with this name, if the e-graph has one.
 std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
   if (eg.inputs().count(name)) return eg.lookup(input_enode(name));
@@ -65,7 +59,7 @@ class Matcher {
         classes_(std::move(out.scratch().classes)),
         attrs_(std::move(out.scratch().attrs)),
         n_params_(match_time_params(rule)),
-        by_types_(clauses_read_only_types(rule)),
+        by_binding_(rule.match_clauses_by_binding),
         root_is_op_(lhs_.root().kind == PatternNode::Kind::Op) {
     regs_.assign(prog_.n_regs, EClassId());
     cands_.assign(prog_.instrs.size(), {});
@@ -195,15 +189,19 @@ class Matcher {
     out_.add(root_class_, root_is_op_ ? root_node_ : nullptr, classes_, attrs_, params_);
   }
 
-  // The match-time clauses' verdict, their parameters bound. Where they read only class types,
-  // a search sees few tuples of types (every add of two f32[4,4] asks the same rank question),
-  // so it keeps each tuple's outcome rather than evaluating the clauses again.
+  // The match-time clauses' verdict, their parameters bound. Where they read only class types
+  // and attribute values, a search sees few bindings of them (every add of two f32[4,4] asks the
+  // same rank question; transposes share a few perms), so it keeps each binding's outcome rather
+  // than evaluating the clauses again. An attribute is keyed by its address: the maps it lies in
+  // are interned, and none goes away during a search.
   bool clauses_pass() {
-    if (!by_types_) return evaluate_clauses();
-    key_.resize(classes_.size());
-    for (size_t v = 0; v < classes_.size(); ++v) key_[v] = eg_.type_id(classes_[v]);
+    if (!by_binding_) return evaluate_clauses();
+    key_.resize(classes_.size() + attrs_.size());
+    for (size_t v = 0; v < classes_.size(); ++v) key_[v] = eg_.type_id(classes_[v]).value;
+    for (size_t a = 0; a < attrs_.size(); ++a)
+      key_[classes_.size() + a] = reinterpret_cast<uintptr_t>(attrs_[a]);
     for (const Outcome& o : outcomes_)
-      if (o.types == key_) {
+      if (o.binding == key_) {
         std::copy(o.params.begin(), o.params.end(), params_.begin());
         return o.pass;
       }
@@ -232,10 +230,10 @@ class Matcher {
     return true;
   }
 
-  // One tuple of class types and what the clauses said for it (by_types_); a search keeps at
-  // most kOutcomes, and evaluates the clauses for any further tuple.
+  // One binding of class types and attributes and what the clauses said for it (by_binding_);
+  // a search keeps at most kOutcomes, and evaluates the clauses for any further binding.
   struct Outcome {
-    std::vector<TypeId> types;
+    std::vector<uintptr_t> binding;
     bool pass;
     std::vector<Value> params;
   };
@@ -258,8 +256,8 @@ class Matcher {
   std::map<int, std::optional<EClassId>> leaves_;
   const ENode* root_node_ = nullptr;
   size_t n_params_ = 0;  // the parameters the match-time `let`s bind
-  bool by_types_ = false;
-  std::vector<TypeId> key_;  // the current match's class types (by_types_)
+  bool by_binding_ = false;
+  std::vector<uintptr_t> key_;  // the current match's binding (by_binding_)
   std::vector<Outcome> outcomes_;
   EClassId root_class_;
   bool root_is_op_ = false;
@@ -303,11 +301,11 @@ void MatchList::add(EClassId eclass, const ENode* node, std::span<const EClassId
     roots_.push_back({node->op, node->attrs, node->out, node->n_out,
                       static_cast<uint32_t>(children_.size()),
                       static_cast<uint32_t>(node->children.size())});
-    children_.insert(children_.end(), node->children.begin(), node->children.end());
+    children_.append(node->children.span());
   }
   // Most rules bind no attribute and no parameter: skip their empty lists.
-  classes_.insert(classes_.end(), classes.begin(), classes.end());
-  if (n_attrs_) attrs_.insert(attrs_.end(), attrs.begin(), attrs.end());
+  classes_.append(classes);
+  if (n_attrs_) attrs_.append(attrs);
   if (n_params_) params_.insert(params_.end(), params.begin(), params.end());
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/pod_vec.h"
 #include "core/egraph/egraph.h"
 #include "core/rules/rule.h"
 
@@ -81,11 +82,11 @@ class MatchList {
     uint32_t first, count;
   };
   size_t n_classes_, n_attrs_, n_params_;
-  std::vector<EClassId> eclass_;
-  std::vector<Root> roots_;  // one per match when the rule has a root e-node
-  std::vector<EClassId> children_;
-  std::vector<EClassId> classes_;
-  std::vector<const AttrValue*> attrs_;
+  PodVec<EClassId> eclass_;
+  PodVec<Root> roots_;  // one per match when the rule has a root e-node
+  PodVec<EClassId> children_;
+  PodVec<EClassId> classes_;
+  PodVec<const AttrValue*> attrs_;
   std::vector<Value> params_;
   Scratch scratch_;
 };

@@ -563,12 +563,6 @@ Value Expr::eval(const EvalContext& ctx) const {
   }
 }
 
-bool Expr::reads_only_types() const {
-  if (kind_ == Kind::AttrVar || (fn_ && fn_->name == "is-const")) return false;
-  return std::all_of(args_.begin(), args_.end(),
-                     [](const Expr& a) { return a.reads_only_types(); });
-}
-
 bool Expr::asks_is_const() const {
   if (fn_ && fn_->name == "is-const") return true;
   return std::any_of(args_.begin(), args_.end(), [](const Expr& a) { return a.asks_is_const(); });

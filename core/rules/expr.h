@@ -67,9 +67,6 @@ class Expr {
   const SourceLoc& loc() const { return loc_; }
   const std::string& str() const { return text_; }
   const Value& literal() const { return literal_; }  // a Literal's value
-  // Whether the value depends on nothing but the types of e-classes and parameters: no attribute
-  // of the match, no is-const (a merge can give a class a constant; its type never changes).
-  bool reads_only_types() const;
   // Whether it asks is-const of a class: the one thing an expression can read that a class's
   // type and the match's attribute values do not decide.
   bool asks_is_const() const;

@@ -32,6 +32,15 @@ bool plannable(const Rule& rule) {
   return true;
 }
 
+// Rule::match_clauses_by_binding.
+bool match_clauses_by_binding(const Rule& rule) {
+  for (size_t i = 0; i < rule.match_clauses; ++i) {
+    const RuleClause& c = rule.clauses[i];
+    if (asks_is_const(c.expr) || asks_is_const(c.lo) || asks_is_const(c.hi)) return false;
+  }
+  return rule.match_clauses > 0;
+}
+
 }  // namespace
 
 // Defined in the build's generated/embedded_rules.cpp (see CMakeLists.txt).
@@ -158,6 +167,7 @@ class RuleFileParser {
       check_rhs_root(r, *rhs);
     }
     r.plannable = plannable(r);
+    r.match_clauses_by_binding = match_clauses_by_binding(r);
     return r;
   }
 

@@ -54,6 +54,10 @@ struct Rule {
   // types, attribute values and parameters decide its applications' choices, which can then be
   // planned per binding (core/rules/apply_plan.h). Set by the parser.
   bool plannable = false;
+  // There are match-time clauses, and none asks is-const: class types, attribute values and the
+  // parameters they set decide them, so a search evaluates them once per such binding (a merge
+  // can give a class a constant; its type never changes). Set by the parser.
+  bool match_clauses_by_binding = false;
 
   // Expose and Reorder rewrite the graph_out e-node itself rather than a term.
   bool on_graph_out() const { return kind != Kind::Rewrite; }

@@ -82,10 +82,15 @@ Runner::Runner(EGraph& eg, const RuleSet& rules, RunnerOptions options)
       options_(options),
       scheduler_(options.scheduler, rules.rules.size(), options.backoff),
       rng_(options.seed),
+      carry_(options.carry ? *options.carry : own_carry_),
+      memo_(carry_.memo),
+      found_(carry_.found),
       chosen_(rules.rules.size()) {
-  found_.reserve(rules.rules.size());
-  for (const Rule& rule : rules.rules) found_.emplace_back(rule);
-  memo_.reserve(rules.rules.size());
+  // A search resets its list for its rule: lists carried over from another rule set serve too.
+  if (found_.size() > rules.rules.size())
+    found_.erase(found_.begin() + rules.rules.size(), found_.end());
+  for (size_t i = found_.size(); i < rules.rules.size(); ++i) found_.emplace_back(rules.rules[i]);
+  memo_.begin(eg, rules);
 }
 
 bool Runner::interrupted() const {

@@ -19,6 +19,16 @@
 
 namespace retort {
 
+// What a runner keeps from one run to the next of the same rules, for a caller that runs them
+// over and over (a campaign's cases, a benchmark's runs) and names one in RunnerOptions::carry:
+// what applications learned (ApplyMemo) and the storage of the per-rule match lists, which a
+// runner of its own would grow again from nothing. Use one with one rule set, on one thread at
+// a time.
+struct RunnerCarry {
+  ApplyMemo memo;
+  std::vector<MatchList> found;  // by rule: the last search's matches
+};
+
 struct RunnerOptions {
   size_t iter_limit = 30;
   size_t node_limit = 10000;        // stop applying once the e-graph holds this many e-nodes
@@ -30,6 +40,9 @@ struct RunnerOptions {
   // When set, follows the e-graph's e-node count as rules apply (read by a progress display on
   // another thread).
   std::atomic<size_t>* progress_nodes = nullptr;
+  // When set, the runner keeps what it learns there rather than in itself, for the next runs of
+  // the same rules.
+  RunnerCarry* carry = nullptr;
 };
 
 enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Cancelled };
@@ -89,10 +102,12 @@ class Runner {
   RunnerOptions options_;
   Scheduler scheduler_;
   Rng rng_;
-  ApplyMemo memo_;  // over rules_
-  // Per rule, the last search's matches and the numbers of those to apply (all, or the cap's
-  // sample); kept from step to step for their storage.
-  std::vector<MatchList> found_;
+  RunnerCarry own_carry_;  // unless options_.carry is given
+  RunnerCarry& carry_;
+  ApplyMemo& memo_;                // carry_'s, over rules_
+  std::vector<MatchList>& found_;  // carry_'s
+  // Per rule, the numbers of the matches to apply (all, or the cap's sample); kept from step to
+  // step for their storage.
   std::vector<std::vector<uint32_t>> chosen_;
   size_t iteration_ = 0;
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();

@@ -24,6 +24,8 @@ void saturate_bench(benchmark::State& state, size_t iter_limit, size_t node_limi
   opts.iter_limit = iter_limit;
   opts.node_limit = node_limit;
   opts.scheduler = scheduler;
+  RunnerCarry carry;  // kept with the rules, as egg's side compiles its rewrites once
+  opts.carry = &carry;
   bench::SaturateResult r;
   for (auto _ : state) {
     r = bench::build_saturate_extract(g, rules, opts);

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
     opts.node_limit = node_limit;
     opts.scheduler = SchedulerKind::Simple;  // as RulesSaturate10k and 100k
   }
+  RunnerCarry carry;  // as rules_bench.cpp keeps one with the rules
+  opts.carry = &carry;
   bench::SaturateResult r = bench::build_saturate_extract(g, rules, opts);  // warms the pools
   for (size_t i = 0; i < runs; ++i) r = bench::build_saturate_extract(g, rules, opts);
   std::printf("%zu e-nodes, %zu rewrites, min %zu ops, max %zu ops\n", r.nodes, r.rewrites,

@@ -1,7 +1,8 @@
 // The workload every saturation benchmark measures: graph -> e-graph, the rules run to the
 // limits, then extraction of the most simplified (min) and the most complex (max) variant.
 // Shared by rules_bench.cpp (Google Benchmark) and saturate_profile.cpp (a fixed number of
-// runs, for callgrind instruction counts).
+// runs, for callgrind instruction counts). Both keep a RunnerCarry from run to run in the
+// options, as a campaign does from case to case.
 #pragma once
 
 #include "core/egraph/convert.h"

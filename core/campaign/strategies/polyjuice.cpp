@@ -42,6 +42,7 @@ class PolyjuiceRun : public StrategyRun {
     ro.node_limit = o_.node_limit;
     ro.time_limit_seconds = o_.saturate_seconds;
     ro.seed = mix_seed(rec.seed, kRewriteSalt);
+    ro.carry = &carry_;
     Runner runner(eg, rules_, ro);
     ExtractOptions max_options;
     max_options.mode = ExtractMode::Max;
@@ -78,6 +79,7 @@ class PolyjuiceRun : public StrategyRun {
  private:
   CampaignOptions o_;
   RuleSet rules_;
+  RunnerCarry carry_;  // over rules_, from case to case
 };
 
 }  // namespace

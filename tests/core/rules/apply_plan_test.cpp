@@ -42,7 +42,9 @@ Graph mixed_ranks() {
 }
 
 // Runs the rules on a graph and returns every applied step and the per-rule outcome counts.
-std::string saturate(const Graph& g, const RuleSet& rules, size_t iters, size_t nodes) {
+// `carry`: what earlier runs of the same rules kept (none: the runner keeps its own).
+std::string saturate(const Graph& g, const RuleSet& rules, size_t iters, size_t nodes,
+                     RunnerCarry* carry = nullptr) {
   EGraph eg;
   add_graph(eg, g);
   RunnerOptions opts;
@@ -50,6 +52,7 @@ std::string saturate(const Graph& g, const RuleSet& rules, size_t iters, size_t 
   opts.node_limit = nodes;
   opts.time_limit_seconds = 0;
   opts.seed = 7;
+  opts.carry = carry;
   RewriteTrace trace;
   RunReport rep = Runner(eg, rules, opts).run(trace);
   std::string out;
@@ -91,6 +94,34 @@ TEST(ApplyPlan, PlannedApplicationsDrawAndBuildWhatEvaluatingDoes) {
     EXPECT_EQ(planned, saturate(g, unplanned(rules), 6, 3000));
     EXPECT_NE(planned.find("transpose-wrap applied"), std::string::npos);
   }
+}
+
+// A memo carried from run to run (RunnerCarry) decides what a fresh one does: over
+// e-graphs that took over one another's type table, whose plans it keeps, and over an e-graph
+// with another table, whose type ids name other types (there it must start its plans afresh).
+TEST(ApplyPlan, AMemoCarriedFromRunToRunDecidesWhatAFreshOneDoes) {
+  RuleSet rules = builtin_rules("polyjuice");
+  // The square graph's first type is f32[4,4]; the cube's, f32[2,3,4]: in two new tables, the
+  // same id names a rank-2 and a rank-3 type, for which the transpose-wrap rules pick other perms.
+  GraphBuilder gb;
+  auto x = gb.input("x", {DType::f32, {2, 3, 4}});
+  auto y = gb.input("y", {DType::f32, {2, 3, 4}});
+  auto sum = gb.node("add", {x, y});
+  Graph cube = gb.done({gb.node("mul", {sum, gb.node("add", {sum, x})})});
+  Graph mixed = mixed_ranks(), square = testing::random_op_graph(15, 42);
+  std::string cube_alone = saturate(cube, rules, 4, 2000);
+  std::string mixed_alone = saturate(mixed, rules, 4, 2000);
+  std::string square_alone = saturate(square, rules, 4, 2000);
+  RunnerCarry carry;
+  {
+    EGraph holder;  // takes the table kept so far: the runs below start a new one
+    EXPECT_EQ(saturate(square, rules, 4, 2000, &carry), square_alone);
+    EXPECT_EQ(saturate(square, rules, 4, 2000, &carry), square_alone);
+    EXPECT_EQ(saturate(mixed, rules, 4, 2000, &carry), mixed_alone);
+  }
+  EGraph holder;  // takes that table: the cube's run starts a new one, its ids in a new order
+  EXPECT_EQ(saturate(cube, rules, 4, 2000, &carry), cube_alone);
+  EXPECT_EQ(saturate(square, rules, 4, 2000, &carry), square_alone);
 }
 
 // Skips (a failing `if`, an empty `pick`) and rejections (an output that does not exist) at

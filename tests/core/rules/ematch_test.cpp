@@ -82,10 +82,11 @@ TEST_F(RulesEMatch, ConditionsFilterMatches) {
   EXPECT_EQ(ms[0].params[0], Value(int64_t{20}));
 }
 
-// Match-time clauses that read only class types are decided once per tuple of types in a search:
-// each tuple must still get its own verdict and its own parameters, and clauses that read an
-// attribute (or is-const, above) must be evaluated per match even when the types repeat.
-TEST(RulesEMatchTypes, ClausesOnTypesDecideEachTupleOfTypes) {
+// Match-time clauses that read only class types and attributes are decided once per binding of
+// them in a search: each binding must still get its own verdict and its own parameters, and two
+// matches whose types repeat but whose attributes differ are two bindings (is-const, above, is
+// evaluated per match).
+TEST(RulesEMatchTypes, ClausesOnTypesAndAttributesDecideEachBinding) {
   GraphBuilder gb;
   auto a = gb.input("a", TensorType{DType::f32, {2, 2}});
   auto b = gb.input("b", TensorType{DType::f32, {3, 2}});
@@ -104,7 +105,11 @@ TEST(RulesEMatchTypes, ClausesOnTypesDecideEachTupleOfTypes) {
   RuleSet rules = parse_rules(R"(
 rule r (add ?x ?y) => ?x if (>= (rank ?x) 2) let n = (+ (rank ?x) (dim ?y 0)) pick k in 0 .. n
 rule p (transpose ?x :perm ?p) => ?x if (= ?p [1 0])
+rule c (add ?x ?y) => ?x if (is-const ?x)
 )");
+  EXPECT_TRUE(rules.rules[0].match_clauses_by_binding);
+  EXPECT_TRUE(rules.rules[1].match_clauses_by_binding);
+  EXPECT_FALSE(rules.rules[2].match_clauses_by_binding);
   std::map<std::string, Value> n_of;
   for (const Match& m : search(eg, rules.rules[0]))
     n_of[match_str(eg, rules.rules[0], m)] = m.params.at(0);
