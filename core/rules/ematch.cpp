@@ -162,20 +162,32 @@ class Matcher {
   }
 
   bool match_attrs(const PatternNode& p, const std::vector<uint8_t>& binds, const ENode& n) {
-    const Attrs& have = attrs_of(n.attrs);
     for (size_t j = 0; j < p.attrs.size(); ++j) {
       const AttrPattern& a = p.attrs[j];
-      auto it = have.find(a.name);
-      if (it == have.end()) return false;
+      const AttrValue* have = attr_named(a, n.attrs);
+      if (!have) return false;
       if (a.kind == AttrPattern::Kind::Literal) {
-        if (!(it->second == a.literal)) return false;
+        if (!(*have == a.literal)) return false;
       } else if (binds[j]) {
-        attrs_[a.var] = &it->second;  // the pool keeps interned attributes for the process
-      } else if (!(it->second == *attrs_[a.var])) {
+        attrs_[a.var] = have;  // the pool keeps interned attributes for the process
+      } else if (!(*have == *attrs_[a.var])) {
         return false;
       }
     }
     return true;
+  }
+
+  // The value of pattern attribute a's name in attribute set `id` (null when absent). A search
+  // meets the same few sets over and over (a rank-2 transpose has one of two perms), and finding
+  // a name in a set's map compares strings: each answer is kept for the search.
+  const AttrValue* attr_named(const AttrPattern& a, AttrsId id) {
+    for (const AttrSeen& s : attrs_seen_)
+      if (s.id == id && s.pattern == &a) return s.value;
+    const Attrs& have = attrs_of(id);
+    auto it = have.find(a.name);
+    const AttrValue* value = it == have.end() ? nullptr : &it->second;
+    if (attrs_seen_.size() < kAttrsSeen) attrs_seen_.push_back({id, &a, value});
+    return value;
   }
 
   bool leaf_matches(int node, EClassId c) const {
@@ -200,13 +212,16 @@ class Matcher {
     for (size_t v = 0; v < classes_.size(); ++v) key_[v] = eg_.type_id(classes_[v]).value;
     for (size_t a = 0; a < attrs_.size(); ++a)
       key_[classes_.size() + a] = reinterpret_cast<uintptr_t>(attrs_[a]);
+    // Compared by a hash first: the scan over the outcomes kept is for nearly every match.
+    uint64_t hash = 0;
+    for (uintptr_t w : key_) hash = (hash ^ w) * 0xff51afd7ed558ccdull;
     for (const Outcome& o : outcomes_)
-      if (o.binding == key_) {
+      if (o.hash == hash && o.binding == key_) {
         std::copy(o.params.begin(), o.params.end(), params_.begin());
         return o.pass;
       }
     bool pass = evaluate_clauses();
-    if (outcomes_.size() < kOutcomes) outcomes_.push_back({key_, pass, params_});
+    if (outcomes_.size() < kOutcomes) outcomes_.push_back({key_, hash, pass, params_});
     return pass;
   }
 
@@ -234,10 +249,17 @@ class Matcher {
   // a search keeps at most kOutcomes, and evaluates the clauses for any further binding.
   struct Outcome {
     std::vector<uintptr_t> binding;
+    uint64_t hash;
     bool pass;
     std::vector<Value> params;
   };
   static constexpr size_t kOutcomes = 32;
+  struct AttrSeen {
+    AttrsId id;
+    const AttrPattern* pattern;
+    const AttrValue* value;
+  };
+  static constexpr size_t kAttrsSeen = 32;
 
   const EGraph& eg_;
   const Rule& rule_;
@@ -259,6 +281,7 @@ class Matcher {
   bool by_binding_ = false;
   std::vector<uintptr_t> key_;  // the current match's binding (by_binding_)
   std::vector<Outcome> outcomes_;
+  std::vector<AttrSeen> attrs_seen_;  // attr_named's answers in this search
   EClassId root_class_;
   bool root_is_op_ = false;
   bool stopped_ = false;
