@@ -435,15 +435,16 @@ void ApplyMemo::begin(const EGraph& eg, const RuleSet& rules) {
     n_rules_ = rules.rules.size();
     plans_.reserve(n_rules_);  // so that adding a plan does not move the others
   }
+  forget_unchanged(eg);
+}
+
+void ApplyMemo::forget_unchanged(const EGraph& eg) {
   unchanged = UnchangedTable();
   unchanged_for_ = &eg;
 }
 
 ApplyPlan* ApplyMemo::plan(const EGraph& eg, const Rule& rule) {
-  if (unchanged_for_ != &eg) {
-    unchanged = UnchangedTable();
-    unchanged_for_ = &eg;
-  }
+  if (unchanged_for_ != &eg) forget_unchanged(eg);
   if (plans_for_ != eg.types_serial()) {
     plans_.clear();
     plans_for_ = eg.types_serial();

@@ -92,6 +92,9 @@ class ApplyMemo {
   bool look_up_unchanged = true, keep_unchanged = true;
 
  private:
+  // Starts the unchanged applications afresh, as those of `eg`.
+  void forget_unchanged(const EGraph& eg);
+
   struct Entry {
     const PatternNode* node;
     int64_t out;

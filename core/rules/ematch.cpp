@@ -35,9 +35,6 @@ size_t match_time_params(const Rule& rule) {
   return n;
 }
 
-// Whether a rule has match-time clauses and they read nothing but the types of its classes (and
-// the parameters they bind): then they decide the same for every match whose classes have the
-// same types.
 // The class of the graph input or constant with this name, if the e-graph has one.
 std::optional<EClassId> leaf_class(const EGraph& eg, const std::string& name) {
   if (eg.inputs().count(name)) return eg.lookup(input_enode(name));

@@ -17,12 +17,16 @@ bool asks_is_const(const std::optional<Expr>& e) {
   return e && e->asks_is_const();
 }
 
+bool asks_is_const(const RuleClause& c) {
+  return asks_is_const(c.expr) || asks_is_const(c.lo) || asks_is_const(c.hi);
+}
+
 // Rule::plannable: a rewrite whose clauses, computed attributes and outputs never ask is-const
 // (so that types, attribute values and parameters decide them).
 bool plannable(const Rule& rule) {
   if (rule.on_graph_out()) return false;
   for (const RuleClause& c : rule.clauses)
-    if (asks_is_const(c.expr) || asks_is_const(c.lo) || asks_is_const(c.hi)) return false;
+    if (asks_is_const(c)) return false;
   for (const PatternNode& p : rule.rhs.nodes) {
     if (p.kind != PatternNode::Kind::Op || p.fixed) continue;
     if (asks_is_const(p.out_expr)) return false;
@@ -34,10 +38,8 @@ bool plannable(const Rule& rule) {
 
 // Rule::match_clauses_by_binding.
 bool match_clauses_by_binding(const Rule& rule) {
-  for (size_t i = 0; i < rule.match_clauses; ++i) {
-    const RuleClause& c = rule.clauses[i];
-    if (asks_is_const(c.expr) || asks_is_const(c.lo) || asks_is_const(c.hi)) return false;
-  }
+  for (size_t i = 0; i < rule.match_clauses; ++i)
+    if (asks_is_const(rule.clauses[i])) return false;
   return rule.match_clauses > 0;
 }
 

@@ -83,14 +83,13 @@ Runner::Runner(EGraph& eg, const RuleSet& rules, RunnerOptions options)
       scheduler_(options.scheduler, rules.rules.size(), options.backoff),
       rng_(options.seed),
       carry_(options.carry ? *options.carry : own_carry_),
-      memo_(carry_.memo),
-      found_(carry_.found),
       chosen_(rules.rules.size()) {
   // A search resets its list for its rule: lists carried over from another rule set serve too.
-  if (found_.size() > rules.rules.size())
-    found_.erase(found_.begin() + rules.rules.size(), found_.end());
-  for (size_t i = found_.size(); i < rules.rules.size(); ++i) found_.emplace_back(rules.rules[i]);
-  memo_.begin(eg, rules);
+  std::vector<MatchList>& found = carry_.found;
+  if (found.size() > rules.rules.size())
+    found.erase(found.begin() + rules.rules.size(), found.end());
+  for (size_t i = found.size(); i < rules.rules.size(); ++i) found.emplace_back(rules.rules[i]);
+  carry_.memo.begin(eg, rules);
 }
 
 bool Runner::interrupted() const {
@@ -108,7 +107,8 @@ IterationReport Runner::step(RewriteTrace& trace) {
   IterationReport rep;
   rep.iteration = iteration_;
   dropped_ = false;
-  memo_.look_up_unchanged = memo_.unchanged.size() > 0;  // records of earlier iterations
+  // Records of earlier iterations.
+  carry_.memo.look_up_unchanged = carry_.memo.unchanged.size() > 0;
 
   double t0 = now_seconds();
   SearchOptions so;
@@ -131,8 +131,8 @@ IterationReport Runner::step(RewriteTrace& trace) {
       rep.rules.push_back(rr);
       continue;
     }
-    find_matches(eg_, rule, so, found_[i]);
-    size_t n = found_[i].size();
+    find_matches(eg_, rule, so, carry_.found[i]);
+    size_t n = carry_.found[i].size();
     rr.matches = n;
     if (!scheduler_.accept(i, iteration_, n)) {
       rr.banned = true;
@@ -156,8 +156,8 @@ IterationReport Runner::step(RewriteTrace& trace) {
         dropped_ = true;
         break;
       }
-      found_[i].get(k, m);
-      ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace, &memo_);
+      carry_.found[i].get(k, m);
+      ApplyResult r = apply_match(eg_, rules_.rules[i], m, rng_, trace, &carry_.memo);
       if (options_.progress_nodes)
         options_.progress_nodes->store(eg_.node_count(), std::memory_order_relaxed);
       switch (r.outcome) {
@@ -210,7 +210,7 @@ RunReport Runner::run(RewriteTrace& trace) {
       stop = StopReason::NodeLimit;
       break;
     }
-    memo_.keep_unchanged = iteration_ + 1 - first < options_.iter_limit;  // not the last one
+    carry_.memo.keep_unchanged = iteration_ + 1 - first < options_.iter_limit;  // not the last one
     IterationReport it = step(trace);
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
       stop = StopReason::Cancelled;
@@ -227,7 +227,7 @@ RunReport Runner::run(RewriteTrace& trace) {
     report.iterations.push_back(std::move(it));
   }
   deadline_ = std::chrono::steady_clock::time_point::max();
-  memo_.keep_unchanged = true;  // for step() alone
+  carry_.memo.keep_unchanged = true;  // for step() alone
   report.stop = *stop;
   report.seconds = now_seconds() - start;
   report.nodes = eg_.node_count();

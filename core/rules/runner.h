@@ -103,9 +103,7 @@ class Runner {
   Scheduler scheduler_;
   Rng rng_;
   RunnerCarry own_carry_;  // unless options_.carry is given
-  RunnerCarry& carry_;
-  ApplyMemo& memo_;                // carry_'s, over rules_
-  std::vector<MatchList>& found_;  // carry_'s
+  RunnerCarry& carry_;     // its memo is over rules_
   // Per rule, the numbers of the matches to apply (all, or the cap's sample); kept from step to
   // step for their storage.
   std::vector<std::vector<uint32_t>> chosen_;
