@@ -60,7 +60,7 @@ void run_load(Session& s, const Args& args, Output& out) {
 
 void run_def(Session& s, const Args& args, Output& out) {
   Graph g = s.has_graph() ? s.graph() : Graph{};
-  std::map<std::string, TensorType> before = g.types;
+  ValueTypes before = g.types;
   apply_rtg_statement(g, args.raw);
   for (const auto& [value, type] : g.types) {
     auto it = before.find(value);

@@ -275,30 +275,36 @@ class OriginalNames {
   std::vector<uint32_t> next_;  // by original: the next one of its class, or kNone
 };
 
-// Graph::types, gathered while the nodes are emitted and inserted into the map in key order at
-// the end: each insertion then lands at the end of the tree (one comparison instead of a
-// descent), and the sort compares names by their first eight bytes, read as one number, before
-// it compares strings. Where a name repeats, its first type is kept, as emplace would.
+// Graph::types, gathered while the nodes are emitted and handed over sorted by name at the end
+// (ValueTypes::assign then only checks the order): the sort compares names by their first eight
+// bytes, read as one number, before it compares strings. Where a name repeats, its first type
+// is kept, as emplace would.
 class Types {
  public:
-  // `name` must stay where it is until insert_into: the restorer passes the graph's own strings
+  // `name` must stay where it is until move_into: the restorer passes the graph's own strings
   // (a node's outputs keep their heap buffer when the node moves).
   void add(const std::string& name, const TensorType& type) {
     entries_.push_back({prefix(name), static_cast<uint32_t>(entries_.size()), &name, &type});
   }
-  // For a type nothing else holds; kept until insert_into.
+  // For a type nothing else holds; kept until move_into.
   void add(const std::string& name, TensorType&& type) {
     add(name, inferred_.emplace_front(std::move(type)));
   }
   void reserve(size_t n) { entries_.reserve(n); }
 
-  void insert_into(std::map<std::string, TensorType>& types) {
+  void move_into(ValueTypes& types) {
     std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
       if (a.prefix != b.prefix) return a.prefix < b.prefix;
       if (int c = a.name->compare(*b.name)) return c < 0;
       return a.index < b.index;
     });
-    for (const Entry& e : entries_) types.emplace_hint(types.end(), *e.name, *e.type);
+    std::vector<ValueTypes::value_type> sorted;
+    sorted.reserve(entries_.size());
+    for (size_t i = 0; i < entries_.size(); ++i)
+      if (i == 0 || entries_[i].prefix != entries_[i - 1].prefix ||
+          *entries_[i].name != *entries_[i - 1].name)
+        sorted.emplace_back(*entries_[i].name, *entries_[i].type);
+    types.assign(std::move(sorted));
     entries_.clear();
     inferred_.clear();
   }
@@ -370,7 +376,7 @@ class Restorer {
     add_constants(order);
     type_sources();
     for (size_t i = 0; i < order.size(); ++i) emit_node(order[i], originals[i]);
-    types_.insert_into(g_.types);
+    types_.move_into(g_.types);
     set_outputs(out_node);
     return {std::move(g_), deepest_};
   }

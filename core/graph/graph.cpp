@@ -151,8 +151,48 @@ void check_unique_names(const Graph& g) {
   for (const auto& f : g.functions) check_printable(f.name, "a function name");
 }
 
-void infer_node(Graph& g, Node& node) {
-  std::vector<TensorType> in_types = input_types(g, node);
+// The types infer_graph has found so far, by value name (views of the graph's own names, which
+// stay where they are while it runs), handed to Graph::types in one batch at the end.
+class InferredTypes {
+ public:
+  explicit InferredTypes(size_t values) {
+    entries_.reserve(values);
+    index_.reserve(values);
+  }
+
+  // Names are unique (check_unique_names), so each is added once.
+  void add(const std::string& name, TensorType type) {
+    index_.emplace(name, entries_.size());
+    entries_.emplace_back(name, std::move(type));
+  }
+
+  const TensorType& type_of(const std::string& value) const {
+    auto it = index_.find(value);
+    if (it == index_.end()) fail("unknown value '{}'", value);
+    return entries_[it->second].second;
+  }
+
+  // The node's input types, as input_types gives them for a typed graph.
+  std::vector<TensorType> inputs_of(const Node& node) const {
+    std::vector<TensorType> types;
+    for (const auto& in : node.inputs) types.push_back(in.empty() ? TensorType{} : type_of(in));
+    for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) types.pop_back();
+    return types;
+  }
+
+  void move_into(ValueTypes& types) {
+    types.assign(std::move(entries_));
+    entries_.clear();
+    index_.clear();
+  }
+
+ private:
+  std::vector<ValueTypes::value_type> entries_;
+  std::unordered_map<std::string_view, size_t> index_;  // name -> its entry
+};
+
+void infer_node(InferredTypes& known, Node& node) {
+  std::vector<TensorType> in_types = known.inputs_of(node);
   std::vector<TensorType> out_types;
   if (node.is_opaque()) {
     out_types = node.opaque->output_types;
@@ -187,7 +227,7 @@ void infer_node(Graph& g, Node& node) {
       fail("output '{}' would have rank {}, above the maximum {}", node.outputs[i],
            out_types[i].shape.size(), kMaxRank);
     within_budget(out_types[i], "output", node.outputs[i]);
-    g.types[node.outputs[i]] = out_types[i];
+    known.add(node.outputs[i], std::move(out_types[i]));
   }
 }
 
@@ -205,7 +245,7 @@ std::vector<TensorType> input_types(const Graph& g, const Node& node) {
   std::vector<TensorType> types;
   for (const auto& in : node.inputs) types.push_back(in.empty() ? TensorType{} : g.type_of(in));
   // Trailing omitted optional inputs are not passed at all, so inference can tell "absent" from
-  // an f32 scalar.
+  // an f32 scalar (InferredTypes::inputs_of does the same).
   for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) types.pop_back();
   return types;
 }
@@ -213,26 +253,31 @@ std::vector<TensorType> input_types(const Graph& g, const Node& node) {
 void infer_graph(Graph& g) {
   check_unique_names(g);
   g.types.clear();
+  size_t values = g.inputs.size() + g.constants.size();
+  for (const auto& node : g.nodes) values += node.outputs.size();
+  InferredTypes known(values);
   std::set<std::string> sources;
   for (const auto& i : g.inputs) {
     if (i.type.shape.size() > kMaxRank)
       fail("input '{}' has rank {}, above the maximum {}", i.name, i.type.shape.size(), kMaxRank);
     within_budget(i.type, "input", i.name);
-    g.types[i.name] = i.type;
+    known.add(i.name, i.type);
     sources.insert(i.name);
   }
   for (const auto& c : g.constants) {
-    g.types[c.name] = c.value.type();
+    known.add(c.name, c.value.type());
     sources.insert(c.name);
   }
   g.nodes = topological_order(g.nodes, sources);
   for (auto& node : g.nodes) {
     try {
-      infer_node(g, node);
+      infer_node(known, node);
     } catch (const Error& e) {
+      known.move_into(g.types);  // those found before the failing node stay readable
       throw e.at_node(node.name);
     }
   }
+  known.move_into(g.types);
   check_total_value_budget(all_values_bytes(g));
   if (g.outputs.empty()) fail("the graph has no output");
   std::set<std::string> seen_outputs;

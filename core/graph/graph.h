@@ -2,12 +2,12 @@
 // and outputs. Values are named; a node refers to its inputs and outputs by name, as ONNX does.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/graph/functions.h"
+#include "core/graph/value_types.h"
 #include "core/ops/attrs.h"
 #include "core/tensor/tensor.h"
 
@@ -58,7 +58,7 @@ struct Graph {
   std::vector<Call> calls;
 
   // Filled by infer_graph(): the type of every value, and who produces it.
-  std::map<std::string, TensorType> types;
+  ValueTypes types;
 
   const TensorType& type_of(const std::string& value) const;  // throws Error if unknown
   const Constant* find_constant(const std::string& name) const;
