@@ -151,6 +151,16 @@ void check_unique_names(const Graph& g) {
   for (const auto& f : g.functions) check_printable(f.name, "a function name");
 }
 
+// A node's input types, each found by `type_of`. Trailing omitted optional inputs are not passed
+// at all, so inference can tell "absent" from an f32 scalar.
+template <class TypeOf>
+std::vector<TensorType> node_input_types(const Node& node, const TypeOf& type_of) {
+  std::vector<TensorType> types;
+  for (const auto& in : node.inputs) types.push_back(in.empty() ? TensorType{} : type_of(in));
+  for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) types.pop_back();
+  return types;
+}
+
 // The types infer_graph has found so far, by value name (views of the graph's own names, which
 // stay where they are while it runs), handed to Graph::types in one batch at the end.
 class InferredTypes {
@@ -172,14 +182,6 @@ class InferredTypes {
     return entries_[it->second].second;
   }
 
-  // The node's input types, as input_types gives them for a typed graph.
-  std::vector<TensorType> inputs_of(const Node& node) const {
-    std::vector<TensorType> types;
-    for (const auto& in : node.inputs) types.push_back(in.empty() ? TensorType{} : type_of(in));
-    for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) types.pop_back();
-    return types;
-  }
-
   void move_into(ValueTypes& types) {
     types.assign(std::move(entries_));
     entries_.clear();
@@ -192,7 +194,8 @@ class InferredTypes {
 };
 
 void infer_node(InferredTypes& known, Node& node) {
-  std::vector<TensorType> in_types = known.inputs_of(node);
+  std::vector<TensorType> in_types = node_input_types(
+      node, [&](const std::string& v) -> const TensorType& { return known.type_of(v); });
   std::vector<TensorType> out_types;
   if (node.is_opaque()) {
     out_types = node.opaque->output_types;
@@ -242,12 +245,8 @@ uint64_t all_values_bytes(const Graph& g) {
 }  // namespace
 
 std::vector<TensorType> input_types(const Graph& g, const Node& node) {
-  std::vector<TensorType> types;
-  for (const auto& in : node.inputs) types.push_back(in.empty() ? TensorType{} : g.type_of(in));
-  // Trailing omitted optional inputs are not passed at all, so inference can tell "absent" from
-  // an f32 scalar (InferredTypes::inputs_of does the same).
-  for (size_t n = node.inputs.size(); n > 0 && node.inputs[n - 1].empty(); --n) types.pop_back();
-  return types;
+  return node_input_types(node,
+                          [&](const std::string& v) -> const TensorType& { return g.type_of(v); });
 }
 
 void infer_graph(Graph& g) {
