@@ -16,7 +16,8 @@ template <class It>
 It first_not_below(It begin, It end, std::string_view name) {
   return std::lower_bound(
       begin, end, name,
-      [](const ValueTypes::value_type& e, std::string_view n) { return e.first < n; });
+      // compare(), not <: clang 14 cannot rewrite string < string_view through operator<=>.
+      [](const ValueTypes::value_type& e, std::string_view n) { return e.first.compare(n) < 0; });
 }
 
 }  // namespace
