@@ -277,8 +277,8 @@ class OriginalNames {
 
 // Graph::types, gathered while the nodes are emitted and handed over sorted by name at the end
 // (ValueTypes::assign then only checks the order): the sort compares names by their first eight
-// bytes, read as one number, before it compares strings. Where a name repeats, its first type
-// is kept, as emplace would.
+// bytes, read as one number, before it compares strings, and keeps a repeated name's entries in
+// the order they were added, so that assign keeps the first, as emplace would.
 class Types {
  public:
   // `name` must stay where it is until move_into: the restorer passes the graph's own strings
@@ -300,11 +300,8 @@ class Types {
     });
     std::vector<ValueTypes::value_type> sorted;
     sorted.reserve(entries_.size());
-    for (size_t i = 0; i < entries_.size(); ++i)
-      if (i == 0 || entries_[i].prefix != entries_[i - 1].prefix ||
-          *entries_[i].name != *entries_[i - 1].name)
-        sorted.emplace_back(*entries_[i].name, *entries_[i].type);
-    types.assign(std::move(sorted));
+    for (const Entry& e : entries_) sorted.emplace_back(*e.name, *e.type);
+    types.assign(std::move(sorted));  // which keeps the first of a repeated name
     entries_.clear();
     inferred_.clear();
   }
