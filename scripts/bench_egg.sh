@@ -19,6 +19,7 @@
 #   SCRATCH     where it is built (default /tmp/retort-eggbench)
 #   BUILD       Retort's build folder (default build)
 #   RETORT_BENCH  a retort_bench to run instead of building BUILD's
+#   EXPLAIN=1   egg keeps explanations too (Retort always keeps its proof forest)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rounds="${1:-3}"
@@ -41,7 +42,7 @@ trap 'rm -rf "$out"' EXIT
 regex="^Rules(SaturatePolyjuiceLimits|Saturate10k|Saturate100k)/"
 for ((r = 1; r <= rounds; r++)); do
   echo "round $r of $rounds" >&2
-  nice "$egg" sat --filter "$filter" >"$out/egg.$r"
+  nice "$egg" sat ${EXPLAIN:+--explain} --filter "$filter" >"$out/egg.$r"
   nice "$retort" --benchmark_filter="$regex" --benchmark_format=json \
     --benchmark_min_time=0.5 2>/dev/null >"$out/retort.$r"
 done
