@@ -6,38 +6,23 @@
 //   valgrind --tool=callgrind retort_saturate_profile NODES 0 [NODE_LIMIT]   (setup only)
 //   valgrind --tool=callgrind retort_saturate_profile NODES 50 [NODE_LIMIT]  (and 50 runs)
 // and (second - first) / 50 is the cost of one run.
-#include <charconv>
 #include <cstdio>
-#include <string_view>
 
 #include "tests/bench/saturate_workload.h"
 #include "tests/support/random_graph.h"
 
-namespace {
-
-bool parse_count(std::string_view text, size_t& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
+  using namespace retort;
   size_t nodes = 0, runs = 0, node_limit = 0;
-  if (argc < 3 || argc > 4 || !parse_count(argv[1], nodes) || !parse_count(argv[2], runs) ||
-      nodes == 0 || (argc == 4 && (!parse_count(argv[3], node_limit) || node_limit == 0))) {
+  if (argc < 3 || argc > 4 || !bench::parse_count(argv[1], nodes) ||
+      !bench::parse_count(argv[2], runs) || nodes == 0 ||
+      (argc == 4 && (!bench::parse_count(argv[3], node_limit) || node_limit == 0))) {
     std::fprintf(stderr, "usage: retort_saturate_profile NODES RUNS [NODE_LIMIT]\n");
     return 2;
   }
-  using namespace retort;
   Graph g = testing::random_op_graph(nodes, 42);
   RuleSet rules = builtin_rules("polyjuice");
-  RunnerOptions opts = bench::polyjuice_limits();
-  if (node_limit) {
-    opts.iter_limit = 10;
-    opts.node_limit = node_limit;
-    opts.scheduler = SchedulerKind::Simple;  // as RulesSaturate10k and 100k
-  }
+  RunnerOptions opts = bench::limits_for(node_limit);
   RunnerCarry carry;  // as rules_bench.cpp keeps one with the rules
   opts.carry = &carry;
   bench::SaturateResult r = bench::build_saturate_extract(g, rules, opts);  // warms the pools

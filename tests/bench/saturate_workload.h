@@ -1,9 +1,12 @@
 // The workload every saturation benchmark measures: graph -> e-graph, the rules run to the
 // limits, then extraction of the most simplified (min) and the most complex (max) variant.
 // Shared by rules_bench.cpp (Google Benchmark) and saturate_profile.cpp (a fixed number of
-// runs, for callgrind instruction counts). Both keep a RunnerCarry from run to run in the
-// options, as a campaign does from case to case.
+// runs, for callgrind instruction counts), which both keep a RunnerCarry from run to run in the
+// options, as a campaign does from case to case; search_reuse.cpp steps the same saturation.
 #pragma once
+
+#include <charconv>
+#include <string_view>
 
 #include "core/egraph/convert.h"
 #include "core/egraph/extract.h"
@@ -37,6 +40,25 @@ inline RunnerOptions polyjuice_limits() {
   opts.time_limit_seconds = 0;
   opts.seed = 1;
   return opts;
+}
+
+// POLYJUICE's limits, or with a node limit those of RulesSaturate10k and 100k (10 iterations,
+// the simple scheduler): the workloads of the command-line drivers (saturate_profile.cpp,
+// search_reuse.cpp).
+inline RunnerOptions limits_for(size_t node_limit) {
+  RunnerOptions opts = polyjuice_limits();
+  if (node_limit) {
+    opts.iter_limit = 10;
+    opts.node_limit = node_limit;
+    opts.scheduler = SchedulerKind::Simple;
+  }
+  return opts;
+}
+
+// A count given on the command line: digits only.
+inline bool parse_count(std::string_view text, size_t& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
 }
 
 }  // namespace retort::bench

@@ -6,10 +6,8 @@
 // left-hand side reaches one level below its root, so only matches rooted in that second set
 // can differ from last time; the others a reusing search would copy instead of finding.
 //   retort_search_reuse NODES [NODE_LIMIT]   (without NODE_LIMIT: POLYJUICE's limits)
-#include <algorithm>
-#include <charconv>
 #include <cstdio>
-#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tests/bench/saturate_workload.h"
@@ -18,11 +16,6 @@
 namespace {
 
 using namespace retort;
-
-bool parse_count(std::string_view text, size_t& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
 
 // A class's members as a search sees them: op, attributes, outputs and canonical children.
 using Members = std::vector<std::vector<uint32_t>>;
@@ -71,19 +64,14 @@ Counts count_iteration(const EGraph& eg, const RuleSet& rules, const std::vector
 
 int main(int argc, char** argv) {
   size_t nodes = 0, node_limit = 0;
-  if (argc < 2 || argc > 3 || !parse_count(argv[1], nodes) || nodes == 0 ||
-      (argc == 3 && (!parse_count(argv[2], node_limit) || node_limit == 0))) {
+  if (argc < 2 || argc > 3 || !bench::parse_count(argv[1], nodes) || nodes == 0 ||
+      (argc == 3 && (!bench::parse_count(argv[2], node_limit) || node_limit == 0))) {
     std::fprintf(stderr, "usage: retort_search_reuse NODES [NODE_LIMIT]\n");
     return 2;
   }
   Graph g = testing::random_op_graph(nodes, 42);
   RuleSet rules = builtin_rules("polyjuice");
-  RunnerOptions opts = bench::polyjuice_limits();
-  if (node_limit) {  // as RulesSaturate10k and 100k
-    opts.iter_limit = 10;
-    opts.node_limit = node_limit;
-    opts.scheduler = SchedulerKind::Simple;
-  }
+  RunnerOptions opts = bench::limits_for(node_limit);
   EGraph eg;
   add_graph(eg, g);
   RewriteTrace trace;
