@@ -34,6 +34,17 @@ std::vector<Members> members_by_class(const EGraph& eg) {
 struct Counts {
   size_t classes = 0, changed = 0, affected = 0, matches = 0, affected_matches = 0;
   size_t applied = 0, unchanged = 0;  // the runner's applications that iteration
+
+  Counts& operator+=(const Counts& o) {
+    classes += o.classes;
+    changed += o.changed;
+    affected += o.affected;
+    matches += o.matches;
+    affected_matches += o.affected_matches;
+    applied += o.applied;
+    unchanged += o.unchanged;
+    return *this;
+  }
 };
 
 Counts count_iteration(const EGraph& eg, const RuleSet& rules, const std::vector<Members>& before,
@@ -55,7 +66,7 @@ Counts count_iteration(const EGraph& eg, const RuleSet& rules, const std::vector
   for (const Rule& rule : rules.rules)
     for (const Match& m : search(eg, rule)) {
       ++n.matches;
-      n.affected_matches += affected[eg.find(m.eclass).value];
+      n.affected_matches += affected[m.eclass.value];  // a match's class is canonical
     }
   return n;
 }
@@ -91,13 +102,7 @@ int main(int argc, char** argv) {
     }
     std::printf("%zu %zu %zu %zu %zu %zu %zu %zu\n", it, n.classes, n.changed, n.affected,
                 n.matches, n.affected_matches, n.applied, n.unchanged);
-    total.classes += n.classes;
-    total.changed += n.changed;
-    total.affected += n.affected;
-    total.matches += n.matches;
-    total.affected_matches += n.affected_matches;
-    total.applied += n.applied;
-    total.unchanged += n.unchanged;
+    total += n;
     before = std::move(now);
   }
   if (total.classes == 0) {
