@@ -33,6 +33,8 @@ cp -r "$egg_src"/Cargo.toml "$egg_src"/src "$scratch"/
 patch -s -d "$scratch" -p1 <scripts/bench_egg.patch
 (cd "$scratch" && cargo build --release --quiet)
 egg="$scratch/target/release/eggbench"
+explain=()
+[[ "${EXPLAIN:-}" == 1 ]] && explain=(--explain)
 retort="${RETORT_BENCH:-$build/bin/retort_bench}"
 [[ -n "${RETORT_BENCH:-}" ]] || cmake --build "$build" --target retort_bench >/dev/null
 
@@ -42,7 +44,7 @@ trap 'rm -rf "$out"' EXIT
 regex="^Rules(SaturatePolyjuiceLimits|Saturate10k|Saturate100k)/"
 for ((r = 1; r <= rounds; r++)); do
   echo "round $r of $rounds" >&2
-  nice "$egg" sat ${EXPLAIN:+--explain} --filter "$filter" >"$out/egg.$r"
+  nice "$egg" sat "${explain[@]}" --filter "$filter" >"$out/egg.$r"
   nice "$retort" --benchmark_filter="$regex" --benchmark_format=json \
     --benchmark_min_time=0.5 2>/dev/null >"$out/retort.$r"
 done
