@@ -4,5 +4,5 @@
 #   RETORT_BUILD_DIR, RETORT_JOBS as for scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/setup.sh
+RETORT_SETUP=tests bash scripts/setup.sh
 ctest --test-dir "${RETORT_BUILD_DIR:-build}" --output-on-failure -j "${RETORT_JOBS:-$(nproc)}"

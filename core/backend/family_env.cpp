@@ -167,7 +167,10 @@ void install_pypi(const FamilyDef& env, const std::string& version, const std::s
   std::string uv = ensure_uv(hooks);
   std::map<std::string, std::string> uv_env = {{"UV_PYTHON_DOWNLOADS", "never"},
                                                {"UV_LINK_MODE", "hardlink"}};
-  run_checked({uv, "venv", "--python", kPython, dir}, hooks, "cannot make the environment", uv_env);
+  // --quiet: uv's "Activate with: source ..." is advice for a shell, which a newcomer reading
+  // setup's output took for a step left to do.
+  run_checked({uv, "venv", "--quiet", "--python", kPython, dir}, hooks,
+              "cannot make the environment", uv_env);
   std::vector<std::string> argv = {uv, "pip", "install", "--python", dir + "/bin/python"};
   if (packages.empty()) {
     for (const char* a : {"--require-hashes", "-r"}) argv.push_back(a);
