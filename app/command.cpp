@@ -175,6 +175,15 @@ void check_count(const std::vector<ArgSpec>& args, const std::vector<std::string
 
 }  // namespace
 
+bool CommandSpec::asks_for_help(std::string_view rest) const {
+  if (raw_text) return false;
+  for (const std::string& w : split_words(rest)) {
+    if (w == "--") return false;
+    if ((w == "--help" || w == "-h") && !find_option(w)) return true;
+  }
+  return false;
+}
+
 Args CommandSpec::parse(std::string_view rest) const {
   auto usage_error = [&](const std::string& message) -> Error {
     return Error(fmt::format("{}; usage: {}", message, synopsis()));

@@ -97,6 +97,9 @@ struct CommandSpec {
   // Parses the text after the name (split into words unless raw_text); throws Error with the
   // usage on bad arguments.
   Args parse(std::string_view rest) const;
+  // Whether the words after the name ask for this command's help (`fuzz --help`, `findings show
+  // -h`): --help or -h before any `--`, unless the command takes raw text or declares the option.
+  bool asks_for_help(std::string_view rest) const;
   const OptionSpec* find_option(std::string_view option) const;
   const ActionSpec* find_action(std::string_view action) const;
   // Runs the command: its action's function when it has actions (parse checked the name).

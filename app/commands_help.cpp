@@ -70,7 +70,8 @@ void register_help_commands(CommandRegistry& r) {
            "`help COMMAND` describes a command, `help ops` lists the ops, and\n"
            "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
            "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
-           "for an op too when no command has that name.",
+           "for an op too when no command has that name. `COMMAND --help` (or -h) after any\n"
+           "command or action prints the same as `help COMMAND` (`retort fuzz --help` too).",
        .run = run_help,
        .restorable = false});
   r.add({.name = "quit",

@@ -41,12 +41,17 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
     HeadAndRest parts = split_head(text);
     const CommandSpec& command = commands_.get(parts.head);
     restorable = command.restorable;
-    Args args = command.parse(parts.rest);
-    ProgressView* shown = args.has("--quiet") ? nullptr : progress_;
-    held.show_on(shown);
-    ShowingProgress showing(shown, command.name);
-    command.invoke(session_, args, held);
-    ends_session = command.ends_session;
+    if (command.asks_for_help(parts.rest)) {
+      restorable = false;  // it only prints, as `help NAME` does
+      held.write(command.help_text());
+    } else {
+      Args args = command.parse(parts.rest);
+      ProgressView* shown = args.has("--quiet") ? nullptr : progress_;
+      held.show_on(shown);
+      ShowingProgress showing(shown, command.name);
+      command.invoke(session_, args, held);
+      ends_session = command.ends_session;
+    }
   } catch (const Error& e) {
     failure = e.what();
   } catch (const std::exception& e) {
