@@ -57,17 +57,6 @@ std::string option_synopsis(const OptionSpec& o) {
   return o.value_name.empty() ? o.name : fmt::format("{} {}", o.name, o.value_name);
 }
 
-// `text` broken at blanks into lines of at most `width` characters (a longer word stays whole).
-std::vector<std::string> wrap_words(const std::string& text, size_t width) {
-  std::vector<std::string> lines{""};
-  std::istringstream words(text);
-  for (std::string w; words >> w;) {
-    if (!lines.back().empty() && lines.back().size() + 1 + w.size() > width) lines.emplace_back();
-    lines.back() += (lines.back().empty() ? "" : " ") + w;
-  }
-  return lines;
-}
-
 // An action's summary as help shows it: its prose wrapped to `width`, a line that starts with
 // a blank (a table) kept as written.
 std::string reflow(const std::string& text, size_t width) {

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base/words.h"
 #include "views/panes/panes.h"
 
 namespace retort {
@@ -336,6 +337,35 @@ void Workbench::draw_frame(Canvas& screen, const Rect& r, size_t pane) {
   }
 }
 
+namespace {
+
+// Help lines ("KEY   what it does") fitted to the screen: a line wider than `width` wraps with
+// its continuation under the description, and lines past `height` give way to a last "...".
+std::vector<std::string> fit_help_lines(const std::vector<std::string>& lines, size_t width,
+                                        size_t height) {
+  std::vector<std::string> out;
+  for (const auto& line : lines) {
+    if (line.size() <= width) {
+      out.push_back(line);
+      continue;
+    }
+    size_t gap = line.find("  ");
+    size_t indent = gap == std::string::npos ? 0 : line.find_first_not_of(' ', gap);
+    if (indent == std::string::npos || indent * 2 > width) indent = 0;
+    std::vector<std::string> wrapped = wrap_words(line.substr(indent), width - indent);
+    out.push_back(line.substr(0, indent) + wrapped.front());
+    for (size_t i = 1; i < wrapped.size(); ++i)
+      out.push_back(std::string(indent, ' ') + wrapped[i]);
+  }
+  if (out.size() > height) {
+    out.resize(height);
+    out.back() = "...";
+  }
+  return out;
+}
+
+}  // namespace
+
 void Workbench::draw_help(Canvas& screen) {
   std::string names;
   for (const auto& p : panes_) names += (names.empty() ? "" : ", ") + p->spec().name;
@@ -357,6 +387,8 @@ void Workbench::draw_help(Canvas& screen) {
   }
   lines.push_back("");
   lines.push_back("any key closes this help");
+  lines = fit_help_lines(lines, static_cast<size_t>(std::max(1, screen.cols() - 4)),
+                         static_cast<size_t>(std::max(1, screen.rows() - 2)));
   int width = 0;
   for (const auto& l : lines) width = std::max(width, text_cells(l));
   int h = static_cast<int>(lines.size()) + 2, w = width + 4;
@@ -419,12 +451,16 @@ void Workbench::draw() {
       fmt::format("focus: {}", focus_ ? panes_[*focus_]->spec().name : "command line");
   int focus_col = cols - text_cells(focus) - 1;
   screen.text(layout.status_row, focus_col, focus, Style::Selected);
-  // The status gets the rest of the row, cut short when it does not fit.
+  // The status gets the rest of the row, cut short when it does not fit: inside the command it
+  // quotes (`...`), so that what follows (how long it took) stays.
   std::u32string status = utf8_decode(status_);
   int room = focus_col - 3;
   if (static_cast<int>(status.size()) > room && room > 1) {
-    status.resize(static_cast<size_t>(room - 1));
-    status += U'…';
+    size_t quote = status.rfind(U'`');
+    std::u32string tail = quote == std::u32string::npos ? U"" : status.substr(quote);
+    if (static_cast<int>(tail.size()) * 2 > room) tail.clear();
+    status.resize(static_cast<size_t>(room - 1) - tail.size());
+    status += U'…' + tail;
   }
   for (size_t i = 0; i < status.size() && static_cast<int>(i) + 1 < focus_col - 1; ++i)
     screen.put(layout.status_row, 1 + static_cast<int>(i), status[i],

@@ -1,5 +1,7 @@
 #include "core/base/words.h"
 
+#include <sstream>
+
 #include "core/base/error.h"
 
 namespace retort {
@@ -99,6 +101,16 @@ PartialWords split_partial_words(std::string_view line) {
   out.words = std::move(s.words);
   if (s.in_word) out.words.push_back(std::move(s.current));
   return out;
+}
+
+std::vector<std::string> wrap_words(const std::string& text, size_t width) {
+  std::vector<std::string> lines{""};
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!lines.back().empty() && lines.back().size() + 1 + w.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + w;
+  }
+  return lines;
 }
 
 }  // namespace retort

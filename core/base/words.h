@@ -27,6 +27,9 @@ bool is_blank(char c);
 
 std::string trim_blanks(std::string_view text);
 
+// `text` broken at blanks into lines of at most `width` characters (a longer word stays whole).
+std::vector<std::string> wrap_words(const std::string& text, size_t width);
+
 // "a,b,,c" -> {"a", "b", "c"}: a comma-separated list (--backends, --ops, a pattern's fires).
 std::vector<std::string> split_list(std::string_view text);
 

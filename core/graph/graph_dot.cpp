@@ -32,6 +32,12 @@ std::string operand_call(const Node& n) {
   return out + ")";
 }
 
+std::string node_title(const Node& n) {
+  std::string out;
+  for (const auto& o : n.outputs) out += (out.empty() ? "" : ", ") + o;
+  return out.empty() ? n.name : out;
+}
+
 namespace {
 
 std::string type_text(const Graph& g, const std::string& value) {
@@ -40,7 +46,7 @@ std::string type_text(const Graph& g, const std::string& value) {
 }
 
 std::string node_label(const Graph& g, const Node& n, bool show_attrs) {
-  std::string label = fmt::format("{}\n{}", n.name, operand_call(n));
+  std::string label = fmt::format("{}\n{}", node_title(n), operand_call(n));
   if (show_attrs) {
     for (const auto& [key, value] : n.attrs)
       label += fmt::format(" {}={}", key, attr_value_str(value));

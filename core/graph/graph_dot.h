@@ -28,6 +28,11 @@ struct GraphDotOptions {
 // commutativity bugs hinge on it).
 std::string operand_call(const Node& n);
 
+// What a node is called where a reader sees it: its output values ("v3", "a, b"), the names its
+// users' operand_call shows, so a picture or pane never names one thing two ways (a generated
+// graph's node n2 writes value v3); the node's own name when it has no outputs.
+std::string node_title(const Node& n);
+
 // Node ids of one graph's DOT text.
 std::string dot_input_id(const std::string& name);
 std::string dot_constant_id(const std::string& name);

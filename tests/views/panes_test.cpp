@@ -49,6 +49,24 @@ TEST(TextPane, ScrollsAndMarksMoreBelow) {
   EXPECT_EQ(d.row_text(1), "four");
 }
 
+// A table's header stays on top while its rows scroll under it (the variants and results panes).
+TEST(TextPane, HeaderLinesStayOnTopWhileTheRestScrolls) {
+  class HeaderPane : public ScrollPane {
+   public:
+    const PaneSpec& spec() const override {
+      static const PaneSpec spec{.name = "t", .header_lines = 1};
+      return spec;
+    }
+  };
+  HeaderPane pane;
+  pane.set_lines({{"name ops"}, {"a 1"}, {"b 2"}, {"c 3"}});
+  pane.key({PaneKey::End, 0}, 2);
+  Canvas c(2, 10);
+  pane.draw(c);
+  EXPECT_EQ(c.row_text(0), "name ops");
+  EXPECT_EQ(c.row_text(1), "c 3");
+}
+
 TEST(TextPane, FollowsTheTailUntilScrolledUp) {
   ScrollPane pane;
   pane.set_follow_tail(true);
@@ -190,6 +208,22 @@ TEST(SessionText, ResultsShowCompileAndRunTimes) {
   EXPECT_TRUE(contains(results_text(s), "ort:O3    21170+0.19"));
 }
 
+// A verdict longer than its graph's name widens the column: verdicts never shift under the
+// next graph.
+TEST(SessionText, ResultColumnsFitTheirLongestVerdict) {
+  Session s;
+  CompareReport r;
+  r.backends = {"ref", "ort:O3"};
+  r.graphs = {"original", "max"};
+  r.cells.resize(4);
+  r.cells[1].verdict = Verdict::ShapeDtypeMismatch;
+  s.set_compare_report(r);
+  std::vector<StyledLine> lines = results_text(s);
+  size_t header = lines[0].text.find("max");
+  size_t second = lines[2].text.find("pass", lines[2].text.find("pass") + 4);
+  EXPECT_EQ(header, second) << lines[0].text << "\n" << lines[2].text;
+}
+
 TEST(SessionText, EGraphAndVariantsAfterSaturation) {
   Session s;
   s.set_graph(testing::fig6_graph());
@@ -282,6 +316,28 @@ TEST(GraphPane, SelectionWalksTheBoxesInReadingOrder) {
   EXPECT_EQ(pane.selected(), "out:out");  // wraps around to the last box
   pane.key({PaneKey::Char, 'x'}, 30);
   EXPECT_TRUE(pane.selected().empty());
+}
+
+// A graph taller than the pane is first shown from its outputs, where differences show; Home
+// goes back to the inputs.
+TEST(GraphPane, ATallGraphIsShownFromItsOutputs) {
+  GraphPane pane;
+  pane.set_views({{"g", testing::fig6_graph(), {}, {}, ""}}, 0);
+  Canvas c(6, 60);
+  pane.draw(c);
+  EXPECT_NE(c.str().find("output out"), std::string::npos) << c.str();
+  pane.key({PaneKey::Home, 0}, 6);
+  Canvas d(6, 60);
+  pane.draw(d);
+  EXPECT_EQ(d.str().find("output out"), std::string::npos) << d.str();
+}
+
+// Boxes name a node by the values it writes, the names its users' operands show: a generated
+// graph's node n0 writes v1.
+TEST(GraphPane, BoxesNameNodesByTheirValues) {
+  Graph g = parse_rtg("graph g\ninput x : f32[2]\ny = neg(x)\noutput y\n");
+  g.nodes[0].name = "n0";
+  EXPECT_EQ(graph_box_text(g, "node:n0", 2), std::vector<std::string>{"y neg(x)"});
 }
 
 std::vector<const PaneSpec*> visible_specs(const std::vector<std::unique_ptr<Pane>>& panes) {

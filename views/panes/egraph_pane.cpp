@@ -92,7 +92,7 @@ std::vector<StyledLine> egraph_text(const Session& s) {
 
 std::unique_ptr<Pane> make_egraph_pane() {
   return std::make_unique<SessionTextPane>(
-      PaneSpec{.name = "e-graph", .weight = 40, .topics = {Topic::EGraph}}, egraph_text);
+      PaneSpec{.name = "e-graph", .weight = 30, .topics = {Topic::EGraph}}, egraph_text);
 }
 
 }  // namespace retort

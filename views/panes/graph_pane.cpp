@@ -53,9 +53,10 @@ std::vector<std::string> graph_box_text(const Graph& g, const std::string& dot_i
   if (kind == "node") {
     const Node* n = g.find_node(name);
     if (!n) return {name};
-    if (detail >= 2) return {fmt::format("{} {}", name, operand_call(*n))};
-    if (detail == 1) return {name, operand_call(*n)};
-    std::vector<std::string> lines{name, op_line(*n)};
+    std::string title = node_title(*n);
+    if (detail >= 2) return {fmt::format("{} {}", title, operand_call(*n))};
+    if (detail == 1) return {title, operand_call(*n)};
+    std::vector<std::string> lines{title, op_line(*n)};
     for (const auto& out : n->outputs) lines.push_back(type_of(g, out));
     return lines;
   }
@@ -75,7 +76,7 @@ std::vector<StyledLine> node_details(const GraphView& view, const std::string& d
     std::vector<std::string> users;
     for (const auto& n : g.nodes)
       if (std::find(n.inputs.begin(), n.inputs.end(), value) != n.inputs.end())
-        users.push_back(n.name);
+        users.push_back(node_title(n));
     if (std::find(g.outputs.begin(), g.outputs.end(), value) != g.outputs.end())
       users.push_back("(graph output)");
     return users.empty() ? std::string("-") : fmt::format("{}", fmt::join(users, ", "));
@@ -91,8 +92,9 @@ std::vector<StyledLine> node_details(const GraphView& view, const std::string& d
     std::string attrs;
     for (const auto& [key, value] : n->attrs)
       attrs += fmt::format(" {}={}", key, attr_value_str(value));
-    lines.push_back({fmt::format("{} = {}{}{}", name, n->op, attrs.empty() ? "" : ":", attrs),
-                     view.highlighted.count(name) ? Style::Highlight : Style::Title});
+    lines.push_back(
+        {fmt::format("{} = {}{}{}", node_title(*n), n->op, attrs.empty() ? "" : ":", attrs),
+         view.highlighted.count(name) ? Style::Highlight : Style::Title});
     std::vector<std::string> ins;
     for (const auto& in : n->inputs)
       ins.push_back(in.empty() ? "(none)" : fmt::format("{} {}", in, type_of(g, in)));
@@ -170,8 +172,10 @@ const GraphView* GraphPane::shown() const {
 }
 
 void GraphPane::set_views(std::vector<GraphView> views, size_t show) {
+  std::string before = shown() ? shown()->label : "";
   views_ = std::move(views);
   show_ = views_.empty() ? 0 : std::min(show, views_.size() - 1);
+  if (!shown() || shown()->label != before) show_from_outputs();
   reset_layouts();
 }
 
@@ -226,7 +230,7 @@ void GraphPane::draw_list(Canvas& canvas, int rows) {
               Style::Dim);
   for (const auto& n : v.graph.nodes) {
     if (r >= rows) break;
-    canvas.text(r++, 0, fmt::format("{} = {}({})", n.name, n.op, fmt::join(n.inputs, ", ")),
+    canvas.text(r++, 0, fmt::format("{} = {}", node_title(n), operand_call(n)),
                 v.highlighted.count(n.name) ? Style::Highlight : Style::Plain);
   }
 }
@@ -248,6 +252,9 @@ void GraphPane::draw(Canvas& canvas) {
   drawn_detail_ = fitting_detail(picture_rows, canvas.cols());
   if (const GraphLayout* l = layout(drawn_detail_)) {
     const LayoutBox* keep = keep_selected_ && !selected_.empty() ? l->find(selected_) : nullptr;
+    if (from_outputs_ && !keep && !v->graph.outputs.empty())
+      keep = l->find(dot_output_id(v->graph.outputs.front()));
+    from_outputs_ = false;
     CellPoint origin = fit_to_pane(*l, picture_rows, canvas.cols(), scroll_, keep);
     if (l->rows > picture_rows || l->cols > canvas.cols())
       scroll_ = {std::max(0, origin.row), std::max(0, origin.col)};
@@ -325,12 +332,12 @@ bool GraphPane::key(PaneKey key, int page_rows) {
         size_t n = views_.size();
         show_ = key.ch == 'v' ? (show_ + 1) % n : (show_ + n - 1) % n;
         reset_layouts();
-        scroll_ = {};
+        show_from_outputs();
         return true;
       }
       if (key.ch == 'd') {
         detail_ = detail_ + 1 >= kDetailLevels ? -1 : detail_ + 1;
-        scroll_ = {};
+        show_from_outputs();
         return true;
       }
       return false;
@@ -345,7 +352,7 @@ std::vector<std::string> GraphPane::key_help() const {
           "v/V                show the next/previous graph (current, rewrite, variants)",
           "d                  box detail: auto (fullest that fits), full, medium, compact, tiny",
           "arrows PgUp/PgDn   scroll the picture",
-          "Home               back to the top left"};
+          "Home/End           the top left (the inputs) / the bottom (the outputs)"};
 }
 
 }  // namespace retort

@@ -87,6 +87,13 @@ class GraphPane : public Pane {
   std::string warnings_;
   std::string selected_;  // DOT id
   CellPoint scroll_;
+  // A graph taller than the pane is first shown from its outputs (where a comparison's
+  // differences are), until the user scrolls: set when another graph or detail is shown.
+  bool from_outputs_ = true;
+  void show_from_outputs() {
+    scroll_ = {};
+    from_outputs_ = true;
+  }
   bool keep_selected_ = false;  // scroll so the selected box is visible
   bool unicode_ = true;
 };

@@ -32,6 +32,8 @@ struct PaneSpec {
   bool live = false;
   // PgUp/PgDn on the command line scroll it (the log).
   bool pages_from_command_line = false;
+  // A text pane's first lines (a table's header) stay on top while the rest scrolls under them.
+  int header_lines = 0;
 };
 
 class Pane {

@@ -10,12 +10,18 @@ namespace retort {
 
 namespace {
 
-// One row per backend, one column per graph; a row that holds a bug is drawn as an error.
+// One row per backend, one column per graph; a row that holds a bug is drawn as an error. A
+// column is as wide as its widest verdict, so every verdict sits under its graph.
 void add_cell_table(const CompareReport& r, std::vector<StyledLine>& lines) {
   size_t first = 8;
   for (const auto& b : r.backends) first = std::max(first, b.size());
   std::vector<size_t> widths;
-  for (const auto& g : r.graphs) widths.push_back(std::max<size_t>(g.size(), 8));
+  for (size_t g = 0; g < r.graphs.size(); ++g) {
+    size_t w = std::max<size_t>(r.graphs[g].size(), 8);
+    for (size_t b = 0; b < r.backends.size(); ++b)
+      w = std::max(w, verdict_name(r.cell(b, g).verdict).size());
+    widths.push_back(w);
+  }
   std::string header = fmt::format("{:<{}}", "backend", first);
   for (size_t g = 0; g < r.graphs.size(); ++g)
     header += fmt::format("  {:<{}}", r.graphs[g], widths[g]);
@@ -92,7 +98,8 @@ std::vector<StyledLine> results_text(const Session& s) {
 
 std::unique_ptr<Pane> make_results_pane() {
   return std::make_unique<SessionTextPane>(
-      PaneSpec{.name = "results", .weight = 30, .topics = {Topic::Results}}, results_text);
+      PaneSpec{.name = "results", .weight = 30, .topics = {Topic::Results}, .header_lines = 1},
+      results_text);
 }
 
 }  // namespace retort

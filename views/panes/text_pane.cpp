@@ -33,8 +33,13 @@ void TextPane::draw(Canvas& canvas) {
   if (follow_tail_ && at_tail_) top_ = max_top;
   top_ = std::clamp(top_, 0, max_top);
   size_t left = wrap_ ? 0 : static_cast<size_t>(left_);
+  // The header's rows are drawn in place; the rows under them come from top_ on.
+  int header = 0;
+  while (header + 1 < canvas.rows() && static_cast<size_t>(header) < shown.size() &&
+         shown[static_cast<size_t>(header)].line < static_cast<size_t>(spec().header_lines))
+    ++header;
   for (int r = 0; r < canvas.rows(); ++r) {
-    size_t i = static_cast<size_t>(top_ + r);
+    size_t i = static_cast<size_t>(r < header ? r : top_ + r);
     if (i >= shown.size()) break;
     const StyledLine& line = lines_[shown[i].line];
     std::u32string text = utf8_decode(line.text);

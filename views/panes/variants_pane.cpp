@@ -43,7 +43,8 @@ std::unique_ptr<Pane> make_variants_pane() {
   return std::make_unique<SessionTextPane>(
       PaneSpec{.name = "variants",
                .weight = 30,
-               .topics = {Topic::Graph, Topic::EGraph, Topic::Variants}},
+               .topics = {Topic::Graph, Topic::EGraph, Topic::Variants},
+               .header_lines = 1},
       variants_text);
 }
 
