@@ -24,6 +24,31 @@ FamilyDef ort_family() {
                   {.text = "Pad should be smaller than kernel",
                    .why = "a pool whose pads are as wide as its kernel"},
               }};
+  // The transformers and rewrite rules of onnxruntime/core/optimizer/graph_transformer_utils.cc
+  // (1.30) that run on the CPU execution provider, by the names they give themselves (a class
+  // MatmulBNFusion calls itself "MatMul_BatchNormalization_Fusion"), in the order they run:
+  // level 1 (basic: O1) rules, then transformers; level 2 (extended: O2); level 3 (all: O3).
+  f.passes = {
+      .how = "ONNX Runtime's session config entry optimization.disable_specified_optimizers",
+      .names = {
+          "EliminateIdentity", "EliminateSlice", "UnsqueezeElimination", "EliminateDropout",
+          "ExpandElimination", "CastElimination", "PreShapeNodeElimination", "NoopElimination",
+          "DivMulFusion", "FuseReluClip", "GemmSumFusion", "GemmTransposeFusion",
+          "NotWhereFusion", "ConvAddFusion", "ConvMulFusion", "ConvBNFusion", "Pad_Fusion",
+          "MatMul_BatchNormalization_Fusion", "LabelEncoderFusion", "DoubleQDQPairsRemover",
+          "ConstantSharing", "CommonSubexpressionElimination", "ConstantFolding",
+          "MatMulAddFusion", "ReshapeFusion", "FreeDimensionOverrideTransformer", "GeluFusionL1",
+          "LayerNormFusionL1", "QDQPropagationTransformer", "WeightBiasQuantization",
+          "EnsureUniqueDQForNodeUnit", "TransposeOptimizer", "ClipQuantRewrite",
+          "ReluQuantRewrite", "QDQS8ToU8Transformer", "QDQSelectorActionTransformer",
+          "GemmActivationFusion", "MatMulIntegerToFloatFusion", "DynamicQuantizeMatMulFusion",
+          "ConvActivationFusion", "GeluFusionL2", "LayerNormFusionL2",
+          "SimplifiedLayerNormFusion", "AttentionFusion", "EmbedLayerNormFusion",
+          "GatherSliceToSplitFusion", "GatherToSliceFusion", "MatmulTransposeFusion",
+          "BiasGeluFusion", "SkipLayerNormFusion", "FastGeluFusion", "QuickGeluFusion",
+          "BiasSoftmaxFusion", "MatMulScaleFusion", "MatMulNBitsFusion",
+          "QDQFinalCleanupTransformer", "NchwcTransformer", "NhwcTransformer",
+          "ConvAddActivationFusion"}};
   const char* levels[] = {"disabled", "basic", "extended", "all"};
   for (int i = 0; i < 4; ++i)
     f.modes.push_back({.name = "O" + std::to_string(i),
