@@ -11,6 +11,8 @@
 #include "core/backend/family.h"
 #include "core/backend/worker_backend.h"
 #include "core/base/error.h"
+#include "core/base/words.h"
+#include "core/campaign/finding_replay.h"
 #include "core/compare/verdict.h"
 
 namespace retort {
@@ -160,6 +162,21 @@ PassBlame blame_passes(const CompareReport& report, const Finding& failing,
   }
   out.at = utc_now();
   return out;
+}
+
+PassBlame blame_finding(const FindingsDb& db, const FindingRecord& f, const BackendLookup& lookup,
+                        const BlameOptions& options) {
+  const PassSwitches* switches = find_pass_switches(f.backend_a);
+  if (!switches || !dynamic_cast<WorkerBackend*>(&lookup(f.backend_a)))
+    fail("{} belongs to no family that declares pass switches, so no pass can be named",
+         f.backend_a);
+  std::vector<Backend*> backends;
+  for (const auto& name : split_list(f.backends)) backends.push_back(&lookup(name));
+  FindingReplay replay = replay_finding(db, f, backends, {});
+  if (replay.report.bug_count() == 0)
+    fail("finding #{} does not reproduce here, so no pass can be named", f.id);
+  return blame_passes(replay.report, *replay.report.bug(matching_bug(replay.report, f)), lookup,
+                      options);
 }
 
 std::string blame_text(const PassBlame& b) {

@@ -46,6 +46,12 @@ struct BlameOptions {
 PassBlame blame_passes(const CompareReport& report, const Finding& failing,
                        const BackendLookup& lookup, const BlameOptions& options);
 
+// The same for a finding of a database: its compare run again (core/campaign/finding_replay.h)
+// on its backends as `lookup` gives them, then the passes of its failing check's backend.
+// Throws Error as blame_passes does, and when the finding does not reproduce.
+PassBlame blame_finding(const FindingsDb& db, const FindingRecord& f, const BackendLookup& lookup,
+                        const BlameOptions& options);
+
 // One line: "MatmulTransposeFusion (turning it off on ort:O3 removes the difference; 9 runs)";
 // "none (the difference stays with every switchable pass of ort:O3 off; 1 run)".
 std::string blame_text(const PassBlame& b);
