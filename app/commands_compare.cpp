@@ -146,7 +146,7 @@ PassBlame blame_failure(Session& s, const CompareReport& report, const Finding& 
     out.progress("compares with passes off");
     out.print("  {}", line);
   };
-  out.print("naming the passes of {} that {} on {} needs: all of them off, then by halves",
+  out.print("naming the passes of {} behind the {} on {}: all of them off, then by halves",
             failing.backend_a, verdict_name(failing.verdict), failing.graph_a);
   s.cancel_flag() = false;
   SigintCancels guard(s.cancel_flag());

@@ -259,7 +259,7 @@ std::optional<PassBlame> finding_blame(Session& s, FindingsDb& db, const Finding
 }
 
 // `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
-void report_finding(Session& s, const FindingsDb& db, const FindingRecord& f, const Args& args,
+void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Args& args,
                     Output& out) {
   std::string dir = args.arg(2) ? *args.arg(2) : fmt::format("finding-{}", f.id);
   open_finding(s, db, f, out);
