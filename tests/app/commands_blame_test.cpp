@@ -105,7 +105,7 @@ TEST_F(BlameCommands, SplitMergeAndNotWhereNameTheirPasses) {
 }
 
 // A kernel's bug stays with every pass off: one compare, and the report says so without a search.
-TEST_F(BlameCommands, AKernelBugIsNoPasss) {
+TEST_F(BlameCommands, AKernelBugNamesNoPass) {
   record(0, "ort_maxpool_same_dilation", "max_pool", "shape/dtype mismatch");
   std::string bundle = (dir / "rep").string();
   std::string text = run_ok(fmt::format("findings report 1 {} --db {}", bundle, db_path));
