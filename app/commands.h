@@ -5,7 +5,9 @@
 #include "app/command_args.h"
 #include "core/backend/family_env.h"
 #include "core/backend/support.h"
+#include "core/compare/compare.h"
 #include "core/compare/repro.h"
+#include "core/findings/findings_db.h"
 #include "core/gen/graph_gen.h"
 
 namespace retort {
@@ -37,6 +39,13 @@ void register_help_commands(CommandRegistry& r);      // help quit
 void run_export_repro(Session& s, const Args& args, Output& out);
 void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
                         bool issue, Output& out);
+// The passes of failing.backend_a that the failing check of `report` needs
+// (core/campaign/blame.h), searched on the session's backends with progress and Ctrl-C; and
+// the text issue.md gives them, with how the compiler turns them off. write_repro_bundle names
+// them itself for an issue whose ReproOptions::passes is empty (commands_compare.cpp).
+PassBlame blame_failure(Session& s, const CompareReport& report, const Finding& failing,
+                        Output& out);
+std::string issue_passes(const PassBlame& b);
 
 // The op x dtype support of a backend (core/backend/support.h), probed with a progress line
 // when it is not cached (commands_backend.cpp).

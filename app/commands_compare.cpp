@@ -7,15 +7,19 @@
 #include "app/backend_names.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/sigint_cancels.h"
 #include "core/backend/backend_set.h"
+#include "core/backend/family.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 #include "core/base/version.h"
+#include "core/campaign/blame.h"
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
 #include "core/compare/repro.h"
 #include "core/compare/repro_issue.h"
 #include "core/compare/signature.h"
+#include "core/compare/verdict.h"
 #include "core/exec/inputs.h"
 #include "core/io/file_io.h"
 #include "core/tensor/number_text.h"
@@ -135,6 +139,28 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
 
 }  // namespace
 
+PassBlame blame_failure(Session& s, const CompareReport& report, const Finding& failing,
+                        Output& out) {
+  BlameOptions options{.cancel = &s.cancel_flag()};
+  options.progress = [&](const std::string& line) {
+    out.progress("compares with passes off");
+    out.print("  {}", line);
+  };
+  out.print("naming the passes of {} behind the {} on {}: all of them off, then by halves",
+            failing.backend_a, verdict_name(failing.verdict), failing.graph_a);
+  s.cancel_flag() = false;
+  SigintCancels guard(s.cancel_flag());
+  return blame_passes(
+      report, failing, [&](const std::string& b) -> Backend& { return s.backends().get(b); },
+      options);
+}
+
+std::string issue_passes(const PassBlame& b) {
+  const PassSwitches* switches = find_pass_switches(b.backend);
+  if (!switches || b.passes.empty()) return blame_text(b);
+  return fmt::format("{}, turned off through {}", blame_text(b), switches->how);
+}
+
 void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
                         bool issue, Output& out) {
   const CompareReport* report = s.compare_report();
@@ -155,10 +181,13 @@ void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptio
               ? ""
               : "," + finding->backend_b,
           finding->seed);
+    if (options.passes.empty() && find_pass_switches(finding->backend_a))
+      options.passes = issue_passes(blame_failure(s, *report, *finding, out));
     IssueFacts facts{.script = read_file(dir + "/repro.py"),
                      .picture = "graph.svg",
                      .retort_command = options.retort_command,
-                     .retort_version = fmt::format("Retort {}", kRetortVersion)};
+                     .retort_version = fmt::format("Retort {}", kRetortVersion),
+                     .passes = options.passes};
     render_dot_file(graph_picture(graph_named(s, finding->graph_a)), dir + "/" + facts.picture,
                     options.force);
     std::string text = repro_issue_markdown(*report, *finding, bundle, facts);

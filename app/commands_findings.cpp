@@ -14,6 +14,7 @@
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/base/words.h"
+#include "core/campaign/blame.h"
 #include "core/campaign/campaign_options.h"
 #include "core/campaign/finding_replay.h"
 #include "core/campaign/review.h"
@@ -42,12 +43,43 @@ std::tuple<int, size_t, size_t> accusation_rank(const std::optional<Agreement>& 
   return {0, a->differ.size(), static_cast<size_t>(-1) - a->agree.size()};
 }
 
+// The blames of a database that name only their families' own passes (declared_blame), by
+// signature key.
+std::map<std::string, PassBlame> declared_blames(const FindingsDb& db) {
+  std::map<std::string, PassBlame> out = db.blames();
+  std::erase_if(out, [](const auto& entry) { return !declared_blame(entry.second); });
+  return out;
+}
+
+// For each finding whose blame names the same passes of one release as an older one's: that
+// older finding (the oldest of them), with which it is one root candidate.
+std::map<int64_t, int64_t> same_pass_as(const std::vector<FindingRecord>& all,
+                                        const std::map<std::string, PassBlame>& blames) {
+  std::map<std::string, int64_t> oldest;  // blame_root -> smallest id
+  for (const auto& f : all) {
+    auto b = blames.find(f.signature.key());
+    if (b == blames.end() || blame_root(b->second).empty()) continue;
+    auto [it, fresh] = oldest.emplace(blame_root(b->second), f.id);
+    if (!fresh) it->second = std::min(it->second, f.id);
+  }
+  std::map<int64_t, int64_t> out;
+  for (const auto& f : all) {
+    auto b = blames.find(f.signature.key());
+    if (b == blames.end() || blame_root(b->second).empty()) continue;
+    int64_t first = oldest[blame_root(b->second)];
+    if (first != f.id) out[f.id] = first;
+  }
+  return out;
+}
+
 void list_findings(const FindingsDb& db, Output& out) {
   auto all = db.findings();
   if (all.empty()) {
     out.print("no findings in {}", db.path());
     return;
   }
+  std::map<std::string, PassBlame> blames = declared_blames(db);
+  std::map<int64_t, int64_t> same_pass = same_pass_as(all, blames);
   std::map<std::string, FindingReview> reviews = db.reviews();
   std::map<int64_t, std::vector<int64_t>> merged;  // root id -> findings merged into it
   std::map<int64_t, std::optional<Agreement>> agreements;
@@ -66,12 +98,12 @@ void list_findings(const FindingsDb& db, Output& out) {
   for (const auto& f : all) {
     shown.push_back(&f);
     auto r = reviews.find(f.signature.key());
-    roots += r == reviews.end() || !r->second.merged_into;
+    roots += (r == reviews.end() || !r->second.merged_into) && !same_pass.count(f.id);
   }
   std::stable_sort(shown.begin(), shown.end(), [&](const FindingRecord* a, const FindingRecord* b) {
     return accusation_rank(agreements[a->id]) < accusation_rank(agreements[b->id]);
   });
-  if (reviews.empty()) {
+  if (reviews.empty() && same_pass.empty()) {
     out.print("{} in {}, newest first (xN: seen N times):",
               findings_count_text(all.size(), static_cast<uint64_t>(total)),
               terminal_name(db.path()));
@@ -97,6 +129,10 @@ void list_findings(const FindingsDb& db, Output& out) {
       out.print("        merged: {} (one root: {})", fmt::join(ids, ", "),
                 terminal_name(reviews[f->signature.key()].root));
     }
+    if (auto b = blames.find(f->signature.key()); b != blames.end())
+      out.print("        pass {}", terminal_name(blame_text(b->second)));
+    if (auto first = same_pass.find(f->id); first != same_pass.end())
+      out.print("        the same pass as #{}: one root candidate", first->second);
   }
 }
 
@@ -207,18 +243,36 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
             bugs ? "" : " (it does not reproduce here)");
 }
 
+// The passes the finding's failing check needs: its stored blame when it names that backend's
+// own passes, else searched now (the session holds the finding, opened) and stored; nullopt for
+// a backend whose family has no pass switches.
+std::optional<PassBlame> finding_blame(Session& s, FindingsDb& db, const FindingRecord& f,
+                                       const Finding& failing, Output& out) {
+  std::map<std::string, PassBlame> blames = declared_blames(db);
+  if (auto b = blames.find(f.signature.key());
+      b != blames.end() && b->second.backend == failing.backend_a)
+    return b->second;
+  if (!find_pass_switches(failing.backend_a)) return std::nullopt;
+  PassBlame b = blame_failure(s, *s.compare_report(), failing, out);
+  db.set_blame(f.signature.key(), b);
+  return b;
+}
+
 // `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
-void report_finding(Session& s, const FindingsDb& db, const FindingRecord& f, const Args& args,
+void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Args& args,
                     Output& out) {
   std::string dir = args.arg(2) ? *args.arg(2) : fmt::format("finding-{}", f.id);
   open_finding(s, db, f, out);
   if (s.compare_report()->bug_count() == 0)
     fail("finding #{} does not reproduce here, so there is nothing to report", f.id);
+  size_t n = matching_bug(*s.compare_report(), f);
   ReproOptions options;
   options.force = args.has("--force");
   options.full = args.has("--full");
   options.retort_command = fmt::format("retort -c 'findings report {} --db {}'", f.id, db.path());
-  write_repro_bundle(s, dir, matching_bug(*s.compare_report(), f), options, true, out);
+  if (std::optional<PassBlame> b = finding_blame(s, db, f, *s.compare_report()->bug(n), out))
+    options.passes = issue_passes(*b);
+  write_repro_bundle(s, dir, n, options, true, out);
 }
 
 void merge_findings(Session&, const Args& args, Output& out) {
@@ -259,6 +313,9 @@ void run_show(Session&, const Args& args, Output& out) {
   FindingRecord f = named_finding(db, args);
   show_finding(f, campaign_python(db, f.campaign), out);
   show_review(db, f, out);
+  std::map<std::string, PassBlame> blames = declared_blames(db);
+  if (auto b = blames.find(f.signature.key()); b != blames.end())
+    out.print("pass: {}", terminal_name(blame_text(b->second)));
 }
 
 void run_open(Session& s, const Args& args, Output& out) {
@@ -283,6 +340,19 @@ void run_report(Session& s, const Args& args, Output& out) {
   report_finding(s, db, named_finding(db, args), args, out);
 }
 
+// `findings blame N`: the finding re-run here, then its passes searched again and stored.
+void run_blame(Session& s, const Args& args, Output& out) {
+  FindingsDb db = existing_db(args);
+  FindingRecord f = named_finding(db, args);
+  open_finding(s, db, f, out);
+  const CompareReport& report = *s.compare_report();
+  if (report.bug_count() == 0)
+    fail("finding #{} does not reproduce here, so no pass can be named", f.id);
+  PassBlame b = blame_failure(s, report, *report.bug(matching_bug(report, f)), out);
+  db.set_blame(f.signature.key(), b);
+  out.print("finding #{}: pass {}", f.id, blame_text(b));
+}
+
 }  // namespace
 
 void register_findings_commands(CommandRegistry& r) {
@@ -292,7 +362,7 @@ void register_findings_commands(CommandRegistry& r) {
          .options = {db,
                      {"--force", "", "export, report: write into a non-empty DIR"},
                      {"--full", "", "export, report: also Retort's replay through its workers"}},
-         .summary = "List, show, open, export, report or merge the findings of campaigns.",
+         .summary = "List, show, open, export, report, blame or merge the findings of campaigns.",
          .help = "See docs/campaigns.md and docs/bugs.md.",
          .actions =
              {{"list", {}, "The distinct findings, newest first, with their counts.", run_list},
@@ -318,6 +388,17 @@ void register_findings_commands(CommandRegistry& r) {
                "the standalone script, expected against actual, the graph, and the Retort\n"
                "command; it prints the issue.",
                run_report},
+              {"blame",
+               {n},
+               "Names the compiler's passes that its difference needs: it runs again with\n"
+               "its backend's passes turned off (the family's own switches: ONNX Runtime's\n"
+               "transformers and rewrite rules, XLA's HLO passes), all of them, then by\n"
+               "halves down to passes none of which may stay on, and stores them. `list`,\n"
+               "`show` and `report` show them; findings of the same passes of one release\n"
+               "are one root candidate. A difference that stays with every pass off is no\n"
+               "switchable pass's (a kernel's). `report` and `export repro --issue` search\n"
+               "them first when none are stored.",
+               run_blame},
               {"merge",
                {{"DB...", Completion::FilePath, false, true}},
                "Adds other databases (shards) to --db: findings with the same signature add\n"

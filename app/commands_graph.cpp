@@ -158,26 +158,27 @@ void register_graph_commands(CommandRegistry& r) {
          .help = "Lists the inputs and outputs with their types, counts the nodes and constants,\n"
                  "counts each op and names the dtypes of all values.",
          .run = run_info});
-  r.add(
-      {.name = "export",
-       .args = {{"FILE", Completion::FilePath}, {"DIR", Completion::FilePath, true}},
-       .options =
-           {{"--force", "", "replace FILE, or write into a non-empty DIR"},
-            {"--finding", "N", "export repro: the N-th finding of the last compare (default 1)"},
-            {"--full", "", "export repro: also Retort's replay through its workers (replay/)"},
-            {"--issue", "", "export repro: also issue.md, an issue ready to file, and graph.svg"}},
-       .summary = "Save the current graph as .rtg, .json or .onnx, or a reproducer bundle.",
-       .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
-               "unless --force is given.\n"
-               "`export repro DIR` writes a bundle for finding #N (default 1) of the last\n"
-               "`compare` that a compiler's developers run as it is: repro.py, using only the\n"
-               "compiler's public API and numpy (exit 1 when the bug shows), the ONNX models,\n"
-               "the inputs and the reference outputs (.npy), requirements.txt pinning the\n"
-               "release, and a README. --full adds Retort's replay through its workers; a\n"
-               "backend with no standalone script gets only that. --issue adds issue.md and\n"
-               "graph.svg, as `findings report` (docs/bugs.md). See docs/compare.md.",
-       .run = run_export,
-       .restorable = false});
+  r.add({.name = "export",
+         .args = {{"FILE", Completion::FilePath}, {"DIR", Completion::FilePath, true}},
+         .options =
+             {{"--force", "", "replace FILE, or write into a non-empty DIR"},
+              {"--finding", "N", "export repro: the N-th finding of the last compare (default 1)"},
+              {"--full", "", "export repro: also Retort's replay through its workers (replay/)"},
+              {"--issue", "",
+               "export repro: also issue.md, an issue ready to file that names the passes the "
+               "difference needs (as `findings blame`), and graph.svg"}},
+         .summary = "Save the current graph as .rtg, .json or .onnx, or a reproducer bundle.",
+         .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
+                 "unless --force is given.\n"
+                 "`export repro DIR` writes a bundle for finding #N (default 1) of the last\n"
+                 "`compare` that a compiler's developers run as it is: repro.py, using only the\n"
+                 "compiler's public API and numpy (exit 1 when the bug shows), the ONNX models,\n"
+                 "the inputs and the reference outputs (.npy), requirements.txt pinning the\n"
+                 "release, and a README. --full adds Retort's replay through its workers; a\n"
+                 "backend with no standalone script gets only that. --issue adds issue.md and\n"
+                 "graph.svg, as `findings report` (docs/bugs.md). See docs/compare.md.",
+         .run = run_export,
+         .restorable = false});
 }
 
 }  // namespace retort

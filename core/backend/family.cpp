@@ -138,4 +138,10 @@ const Refusal* find_refusal(const std::string& backend, const std::string& messa
   return nullptr;
 }
 
+const PassSwitches* find_pass_switches(const std::string& backend) {
+  std::optional<BackendName> name = find_backend_name(backend);
+  if (!name || name->family->passes.names.empty()) return nullptr;
+  return &name->family->passes;
+}
+
 }  // namespace retort

@@ -40,6 +40,19 @@ struct Refusal {
   std::string why{};   // what the compiler cannot do: the unsupported run's message says it
 };
 
+// The switches of a family's own optimization passes (issue 41): the passes a worker turns off
+// when its hello option kDisabledPassesOption lists them (names joined by ','). `findings blame`
+// turns them off, all and then by halves, to name the passes a finding's difference needs.
+struct PassSwitches {
+  // How the compiler takes them, for help and reports: "ONNX Runtime's session config entry
+  // optimization.disable_specified_optimizers".
+  std::string how{};
+  // The passes in the compiler's own spelling ("MatmulTransposeFusion", "algsimp"); a name a
+  // release lacks is ignored by it, as by the compiler.
+  std::vector<std::string> names{};
+};
+inline constexpr const char* kDisabledPassesOption = "disabled_passes";
+
 struct FamilyDef {
   std::string name{};     // "ort", "inductor", "tf-xla"
   std::string summary{};  // one line for `backend` help and docs/compare.md
@@ -73,6 +86,7 @@ struct FamilyDef {
   std::vector<Refusal> refusals{};
   // The program mutations its worker applies (backend.h): the generated Python program's.
   std::vector<std::string> program_mutations{};
+  PassSwitches passes{};  // none: `findings blame` cannot name its passes
 };
 
 // Every family, in the order `backend list` shows them.
@@ -116,6 +130,10 @@ std::string oracle_baseline(const std::string& backend);
 // The refusal of the backend's family that an error message contains, or null (also for a
 // backend of no family).
 const Refusal* find_refusal(const std::string& backend, const std::string& message);
+
+// The pass switches of the backend's family; null for a backend of no family or a family that
+// declares none.
+const PassSwitches* find_pass_switches(const std::string& backend);
 
 // The families, declared one per file in core/backend/families/.
 FamilyDef ort_family();

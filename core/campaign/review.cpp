@@ -14,6 +14,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/words.h"
+#include "core/campaign/blame.h"
 #include "core/campaign/finding_replay.h"
 #include "core/compare/compare.h"
 #include "core/compare/inspect.h"
@@ -426,12 +427,40 @@ class DeadlineLookup {
     return b;
   }
   bool passed() const { return Clock::now() >= deadline_; }
+  double seconds_left() const {
+    return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
+  }
 
  private:
   const BackendLookup& lookup_;
   Clock::time_point deadline_;
   std::set<Backend*> bounded_;
 };
+
+// The review's time left names the passes of the findings it reviewed now (a blame is a dozen
+// compares: it comes after every finding had its review). A search the deadline cuts keeps the
+// passes found so far, marked not minimal.
+void blame_reviewed(FindingsDb& db, const std::vector<FindingRecord>& reviewed,
+                    const BackendLookup& lookup, const DeadlineLookup& bounded,
+                    const ReviewOptions& review) {
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  std::map<std::string, PassBlame> blames = db.blames();
+  for (const FindingRecord& f : reviewed) {
+    if ((review.cancel && review.cancel->load()) || bounded.passed()) return;
+    auto r = reviews.find(f.signature.key());
+    if (r == reviews.end() || r->second.disputed || blames.count(f.signature.key()) ||
+        !find_pass_switches(f.backend_a))
+      continue;
+    try {
+      PassBlame b = blame_finding(db, f, lookup,
+                                  {.seconds = bounded.seconds_left(), .cancel = review.cancel});
+      db.set_blame(f.signature.key(), b);
+      if (review.progress) review.progress(fmt::format("#{} pass {}", f.id, blame_text(b)));
+    } catch (const Error&) {
+      // A backend that is not a worker here, or a finding that no longer shows: no pass named.
+    }
+  }
+}
 
 }  // namespace
 
@@ -500,6 +529,7 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     ++stats.reviewed;
     if (review.progress) review.progress(line);
   }
+  blame_reviewed(db, todo, by_name, bounded, review);
   stats.merged = merge_by_root(db);
   return stats;
 }

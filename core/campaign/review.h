@@ -73,7 +73,9 @@ struct ReviewStats {
 };
 
 // Reviews the findings this campaign recorded first that have no review yet (most frequent
-// first), then merges findings with one root. Backends that the lookup does not know say
+// first); with time left, names the passes (core/campaign/blame.h) of those it reviewed and
+// did not find disputed, on backends whose families declare pass switches, in the same order;
+// then merges findings with one root. Backends that the lookup does not know say
 // nothing.
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
                             const BackendLookup& lookup, const ReviewOptions& review);

@@ -48,6 +48,9 @@ struct ReproOptions {
   std::string backends_dir;
   std::string python = "/usr/bin/python3";  // runs the replay (needs numpy)
   std::string retort_command;               // the Retort command that reproduces it, for README
+  // The compiler's passes the failure needs (core/campaign/blame.h), for issue.md; empty: not
+  // known yet.
+  std::string passes;
 };
 
 struct ReproBundle {

@@ -137,12 +137,14 @@ std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
   text += fmt::format(
       "- Compiler: {}{}\n"
       "- Found by: {} ({} oracle: {}), inputs seed {}\n"
-      "- Verdict: {}\n\n",
+      "- Verdict: {}\n",
       cell(compiler),
       bundle.requirements.empty()
           ? ""
           : fmt::format(" (`pip install {}`)", fmt::join(bundle.requirements, " ")),
       facts.retort_version, oracle_name(f.oracle), cell(f.str()), f.seed, verdict_name(f.verdict));
+  if (!facts.passes.empty()) text += fmt::format("- Passes: {}\n", cell(facts.passes));
+  text += "\n";
   if (f.oracle == Oracle::Equivalence)
     text +=
         "model_b.onnx is an equivalent rewrite of model_a.onnx (same outputs for every input): "

@@ -17,6 +17,9 @@ struct IssueFacts {
   std::string picture;         // the graph's picture, a file name in the bundle; empty: none
   std::string retort_command;  // the command that reproduces it in Retort
   std::string retort_version;  // "retort 0.9.0"
+  // The compiler's passes whose turning off removes the difference and how they are turned off
+  // (core/campaign/blame.h); empty: not known.
+  std::string passes;
 };
 
 // The issue text for `finding` of `report`, whose bundle is `bundle`.

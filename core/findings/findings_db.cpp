@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -580,6 +581,59 @@ std::map<std::string, FindingReview> FindingsDb::reviews() const {
               path_);
   while (s.step())
     out[s.text(0)] = {s.text(1), s.i64(2) != 0, s.text(3), s.text(4), s.text(5), s.i64(6)};
+  return out;
+}
+
+const char* const kBlamesTable = R"SQL(
+CREATE TABLE IF NOT EXISTS blames (
+  signature TEXT PRIMARY KEY,
+  backend TEXT NOT NULL,
+  passes TEXT NOT NULL,
+  minimal INTEGER NOT NULL,
+  runs INTEGER NOT NULL,
+  at TEXT NOT NULL
+);
+)SQL";
+
+void FindingsDb::set_blame(const std::string& signature, const PassBlame& b) {
+  std::string passes;
+  for (const std::string& p : b.passes) {
+    // A pass name never holds the separator: a family declares its names, and workers refuse
+    // others.
+    if (p.empty() || p.find(',') != std::string::npos) fail("'{}' is no pass name", p);
+    passes += (passes.empty() ? "" : ",") + p;
+  }
+  Transaction t([&](const std::string& sql) { exec(sql); });
+  exec(kBlamesTable);
+  Statement s(db_, "INSERT OR REPLACE INTO blames VALUES (?, ?, ?, ?, ?, ?)", path_);
+  s.bind(1, signature)
+      .bind(2, b.backend)
+      .bind(3, passes)
+      .bind(4, static_cast<int64_t>(b.minimal))
+      .bind(5, b.runs)
+      .bind(6, b.at);
+  s.step();
+  t.commit();
+}
+
+std::map<std::string, PassBlame> FindingsDb::blames() const {
+  std::map<std::string, PassBlame> out;
+  {
+    Statement has(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'blames'", path_);
+    has.step();
+    if (has.i64(0) == 0) return out;
+  }
+  Statement s(db_, "SELECT signature, backend, passes, minimal, runs, at FROM blames", path_);
+  while (s.step()) {
+    PassBlame b{.backend = s.text(1), .minimal = s.i64(3) != 0, .runs = s.i64(4), .at = s.text(5)};
+    std::string passes = s.text(2);
+    for (size_t start = 0; start < passes.size();) {
+      size_t comma = std::min(passes.find(',', start), passes.size());
+      b.passes.push_back(passes.substr(start, comma - start));
+      start = comma + 1;
+    }
+    out[s.text(0)] = std::move(b);
+  }
   return out;
 }
 

@@ -83,6 +83,19 @@ struct FindingReview {
   int64_t merged_into = 0;  // the finding it was merged into; 0: none
 };
 
+// Which of its compiler's own passes a finding's difference needs (core/campaign/blame.h): the
+// passes of `backend` whose turning off makes it go. Kept in a table of its own (blames, keyed by
+// signature) made on the first write, so that databases written before it open as they are.
+struct PassBlame {
+  std::string backend{};              // whose passes were turned off: "ort:O3"
+  std::vector<std::string> passes{};  // empty: the difference stays with every switch off
+  bool minimal = true;  // no pass of `passes` may stay on; false: the time ran out before
+  int64_t runs = 0;     // compares run to find them
+  std::string at{};     // UTC
+
+  bool operator==(const PassBlame&) const = default;
+};
+
 class FindingsDb {
  public:
   // Opens (and with create, makes) the database. Throws Error, leaving the file untouched, when
@@ -126,6 +139,11 @@ class FindingsDb {
   void set_review(const std::string& signature, const FindingReview& review);
   // Every stored review, by signature key; none for a database without the table.
   std::map<std::string, FindingReview> reviews() const;
+
+  // Stores (replaces) the blame of the finding with this signature key.
+  void set_blame(const std::string& signature, const PassBlame& blame);
+  // Every stored blame, by signature key; none for a database without the table.
+  std::map<std::string, PassBlame> blames() const;
 
  private:
   FindingsDb(std::string path, sqlite3* db);

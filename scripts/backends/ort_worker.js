@@ -7,6 +7,9 @@
 //   opt_level         disabled | basic | extended | all   (graphOptimizationLevel)
 //   intra_op_threads  a count; 0 lets ONNX Runtime choose
 //   execution_mode    sequential | parallel
+//   disabled_passes   transformer and rewrite rule names joined by ',', turned off through the
+//                     session config entry optimization.disable_specified_optimizers (`findings
+//                     blame`); empty: none
 'use strict';
 
 const crypto = require('crypto');
@@ -67,6 +70,16 @@ function fromOrtTensor(name, tensor, blobs) {
   return { name, dtype, shape: Array.from(tensor.dims, Number), blob: blobs.length - 1 };
 }
 
+// A pass name as ONNX Runtime spells one: nothing that could end the list or start another entry.
+const PASS_NAME = /^[A-Za-z0-9_.-]+$/;
+
+function disabledPasses(text) {
+  const names = text ? text.split(',') : [];
+  for (const name of names)
+    if (!PASS_NAME.test(name)) throw new Error(`disabled_passes: '${name}' is not a pass name (letters, digits, _ . -)`);
+  return names;
+}
+
 function sessionOptions(options) {
   const level = options.opt_level ?? 'all';
   if (!OPT_LEVELS.includes(level)) throw new Error(`opt_level must be one of ${OPT_LEVELS.join(', ')}, not '${level}'`);
@@ -75,8 +88,23 @@ function sessionOptions(options) {
   const threads = Number(options.intra_op_threads ?? '0');
   if (!Number.isInteger(threads) || threads < 0) throw new Error(`intra_op_threads must be a count, not '${options.intra_op_threads}'`);
   for (const key of Object.keys(options))
-    if (!['opt_level', 'execution_mode', 'intra_op_threads'].includes(key)) throw new Error(`unknown option '${key}'`);
-  return { graphOptimizationLevel: level, executionMode: mode, intraOpNumThreads: threads, logSeverityLevel: 3 };
+    if (!['opt_level', 'execution_mode', 'intra_op_threads', 'disabled_passes'].includes(key)) throw new Error(`unknown option '${key}'`);
+  const session = { graphOptimizationLevel: level, executionMode: mode, intraOpNumThreads: threads, logSeverityLevel: 3 };
+  const passes = disabledPasses(options.disabled_passes ?? '');
+  // ONNX Runtime splits this entry at ';'.
+  if (passes.length) session.extra = { optimization: { disable_specified_optimizers: passes.join(';') } };
+  return session;
+}
+
+// Whether the binding passes sessionOptions.extra on to ONNX Runtime: one that does refuses an
+// extra that is no object; one that does not ignores it, and so would ignore disabled_passes.
+async function bindingTakesExtra() {
+  try {
+    await ort.InferenceSession.create(float16.probeModel(), { extra: 'probe' });
+  } catch (e) {
+    return /extra/.test(String(e && e.message));
+  }
+  return false;
 }
 
 // ONNX Runtime's words for "this model uses something I do not implement".
@@ -229,6 +257,8 @@ async function handle(frame) {
     case 'hello':
       try {
         options = sessionOptions(header.options || {});
+        if (options.extra && !(await bindingTakesExtra()))
+          throw new Error(`onnxruntime-node ${ort.env.versions?.node ?? ''} ignores session config entries (sessionOptions.extra), so it cannot turn passes off`);
       } catch (e) {
         writeFrame({ type: 'error', kind: 'error', message: e.message });
         return;

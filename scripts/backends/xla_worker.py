@@ -6,7 +6,9 @@ The ONNX graph becomes a generated Python function over jax.numpy/lax
 sees them as constants. Option of `hello`: mode = jit (jax.jit(f).lower(...).compile(): XLA
 compiles ahead of the run) | nojit (the function run op by op: the baseline); device = cpu |
 gpu (JAX's CUDA platform, which needs a CUDA jaxlib; without it, or without a GPU, hello answers
-`unsupported`).
+`unsupported`); disabled_passes = HLO pass names joined by ',' (`findings blame`), turned off
+with XLA_FLAGS' --xla_disable_hlo_passes, which XLA reads once, when JAX first starts a backend:
+hello, before any compilation.
 A run's program mutations (TorchProbe's, and TENSURE's sparse storage) rewrite the function
 first (retort_backends/probe.py).
 """
@@ -29,7 +31,8 @@ from retort_backends.jax_ops import CONVERTERS  # noqa: E402
 from retort_backends.program import (Builder, Program, forward_source,  # noqa: E402
                                      standalone_module)
 from retort_backends.errors import Unsupported  # noqa: E402
-from retort_backends.worker import Compiled, Family, serve  # noqa: E402
+from retort_backends.worker import PASS_NAMES, Compiled, Family, serve  # noqa: E402
+from jax._src import xla_bridge  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)
 
@@ -107,13 +110,18 @@ def raised_in_sparse(exc):
 
 class XLA(Family):
     NAME = "xla"
-    OPTIONS = {"mode": (("jit", "nojit"), "jit"), "device": (("cpu", "gpu"), "cpu")}
+    OPTIONS = {"mode": (("jit", "nojit"), "jit"), "device": (("cpu", "gpu"), "cpu"),
+               "disabled_passes": (PASS_NAMES, "")}
     LIMITS = LIMITS
     PROGRAM = True
 
     def __init__(self, options):
         super().__init__(options)
         self.jit = options["mode"] == "jit"
+        if options["disabled_passes"]:
+            if xla_bridge.backends_are_initialized():
+                raise Unsupported("XLA has started: its passes can no longer be turned off")
+            os.environ["XLA_FLAGS"] += f" --xla_disable_hlo_passes={options['disabled_passes']}"
         if options["device"] == "gpu":
             # Before any array exists, so that constants and compilations land on the GPU.
             jax.config.update("jax_platforms", "cuda")

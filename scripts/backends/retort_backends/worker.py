@@ -12,6 +12,7 @@ import collections
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -26,8 +27,16 @@ from .protocol import read_frame, write_frame
 CACHE_SIZE = 16
 
 
+# The hello option that lists a compiler's passes to turn off (`findings blame`, issue 41): names
+# joined by ',', each only of characters no compiler's flag syntax gives a meaning, so that a
+# name can never become another flag. A family that takes it puts it in OPTIONS with these
+# choices.
+PASS_NAMES = re.compile(r"(?:[A-Za-z0-9_.-]+(?:,[A-Za-z0-9_.-]+)*)?")
+
+
 class Family:
-    """One framework. Subclasses set NAME, OPTIONS ({option: (choices, default)}) and LIMITS
+    """One framework. Subclasses set NAME, OPTIONS ({option: (choices, default)}; choices a tuple
+    of values, or a compiled pattern the whole value must match) and LIMITS
     (phrases in which the framework says it lacks a kernel or rule, or exception types it
     raises for that: unsupported, not a bug)."""
 
@@ -103,7 +112,10 @@ def parse_options(family_class, raw):
             raise ProtocolError(f"unknown option {quoted(name)} (known: {known})")
     for name, (choices, default) in family_class.OPTIONS.items():
         value = options.get(name, default)
-        if value not in choices:
+        if isinstance(choices, re.Pattern):
+            if not choices.fullmatch(value):
+                raise ProtocolError(f"option {name} does not take {quoted(value)}")
+        elif value not in choices:
             raise ProtocolError(
                 f"option {name} must be one of {', '.join(choices)}, got {quoted(value)}")
         parsed[name] = value

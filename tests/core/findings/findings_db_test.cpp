@@ -353,5 +353,33 @@ TEST_F(FindingsDbTest, ReviewsAreAddedToOlderDatabasesAndReplacedBySignature) {
   EXPECT_EQ(db.findings().size(), 1u);
 }
 
+// Blames (core/campaign/blame.h) live in a table of their own too: an older database opens as
+// it is, reads as having none, and keeps the passes in their order.
+TEST_F(FindingsDbTest, BlamesAreAddedToOlderDatabasesAndReplacedBySignature) {
+  std::string path = file("old.db");
+  std::string key;
+  {
+    FindingsDb db = FindingsDb::open(path);
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    db.record_case(a_case(c, 0), {finding("matmul", c, 0)});
+    key = db.findings()[0].signature.key();
+  }
+  FindingsDb db = FindingsDb::open(path, false);
+  EXPECT_TRUE(db.blames().empty());
+  db.set_blame(key, {.backend = "ort:O3", .passes = {}, .minimal = true, .runs = 1, .at = "t0"});
+  PassBlame two{.backend = "ort:O3",
+                .passes = {"MatmulTransposeFusion", "Pad_Fusion"},
+                .minimal = false,
+                .runs = 9,
+                .at = "t1"};
+  db.set_blame(key, two);
+  auto blames = FindingsDb::open(path, false).blames();
+  ASSERT_EQ(blames.size(), 1u);
+  EXPECT_EQ(blames[key], two);
+  EXPECT_TRUE(db.reviews().empty());
+  EXPECT_THROW(db.set_blame(key, {.backend = "ort:O3", .passes = {"a,b"}}), Error);
+  EXPECT_EQ(FindingsDb::open(path, false).blames()[key], two);
+}
+
 }  // namespace
 }  // namespace retort
