@@ -57,7 +57,8 @@ void list_known(const FindingsDb& db, const std::vector<FindingRecord>& known, O
     it->second.first += f.count;
     it->second.second.push_back(fmt::format("#{}", f.id));
   }
-  out.print("known bugs ({} findings; `findings known` lists the library):", known.size());
+  out.print("known bugs ({} finding{}; `findings known` lists the library):", known.size(),
+            known.size() == 1 ? "" : "s");
   for (const std::string& label : order) {
     const auto& [count, ids] = by_label[label];
     auto summary = summaries.find(label);
@@ -288,12 +289,14 @@ void list_known_bugs(const FindingsDb& db, Output& out) {
   out.print("{} known bugs: {} shipped with Retort (docs/bugs.md), {} added to {}", bugs.size(),
             shipped, bugs.size() - shipped, terminal_name(db.path()));
   for (const KnownBug& bug : bugs) {
-    std::string where = bug.releases.empty() ? bug.family
-                                             : fmt::format("{} {}", bug.family,
-                                                           fmt::join(bug.releases, ", "));
-    where += bug.levels.empty() ? ", every level" : fmt::format(" at {}", fmt::join(bug.levels, ","));
+    std::string where = bug.releases.empty()
+                            ? bug.family
+                            : fmt::format("{} {}", bug.family, fmt::join(bug.releases, ", "));
+    where +=
+        bug.levels.empty() ? ", every level" : fmt::format(" at {}", fmt::join(bug.levels, ","));
     out.print("  {:<7} {}: {} ({}, {})", terminal_name(bug.label), terminal_name(where),
-              terminal_name(bug.summary), terminal_name(bug.graph_name), terminal_name(bug.verdict));
+              terminal_name(bug.summary), terminal_name(bug.graph_name),
+              terminal_name(bug.verdict));
     out.print("          trigger: {}", terminal_name(bug.trigger.str()));
   }
 }
@@ -370,7 +373,7 @@ void run_known(Session&, const Args& args, Output& out) {
     list_known_bugs(db, out);
     return;
   }
-  if (*args.arg(1) != "add") fail_unknown("word after `findings known`", *args.arg(1), {"add"});
+  if (*args.arg(1) != "add") fail_unknown("`findings known` action", *args.arg(1), {"add"});
   if (!args.arg(2)) fail("findings known add N: name the finding to add as a root");
   add_known_root(db, db.finding(static_cast<int64_t>(parse_u64(*args.arg(2), "a finding number"))),
                  out);

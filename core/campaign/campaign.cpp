@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/backend/ref_backend.h"
+#include "core/base/error.h"
 #include "core/campaign/known_bugs.h"
 
 namespace retort {

@@ -31,7 +31,8 @@ std::string shown_verdict(std::string_view text, const std::string& stem) {
   std::string_view line = text.substr(at + kShows.size());
   line = line.substr(0, line.find('\n'));
   size_t space = line.find(' ');
-  if (space == std::string_view::npos) fail("samples/bugs/{}.rtg: '# shows:' names no verdict", stem);
+  if (space == std::string_view::npos)
+    fail("samples/bugs/{}.rtg: '# shows:' names no verdict", stem);
   return std::string(line.substr(space + 1));
 }
 

@@ -95,8 +95,8 @@ struct ReviewStats {
 // Reviews the findings this campaign recorded first that have no review yet and no known bug
 // explains (most frequent first): each is checked against the known bugs first (a finding one
 // explains is labelled so, as a campaign does when it records it), and only the rest get a
-// second opinion and a reduction. Then merges findings with one root. Backends that the lookup does not know say
-// nothing.
+// second opinion and a reduction. Then merges findings with one root. Backends that the lookup does
+// not know say nothing.
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
                             const BackendLookup& lookup, const ReviewOptions& review);
 

@@ -77,8 +77,8 @@ struct FindingRecord {
 // A root a person added from a finding (`findings known add N`): its graph, the backend and
 // verdict it shows, and the trigger pattern taken from the node its signature names.
 struct UserRoot {
-  int64_t id = 0;       // "user ID"
-  int64_t finding = 0;  // the finding it was made from
+  int64_t id = 0;                        // "user ID"
+  int64_t finding = 0;                   // the finding it was made from
   std::string family, backend, release;  // release: "" when the campaign did not record it
   std::string verdict;                   // as verdict_name prints it
   std::string graph;                     // .rtg text: the reduced graph, else the graph under test

@@ -1,6 +1,7 @@
 #include "core/gen/node_pattern.h"
 
 #include <algorithm>
+#include <variant>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -62,7 +63,8 @@ nlohmann::json NodePattern::to_json() const {
   if (!attrs.empty()) {
     nlohmann::json a = nlohmann::json::object();
     for (const auto& [name, c] : attrs)
-      a[name] = c.above ? nlohmann::json{{"above", *c.above}} : nlohmann::json{{"any_of", c.any_of}};
+      a[name] =
+          c.above ? nlohmann::json{{"above", *c.above}} : nlohmann::json{{"any_of", c.any_of}};
     j["attrs"] = a;
   }
   if (!dtypes.empty()) {
@@ -80,7 +82,8 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
   NodePattern p;
   try {
     p.op = j.at("op").get<std::string>();
-    if (!OpRegistry::instance().find(p.op)) fail("{}: trigger op '{}' is no registry op", where, p.op);
+    if (!OpRegistry::instance().find(p.op))
+      fail("{}: trigger op '{}' is no registry op", where, p.op);
     if (j.contains("attrs"))
       for (const auto& [name, c] : j.at("attrs").items()) {
         AttrCondition condition;
@@ -112,7 +115,8 @@ std::string NodePattern::str() const {
       continue;
     }
     std::vector<std::string> values;
-    for (const auto& v : c.any_of) values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    for (const auto& v : c.any_of)
+      values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
     parts.push_back(fmt::format("{} in {}", name, fmt::join(values, "|")));
   }
   if (!dtypes.empty()) {

@@ -5,6 +5,7 @@
 // slice. docs/campaigns.md, "Known bugs".
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>

@@ -105,8 +105,8 @@ class KnownBugCheckTest : public ::testing::Test {
   static FindingRecord recorded(const std::string& text, Backend& backend,
                                 const std::string& name) {
     Graph g = parse_rtg(text, "case.rtg");
-    CompareReport report =
-        run_compare({{"original", &g}}, {&backend}, CompareOptions{.seed = 3, .runs = 1});
+    CompareReport report = run_compare({{"original", &g}}, {&backend},
+                                       CompareOptions{.seed = 3, .runs = 1, .tolerances = {}});
     for (const Finding& found : report.findings) {
       if (!is_bug(found.verdict)) continue;
       SignatureFinder finder(report, {&backend});
@@ -201,8 +201,8 @@ TEST_F(KnownBugCheckTest, AFailureTheKnownTriggerDoesNotMakeStaysNew) {
 // trigger is the node its signature names; the check then labels a finding of it.
 TEST_F(KnownBugCheckTest, AUserRootExplainsTheFindingsOfItsTrigger) {
   WrongOpBackend wrong_exp("ort:O3", {{"exp", 1.0}});
-  FindingRecord f = recorded(
-      "graph plain\ninput x : f32[4]\na = abs(x)\ny = exp(a)\noutput y\n", wrong_exp, "ort:O3");
+  FindingRecord f = recorded("graph plain\ninput x : f32[4]\na = abs(x)\ny = exp(a)\noutput y\n",
+                             wrong_exp, "ort:O3");
   UserRoot root = user_root_from(f, "", "1.30.0");
   root.id = 4;
   KnownBug user = user_known_bug(root);

@@ -390,7 +390,7 @@ TEST_F(FindingsDbTest, KnownLabelsAndUserRootsAreAddedToOlderDatabases) {
     labels[f.signature.op] = f.known;
   EXPECT_EQ(labels, (std::map<std::string, std::string>{
                         {"max_pool", "row 1"}, {"abs", "user 1"}, {"mul", "row 3"}}));
-  EXPECT_EQ(db.finding(db.findings()[0].id).known, "row 1");
+  for (const FindingRecord& f : db.findings()) EXPECT_EQ(db.finding(f.id).known, f.known);
 
   UserRoot root{.id = 0,
                 .finding = 2,
