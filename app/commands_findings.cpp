@@ -60,7 +60,8 @@ void list_known(const FindingsDb& db, const std::vector<FindingRecord>& known, O
   out.print("known bugs ({} finding{}; `findings known` lists the library):", known.size(),
             known.size() == 1 ? "" : "s");
   for (const std::string& label : order) {
-    const auto& [count, ids] = by_label[label];
+    auto& [count, ids] = by_label[label];
+    std::reverse(ids.begin(), ids.end());  // oldest first
     auto summary = summaries.find(label);
     out.print("  {:<7} x{:<5} {}: {}", terminal_name(label), count, fmt::join(ids, ", "),
               summary == summaries.end() ? std::string("(no longer in the library)")

@@ -117,7 +117,8 @@ std::string NodePattern::str() const {
     std::vector<std::string> values;
     for (const auto& v : c.any_of)
       values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
-    parts.push_back(fmt::format("{} in {}", name, fmt::join(values, "|")));
+    parts.push_back(
+        fmt::format("{} {} {}", name, values.size() == 1 ? "=" : "in", fmt::join(values, "|")));
   }
   if (!dtypes.empty()) {
     std::vector<std::string> names;

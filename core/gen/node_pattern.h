@@ -46,7 +46,8 @@ struct NodePattern {
   // Throws Error naming `where` and the field when the JSON is no pattern or names an op the
   // registry lacks.
   static NodePattern from_json(const nlohmann::json& j, const std::string& where);
-  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", for people.
+  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64", for
+  // people.
   std::string str() const;
 };
 
