@@ -12,11 +12,13 @@
 #include "app/backend_names.h"
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/base/suggest.h"
 #include "core/base/terminal_text.h"
 #include "core/base/words.h"
 #include "core/campaign/blame.h"
 #include "core/campaign/campaign_options.h"
 #include "core/campaign/finding_replay.h"
+#include "core/campaign/known_bugs.h"
 #include "core/campaign/review.h"
 #include "core/compare/verdict.h"
 
@@ -72,10 +74,43 @@ std::map<int64_t, int64_t> same_pass_as(const std::vector<FindingRecord>& all,
   return out;
 }
 
+// The findings a known bug explains, one line per bug with their summed count, after the new
+// ones: "row 1   x23  #1, #4, #9: MaxPool with auto_pad SAME ...".
+void list_known(const FindingsDb& db, const std::vector<FindingRecord>& known, Output& out) {
+  std::map<std::string, std::string> summaries;
+  for (const KnownBug& bug : known_bugs(db)) summaries[bug.label] = bug.summary;
+  std::map<std::string, std::pair<int64_t, std::vector<std::string>>> by_label;
+  std::vector<std::string> order;  // labels in the order of their newest finding
+  for (const FindingRecord& f : known) {
+    auto [it, fresh] = by_label.try_emplace(f.known);
+    if (fresh) order.push_back(f.known);
+    it->second.first += f.count;
+    it->second.second.push_back(fmt::format("#{}", f.id));
+  }
+  out.print("known bugs ({} finding{}; `findings known` lists the library):", known.size(),
+            known.size() == 1 ? "" : "s");
+  for (const std::string& label : order) {
+    auto& [count, ids] = by_label[label];
+    std::reverse(ids.begin(), ids.end());  // oldest first
+    auto summary = summaries.find(label);
+    out.print("  {:<7} x{:<5} {}: {}", terminal_name(label), count, fmt::join(ids, ", "),
+              summary == summaries.end() ? std::string("(no longer in the library)")
+                                         : terminal_name(summary->second));
+  }
+}
+
 void list_findings(const FindingsDb& db, Output& out) {
-  auto all = db.findings();
-  if (all.empty()) {
+  auto everything = db.findings();
+  if (everything.empty()) {
     out.print("no findings in {}", db.path());
+    return;
+  }
+  // New roots first; those a known bug explains one line per bug at the end.
+  std::vector<FindingRecord> all, known;
+  for (FindingRecord& f : everything) (f.known.empty() ? all : known).push_back(std::move(f));
+  if (all.empty()) {
+    out.print("no new findings in {}", terminal_name(db.path()));
+    list_known(db, known, out);
     return;
   }
   std::map<std::string, PassBlame> blames = declared_blames(db);
@@ -114,6 +149,12 @@ void list_findings(const FindingsDb& db, Output& out) {
         findings_count_text(all.size(), static_cast<uint64_t>(total)), terminal_name(db.path()),
         roots, disputed);
   }
+  if (!known.empty()) {
+    int64_t seen = 0;
+    for (const FindingRecord& f : known) seen += f.count;
+    out.print("  (and {} of known bugs, listed last: one line per bug)",
+              findings_count_text(known.size(), static_cast<uint64_t>(seen)));
+  }
   // A database is a file someone may send: what it holds prints through terminal_name.
   for (const FindingRecord* f : shown) {
     out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count,
@@ -134,6 +175,7 @@ void list_findings(const FindingsDb& db, Output& out) {
     if (auto first = same_pass.find(f->id); first != same_pass.end())
       out.print("        the same pass as #{}: one root candidate", first->second);
   }
+  if (!known.empty()) list_known(db, known, out);
 }
 
 // The environments of the user's that a finding's campaign ran its families in (`fuzz
@@ -159,6 +201,7 @@ void show_finding(const FindingRecord& f, const std::map<std::string, PythonEnvi
   out.print("  example     campaign {}, case {} (case seed {}, inputs seed {})", f.campaign,
             f.case_index, f.case_seed, f.inputs_seed);
   out.print("  check       {}", safe(f.diverging));
+  if (!f.known.empty()) out.print("  known       {} (`findings known` lists it)", safe(f.known));
   out.print("  backends    {}", safe(f.backends));
   for (const auto& [family, env] : python)
     out.print("  environment {} ran in {}", family, safe(env.str()));
@@ -294,6 +337,53 @@ void merge_findings(Session&, const Args& args, Output& out) {
     out.print("`fuzz --resume` continues campaign {}, this database's own", own->id);
 }
 
+// `findings known`: the known-bug library, shipped and this database's own roots.
+void list_known_bugs(const FindingsDb& db, Output& out) {
+  std::vector<KnownBug> bugs = known_bugs(db);
+  size_t shipped = shipped_known_bugs().size();
+  out.print("{} known bugs: {} shipped with Retort (docs/bugs.md), {} added to {}", bugs.size(),
+            shipped, bugs.size() - shipped, terminal_name(db.path()));
+  for (const KnownBug& bug : bugs) {
+    std::string where = bug.releases.empty()
+                            ? bug.family
+                            : fmt::format("{} {}", bug.family, fmt::join(bug.releases, ", "));
+    where +=
+        bug.levels.empty() ? ", every level" : fmt::format(" at {}", fmt::join(bug.levels, ","));
+    out.print("  {:<7} {}: {} ({}, {})", terminal_name(bug.label), terminal_name(where),
+              terminal_name(bug.summary), terminal_name(bug.graph_name),
+              terminal_name(bug.verdict));
+    out.print("          trigger: {}", terminal_name(bug.trigger.str()));
+  }
+}
+
+// `findings known add N`: finding N's reduced graph (else its graph under test) becomes a root
+// of the database's own, and N is labelled with it.
+void add_known_root(FindingsDb& db, const FindingRecord& f, Output& out) {
+  if (!f.known.empty())
+    fail("finding #{} is explained by known bug {} already (`findings known`)", f.id,
+         terminal_name(f.known));
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  auto r = reviews.find(f.signature.key());
+  std::string reduced = r == reviews.end() ? "" : r->second.reduced;
+  // The release its campaign recorded: "1.30.0", or "1.30.0 in /path (...)".
+  std::string release;
+  if (std::optional<CampaignRecord> c = db.campaign(f.campaign)) {
+    auto versions = nlohmann::json::parse(c->backends, nullptr, false);
+    if (versions.is_object() && versions.contains(f.backend_a) && versions[f.backend_a].is_string())
+      release = versions[f.backend_a].get<std::string>().substr(
+          0, versions[f.backend_a].get<std::string>().find(' '));
+  }
+  UserRoot root = user_root_from(f, reduced, release);
+  root.id = db.add_user_root(root);
+  KnownBug bug = user_known_bug(root);
+  db.set_known(f.signature.key(), bug.label);
+  out.print("added {} from finding #{} ({}{}); trigger: {}", bug.label, f.id,
+            terminal_name(f.signature.str()), reduced.empty() ? ", not reduced: its graph" : "",
+            terminal_name(bug.trigger.str()));
+  out.print("campaigns on {}{} recognise it and draw it less", terminal_name(f.backend_a),
+            release.empty() ? "" : " " + terminal_name(release));
+}
+
 // The database an action reads, which must exist.
 FindingsDb existing_db(const Args& args) {
   return FindingsDb::open(findings_db_path(args), false);
@@ -333,6 +423,18 @@ void run_export(Session& s, const Args& args, Output& out) {
   repro.positional = {"repro", *args.arg(2)};
   repro.options["--finding"] = std::to_string(matching_bug(*s.compare_report(), f));
   run_export_repro(s, repro, out);
+}
+
+void run_known(Session&, const Args& args, Output& out) {
+  FindingsDb db = existing_db(args);
+  if (!args.arg(1)) {
+    list_known_bugs(db, out);
+    return;
+  }
+  if (*args.arg(1) != "add") fail_unknown("`findings known` action", *args.arg(1), {"add"});
+  if (!args.arg(2)) fail("findings known add N: name the finding to add as a root");
+  add_known_root(db, db.finding(static_cast<int64_t>(parse_u64(*args.arg(2), "a finding number"))),
+                 out);
 }
 
 void run_report(Session& s, const Args& args, Output& out) {
@@ -399,6 +501,13 @@ void register_findings_commands(CommandRegistry& r) {
                "switchable pass's (a kernel's). `report` and `export repro --issue` search\n"
                "them first when none are stored.",
                run_blame},
+              {"known",
+               {{"add", Completion::None, true, false, {"add"}}, {"N", Completion::None, true}},
+               "The known-bug library: the bugs of docs/bugs.md shipped with Retort and the\n"
+               "roots added to this database, each with its trigger pattern. `known add N`\n"
+               "adds finding N's reduced graph (else its graph under test) as a root: later\n"
+               "campaigns on its backend label the findings it explains and draw it less.",
+               run_known},
               {"merge",
                {{"DB...", Completion::FilePath, false, true}},
                "Adds other databases (shards) to --db: findings with the same signature add\n"

@@ -30,6 +30,7 @@
 #include "core/base/terminal_text.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
+#include "core/campaign/known_bugs.h"
 #include "core/campaign/review.h"
 #include "core/campaign/strategy.h"
 #include "core/gen/graph_gen.h"
@@ -364,10 +365,11 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
   ReviewStats r = review_campaign(
       db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
       review);
-  if (r.reviewed == 0 && r.left == 0) return;
+  if (r.reviewed == 0 && r.known == 0 && r.left == 0) return;
   out.print(
-      "review: {} findings, {} reference disputed, {} reduced, {} merged into others{}", r.reviewed,
-      r.disputed, r.reduced, r.merged,
+      "review: {} findings, {} of known bugs, {} reference disputed, {} reduced, {} merged into "
+      "others{}",
+      r.reviewed + r.known, r.known, r.disputed, r.reduced, r.merged,
       r.left ? fmt::format("; {} left for lack of time (`fuzz --resume` goes on)", r.left) : "");
 }
 
@@ -423,6 +425,18 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   }
   if (seconds) o.seconds = *seconds;
   if (cases) o.cases = *cases;
+  if (!resume && !args.has("--include-known")) {
+    // The budget goes to bugs not known yet: the triggers of the known bugs of these backends
+    // (and of this database's own roots) are drawn less. Stored with the options, so --resume
+    // draws the same cases.
+    o.gen.avoid = known_triggers(known_bugs(db), o.backends);
+    if (!o.gen.avoid.empty() && !args.has("--quiet")) {
+      std::vector<std::string> drawn_less;
+      for (const NodePattern& p : o.gen.avoid) drawn_less.push_back(p.str());
+      out.print("drawn less (known bugs of these backends; --include-known draws them too): {}",
+                fmt::join(drawn_less, "; "));
+    }
+  }
   if (!resume) {
     campaign = db.add_campaign({0, utc_now(), o.to_json().dump(), std::string(kRetortVersion), "{}",
                                 o.seed, o.shard, o.shards});
@@ -449,13 +463,12 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::string stopped = cancel ? " (stopped; `fuzz --resume` continues)" : "";
   if (quiet) {
     out.print("fuzz: campaign {} in {}: {} cases, {}{}", campaign, path, stats.cases,
-              findings_count_text(stats.signatures.size(), stats.seen), stopped);
+              stats.counts(), stopped);
     if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
     return;
   }
   out.print("fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {}{}", campaign, path,
-            stats.cases, stats.seconds, stats.cases_per_second(),
-            findings_count_text(stats.signatures.size(), stats.seen), stopped);
+            stats.cases, stats.seconds, stats.cases_per_second(), stats.counts(), stopped);
   out.print("per case: {}", stats.stages());
   for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
   if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
@@ -538,7 +551,9 @@ void register_fuzz_commands(CommandRegistry& r) {
        {"--no-opinion", "", "no second opinion on the new findings"},
        {"--no-reduce", "", "do not reduce the new findings"},
        {"--review-time", "S",
-        "a deadline for the second opinions and reductions at the end (default 120)"}});
+        "a deadline for the second opinions and reductions at the end (default 120)"},
+       {"--include-known", "",
+        "draw the trigger patterns of known bugs as often as the rest (default: less)"}});
   r.add({.name = "fuzz",
          .options = fuzz_options,
          .summary = "Run a fuzz campaign: generate, saturate, extract, compare, record.",
@@ -569,7 +584,10 @@ void register_fuzz_commands(CommandRegistry& r) {
              "with whom; \"reference disputed\" when the two references disagree) and is\n"
              "reduced, most frequent first, until the --review-time deadline (a run still going\n"
              "then is stopped; its finding is left for --resume); findings whose reduced graphs\n"
-             "share a root merge into one. --resume shows the worker commands of attached\n"
+             "share a root merge into one. A finding that a known bug explains (docs/bugs.md's\n"
+             "library, or a root added with `findings known add`) is labelled so when first\n"
+             "recorded and not reviewed again; the known bugs' trigger patterns are drawn less\n"
+             "unless --include-known. --resume shows the worker commands of attached\n"
              "backends this session lacks, stored with the campaign, and runs them only when\n"
              "the console's question is answered yes or with --trust. --python PATH runs the\n"
              "campaign's Python families in that environment (as `backend use`); the campaign\n"

@@ -1,10 +1,16 @@
 #include "core/campaign/campaign.h"
 
 #include <chrono>
+#include <map>
+#include <memory>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include "core/backend/ref_backend.h"
+#include "core/base/error.h"
+#include "core/campaign/known_bugs.h"
 
 namespace retort {
 
@@ -18,6 +24,7 @@ void CampaignStats::add(const CaseOutcome& c) {
   compare_ms += c.record.compare_ms;
   for (const FindingRecord& f : c.findings) {
     signatures.insert(f.signature.key());
+    if (!f.known.empty()) known.insert(f.signature.key());
     ++by_kind[fmt::format("{} {}", f.signature.verdict, f.backend_a)];
     last_finding = f.signature.str();
   }
@@ -32,8 +39,15 @@ std::string findings_count_text(size_t distinct, uint64_t seen) {
                      seen, seen == 1 ? "" : "s");
 }
 
-std::string CampaignStats::line() const {
+std::string CampaignStats::counts() const {
   std::string s = findings_count_text(signatures.size(), seen);
+  if (known.empty()) return s;
+  size_t comma = s.find(',');
+  return s.insert(comma, fmt::format(" ({} of known bugs)", known.size()));
+}
+
+std::string CampaignStats::line() const {
+  std::string s = counts();
   if (errors) s += fmt::format("  {} retort errors", errors);
   if (!last_finding.empty()) s += "  last: " + last_finding;
   return s;
@@ -71,6 +85,7 @@ CampaignStats campaign_stats(const FindingsDb& db, int64_t campaign) {
   for (const FindingRecord& f : db.findings()) {
     if (f.campaign != campaign && (!record || f.last_seen < record->started)) continue;
     stats.signatures.insert(f.signature.key());
+    if (!f.known.empty()) stats.known.insert(f.signature.key());
     ++stats.by_kind[fmt::format("{} {}", f.signature.verdict, f.backend_a)];
     if (stats.last_finding.empty()) stats.last_finding = f.signature.str();  // newest first
   }
@@ -98,6 +113,37 @@ class CaseLimitsGuard {
   const std::vector<Backend*>& backends_;
 };
 
+// Each finding's known bug (core/campaign/known_bugs.h), decided the first time its signature
+// is recorded in the database and kept for its later sightings.
+class KnownLabels {
+ public:
+  KnownLabels(const FindingsDb& db, const CampaignOptions& options,
+              const std::vector<Backend*>& backends)
+      : options_(options),
+        check_(known_bugs(db), [this, &backends](const std::string& name) -> Backend& {
+          for (size_t i = 0; i < options_.backends.size(); ++i)
+            if (options_.backends[i] == name) return *backends[i];
+          if (name == "ref") return ref_;
+          fail("the campaign has no backend '{}'", name);
+        }) {
+    for (const FindingRecord& f : db.findings()) labels_.emplace(f.signature.key(), f.known);
+  }
+
+  void label(std::vector<FindingRecord>& findings) {
+    for (FindingRecord& f : findings) {
+      auto [it, fresh] = labels_.emplace(f.signature.key(), "");
+      if (fresh) it->second = check_.explain(f, case_input_plan(options_, f.case_seed));
+      f.known = it->second;
+    }
+  }
+
+ private:
+  const CampaignOptions& options_;
+  RefBackend ref_;
+  KnownBugCheck check_;
+  std::map<std::string, std::string> labels_;  // signature key -> label ("" new)
+};
+
 }  // namespace
 
 CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
@@ -105,6 +151,7 @@ CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
   using Clock = std::chrono::steady_clock;
   CaseRunner runner(run.options, backends);
   runner.know(db.findings());
+  KnownLabels known(db, run.options, backends);
   CaseIndices indices(run, db.done_cases(run.campaign));
   CampaignStats stats;
   auto start = Clock::now();
@@ -142,6 +189,7 @@ CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
       outcome.record.findings = outcome.findings.size();
       outcome.record.error = fmt::format("infrastructure: {}", fmt::join(infrastructure, "; "));
     }
+    known.label(outcome.findings);
     db.record_case(outcome.record, outcome.findings);
     if (!versions_recorded && infrastructure.empty()) {
       // The workers have started now, so they know their versions (and an environment of the

@@ -24,6 +24,7 @@ struct CampaignStats {
   uint64_t errors = 0;               // cases Retort itself could not finish (record.error)
   uint64_t seen = 0;                 // findings seen: one per case and signature (summed counts)
   std::set<std::string> signatures;  // distinct signatures seen
+  std::set<std::string> known;       // those a known bug explains (FindingRecord::known)
   double seconds = 0;                // wall time so far
   double gen_ms = 0, saturate_ms = 0, extract_ms = 0, compare_ms = 0;  // summed over cases
   std::map<std::string, uint64_t> by_kind;  // "mismatch ort:O3" -> findings (one per case)
@@ -31,7 +32,11 @@ struct CampaignStats {
 
   void add(const CaseOutcome& c);
   double cases_per_second() const;
-  // "3 distinct findings, seen 57 times  last: ort reference mismatch at mul (f32)"
+  // findings_count_text, and how many of them known bugs explain when some do: "3 distinct
+  // findings (2 of known bugs), seen 57 times".
+  std::string counts() const;
+  // "3 distinct findings (2 of known bugs), seen 57 times  last: ort reference mismatch at mul
+  // (f32)"
   std::string line() const;
   // Milliseconds per case by stage and their shares: "gen 0.4 ms (2%)  saturate ..."
   std::string stages() const;

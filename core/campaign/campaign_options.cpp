@@ -34,6 +34,8 @@ void CampaignOptions::validate() const {
     fail("--rank: between 0 and {}, not {}", kMaxRank, gen.max_rank);
   if (gen.max_dim < 1 || gen.max_dim > kMaxCaseDim)
     fail("max_dim: between 1 and {}, not {}", kMaxCaseDim, gen.max_dim);
+  if (!(gen.avoid_keep >= 0 && gen.avoid_keep <= 1))
+    fail("avoid_keep: a probability between 0 and 1, not {}", gen.avoid_keep);
   if (backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
   for (const auto& name : backends)
     if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
@@ -91,6 +93,8 @@ nlohmann::json CampaignOptions::to_json() const {
     op_dtypes[op] = nlohmann::json::array();
     for (DType t : set) op_dtypes[op].push_back(std::string(dtype_name(t)));
   }
+  nlohmann::json avoid = nlohmann::json::array();
+  for (const NodePattern& p : gen.avoid) avoid.push_back(p.to_json());
   nlohmann::json environments = nlohmann::json::object();
   for (const auto& [family, env] : python)
     environments[family] = {{"python", env.python}, {"versions", env.versions}};
@@ -101,6 +105,8 @@ nlohmann::json CampaignOptions::to_json() const {
           {"ops", gen.ops},
           {"rank", gen.max_rank},
           {"max_dim", gen.max_dim},
+          {"avoid", avoid},
+          {"avoid_keep", gen.avoid_keep},
           {"backends", backends},
           {"python", environments},
           {"strategies", strategies},
@@ -144,6 +150,11 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.gen.ops = j.at("ops").get<std::vector<std::string>>();
     o.gen.max_rank = j.at("rank").get<int>();
     o.gen.max_dim = j.at("max_dim").get<int64_t>();
+    // Campaigns stored before the known-bug library drew every node alike.
+    if (j.contains("avoid"))
+      for (const auto& p : j.at("avoid"))
+        o.gen.avoid.push_back(NodePattern::from_json(p, "campaign options: avoid"));
+    if (j.contains("avoid_keep")) o.gen.avoid_keep = j.at("avoid_keep").get<double>();
     o.backends = j.at("backends").get<std::vector<std::string>>();
     for (const auto& b : j.at("attached"))
       o.attached.push_back({b.at("name").get<std::string>(),

@@ -16,6 +16,7 @@
 #include "core/base/words.h"
 #include "core/campaign/blame.h"
 #include "core/campaign/finding_replay.h"
+#include "core/campaign/known_bugs.h"
 #include "core/compare/compare.h"
 #include "core/compare/inspect.h"
 #include "core/io/rtg.h"
@@ -94,13 +95,6 @@ std::string joined(const std::vector<std::string>& names) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// One of a finding's graphs: the original, or a variant by name.
-std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name) {
-  for (auto& [graph_name, g] : finding_graphs(f))
-    if (graph_name == name) return std::move(g);
-  return std::nullopt;
-}
-
 // Relaxed graphs break constraints on purpose: the reference cannot run them.
 bool reviewable(const FindingRecord& f) {
   return f.signature.oracle != "robustness";
@@ -118,6 +112,12 @@ Oracle oracle_named(const std::string& name) {
 }
 
 }  // namespace
+
+std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name) {
+  for (auto& [graph_name, g] : finding_graphs(f))
+    if (graph_name == name) return std::move(g);
+  return std::nullopt;
+}
 
 std::string Agreement::str() const {
   std::string text;
@@ -210,19 +210,27 @@ Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
   return a;
 }
 
-namespace {
-
-// The ops of the nodes of `op` in g and of every node upstream of them: what the failing value is
-// computed from. All of g's ops when no node has `op` (an error that names no op of the graph).
-std::set<std::string> ops_upstream_of(const Graph& g, const std::string& op) {
+std::vector<const Node*> failing_slice(const Graph& g, const std::string& op) {
   std::set<std::string> failing;
   for (const Node& n : g.nodes)
     if (n.op == op) failing.insert(n.outputs.begin(), n.outputs.end());
-  std::set<std::string> ops;
-  if (failing.empty())
-    for (const Node& n : g.nodes) ops.insert(n.op);
+  std::vector<const Node*> slice;
+  if (failing.empty()) {
+    for (const Node& n : g.nodes) slice.push_back(&n);
+    return slice;
+  }
+  std::set<const Node*> seen;
   for (const std::string& v : values_upstream(g, failing))
-    if (const Node* n = g.producer(v)) ops.insert(n->op);
+    if (const Node* n = g.producer(v); n && seen.insert(n).second) slice.push_back(n);
+  return slice;
+}
+
+namespace {
+
+// The ops of failing_slice: what the failing value is computed from.
+std::set<std::string> ops_upstream_of(const Graph& g, const std::string& op) {
+  std::set<std::string> ops;
+  for (const Node* n : failing_slice(g, op)) ops.insert(n->op);
   return ops;
 }
 
@@ -311,13 +319,13 @@ std::vector<KnownRoot> known_roots(const std::map<std::string, FindingReview>& r
   return roots;
 }
 
-// g with every value that a node of the root's ops makes cut into an input, which `fixed` feeds
-// the reference's value on the case's inputs (fixed.fixed).
-Graph root_fed_from_reference(const Graph& g, const KnownRoot& root, InputPlan& fixed) {
+// g with every value that a node `cut` selects makes cut into an input, which `fixed` feeds the
+// reference's value on the case's inputs (fixed.fixed).
+Graph fed_from_reference(const Graph& g, const NodeFilter& cut_here, InputPlan& fixed) {
   TensorMap values = evaluate(g, fixed.fixed, {.keep_intermediates = true});
   Graph cut = g;
   std::erase_if(cut.nodes, [&](const Node& n) {
-    if (!root.ops.count(n.op)) return false;
+    if (!cut_here(g, n)) return false;
     for (const std::string& out : n.outputs) {
       if (out.empty()) continue;
       cut.inputs.push_back({out, g.types.at(out)});
@@ -329,26 +337,16 @@ Graph root_fed_from_reference(const Graph& g, const KnownRoot& root, InputPlan& 
   return cut;
 }
 
-// Whether f's failure goes when the values of the root's ops come from the reference: each of
-// its graphs (the graph under test, and for an equivalence finding the graph it was compared to)
-// cut so, run on its backends, agrees with the reference. The root's ops must all be upstream of
-// the failing op of the graph under test, and not that op itself: cutting the failing value
-// away would hide any bug of its op. A failure that names no op (an error whose message names no
-// node) has no upstream to judge by: it is left to the reduction.
-bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan& plan,
-                  const BackendLookup& lookup) {
-  if (f.signature.op.empty() || root.family != f.signature.family || root.ops.count(f.signature.op))
-    return false;
-  std::optional<Graph> under_test = finding_graph(f, f.graph_a);
-  if (!under_test) return false;
-  std::set<std::string> upstream = ops_upstream_of(*under_test, f.signature.op);
-  if (!std::includes(upstream.begin(), upstream.end(), root.ops.begin(), root.ops.end()))
-    return false;
-  std::vector<Graph> graphs{*under_test};
-  if (oracle_named(f.signature.oracle) == Oracle::Equivalence) {
-    std::optional<Graph> other = finding_graph(f, f.graph_b);
-    if (!other) return false;
-    graphs.push_back(std::move(*other));
+}  // namespace
+
+bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPlan& plan,
+                   const BackendLookup& lookup) {
+  std::vector<Graph> graphs;
+  for (const std::string* name : {&f.graph_a, &f.graph_b}) {
+    if (name == &f.graph_b && oracle_named(f.signature.oracle) != Oracle::Equivalence) break;
+    std::optional<Graph> g = finding_graph(f, *name);
+    if (!g) return false;
+    graphs.push_back(std::move(*g));
   }
   InputPlan inputs = plan;
   inputs.fixed = generate_inputs(*finding_graph(f, "original"), f.inputs_seed, nullptr, plan);
@@ -358,10 +356,35 @@ bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan
   for (const Graph& g : graphs) {
     ReduceCase c;
     target.inputs = inputs;
-    c.a = root_fed_from_reference(g, root, target.inputs);
+    c.a = fed_from_reference(g, cut, target.inputs);
     if (check_case(c, target, lookup) != CheckOutcome::Passes) return false;
   }
   return true;
+}
+
+bool still_fails(const FindingRecord& f, const InputPlan& plan, const BackendLookup& lookup) {
+  std::optional<ReduceCase> start = finding_case(f);
+  return start && check_case(*start, failure_of(f, plan), lookup) == CheckOutcome::SameFailure;
+}
+
+namespace {
+
+// Whether f's failure goes when the values of the root's ops come from the reference
+// (goes_when_fed). The root's ops must all be upstream of the failing op of the graph under
+// test, and not that op itself: cutting the failing value away would hide any bug of its op. A
+// failure that names no op (an error whose message names no node) has no upstream to judge by:
+// it is left to the reduction.
+bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan& plan,
+                  const BackendLookup& lookup) {
+  if (f.signature.op.empty() || root.family != f.signature.family || root.ops.count(f.signature.op))
+    return false;
+  std::optional<Graph> under_test = finding_graph(f, f.graph_a);
+  if (!under_test) return false;
+  std::set<std::string> upstream = ops_upstream_of(*under_test, f.signature.op);
+  if (!std::includes(upstream.begin(), upstream.end(), root.ops.begin(), root.ops.end()))
+    return false;
+  return goes_when_fed(
+      f, [&](const Graph&, const Node& n) { return root.ops.count(n.op) > 0; }, plan, lookup);
 }
 
 // The first known root that explains f (explained_by): a duplicate of that root (ORT's MaxPool
@@ -370,10 +393,7 @@ bool explained_by(const FindingRecord& f, const KnownRoot& root, const InputPlan
 std::optional<std::string> explaining_root(const FindingRecord& f,
                                            const std::vector<KnownRoot>& roots,
                                            const InputPlan& plan, const BackendLookup& lookup) {
-  if (roots.empty()) return std::nullopt;
-  std::optional<ReduceCase> start = finding_case(f);
-  if (!start || check_case(*start, failure_of(f, plan), lookup) != CheckOutcome::SameFailure)
-    return std::nullopt;
+  if (roots.empty() || !still_fails(f, plan, lookup)) return std::nullopt;
   for (const KnownRoot& root : roots) {
     try {
       if (explained_by(f, root, plan, lookup)) return root.text;
@@ -469,8 +489,10 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   ReviewStats stats;
   std::map<std::string, FindingReview> done = db.reviews();
   std::vector<FindingRecord> todo;
+  // A finding a known bug explains was reviewed when it was recorded.
   for (FindingRecord& f : db.findings())
-    if (f.campaign == campaign && reviewable(f) && !done.count(f.signature.key()))
+    if (f.campaign == campaign && reviewable(f) && f.known.empty() &&
+        !done.count(f.signature.key()))
       todo.push_back(std::move(f));
   std::stable_sort(todo.begin(), todo.end(), [](const FindingRecord& a, const FindingRecord& b) {
     return a.count > b.count;
@@ -479,6 +501,9 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   DeadlineLookup bounded(lookup, Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                     std::chrono::duration<double>(review.seconds)));
   BackendLookup by_name = [&](const std::string& name) -> Backend& { return bounded(name); };
+  // Known bugs first (a run or two each): for findings recorded before the check could tell,
+  // and roots added since.
+  KnownBugCheck known(known_bugs(db), by_name);
   for (const FindingRecord& f : todo) {
     if ((review.cancel && review.cancel->load()) || bounded.passed()) {
       ++stats.left;
@@ -487,6 +512,12 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     InputPlan plan = case_input_plan(options, f.case_seed);
     FindingReview r;
     std::string line = fmt::format("#{} {}", f.id, f.signature.str());
+    if (std::string label = known.explain(f, plan); !label.empty()) {
+      db.set_known(f.signature.key(), label);
+      ++stats.known;
+      if (review.progress) review.progress(line + "; known: " + label);
+      continue;
+    }
     if (review.reduce)
       if (std::optional<std::string> root = explaining_root(f, roots, plan, by_name)) {
         r.root = *root;

@@ -57,6 +57,25 @@ Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
 // The root of a finding's reduced graph (see above).
 std::string reduced_root(const FindingRecord& f, const Graph& reduced);
 
+// One of a finding's graphs: the original, or a variant by name; nullopt when it has none.
+std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name);
+
+// The nodes of g a failure at `op` reads: the nodes of `op` and every node upstream of them; all
+// of g's nodes when none has `op` (an error that names no op of the graph).
+std::vector<const Node*> failing_slice(const Graph& g, const std::string& op);
+
+// Whether f's failure shows again: its case run once more on its backends.
+bool still_fails(const FindingRecord& f, const InputPlan& plan, const BackendLookup& lookup);
+
+// Whether f's failure goes when the values of the nodes `cut` selects come from the reference:
+// each of its graphs (the graph under test, and for an equivalence finding the graph it was
+// compared to) with those values cut into inputs fed the reference's values on the case's
+// inputs, run on its backends, agrees with the reference. Only telling for a finding that
+// still_fails: one that no longer fails passes every cut.
+using NodeFilter = std::function<bool(const Graph&, const Node&)>;
+bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPlan& plan,
+                   const BackendLookup& lookup);
+
 struct ReviewOptions {
   bool opinion = true, reduce = true;
   double seconds = 120;            // for the whole review; findings left over stay unreviewed
@@ -70,13 +89,16 @@ struct ReviewStats {
   size_t reviewed = 0, left = 0;  // reviewed now; new findings left for lack of time
   size_t disputed = 0, reduced = 0;
   size_t merged = 0;  // findings merged into another this time
+  size_t known = 0;   // found explained by a known bug now (core/campaign/known_bugs.h)
 };
 
-// Reviews the findings this campaign recorded first that have no review yet (most frequent
-// first); with time left, names the passes (core/campaign/blame.h) of those it reviewed and
-// did not find disputed, on backends whose families declare pass switches, in the same order;
-// then merges findings with one root. Backends that the lookup does not know say
-// nothing.
+// Reviews the findings this campaign recorded first that have no review yet and no known bug
+// explains (most frequent first): each is checked against the known bugs first (a finding one
+// explains is labelled so, as a campaign does when it records it), and only the rest get a
+// second opinion and a reduction. With time left, names the passes (core/campaign/blame.h) of
+// those it reviewed and did not find disputed, on backends whose families declare pass
+// switches, in the same order; then merges findings with one root. Backends that the lookup
+// does not know say nothing.
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
                             const BackendLookup& lookup, const ReviewOptions& review);
 

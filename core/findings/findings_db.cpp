@@ -81,6 +81,23 @@ CREATE TABLE findings (
 );
 )SQL";
 
+// Made on the first write, like reviews (below), so that older databases open and read as they
+// are: the label of the known bug that explains a signature (FindingRecord::known), and the roots
+// people added.
+const char* const kKnownTable =
+    "CREATE TABLE IF NOT EXISTS known (signature TEXT PRIMARY KEY, label TEXT NOT NULL)";
+const char* const kUserRootsTable = R"SQL(
+CREATE TABLE IF NOT EXISTS user_roots (
+  id INTEGER PRIMARY KEY,
+  finding INTEGER NOT NULL,
+  family TEXT NOT NULL, backend TEXT NOT NULL, release TEXT NOT NULL, verdict TEXT NOT NULL,
+  graph TEXT NOT NULL,
+  trigger TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  added TEXT NOT NULL
+);
+)SQL";
+
 const char* const kFindingColumns =
     "id, family, oracle, verdict, op, dtype, rule, backend_a, graph_a, backend_b, graph_b, "
     "backends, original, variants, trace, case_seed, inputs_seed, verdicts, diverging, count, "
@@ -443,23 +460,66 @@ void FindingsDb::insert_case(const CaseRecord& c) {
 void FindingsDb::record_case(const CaseRecord& c, const std::vector<FindingRecord>& findings) {
   Transaction t([&](const std::string& sql) { exec(sql); });
   insert_case(c);
-  for (const FindingRecord& f : findings) upsert_finding(f);
+  for (const FindingRecord& f : findings) {
+    upsert_finding(f);
+    if (!f.known.empty()) insert_known(f.signature.key(), f.known);
+  }
   t.commit();
+}
+
+// The first decision about a signature stays: a later sighting judged otherwise (a deadline cut
+// its check short) changes nothing.
+void FindingsDb::insert_known(const std::string& signature, const std::string& label) {
+  exec(kKnownTable);
+  Statement s(db_, "INSERT OR IGNORE INTO known VALUES (?, ?)", path_);
+  s.bind(1, signature).bind(2, label);
+  s.step();
+}
+
+void FindingsDb::set_known(const std::string& signature, const std::string& label) {
+  Transaction t([&](const std::string& sql) { exec(sql); });
+  insert_known(signature, label);
+  t.commit();
+}
+
+bool FindingsDb::has_table(const char* name) const {
+  Statement has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", path_);
+  has.bind(1, std::string(name));
+  has.step();
+  return has.i64(0) > 0;
+}
+
+std::map<std::string, std::string> FindingsDb::known_labels() const {
+  std::map<std::string, std::string> out;
+  if (!has_table("known")) return out;
+  Statement s(db_, "SELECT signature, label FROM known", path_);
+  while (s.step()) out[s.text(0)] = s.text(1);
+  return out;
 }
 
 std::vector<FindingRecord> FindingsDb::findings() const {
   Statement s(
       db_, fmt::format("SELECT {} FROM findings ORDER BY last_seen DESC, id DESC", kFindingColumns),
       path_);
+  std::map<std::string, std::string> known = known_labels();
   std::vector<FindingRecord> out;
-  while (s.step()) out.push_back(finding_from_row(s));
+  while (s.step()) {
+    out.push_back(finding_from_row(s));
+    if (auto it = known.find(out.back().signature.key()); it != known.end())
+      out.back().known = it->second;
+  }
   return out;
 }
 
 FindingRecord FindingsDb::finding(int64_t id) const {
   Statement s(db_, fmt::format("SELECT {} FROM findings WHERE id = ?", kFindingColumns), path_);
   s.bind(1, id);
-  if (s.step()) return finding_from_row(s);
+  if (s.step()) {
+    FindingRecord f = finding_from_row(s);
+    std::map<std::string, std::string> known = known_labels();
+    if (auto it = known.find(f.signature.key()); it != known.end()) f.known = it->second;
+    return f;
+  }
   Statement n(db_, "SELECT count(*), min(id), max(id) FROM findings", path_);
   n.step();
   if (n.i64(0) == 0) fail("no finding {}: {} holds no findings", id, path_);
@@ -509,6 +569,9 @@ MergeResult FindingsDb::merge(const std::string& other_path) {
   for (FindingRecord f : other.findings()) {
     f.campaign = new_id.count(f.campaign) ? new_id[f.campaign] : 0;
     upsert_finding(f);
+    // A root of the other database's own (`user N`) means nothing here: only the library's rows
+    // travel.
+    if (f.known.rfind("row ", 0) == 0) insert_known(f.signature.key(), f.known);
     ++result.findings;
   }
   t.commit();
@@ -570,11 +633,7 @@ void FindingsDb::set_review(const std::string& signature, const FindingReview& r
 
 std::map<std::string, FindingReview> FindingsDb::reviews() const {
   std::map<std::string, FindingReview> out;
-  {
-    Statement has(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'reviews'", path_);
-    has.step();
-    if (has.i64(0) == 0) return out;
-  }
+  if (!has_table("reviews")) return out;
   Statement s(db_,
               "SELECT signature, agreement, disputed, reduced, reduced_b, root, merged_into "
               "FROM reviews",
@@ -634,6 +693,34 @@ std::map<std::string, PassBlame> FindingsDb::blames() const {
     }
     out[s.text(0)] = std::move(b);
   }
+  return out;
+}
+
+int64_t FindingsDb::add_user_root(const UserRoot& r) {
+  Transaction t([&](const std::string& sql) { exec(sql); });
+  exec(kUserRootsTable);
+  Statement s(db_,
+              "INSERT INTO user_roots (finding, family, backend, release, verdict, graph, trigger, "
+              "summary, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              path_);
+  s.bind(1, r.finding).bind(2, r.family).bind(3, r.backend).bind(4, r.release);
+  s.bind(5, r.verdict).bind(6, r.graph).bind(7, r.trigger).bind(8, r.summary).bind(9, r.added);
+  s.step();
+  int64_t id = sqlite3_last_insert_rowid(db_);
+  t.commit();
+  return id;
+}
+
+std::vector<UserRoot> FindingsDb::user_roots() const {
+  std::vector<UserRoot> out;
+  if (!has_table("user_roots")) return out;
+  Statement s(db_,
+              "SELECT id, finding, family, backend, release, verdict, graph, trigger, summary, "
+              "added FROM user_roots ORDER BY id",
+              path_);
+  while (s.step())
+    out.push_back({s.i64(0), s.i64(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
+                   s.text(7), s.text(8), s.text(9)});
   return out;
 }
 

@@ -68,6 +68,23 @@ struct FindingRecord {
   std::string first_seen, last_seen;  // UTC
   int64_t campaign = 0;
   uint64_t case_index = 0;
+  // The known bug that explains it, decided when it was first recorded
+  // (core/campaign/known_bugs.h): "row 1" (docs/bugs.md), "user 2" (a root of this database's);
+  // empty: a new root, or recorded before the check existed.
+  std::string known{};
+};
+
+// A root a person added from a finding (`findings known add N`): its graph, the backend and
+// verdict it shows, and the trigger pattern taken from the node its signature names.
+struct UserRoot {
+  int64_t id = 0;                        // "user ID"
+  int64_t finding = 0;                   // the finding it was made from
+  std::string family, backend, release;  // release: "" when the campaign did not record it
+  std::string verdict;                   // as verdict_name prints it
+  std::string graph;                     // .rtg text: the reduced graph, else the graph under test
+  std::string trigger;                   // JSON of core/gen/node_pattern.h's NodePattern
+  std::string summary;                   // the finding's signature, for people
+  std::string added;                     // UTC
 };
 
 // What the end of a campaign learnt about a finding (core/campaign/review.h): who agrees with
@@ -144,6 +161,15 @@ class FindingsDb {
   void set_blame(const std::string& signature, const PassBlame& blame);
   // Every stored blame, by signature key; none for a database without the table.
   std::map<std::string, PassBlame> blames() const;
+  // Labels the finding with this signature key as explained by a known bug
+  // (FindingRecord::known); a finding labelled before keeps its label. record_case does this for
+  // the findings it is given with a label.
+  void set_known(const std::string& signature, const std::string& label);
+
+  // The roots people added (`findings known add`), oldest first; add_user_root returns its id.
+  // Kept in a table of their own (user_roots), made on the first write like reviews.
+  int64_t add_user_root(const UserRoot& root);
+  std::vector<UserRoot> user_roots() const;
 
  private:
   FindingsDb(std::string path, sqlite3* db);
@@ -153,6 +179,9 @@ class FindingsDb {
   void upsert_finding(const FindingRecord& f);
   void insert_case(const CaseRecord& c);
   std::string db_id() const;  // random at creation: recognises a database merged before
+  bool has_table(const char* name) const;
+  void insert_known(const std::string& signature, const std::string& label);
+  std::map<std::string, std::string> known_labels() const;  // signature key -> FindingRecord::known
 
   std::string path_;
   sqlite3* db_ = nullptr;

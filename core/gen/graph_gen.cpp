@@ -250,7 +250,26 @@ class Generator {
       if (!dtype_allowed(t.dtype) || static_cast<int>(t.shape.size()) > opt_.max_rank ||
           numel(t.shape) < 1 || numel(t.shape) > max_numel())
         return;
+    if (avoided(op, attrs, types, picked) && !rng_.coin(opt_.avoid_keep)) return;
     keep(op, std::move(attrs), picked, std::move(leaves), outs);
+  }
+
+  // Whether the node would match a pattern of GenOptions::avoid. picked: as in try_node.
+  bool avoided(const OpDef& op, const Attrs& attrs, const std::vector<TensorType>& types,
+               const std::vector<int>& picked) const {
+    if (opt_.avoid.empty()) return false;
+    const TensorType* first = types.empty() ? nullptr : &types[0];
+    std::string maker;
+    bool twin = false;
+    if (!picked.empty() && picked[0] >= 0)
+      for (const Node& n : g_.nodes) {
+        const std::string& name = values_[picked[0]].name;
+        if (std::find(n.outputs.begin(), n.outputs.end(), name) != n.outputs.end()) maker = n.op;
+        twin |= n.op == op.name && !n.inputs.empty() && n.inputs[0] == name;
+      }
+    return std::any_of(opt_.avoid.begin(), opt_.avoid.end(), [&](const NodePattern& p) {
+      return p.matches(op.name, attrs, first, maker, twin);
+    });
   }
 
   void keep(const OpDef& op, Attrs attrs, const std::vector<int>& picked,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/dtype.h"
+#include "core/gen/node_pattern.h"
 #include "core/graph/graph.h"
 
 namespace retort {
@@ -27,6 +28,11 @@ struct GenOptions {
   // Per op: the dtypes its first operand may have (what a backend supports, from
   // core/backend/support.h). Ops not listed are unrestricted; an op listed with none is not drawn.
   std::map<std::string, std::set<DType>> op_dtypes;
+  // A node that matches one of these (a known bug's trigger, core/campaign/known_bugs.h) is kept
+  // with probability avoid_keep only, else drawn again: the budget goes to bugs not known yet.
+  // The coin is thrown only for a matching node, so a graph with none is drawn as without them.
+  std::vector<NodePattern> avoid;
+  double avoid_keep = 0.1;
 };
 
 // A graph that has passed infer_graph, with between min_nodes and max_nodes op nodes; every value

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -379,6 +380,71 @@ TEST_F(FindingsDbTest, BlamesAreAddedToOlderDatabasesAndReplacedBySignature) {
   EXPECT_TRUE(db.reviews().empty());
   EXPECT_THROW(db.set_blame(key, {.backend = "ort:O3", .passes = {"a,b"}}), Error);
   EXPECT_EQ(FindingsDb::open(path, false).blames()[key], two);
+}
+
+// A database written before known bugs (no `known` or `user_roots` table) opens, reads its
+// findings as new and no roots, and takes labels and roots afterwards; the first label of a
+// signature stays, and a merge brings the library's labels along but not the other database's
+// own roots.
+TEST_F(FindingsDbTest, KnownLabelsAndUserRootsAreAddedToOlderDatabases) {
+  std::string path = file("old.db");
+  {
+    FindingsDb db = FindingsDb::open(path);
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    db.record_case(a_case(c, 0), {finding("mul", c, 0)});
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "DROP TABLE IF EXISTS known; DROP TABLE IF EXISTS user_roots",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  FindingsDb db = FindingsDb::open(path, false);
+  ASSERT_EQ(db.findings().size(), 1u);
+  EXPECT_EQ(db.findings()[0].known, "");
+  EXPECT_TRUE(db.user_roots().empty());
+
+  FindingRecord known = finding("max_pool", 1, 1);
+  known.known = "row 1";
+  FindingRecord user = finding("abs", 1, 1);
+  user.known = "user 1";
+  db.record_case(a_case(1, 1), {known, user});
+  FindingRecord again = known;
+  again.known = "row 2";  // a later sighting judged otherwise
+  db.record_case(a_case(1, 2), {again});
+  db.set_known(db.findings().back().signature.key(), "row 3");  // the oldest, mul
+  std::map<std::string, std::string> labels;
+  for (const FindingRecord& f : FindingsDb::open(path, false).findings())
+    labels[f.signature.op] = f.known;
+  EXPECT_EQ(labels, (std::map<std::string, std::string>{
+                        {"max_pool", "row 1"}, {"abs", "user 1"}, {"mul", "row 3"}}));
+  for (const FindingRecord& f : db.findings()) EXPECT_EQ(db.finding(f.id).known, f.known);
+
+  UserRoot root{.id = 0,
+                .finding = 2,
+                .family = "ort",
+                .backend = "ort:O3",
+                .release = "1.30.0",
+                .verdict = "mismatch",
+                .graph = "graph g\ninput x : f32[2]\ny = abs(x)\noutput y\n",
+                .trigger = R"({"op":"abs"})",
+                .summary = "ort reference mismatch at abs (f32)",
+                .added = utc_now()};
+  EXPECT_EQ(db.add_user_root(root), 1);
+  EXPECT_EQ(db.add_user_root(root), 2);
+  std::vector<UserRoot> roots = FindingsDb::open(path, false).user_roots();
+  ASSERT_EQ(roots.size(), 2u);
+  EXPECT_EQ(roots[1].id, 2);
+  EXPECT_EQ(roots[0].graph, root.graph);
+  EXPECT_EQ(roots[0].release, "1.30.0");
+
+  FindingsDb merged = FindingsDb::open(file("merged.db"));
+  merged.merge(path);
+  labels.clear();
+  for (const FindingRecord& f : merged.findings()) labels[f.signature.op] = f.known;
+  EXPECT_EQ(labels, (std::map<std::string, std::string>{
+                        {"max_pool", "row 1"}, {"abs", ""}, {"mul", "row 3"}}));
+  EXPECT_TRUE(merged.user_roots().empty());
 }
 
 }  // namespace

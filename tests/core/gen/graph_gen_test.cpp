@@ -1,5 +1,6 @@
 #include "core/gen/graph_gen.h"
 
+#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,17 @@ namespace retort {
 namespace {
 
 constexpr uint64_t kSeeds = 1000;
+
+// Graphs of a few ops among which max_pool, of f32 values of rank 3 (1-D windows).
+GenOptions max_pool_options() {
+  GenOptions g;
+  g.ops = {"max_pool", "relu", "neg", "add"};
+  g.dtypes = {DType::f32};
+  g.min_nodes = 4;
+  g.max_nodes = 8;
+  g.max_rank = 3;
+  return g;
+}
 
 TEST(GraphGen, ThousandSeedsTypeAndEvaluate) {
   GenOptions opt;
@@ -129,6 +141,39 @@ TEST(GraphGen, UnsatisfiableOptionsAreAnError) {
   bad.min_nodes = 5;
   bad.max_nodes = 2;
   EXPECT_THROW(generate_graph(bad, 0), Error);
+}
+
+// A known bug's trigger (GenOptions::avoid: ORT's MaxPool with a dilated SAME window) is drawn
+// less, and nothing else changes: a seed whose graph holds no matching node draws the same graph.
+TEST(GraphGen, AvoidedPatternsAreDrawnLessAndNothingElseChanges) {
+  GenOptions plain = max_pool_options();
+  GenOptions avoiding = plain;
+  avoiding.avoid = {NodePattern::from_json(
+      nlohmann::json::parse(R"({"op": "max_pool", "attrs": {"auto_pad": {"any_of":
+          ["SAME_UPPER", "SAME_LOWER"]}, "dilations": {"above": 1}}})"),
+      "test")};
+  auto matches = [&](const Graph& g) {
+    return std::count_if(g.nodes.begin(), g.nodes.end(),
+                         [&](const Node& n) { return avoiding.avoid[0].matches(g, n); });
+  };
+  long before = 0, after = 0, pools_after = 0;
+  size_t unchanged = 0;
+  for (uint64_t seed = 0; seed < 1000; ++seed) {
+    Graph g = generate_graph(plain, seed);
+    Graph h = generate_graph(avoiding, seed);
+    before += matches(g);
+    after += matches(h);
+    pools_after += std::count_if(h.nodes.begin(), h.nodes.end(),
+                                 [](const Node& n) { return n.op == "max_pool"; });
+    if (matches(g) == 0) {
+      EXPECT_EQ(print_rtg(h), print_rtg(g)) << seed;
+      ++unchanged;
+    }
+  }
+  EXPECT_GE(before, 25);  // 32 in 1000 graphs
+  EXPECT_LE(after * 4, before) << before << " matching nodes before, " << after << " after";
+  EXPECT_GE(pools_after, before);  // max_pool itself is still drawn, with other windows
+  EXPECT_GE(unchanged, 100u);
 }
 
 }  // namespace

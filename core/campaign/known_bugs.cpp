@@ -1,0 +1,184 @@
+#include "core/campaign/known_bugs.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/backend/family.h"
+#include "core/backend/family_env.h"
+#include "core/base/error.h"
+#include "core/compare/compare.h"
+#include "core/io/rtg.h"
+
+namespace retort {
+
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_bug_graphs();
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_bug_index();
+
+namespace {
+
+std::string_view bug_graph_text(const std::string& stem) {
+  for (const auto& [name, text] : embedded_bug_graphs())
+    if (name == stem) return text;
+  fail("samples/bugs/index.json names the graph '{}', which samples/bugs lacks", stem);
+}
+
+// The verdict of a graph's "# shows: BACKEND VERDICT" line (tests/bugs/bug_test.sh reads it too).
+std::string shown_verdict(std::string_view text, const std::string& stem) {
+  constexpr std::string_view kShows = "# shows: ";
+  size_t at = text.find(kShows);
+  if (at == std::string_view::npos) fail("samples/bugs/{}.rtg has no '# shows:' line", stem);
+  std::string_view line = text.substr(at + kShows.size());
+  line = line.substr(0, line.find('\n'));
+  size_t space = line.find(' ');
+  if (space == std::string_view::npos)
+    fail("samples/bugs/{}.rtg: '# shows:' names no verdict", stem);
+  return std::string(line.substr(space + 1));
+}
+
+std::vector<KnownBug> load_shipped() {
+  const auto& index = embedded_bug_index();
+  if (index.empty()) fail("the known-bug index samples/bugs/index.json is missing");
+  nlohmann::json j = nlohmann::json::parse(index.front().second, nullptr, false);
+  if (!j.is_object() || !j.contains("bugs")) fail("samples/bugs/index.json: no \"bugs\" list");
+  std::vector<KnownBug> bugs;
+  try {
+    for (const auto& b : j.at("bugs")) {
+      KnownBug k;
+      k.label = fmt::format("row {}", b.at("row").get<int>());
+      k.family = b.at("family").get<std::string>();
+      k.releases = b.at("releases").get<std::vector<std::string>>();
+      k.levels = b.at("levels").get<std::vector<std::string>>();
+      k.graph_name = b.at("graph").get<std::string>();
+      k.graph = std::string(bug_graph_text(k.graph_name));
+      k.verdict = shown_verdict(k.graph, k.graph_name);
+      k.summary = b.at("summary").get<std::string>();
+      k.trigger = NodePattern::from_json(b.at("trigger"), "samples/bugs/index.json " + k.label);
+      bugs.push_back(std::move(k));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    fail("samples/bugs/index.json: {}", e.what());
+  }
+  return bugs;
+}
+
+bool listed(const std::vector<std::string>& list, const std::string& item) {
+  return list.empty() || std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+bool KnownBug::applies_to(const std::string& backend) const {
+  std::optional<BackendName> name = find_backend_release(backend);
+  // An attached worker has neither releases nor levels: its roots name neither.
+  if (!name) return signature_family(backend) == family && releases.empty() && levels.empty();
+  return name->family->name == family && listed(releases, name->version) &&
+         listed(levels, name->mode);
+}
+
+const std::vector<KnownBug>& shipped_known_bugs() {
+  static const std::vector<KnownBug> bugs = load_shipped();
+  return bugs;
+}
+
+KnownBug user_known_bug(const UserRoot& root) {
+  KnownBug k;
+  k.label = fmt::format("user {}", root.id);
+  k.family = root.family;
+  if (!root.release.empty()) k.releases = {root.release};
+  if (std::optional<BackendName> name = find_backend_name(root.backend)) k.levels = {name->mode};
+  k.graph_name = fmt::format("finding #{}", root.finding);
+  k.graph = root.graph;
+  k.verdict = root.verdict;
+  k.summary = root.summary;
+  k.trigger = NodePattern::from_json(nlohmann::json::parse(root.trigger, nullptr, false),
+                                     "user root " + std::to_string(root.id));
+  return k;
+}
+
+std::vector<KnownBug> known_bugs(const FindingsDb& db) {
+  std::vector<KnownBug> bugs = shipped_known_bugs();
+  for (const UserRoot& root : db.user_roots()) bugs.push_back(user_known_bug(root));
+  return bugs;
+}
+
+std::vector<NodePattern> known_triggers(const std::vector<KnownBug>& bugs,
+                                        const std::vector<std::string>& backends) {
+  std::vector<NodePattern> patterns;
+  for (const KnownBug& bug : bugs) {
+    bool shown = std::any_of(backends.begin(), backends.end(),
+                             [&](const std::string& b) { return bug.applies_to(b); });
+    nlohmann::json text = bug.trigger.to_json();
+    if (shown && std::none_of(patterns.begin(), patterns.end(),
+                              [&](const NodePattern& p) { return p.to_json() == text; }))
+      patterns.push_back(bug.trigger);
+  }
+  return patterns;
+}
+
+UserRoot user_root_from(const FindingRecord& f, const std::string& reduced,
+                        const std::string& release) {
+  if (f.signature.op.empty())
+    fail("finding #{} names no op ({}): there is no node to make its trigger from", f.id,
+         f.signature.str());
+  std::optional<Graph> g = reduced.empty() ? finding_graph(f, f.graph_a)
+                                           : std::optional<Graph>(parse_rtg(reduced, "reduced"));
+  if (!g) fail("finding #{} has no graph '{}'", f.id, f.graph_a);
+  auto node = std::find_if(g->nodes.begin(), g->nodes.end(),
+                           [&](const Node& n) { return n.op == f.signature.op; });
+  if (node == g->nodes.end())
+    fail("finding #{}: its graph holds no {} node to make its trigger from", f.id, f.signature.op);
+  return UserRoot{.id = 0,
+                  .finding = f.id,
+                  .family = f.signature.family,
+                  .backend = f.backend_a,
+                  .release = release,
+                  .verdict = f.signature.verdict,
+                  .graph = print_rtg(*g),
+                  .trigger = pattern_of_node(*g, *node).to_json().dump(),
+                  .summary = f.signature.str(),
+                  .added = utc_now()};
+}
+
+KnownBugCheck::KnownBugCheck(std::vector<KnownBug> bugs, BackendLookup lookup)
+    : bugs_(std::move(bugs)), lookup_(std::move(lookup)) {}
+
+bool KnownBugCheck::live(size_t bug, const std::string& backend) {
+  auto [it, fresh] = live_.emplace(std::make_pair(bug, backend), false);
+  if (!fresh) return it->second;
+  Graph g = parse_rtg(bugs_[bug].graph, bugs_[bug].graph_name);
+  CompareReport report = run_compare({{"original", &g}}, {&lookup_(backend)},
+                                     CompareOptions{.seed = 1, .runs = 1, .tolerances = {}});
+  it->second = verdict_name(report.cell(0, 0).verdict) == bugs_[bug].verdict;
+  return it->second;
+}
+
+std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan) {
+  // A relaxed graph breaks constraints on purpose: the reference cannot run its cut.
+  if (f.signature.oracle == "robustness" || bugs_.empty()) return "";
+  std::optional<Graph> under_test = finding_graph(f, f.graph_a);
+  if (!under_test) return "";
+  std::vector<const Node*> slice = failing_slice(*under_test, f.signature.op);
+  bool failing_checked = false;
+  for (size_t i = 0; i < bugs_.size(); ++i) {
+    const KnownBug& bug = bugs_[i];
+    if (bug.family != f.signature.family || !bug.applies_to(f.backend_a)) continue;
+    if (std::none_of(slice.begin(), slice.end(),
+                     [&](const Node* n) { return bug.trigger.matches(*under_test, *n); }))
+      continue;
+    try {
+      if (!live(i, f.backend_a)) continue;
+      if (!failing_checked) {
+        if (!still_fails(f, plan, lookup_)) return "";
+        failing_checked = true;
+      }
+      auto matching = [&](const Graph& g, const Node& n) { return bug.trigger.matches(g, n); };
+      if (goes_when_fed(f, matching, plan, lookup_)) return bug.label;
+    } catch (const Error&) {
+      // A graph that does not run cut so (a graph output made an input): not this bug.
+    }
+  }
+  return "";
+}
+
+}  // namespace retort

@@ -1,0 +1,142 @@
+#include "core/gen/node_pattern.h"
+
+#include <algorithm>
+#include <variant>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/base/error.h"
+#include "core/ops/registry.h"
+
+namespace retort {
+
+namespace {
+
+// An attribute's value as plain JSON: what a pattern's any_of lists hold.
+nlohmann::json plain_json(const AttrValue& v) {
+  return std::visit([](const auto& x) { return nlohmann::json(x); }, v);
+}
+
+bool holds(const AttrCondition& c, const AttrValue& v) {
+  if (c.above) {
+    if (const auto* i = std::get_if<int64_t>(&v)) return *i > *c.above;
+    if (const auto* list = std::get_if<std::vector<int64_t>>(&v))
+      return std::any_of(list->begin(), list->end(), [&](int64_t e) { return e > *c.above; });
+    return false;
+  }
+  nlohmann::json value = plain_json(v);
+  return std::find(c.any_of.begin(), c.any_of.end(), value) != c.any_of.end();
+}
+
+}  // namespace
+
+bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
+                          const TensorType* first, const std::string& first_maker,
+                          bool has_twin) const {
+  if (node_op != op || (twin && !has_twin) || (!after.empty() && first_maker != after))
+    return false;
+  if (!dtypes.empty() &&
+      (!first || std::find(dtypes.begin(), dtypes.end(), first->dtype) == dtypes.end()))
+    return false;
+  if (rank && (!first || static_cast<int>(first->shape.size()) != *rank)) return false;
+  for (const auto& [name, condition] : attrs) {
+    auto it = node_attrs.find(name);
+    if (it == node_attrs.end() || !holds(condition, it->second)) return false;
+  }
+  return true;
+}
+
+bool NodePattern::matches(const Graph& g, const Node& n) const {
+  if (n.op != op) return false;
+  const std::string* input = n.inputs.empty() || n.inputs[0].empty() ? nullptr : &n.inputs[0];
+  const TensorType* first = input ? &g.type_of(*input) : nullptr;
+  const Node* maker = input ? g.producer(*input) : nullptr;
+  bool has_twin = input && std::any_of(g.nodes.begin(), g.nodes.end(), [&](const Node& m) {
+                    return &m != &n && m.op == op && !m.inputs.empty() && m.inputs[0] == *input;
+                  });
+  return matches(n.op, n.attrs, first, maker ? maker->op : "", has_twin);
+}
+
+nlohmann::json NodePattern::to_json() const {
+  nlohmann::json j{{"op", op}};
+  if (!attrs.empty()) {
+    nlohmann::json a = nlohmann::json::object();
+    for (const auto& [name, c] : attrs)
+      a[name] =
+          c.above ? nlohmann::json{{"above", *c.above}} : nlohmann::json{{"any_of", c.any_of}};
+    j["attrs"] = a;
+  }
+  if (!dtypes.empty()) {
+    std::vector<std::string> names;
+    for (DType t : dtypes) names.emplace_back(dtype_name(t));
+    j["dtypes"] = names;
+  }
+  if (rank) j["rank"] = *rank;
+  if (!after.empty()) j["after"] = after;
+  if (twin) j["twin"] = true;
+  return j;
+}
+
+NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& where) {
+  NodePattern p;
+  try {
+    p.op = j.at("op").get<std::string>();
+    if (!OpRegistry::instance().find(p.op))
+      fail("{}: trigger op '{}' is no registry op", where, p.op);
+    if (j.contains("attrs"))
+      for (const auto& [name, c] : j.at("attrs").items()) {
+        AttrCondition condition;
+        if (c.contains("above"))
+          condition.above = c.at("above").get<int64_t>();
+        else
+          condition.any_of = c.at("any_of").get<std::vector<nlohmann::json>>();
+        p.attrs[name] = std::move(condition);
+      }
+    for (const auto& name : j.value("dtypes", std::vector<std::string>{})) {
+      std::optional<DType> t = parse_dtype(name);
+      if (!t) fail("{}: trigger dtype '{}' is unknown", where, name);
+      p.dtypes.push_back(*t);
+    }
+    if (j.contains("rank")) p.rank = j.at("rank").get<int>();
+    p.after = j.value("after", "");
+    p.twin = j.value("twin", false);
+  } catch (const nlohmann::json::exception& e) {
+    fail("{}: not a trigger pattern: {}", where, e.what());
+  }
+  return p;
+}
+
+std::string NodePattern::str() const {
+  std::vector<std::string> parts;
+  for (const auto& [name, c] : attrs) {
+    if (c.above) {
+      parts.push_back(fmt::format("{} > {}", name, *c.above));
+      continue;
+    }
+    std::vector<std::string> values;
+    for (const auto& v : c.any_of)
+      values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    parts.push_back(
+        fmt::format("{} {} {}", name, values.size() == 1 ? "=" : "in", fmt::join(values, "|")));
+  }
+  if (!dtypes.empty()) {
+    std::vector<std::string> names;
+    for (DType t : dtypes) names.emplace_back(dtype_name(t));
+    parts.push_back(fmt::format("of {}", fmt::join(names, "|")));
+  }
+  if (rank) parts.push_back(fmt::format("rank {}", *rank));
+  if (!after.empty()) parts.push_back(fmt::format("after {}", after));
+  if (twin) parts.push_back(fmt::format("beside another {} of the same input", op));
+  return parts.empty() ? op : fmt::format("{} {}", op, fmt::join(parts, ", "));
+}
+
+NodePattern pattern_of_node(const Graph& g, const Node& n) {
+  NodePattern p;
+  p.op = n.op;
+  for (const auto& [name, value] : n.attrs) p.attrs[name].any_of = {plain_json(value)};
+  if (!n.inputs.empty() && !n.inputs[0].empty()) p.dtypes = {g.type_of(n.inputs[0]).dtype};
+  return p;
+}
+
+}  // namespace retort

@@ -1,0 +1,58 @@
+// A node pattern: one op with conditions on its attributes and its first operand, such as "a
+// max_pool with auto_pad SAME and a dilation above 1". A known bug declares the pattern that
+// triggers it (core/campaign/known_bugs.h): the generator draws nodes that match one of
+// GenOptions::avoid less often, and the known-bug check looks for it in a finding's failing
+// slice. docs/campaigns.md, "Known bugs".
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/graph/graph.h"
+
+namespace retort {
+
+// What one attribute must be: one of `any_of` (its value as plain JSON: 3, "SAME_UPPER",
+// [1, 2]), or an integer above `above` (for a list: some element above it). An attribute the
+// node lacks matches nothing.
+struct AttrCondition {
+  std::vector<nlohmann::json> any_of;
+  std::optional<int64_t> above;
+};
+
+struct NodePattern {
+  std::string op;  // registry op name
+  std::map<std::string, AttrCondition> attrs;
+  std::vector<DType> dtypes;  // of the first operand; empty: any
+  std::optional<int> rank;    // of the first operand
+  std::string after;          // the op that makes the first operand; empty: any
+  bool twin = false;          // another node of `op` reads the same first operand
+
+  // What the pattern asks of a node, its first operand's type and maker, and whether another
+  // node of its op reads that operand.
+  bool matches(const std::string& node_op, const Attrs& node_attrs, const TensorType* first,
+               const std::string& first_maker, bool has_twin) const;
+  // The same for a node of a typed graph.
+  bool matches(const Graph& g, const Node& n) const;
+
+  // {"op": "max_pool", "attrs": {"auto_pad": {"any_of": ["SAME_UPPER"]}, "dilations":
+  // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true}; every field
+  // but op may be left out.
+  nlohmann::json to_json() const;
+  // Throws Error naming `where` and the field when the JSON is no pattern or names an op the
+  // registry lacks.
+  static NodePattern from_json(const nlohmann::json& j, const std::string& where);
+  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64", for
+  // people.
+  std::string str() const;
+};
+
+// The pattern of node `n` of g as it is: its op, every attribute at its value, its first
+// operand's dtype (a root a person adds from a finding, `findings known add`).
+NodePattern pattern_of_node(const Graph& g, const Node& n);
+
+}  // namespace retort

@@ -1,0 +1,226 @@
+// The known-bug library: its declarations against samples/bugs, where each bug shows, and the
+// check a campaign runs when it records a finding, on a real ONNX Runtime worker (skipped without
+// the Node packages of scripts/backends, scripts/setup.sh).
+#include "core/campaign/known_bugs.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/backend/backend_set.h"
+#include "core/backend/family_env.h"
+#include "core/backend/ref_backend.h"
+#include "core/base/error.h"
+#include "core/compare/compare.h"
+#include "core/io/rtg.h"
+#include "tests/core/compare/wrong_backend.h"
+
+namespace retort {
+namespace {
+
+namespace fs = std::filesystem;
+
+const KnownBug& bug(const std::string& label) {
+  for (const KnownBug& b : shipped_known_bugs())
+    if (b.label == label) return b;
+  fail("no known bug '{}'", label);
+}
+
+// Every reduced graph of samples/bugs is declared once, its verdict is its `# shows:` line's,
+// and its trigger pattern matches a node of its own graph.
+TEST(KnownBugs, TheLibraryDeclaresEverySampleAndEachTriggerMatchesItsGraph) {
+  std::set<std::string> samples, declared;
+  for (const auto& entry : fs::directory_iterator(fs::path(RETORT_SOURCE_DIR) / "samples/bugs"))
+    if (entry.path().extension() == ".rtg") samples.insert(entry.path().stem().string());
+  for (const KnownBug& b : shipped_known_bugs()) {
+    EXPECT_TRUE(declared.insert(b.graph_name).second) << b.graph_name << " declared twice";
+    std::ifstream in(fs::path(RETORT_SOURCE_DIR) / "samples/bugs" / (b.graph_name + ".rtg"));
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find("# shows: "), std::string::npos);
+    EXPECT_NE(text.str().find(" " + b.verdict + "\n"), std::string::npos) << b.label;
+    Graph g = parse_rtg(b.graph, b.graph_name);
+    EXPECT_TRUE(std::any_of(g.nodes.begin(), g.nodes.end(),
+                            [&](const Node& n) { return b.trigger.matches(g, n); }))
+        << b.label << ": " << b.trigger.str();
+  }
+  EXPECT_EQ(declared, samples);
+  EXPECT_EQ(bug("row 1").verdict, "shape/dtype mismatch");
+  EXPECT_EQ(bug("row 1").trigger.str(),
+            "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1");
+}
+
+TEST(KnownBugs, EachShowsOnTheReleasesAndLevelsItNames) {
+  std::string release = default_version(get_family("ort"));
+  EXPECT_TRUE(bug("row 1").applies_to("ort:O0"));
+  EXPECT_TRUE(bug("row 1").applies_to("ort:O3"));
+  EXPECT_FALSE(bug("row 1").applies_to("ort@1.16.3:O0"));
+  EXPECT_FALSE(bug("row 2").applies_to("ort:O0"));  // the Split merge is an optimization
+  EXPECT_TRUE(bug("row 2").applies_to("ort:O1"));
+  EXPECT_FALSE(bug("row 8").applies_to("ort:O3"));
+  EXPECT_TRUE(bug("row 16").applies_to("ort@1.16.3:O3"));
+  EXPECT_EQ(release, "1.30.0");  // the release the library's ORT rows name
+  // A campaign on ref and ort:O0 draws the triggers of ORT's every-level and O0 bugs, not those
+  // of its optimizations or of TVM.
+  std::vector<NodePattern> o0 = known_triggers(shipped_known_bugs(), {"ref", "ort:O0"});
+  std::set<std::string> ops;
+  for (const NodePattern& p : o0) ops.insert(p.op);
+  EXPECT_TRUE(ops.count("max_pool"));
+  EXPECT_TRUE(ops.count("softplus"));  // row 12, at O0
+  EXPECT_FALSE(ops.count("split"));    // row 2, O1-O3
+  EXPECT_FALSE(ops.count("asin"));     // row 9, TVM
+  EXPECT_TRUE(known_triggers(shipped_known_bugs(), {"ref"}).empty());
+}
+
+// A backend that runs another and then adds 1 to element 0 of the listed outputs: a second bug
+// downstream of the first, on a real compiler.
+class AlsoWrong : public Backend {
+ public:
+  AlsoWrong(Backend& inner, std::set<std::string> wrong) : inner_(inner), wrong_(wrong) {}
+  BackendInfo info() const override { return inner_.info(); }
+  RunResult run(const RunRequest& request) override {
+    RunResult r = inner_.run(request);
+    for (auto& [name, t] : r.outputs)
+      if (wrong_.count(name) && t.numel() > 0) t.set(0, t.get(0) + 1.0);
+    return r;
+  }
+
+ private:
+  Backend& inner_;
+  std::set<std::string> wrong_;
+};
+
+class KnownBugCheckTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+      GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  }
+
+  // The finding a campaign records for the first failure of `text` on `backend` (named
+  // `name`): its signature found as the case runner finds it.
+  static FindingRecord recorded(const std::string& text, Backend& backend,
+                                const std::string& name) {
+    Graph g = parse_rtg(text, "case.rtg");
+    CompareReport report = run_compare({{"original", &g}}, {&backend},
+                                       CompareOptions{.seed = 3, .runs = 1, .tolerances = {}});
+    for (const Finding& found : report.findings) {
+      if (!is_bug(found.verdict)) continue;
+      SignatureFinder finder(report, {&backend});
+      FindingRecord f;
+      f.id = 7;
+      f.signature = finder.of(found);
+      f.backend_a = name;
+      f.graph_a = found.graph_a;
+      f.backend_b = found.backend_b;
+      f.graph_b = found.graph_b;
+      f.backends = "ref," + name;
+      f.original = text;
+      f.variants = "{}";
+      f.verdicts = "[]";
+      f.inputs_seed = found.seed;
+      return f;
+    }
+    fail("no failure of case.rtg on {}", name);
+  }
+
+  KnownBugCheck check(std::map<std::string, Backend*> backends) {
+    backends["ref"] = &ref_;
+    return KnownBugCheck(shipped_known_bugs(), [backends](const std::string& n) -> Backend& {
+      auto it = backends.find(n);
+      if (it == backends.end()) fail("no backend '{}'", n);
+      return *it->second;
+    });
+  }
+
+  BackendSet set_;
+  RefBackend ref_;
+};
+
+// ORT's MaxPool bug (row 1) under a downstream op: a finding of a larger graph than the
+// library's, whose failing slice holds the dilated SAME window.
+const char* const kMaxPoolCase =
+    "graph case\n"
+    "input x : f32[1,1,8]\n"
+    "a = relu(x)\n"
+    "p = max_pool(a, kernel_shape=[3], dilations=[2], auto_pad=\"SAME_UPPER\")\n"
+    "y = neg(p)\n"
+    "output y\n";
+
+TEST_F(KnownBugCheckTest, AFindingOfTheMaxPoolSampleIsKnownRow1) {
+  Backend& ort = set_.get("ort:O0");
+  FindingRecord f = recorded(kMaxPoolCase, ort, "ort:O0");
+  EXPECT_EQ(f.signature.verdict, "shape/dtype mismatch");
+  KnownBugCheck known = check({{"ort:O0", &ort}});
+  EXPECT_EQ(known.explain(f, {}), "row 1");
+
+  // Recorded so, the database keeps the label.
+  fs::path dir = fs::temp_directory_path() / ("retort_known_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    FindingsDb db = FindingsDb::open((dir / "k.db").string());
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    f.campaign = c;
+    f.first_seen = f.last_seen = utc_now();
+    f.known = known.explain(f, {});
+    db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {f});
+    EXPECT_EQ(db.findings().at(0).known, "row 1");
+  }
+  fs::remove_all(dir);
+}
+
+// A second bug downstream of the dilated SAME window: with the window's values fed from the
+// reference the output is still wrong, so the finding is a new root, not row 1.
+TEST_F(KnownBugCheckTest, AFailureTheKnownTriggerDoesNotMakeStaysNew) {
+  Backend& ort = set_.get("ort:O0");
+  AlsoWrong wrong(ort, {"y"});
+  const char* valid_pool =
+      "graph case\n"
+      "input x : f32[1,1,8]\n"
+      "p = max_pool(x, kernel_shape=[3], dilations=[2], auto_pad=\"SAME_UPPER\")\n"
+      "s = reduce_sum(p, axes=[2], keepdims=0)\n"
+      "y = exp(s)\n"
+      "output y\n";
+  FindingRecord f = recorded(valid_pool, wrong, "ort:O0");
+  KnownBugCheck known = check({{"ort:O0", &wrong}});
+  EXPECT_EQ(known.explain(f, {}), "");
+
+  // No trigger in the failing slice at all: nothing runs, nothing is known.
+  WrongOpBackend wrong_exp("ort:O0", {{"exp", 1.0}});
+  FindingRecord plain = recorded(
+      "graph plain\ninput x : f32[4]\na = abs(x)\ny = exp(a)\noutput y\n", wrong_exp, "ort:O0");
+  EXPECT_EQ(plain.signature.op, "exp");
+  EXPECT_EQ(check({{"ort:O0", &wrong_exp}}).explain(plain, {}), "");
+}
+
+// `findings known add N`: the finding's graph becomes a root of the database's own, whose
+// trigger is the node its signature names; the check then labels a finding of it.
+TEST_F(KnownBugCheckTest, AUserRootExplainsTheFindingsOfItsTrigger) {
+  WrongOpBackend wrong_exp("ort:O3", {{"exp", 1.0}});
+  FindingRecord f = recorded("graph plain\ninput x : f32[4]\na = abs(x)\ny = exp(a)\noutput y\n",
+                             wrong_exp, "ort:O3");
+  UserRoot root = user_root_from(f, "", "1.30.0");
+  root.id = 4;
+  KnownBug user = user_known_bug(root);
+  EXPECT_EQ(user.label, "user 4");
+  EXPECT_EQ(user.trigger.str(), "exp of f32");
+  EXPECT_TRUE(user.applies_to("ort:O3"));
+  EXPECT_FALSE(user.applies_to("ort:O0"));
+  KnownBugCheck known({user}, [&](const std::string& n) -> Backend& {
+    if (n == "ref") return ref_;
+    return wrong_exp;
+  });
+  FindingRecord later = recorded(
+      "graph later\ninput x : f32[2,3]\nb = neg(x)\nc = sigmoid(b)\ny = exp(c)\noutput y\n",
+      wrong_exp, "ort:O3");
+  EXPECT_EQ(known.explain(later, {}), "user 4");
+  f.signature.op.clear();
+  EXPECT_THROW(user_root_from(f, "", ""), Error);  // no node to make a trigger from
+}
+
+}  // namespace
+}  // namespace retort
