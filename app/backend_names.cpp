@@ -49,7 +49,7 @@ bool install_with_progress(Session& s, const FamilyDef& family, const std::strin
 }
 
 std::vector<std::string> resolve_backends(Session& s, const std::vector<std::string>& words,
-                                          Output& out) {
+                                          Output& out, NamedBy by) {
   std::vector<std::string> names;
   auto add = [&](const std::string& name) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -67,7 +67,17 @@ std::vector<std::string> resolve_backends(Session& s, const std::vector<std::str
       continue;
     }
     std::optional<BackendName> name = parse_backend_name(word);
-    if (name && !name->version.empty()) install_with_progress(s, *name->family, name->version, out);
+    if (name && !name->version.empty()) {
+      if (by == NamedBy::Person) {
+        install_with_progress(s, *name->family, name->version, out);
+      } else if (!is_installed(*name->family, name->version)) {
+        std::string release = name->family->name + "@" + name->version;
+        fail(
+            "{} is not installed, and a release named by a file is never installed on its say-so: "
+            "`backend install {}` installs it",
+            release, release);
+      }
+    }
     add(name ? name->str() : word);
   }
   for (const auto& n : names) s.backends().get(n);  // unknown names fail before anything runs

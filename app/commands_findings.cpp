@@ -255,9 +255,10 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
           "finding #{} ran on {}, which is not attached here: attach it with `backend attach {} "
           "--cmd ...` first",
           f.id, name, name);
-  // A campaign may name a family ("inductor"): the session attaches its default mode.
+  // A campaign may name a family ("inductor"): the session attaches its default mode. A release
+  // it names runs only when installed: a database installs nothing.
   std::vector<Backend*> backends;
-  for (const auto& name : resolve_backends(s, names, out))
+  for (const auto& name : resolve_backends(s, names, out, NamedBy::File))
     backends.push_back(&s.backends().get(name));
   // An interpreter the database names is shown, not run: the replay uses the session's.
   for (const auto& [family, env] : campaign_python(db, f.campaign)) {

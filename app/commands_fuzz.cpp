@@ -43,18 +43,36 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The specs a job of --jobs is handed (--approved): those its parent runs, which the person
+// attached or agreed to. A job attaches them and nothing else (campaign_backends).
+void attach_approved(Session& s, const Args& args) {
+  if (!args.has("--job")) {
+    if (args.has("--approved")) fail("--approved goes with --job (what --jobs starts)");
+    return;
+  }
+  std::vector<BackendSpec> approved;
+  try {
+    approved =
+        backend_specs_from_json(nlohmann::json::parse(args.option("--approved").value_or("[]")));
+  } catch (const nlohmann::json::exception& e) {
+    fail("--approved: not a list of backend specs: {}", e.what());
+  }
+  for (const BackendSpec& b : backends_to_attach(
+           s.backends(), approved, "the specs its parent handed this job (--approved)"))
+    s.backends().attach(b.name, b.argv, b.timeout_s, b.options);
+}
+
 // The campaign's backends from the session. Attached ones the session lacks (a process resuming
 // the campaign) are attached as the campaign recorded them: their commands come from the
-// database, so they run only once the person agrees (app/consent.h); a job of --jobs has its
-// parent's agreement (--trust).
+// database, so they run only once the person agrees (app/consent.h); one the session has under
+// the same name must run the same command. A job of --jobs has exactly its parent's specs
+// (attach_approved) and no one to ask.
 std::vector<Backend*> campaign_backends(Session& s, const CampaignOptions& o, const Args& args,
                                         const std::string& source, Output& out) {
-  std::vector<BackendSpec> missing;
-  for (const BackendSpec& b : o.attached)
-    if (!s.backends().has(b.name)) missing.push_back(b);
+  attach_approved(s, args);
+  std::vector<BackendSpec> missing = backends_to_attach(s.backends(), o.attached, source);
   if (!missing.empty()) {
-    bool trust = args.has("--trust");
-    if (!(args.has("--job") ? trust : consent_to_commands(missing, source, trust, out)))
+    if (!consent_to_commands(missing, source, args.has("--trust"), out))
       fail(
           "not resuming: Retort runs a file's commands only once you have seen and trusted them "
           "(`fuzz --resume --trust`), or attach backends of these names yourself first");
@@ -229,7 +247,7 @@ void check_resume_args(const Args& args) {
     if (name != "--resume" && name != "--time" && name != "--cases" && name != "--db" &&
         name != "--jobs" && name != "--quiet" && name != "--job" && name != "--no-opinion" &&
         name != "--no-reduce" && name != "--review-time" && name != "--trust" &&
-        name != "--rules" && name != "--python")
+        name != "--rules" && name != "--python" && name != "--approved")
       fail("--resume continues the campaign with its own options; {} cannot change them", name);
 }
 
@@ -288,17 +306,21 @@ pid_t start_job(const std::vector<char*>& argv, pid_t group) {
 // --jobs N: N processes of this program run the campaign's cases (each `fuzz --resume --job
 // J/N`, writing to the same database); this one shows their progress from the database.
 CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& o, uint64_t jobs,
-                       std::atomic<bool>& cancel, ProgressDisplay& progress) {
+                       const std::vector<BackendSpec>& approved, std::atomic<bool>& cancel,
+                       ProgressDisplay& progress) {
   // The campaign's rule files, which the jobs read on this process's word (check_stored_rules).
   std::vector<std::string> builtin = builtin_rule_set_names(), files;
   for (const auto& r : o.rules)
     if (std::find(builtin.begin(), builtin.end(), r) == builtin.end()) files.push_back(r);
   std::vector<pid_t> children;
   for (uint64_t j = 0; j < jobs; ++j) {
-    // The parent has attached the campaign's backends itself or with the person's consent.
-    std::vector<std::string> words{"retort",  "fuzz",    "--resume",
-                                   "--quiet", "--trust", "--db",
-                                   db.path(), "--job",   fmt::format("{}/{}", j, jobs)};
+    // The attached backends this process runs, attached by the person or with their consent:
+    // the jobs run these and refuse any other command the database names.
+    std::vector<std::string> words{"retort",     "fuzz",
+                                   "--resume",   "--quiet",
+                                   "--db",       db.path(),
+                                   "--job",      fmt::format("{}/{}", j, jobs),
+                                   "--approved", backend_specs_json(approved).dump()};
     if (o.seconds > 0) words.insert(words.end(), {"--time", fmt::format("{}", o.seconds)});
     if (o.cases > 0) words.insert(words.end(), {"--cases", fmt::format("{}", o.cases)});
     if (!files.empty())
@@ -383,11 +405,11 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   if (auto v = args.option("--cases")) cases = parse_u64(*v, "--cases");
   uint64_t jobs = 1, job = 0;
   if (auto v = args.option("--jobs")) jobs = parse_u64(*v, "--jobs");
-  if (jobs == 0) fail("--jobs: at least 1");
   if (auto v = args.option("--job")) {
     std::tie(job, jobs) = parse_shard(*v);
     if (!resume) fail("--job J/N runs one job of an existing campaign: it goes with --resume");
   }
+  if (jobs == 0 || jobs > kMaxJobs) fail("--jobs: between 1 and {}, not {}", kMaxJobs, jobs);
   // A new campaign's options and backends are checked before the database is made.
   CampaignOptions o;
   if (!resume) o = options_from(s, args, out);
@@ -452,7 +474,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   ProgressDisplay progress(out, s, {campaign, path, budget_text(o), {}, true}, o);
   CampaignStats stats;
   if (jobs > 1 && !child) {
-    stats = run_jobs(db, campaign, o, jobs, cancel, progress);
+    stats = run_jobs(db, campaign, o, jobs, attached_specs(s, o.backends), cancel, progress);
   } else {
     CampaignRun run{campaign, o,       job,
                     jobs,     &cancel, [&](const CampaignStats& st) { progress.show(st); }};
@@ -547,6 +569,8 @@ void register_fuzz_commands(CommandRegistry& r) {
         "with --resume: run the worker commands the campaign's attached backends name"},
        {"--shard", "K/N", "run only cases i with i mod N = K (one host of N)"},
        {"--job", "J/N", "with --resume: run job J of N (what --jobs starts)"},
+       {"--approved", "JSON",
+        "with --job: the attached backends' specs its parent runs; the job runs no other command"},
        {"--quiet", "", "no progress; a summary without timings"},
        {"--no-opinion", "", "no second opinion on the new findings"},
        {"--no-reduce", "", "do not reduce the new findings"},
@@ -589,9 +613,11 @@ void register_fuzz_commands(CommandRegistry& r) {
              "recorded and not reviewed again; the known bugs' trigger patterns are drawn less\n"
              "unless --include-known. --resume shows the worker commands of attached\n"
              "backends this session lacks, stored with the campaign, and runs them only when\n"
-             "the console's question is answered yes or with --trust. --python PATH runs the\n"
-             "campaign's Python families in that environment (as `backend use`); the campaign\n"
-             "stores it, and --resume runs it only when named again. See docs/campaigns.md.",
+             "the console's question is answered yes or with --trust; one attached here under\n"
+             "the same name must run the same command. --jobs hands its jobs exactly the\n"
+             "commands this process runs. --python PATH runs the campaign's Python families\n"
+             "in that environment (as `backend use`); the campaign stores it, and --resume\n"
+             "runs it only when named again. See docs/campaigns.md.",
          .run = run_fuzz,
          .restorable = false});
 }

@@ -1,6 +1,7 @@
 #include "core/campaign/campaign.h"
 
 #include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -63,16 +64,33 @@ std::string CampaignStats::stages() const {
                      one("extract", extract_ms), one("compare", compare_ms));
 }
 
+namespace {
+
+// The case indices a database stores: SQLite's integers are int64.
+constexpr uint64_t kMaxCaseIndex = std::numeric_limits<int64_t>::max();
+
+}  // namespace
+
 CaseIndices::CaseIndices(const CampaignRun& run, std::set<uint64_t> done)
-    : start_(run.options.shard + run.options.shards * run.job),
-      stride_(run.options.shards * run.jobs),
-      limit_(run.options.cases),
-      next_(start_),
-      done_(std::move(done)) {}
+    : limit_(run.options.cases), cancel_(run.cancel), done_(std::move(done)) {
+  const CampaignOptions& o = run.options;
+  // validate() and `fuzz` bound shards and jobs; a stride that wraps around would run one index
+  // twice and skip the done ones forever.
+  if (o.shard >= o.shards || run.job >= run.jobs ||
+      __builtin_mul_overflow(o.shards, run.jobs, &stride_) || stride_ > kMaxCaseIndex)
+    fail("case indices: shard {}/{} of job {}/{} is beyond the {} indices a database stores",
+         o.shard, o.shards, run.job, run.jobs, kMaxCaseIndex);
+  next_ = o.shard + o.shards * run.job;  // below stride_
+}
 
 bool CaseIndices::next(uint64_t& index) {
-  while (done_.count(next_)) next_ += stride_;
-  if (limit_ && next_ >= limit_) return false;
+  // Below kMaxCaseIndex, next_ + stride_ cannot wrap around.
+  for (;;) {
+    if (next_ > kMaxCaseIndex || (limit_ && next_ >= limit_)) return false;
+    if (!done_.count(next_)) break;
+    if (cancel_ && cancel_->load()) return false;
+    next_ += stride_;
+  }
   index = next_;
   next_ += stride_;
   return true;

@@ -56,16 +56,19 @@ struct CampaignRun {
   std::function<void(const CampaignStats&)> progress;  // after every case
 };
 
-// The indices a run takes, in order, skipping those in `done`; stops at options.cases.
+// The indices a run takes, in order, skipping those in `done`; stops at options.cases, at the
+// last index the database can store, and on cancel. Throws Error when shards x jobs (the stride)
+// overflows that range.
 class CaseIndices {
  public:
   CaseIndices(const CampaignRun& run, std::set<uint64_t> done);
-  // False when the budget of cases is spent.
+  // False when the budget of cases is spent or the run is cancelled.
   bool next(uint64_t& index);
 
  private:
-  uint64_t start_, stride_, limit_;
-  uint64_t next_;
+  uint64_t stride_ = 0, limit_;
+  uint64_t next_ = 0;
+  const std::atomic<bool>* cancel_;
   std::set<uint64_t> done_;
 };
 

@@ -66,8 +66,8 @@ void CampaignOptions::validate() const {
     fail("--relax-step: between 0 and 1, not {}", relax_alpha);
   if (!(seconds >= 0 && std::isfinite(seconds)))
     fail("--time: 0 (no limit) or more seconds, not {}", seconds);
-  if (shards == 0 || shard >= shards)
-    fail("--shard: K/N with 0 <= K < N, not {}/{}", shard, shards);
+  if (shards == 0 || shard >= shards || shards > kMaxShards)
+    fail("--shard: K/N with 0 <= K < N and N at most {}, not {}/{}", kMaxShards, shard, shards);
 }
 
 void check_stored_rules(const CampaignOptions& o, const std::vector<std::string>& named_files) {
@@ -81,13 +81,26 @@ void check_stored_rules(const CampaignOptions& o, const std::vector<std::string>
           name, name, fmt::join(builtin, ", "));
 }
 
+nlohmann::json backend_specs_json(const std::vector<BackendSpec>& specs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const BackendSpec& b : specs)
+    out.push_back(
+        {{"name", b.name}, {"argv", b.argv}, {"timeout", b.timeout_s}, {"options", b.options}});
+  return out;
+}
+
+std::vector<BackendSpec> backend_specs_from_json(const nlohmann::json& j) {
+  std::vector<BackendSpec> out;
+  for (const auto& b : j.get_ref<const nlohmann::json::array_t&>())
+    out.push_back({b.at("name").get<std::string>(), b.at("argv").get<std::vector<std::string>>(),
+                   b.at("timeout").get<double>(),
+                   b.at("options").get<std::map<std::string, std::string>>()});
+  return out;
+}
+
 nlohmann::json CampaignOptions::to_json() const {
   nlohmann::json dtypes = nlohmann::json::array();
   for (DType t : gen.dtypes) dtypes.push_back(std::string(dtype_name(t)));
-  nlohmann::json specs = nlohmann::json::array();
-  for (const BackendSpec& b : attached)
-    specs.push_back(
-        {{"name", b.name}, {"argv", b.argv}, {"timeout", b.timeout_s}, {"options", b.options}});
   nlohmann::json op_dtypes = nlohmann::json::object();
   for (const auto& [op, set] : gen.op_dtypes) {
     op_dtypes[op] = nlohmann::json::array();
@@ -100,7 +113,7 @@ nlohmann::json CampaignOptions::to_json() const {
     environments[family] = {{"python", env.python}, {"versions", env.versions}};
   return {{"nodes", {gen.min_nodes, gen.max_nodes}},
           {"op_dtypes", op_dtypes},
-          {"attached", specs},
+          {"attached", backend_specs_json(attached)},
           {"dtypes", dtypes},
           {"ops", gen.ops},
           {"rank", gen.max_rank},
@@ -156,11 +169,7 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
         o.gen.avoid.push_back(NodePattern::from_json(p, "campaign options: avoid"));
     if (j.contains("avoid_keep")) o.gen.avoid_keep = j.at("avoid_keep").get<double>();
     o.backends = j.at("backends").get<std::vector<std::string>>();
-    for (const auto& b : j.at("attached"))
-      o.attached.push_back({b.at("name").get<std::string>(),
-                            b.at("argv").get<std::vector<std::string>>(),
-                            b.at("timeout").get<double>(),
-                            b.at("options").get<std::map<std::string, std::string>>()});
+    o.attached = backend_specs_from_json(j.at("attached"));
     // Campaigns stored before `--python` ran in Retort's environments.
     if (j.contains("python"))
       for (const auto& [family, env] : j.at("python").items())

@@ -66,11 +66,19 @@ struct CampaignOptions {
   static CampaignOptions from_json(const nlohmann::json& j);
 };
 
+// Attached backends' specs as JSON: a campaign's "attached", and the specs `fuzz --jobs` hands
+// its jobs. The reader throws nlohmann::json::exception for JSON of another shape.
+nlohmann::json backend_specs_json(const std::vector<BackendSpec>& specs);
+std::vector<BackendSpec> backend_specs_from_json(const nlohmann::json& j);
+
 // The bounds validate() holds the options to.
 inline constexpr int kMaxCaseNodes = 100000;
 inline constexpr int64_t kMaxCaseDim = 1024;
 inline constexpr size_t kMaxIterations = 1000, kMaxENodes = 1000000, kMaxRandomVariants = 1000;
 inline constexpr double kMaxSaturateSeconds = 3600;
+// Shards of a campaign and jobs of a process at most: case indices step by shards x jobs, which
+// then stays far inside what the database stores (int64), whatever a stored campaign says.
+inline constexpr uint64_t kMaxShards = uint64_t{1} << 24, kMaxJobs = 1024;
 
 // A stored campaign's rule sets resolve as built-in names only, or as the files the person names
 // on the command line (`fuzz --resume --rules FILE`): a path stored in a findings database is

@@ -58,7 +58,8 @@ std::string stored_error(const std::string& field, const nlohmann::json& value) 
 // Issue 27: a stored `shards: 0` looped forever and huge counts hung; the options read from a
 // database now pass the same check as the command line's.
 TEST(CampaignOptions, StoredOptionsPassTheCommandLinesCheck) {
-  EXPECT_EQ(stored_error("shards", 0), "campaign options: --shard: K/N with 0 <= K < N, not 0/0");
+  EXPECT_EQ(stored_error("shards", 0),
+            "campaign options: --shard: K/N with 0 <= K < N and N at most 16777216, not 0/0");
   EXPECT_NE(stored_error("nodes", {1, 1000000000}).find("--nodes"), std::string::npos);
   EXPECT_NE(stored_error("nodes", {0, 3}).find("--nodes"), std::string::npos);
   EXPECT_NE(stored_error("random_variants", 1000000000).find("--random"), std::string::npos);
@@ -71,6 +72,12 @@ TEST(CampaignOptions, StoredOptionsPassTheCommandLinesCheck) {
             std::string::npos);
   EXPECT_NE(stored_error("ops", {"no_such_op"}).find("no_such_op"), std::string::npos);
   EXPECT_NE(stored_error("strategies", {"bogus"}).find("bogus"), std::string::npos);
+  // Issue 43: 2^63 shards made the stride between a job's cases wrap around.
+  EXPECT_EQ(stored_error("shards", uint64_t{1} << 63),
+            "campaign options: --shard: K/N with 0 <= K < N and N at most 16777216, not "
+            "0/9223372036854775808");
+  EXPECT_NE(stored_error("attached", {{"name", "w"}}).find("campaign options: "),
+            std::string::npos);
   EXPECT_EQ(stored_error("seed", 5), "no error");
 }
 

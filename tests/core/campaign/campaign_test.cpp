@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 
@@ -12,6 +13,7 @@
 
 #include "core/backend/ref_backend.h"
 #include "core/backend/worker_backend.h"
+#include "core/base/error.h"
 
 namespace retort {
 namespace {
@@ -117,6 +119,45 @@ TEST_F(CampaignTest, AWorkerThatNeverStartsIsAnInfrastructureProblem) {
       << cases[0].error;
   EXPECT_TRUE(db.findings().empty());
   EXPECT_EQ(stats_.errors, 1u);
+}
+
+// Issue 43: shards x jobs that wrap around made a stride of 0 (a resume looped for good over
+// the indices it had done, deaf to Ctrl-C); such a run is refused, and skipping done indices
+// stops on cancel.
+TEST(CaseIndices, AStrideBeyondTheIndexRangeIsRefused) {
+  CampaignRun run;
+  run.options.shards = uint64_t{1} << 63;
+  run.jobs = 2;
+  EXPECT_THROW(CaseIndices(run, {}), Error);
+  run.jobs = 1;
+  run.options.shard = run.options.shards;  // not below shards
+  EXPECT_THROW(CaseIndices(run, {}), Error);
+}
+
+TEST(CaseIndices, SkippingDoneIndicesStopsOnCancel) {
+  std::atomic<bool> cancel{true};
+  CampaignRun run;
+  run.cancel = &cancel;
+  std::set<uint64_t> done;
+  for (uint64_t i = 0; i < 100; ++i) done.insert(i);
+  CaseIndices indices(run, done);
+  uint64_t index = 0;
+  EXPECT_FALSE(indices.next(index));
+  cancel = false;
+  ASSERT_TRUE(indices.next(index));
+  EXPECT_EQ(index, 100u);
+}
+
+TEST(CaseIndices, IndicesEndWhereTheDatabaseCanNoLongerStoreThem) {
+  CampaignRun run;
+  run.options.shards = uint64_t{1} << 62;
+  run.options.shard = run.options.shards - 1;
+  CaseIndices indices(run, {});
+  uint64_t index = 0;
+  std::vector<uint64_t> taken;
+  while (taken.size() < 5 && indices.next(index)) taken.push_back(index);
+  // (2^62 - 1) + k * 2^62 for k = 0, 1: the next, 3 * 2^62 - 1, is beyond int64.
+  EXPECT_EQ(taken, (std::vector<uint64_t>{(uint64_t{1} << 62) - 1, (uint64_t{1} << 63) - 1}));
 }
 
 }  // namespace
