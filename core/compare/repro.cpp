@@ -364,7 +364,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   if (standalone && options.full)
     readme += "- replay/replay.py: the same check through Retort's workers (needs Retort)\n";
   if (!options.retort_command.empty())
-    readme += fmt::format("\nIn Retort: `{}`\n", options.retort_command);
+    readme += fmt::format("\nIn Retort: {}\n", markdown_code(options.retort_command));
   out.write("README.md", readme);
   bundle.files = out.files();
   return bundle;
