@@ -360,7 +360,10 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
   cancel = false;
   SigintCancels guard(cancel);
   review.cancel = &cancel;
-  if (!quiet) review.progress = [&](const std::string& line) { out.print("  review {}", line); };
+  if (!quiet)
+    review.progress = [&](const std::string& line) {
+      out.print("  review {}", terminal_name(line));
+    };
   ReviewStats r = review_campaign(
       db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
       review);
