@@ -34,6 +34,8 @@ namespace fs = std::filesystem;
 const std::string kHostile =
     "h\x1b[31m\x1b]0;pwned\x07\r\nFORGED line\xc2\x9b"
     "2J`x`$(touch ran)'\"![i](http://e/)@u";
+// A block of lines (a reduced graph's text) keeps its lines, and shows its escapes.
+const std::string kReducedText = "graph r\x1b]0;pwned\x07\xc2\x9b\noutput x\n";
 // How terminal_name shows its start: the sign that a printer printed it.
 const std::string kShown = "h\\x1b[31m\\x1b]0;pwned\\x07\\x0d\\x0aFORGED line";
 
@@ -151,9 +153,8 @@ class Escape : public testing::ShellTest {
     f.campaign = campaign;
     db.record_case({.campaign = campaign, .index = 0, .seed = 1, .findings = 1}, {f});
     Agreement a{{"ref", kHostile}, {"bad"}, {kHostile}, false};
-    db.set_review(
-        f.signature.key(),
-        {.agreement = a.to_json(), .reduced = kHostile + "\n" + kHostile, .root = kHostile});
+    db.set_review(f.signature.key(),
+                  {.agreement = a.to_json(), .reduced = kReducedText, .root = kHostile});
     return path;
   }
 
@@ -192,6 +193,7 @@ TEST_F(Escape, AFindingsDatabasesTextPrintsEscaped) {
   std::string shown = run_ok("findings show 1" + with_db);
   expect_inert(shown, "findings show");
   EXPECT_NE(shown.find("reduced (" + kShown), std::string::npos) << shown;  // the review's root
+  EXPECT_NE(shown.find("graph r\\x1b]0;pwned\\x07\\u009b\noutput x\n"), std::string::npos) << shown;
   expect_inert(run_ok("findings open 1" + with_db), "findings open");
   expect_inert(run_ok("variants"), "variants of the opened finding");
   expect_inert(run_ok("compare --backends ref,bad"), "compare on the opened finding");
