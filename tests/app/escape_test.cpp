@@ -5,6 +5,7 @@
 // run nothing when /bin/sh reads them.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -74,14 +75,19 @@ class Escape : public testing::ShellTest {
     while (std::getline(lines, line)) {
       if (line.starts_with("```")) in_block = !in_block;
       if (in_block || line.starts_with("    ")) continue;
-      // CommonMark's code spans: a run of n backticks up to the next run of exactly n.
+      // CommonMark's code spans: a run of n backticks up to the next run of exactly n; outside
+      // them a backslash escapes the next character (a backtick too, which then opens nothing).
       for (size_t i = 0; i < line.size();) {
+        if (line[i] == '\\' && i + 1 < line.size()) {
+          outside += line.substr(i + 1, 1);
+          i += 2;
+          continue;
+        }
         if (line[i] != '`') {
           outside += line[i++];
           continue;
         }
-        size_t n = line.find_first_not_of('`', i) - i;
-        if (i + n > line.size()) n = line.size() - i;
+        size_t n = std::min(line.find_first_not_of('`', i), line.size()) - i;
         size_t close = std::string::npos;
         for (size_t j = i + n; j < line.size();) {
           size_t run = std::min(line.find_first_not_of('`', j), line.size()) - j;
