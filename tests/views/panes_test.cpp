@@ -411,7 +411,7 @@ TEST(CampaignPane, AMergedShardsNamesPrintEscaped) {
   EXPECT_EQ(text.find("\nFORGED"), std::string::npos) << text;
   EXPECT_NE(text.find("1  mismatch evil\\x1b]0;pwned\\x07\\x0aFORGED"), std::string::npos) << text;
   EXPECT_NE(text.find("last: evil\\x1b[2J"), std::string::npos) << text;
-  EXPECT_NE(text.find("`findings list --db 'x'\\'';touch ran;'\\''.db` lists them"),
+  EXPECT_NE(text.find("`findings list --db 'x'\\'';touch ran;'\\''.db'` lists them"),
             std::string::npos)
       << text;
 }
