@@ -24,7 +24,7 @@ namespace {
 std::string options_text(const std::map<std::string, std::string>& options) {
   std::vector<std::string> parts;
   for (const auto& [k, v] : options) parts.push_back(fmt::format("{}={}", k, v));
-  return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, " "));
+  return parts.empty() ? "-" : terminal_name(fmt::format("{}", fmt::join(parts, " ")));
 }
 
 // The release a family backend runs when its worker has not said yet: "1.30.0".
@@ -36,8 +36,13 @@ std::string release_of(const BackendInfo& info) {
 
 void list_backends(const Session& s, Output& out) {
   std::vector<BackendInfo> infos = s.backends().list();
-  for (auto& i : infos)
+  // Names come from session files, versions and errors from workers: one line each.
+  for (auto& i : infos) {
     if (i.version.empty()) i.version = release_of(i);
+    for (std::string* text :
+         {&i.name, &i.state, &i.version, &i.unavailable, &i.environment, &i.last_error})
+      *text = terminal_name(*text);
+  }
   size_t name_w = 4, state_w = 5, version_w = 7;
   for (const auto& i : infos) {
     name_w = std::max(name_w, i.name.size());

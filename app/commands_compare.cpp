@@ -12,6 +12,7 @@
 #include "core/backend/family.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/terminal_text.h"
 #include "core/base/version.h"
 #include "core/campaign/blame.h"
 #include "core/compare/inspect.h"
@@ -170,17 +171,21 @@ void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptio
     fail("the last compare has {} findings; there is no #{} to reproduce", report->bug_count(), n);
   options.backends_dir = scripts_dir() + "/backends";
   ReproBundle bundle = write_repro(dir, *report, *finding, repro_backends(s.backends()), options);
-  out.print("wrote {} files to {} for: {}", bundle.files.size(), dir, finding->str());
+  out.print("wrote {} files to {} for: {}", bundle.files.size(), terminal_name(dir),
+            terminal_name(finding->str()));
   if (issue) {
+    // A line to paste: the backends quoted for Retort's command line, then the whole for the
+    // shell's.
+    std::string backends = "ref," + finding->backend_a +
+                           (finding->backend_b == "ref" || finding->backend_b == finding->backend_a
+                                ? ""
+                                : "," + finding->backend_b);
     if (options.retort_command.empty())
-      options.retort_command = fmt::format(
-          "retort -c 'load graph.rtg; compare --backends ref,{}{} --seed {}'  # graph.rtg: the "
-          "text above",
-          finding->backend_a,
-          finding->backend_b == "ref" || finding->backend_b == finding->backend_a
-              ? ""
-              : "," + finding->backend_b,
-          finding->seed);
+      options.retort_command =
+          command_text({"retort", "-c",
+                        fmt::format("load graph.rtg; compare --backends {} --seed {}",
+                                    shell_word(backends), finding->seed)}) +
+          "  # graph.rtg: the text above";
     if (options.passes.empty() && find_pass_switches(finding->backend_a))
       options.passes = issue_passes(blame_failure(s, *report, *finding, out));
     IssueFacts facts{.script = read_file(dir + "/repro.py"),
@@ -193,9 +198,10 @@ void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptio
     std::string text = repro_issue_markdown(*report, *finding, bundle, facts);
     write_file_in(dir, "issue.md", text, true);
     out.write(text);
-    out.print("wrote {}/issue.md, an issue ready to file, with its picture {}", dir, facts.picture);
+    out.print("wrote {}/issue.md, an issue ready to file, with its picture {}", terminal_name(dir),
+              facts.picture);
   }
-  out.print("run: cd {} && {}", dir, bundle.run_line());
+  out.print("run: cd {} && {}", shell_word(dir), bundle.run_line());
 }
 
 void run_export_repro(Session& s, const Args& args, Output& out) {

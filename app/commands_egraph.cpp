@@ -7,6 +7,7 @@
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/terminal_text.h"
 #include "core/rules/ematch.h"
 
 namespace retort {
@@ -32,19 +33,21 @@ void run_egraph(Session& s, const Args&, Output& out) {
   print_summary(s.build_egraph(), out);
 }
 
+// A session file names its rule sets and their origins, and holds their text.
 void list_rules(const RuleBook& book, Output& out) {
   for (const auto& set : book.sets()) {
-    out.print("{} ({}):", set.name, set.origin);
+    out.print("{} ({}):", terminal_name(set.name), terminal_name(set.origin));
     for (size_t i = set.first; i < set.first + set.count; ++i) {
       const Rule& r = book.all().rules[i];
-      out.print("  [{}] {}  {}", book.enabled(i) ? "x" : " ", r.name, r.str());
+      out.print("  [{}] {}  {}", book.enabled(i) ? "x" : " ", terminal_name(r.name),
+                terminal_name(r.str()));
     }
   }
 }
 
 void load_rules(Session& s, const Args& args, Output& out) {
   const LoadedRuleSet& set = s.rules().load_file(*args.arg(1));
-  out.print("loaded rule set {}: {} rules", set.name, set.count);
+  out.print("loaded rule set {}: {} rules", terminal_name(set.name), set.count);
 }
 
 // `rules enable NAME` and `rules disable NAME`.
@@ -184,12 +187,13 @@ void list_variants(Session& s, const Args&, Output& out) {
     out.line("no variants yet (make some with `extract`)");
     return;
   }
+  // A session file or a finding names its variants.
   size_t width = 4;
-  for (const auto& [name, v] : s.variants()) width = std::max(width, name.size());
+  for (const auto& [name, v] : s.variants()) width = std::max(width, terminal_name(name).size());
   out.print("{:<{}}  {:>5}  {:>5}  trace steps", "name", width, "ops", "depth");
   for (const auto& [name, v] : s.variants()) {
     std::string steps = variant_steps_str(v);
-    out.print("{:<{}}  {:>5}  {:>5}  {}", name, width, v.ops, v.depth, steps);
+    out.print("{:<{}}  {:>5}  {:>5}  {}", terminal_name(name), width, v.ops, v.depth, steps);
   }
 }
 

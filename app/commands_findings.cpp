@@ -160,7 +160,7 @@ void list_findings(const FindingsDb& db, Output& out) {
     out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count,
               terminal_name(f->signature.str()), terminal_name(f->backend_a),
               terminal_name(f->graph_a), f->case_index);
-    if (const auto& a = agreements[f->id]) out.print("        {}", a->str());
+    if (const auto& a = agreements[f->id]) out.print("        {}", terminal_name(a->str()));
     const FindingReview& r = reviews[f->signature.key()];
     if (r.merged_into)
       out.print("        merged into #{} (one root: {})", r.merged_into, terminal_name(r.root));
@@ -189,6 +189,11 @@ std::map<std::string, PythonEnvironment> campaign_python(const FindingsDb& db, i
   } catch (const Error&) {
   }
   return {};
+}
+
+// A block of lines a database holds (a graph's text), whole: every byte may become an escape.
+std::string stored_block(const std::string& text) {
+  return terminal_safe(text, 4 * text.size() + 64);
 }
 
 void show_finding(const FindingRecord& f, const std::map<std::string, PythonEnvironment>& python,
@@ -225,23 +230,26 @@ void show_finding(const FindingRecord& f, const std::map<std::string, PythonEnvi
                 text("message").empty() ? "" : " (" + text("message") + ")");
     }
   out.print("original:");
-  out.write(terminal_safe(f.original, 4 * f.original.size() + 64));  // every byte may escape
+  out.write(stored_block(f.original));
 }
 
-// What the end of its campaign learnt (core/campaign/review.h), when it was reviewed.
+// What the end of its campaign learnt (core/campaign/review.h), when it was reviewed: the
+// database's text, printed as show_finding prints it.
 void show_review(const FindingsDb& db, const FindingRecord& f, Output& out) {
   std::map<std::string, FindingReview> reviews = db.reviews();
   auto r = reviews.find(f.signature.key());
   if (r == reviews.end()) return;
-  if (auto a = Agreement::from_json(r->second.agreement)) out.print("opinion: {}", a->str());
+  if (auto a = Agreement::from_json(r->second.agreement))
+    out.print("opinion: {}", terminal_name(a->str()));
   if (r->second.merged_into)
-    out.print("merged into #{} (one root: {})", r->second.merged_into, r->second.root);
+    out.print("merged into #{} (one root: {})", r->second.merged_into,
+              terminal_name(r->second.root));
   if (r->second.reduced.empty()) return;
-  out.print("reduced ({}):", r->second.root);
-  out.write(r->second.reduced);
+  out.print("reduced ({}):", terminal_name(r->second.root));
+  out.write(stored_block(r->second.reduced));
   if (!r->second.reduced_b.empty()) {
     out.print("reduced, the graph it must agree with:");
-    out.write(r->second.reduced_b);
+    out.write(stored_block(r->second.reduced_b));
   }
 }
 
@@ -283,7 +291,7 @@ void open_finding(Session& s, const FindingsDb& db, const FindingRecord& f, Outp
   if (!f.trace.mutations.empty()) s.set_program_mutations(f.trace.mutations, "findings open");
   s.set_compare_report(std::move(replay.report));
   out.print("opened finding #{}: {} (seed {}, inputs {}); compare again: {} of its checks fail{}",
-            f.id, f.signature.str(), f.inputs_seed, replay.plan.str(), bugs,
+            f.id, terminal_name(f.signature.str()), f.inputs_seed, replay.plan.str(), bugs,
             bugs ? "" : " (it does not reproduce here)");
 }
 
@@ -313,7 +321,10 @@ void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Ar
   ReproOptions options;
   options.force = args.has("--force");
   options.full = args.has("--full");
-  options.retort_command = fmt::format("retort -c 'findings report {} --db {}'", f.id, db.path());
+  // A line to paste: the database's name quoted for Retort's command line, then the whole for
+  // the shell's.
+  options.retort_command = command_text(
+      {"retort", "-c", fmt::format("findings report {} --db {}", f.id, shell_word(db.path()))});
   if (std::optional<PassBlame> b = finding_blame(s, db, f, *s.compare_report()->bug(n), out))
     options.passes = issue_passes(*b);
   write_repro_bundle(s, dir, n, options, true, out);

@@ -383,7 +383,10 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
   cancel = false;
   SigintCancels guard(cancel);
   review.cancel = &cancel;
-  if (!quiet) review.progress = [&](const std::string& line) { out.print("  review {}", line); };
+  if (!quiet)
+    review.progress = [&](const std::string& line) {
+      out.print("  review {}", terminal_name(line));
+    };
   ReviewStats r = review_campaign(
       db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
       review);
@@ -484,15 +487,17 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   if (child) return;
   std::string stopped = cancel ? " (stopped; `fuzz --resume` continues)" : "";
   if (quiet) {
-    out.print("fuzz: campaign {} in {}: {} cases, {}{}", campaign, path, stats.cases,
+    out.print("fuzz: campaign {} in {}: {} cases, {}{}", campaign, terminal_name(path), stats.cases,
               stats.counts(), stopped);
     if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
     return;
   }
-  out.print("fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {}{}", campaign, path,
-            stats.cases, stats.seconds, stats.cases_per_second(), stats.counts(), stopped);
+  out.print("fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {}{}", campaign,
+            terminal_name(path), stats.cases, stats.seconds, stats.cases_per_second(),
+            stats.counts(), stopped);
   out.print("per case: {}", stats.stages());
-  for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, kind);
+  // The kinds name the backends of every finding in the database, a merged shard's too.
+  for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, terminal_name(kind));
   if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
 }
 

@@ -4,6 +4,7 @@
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "core/base/error.h"
+#include "core/base/terminal_text.h"
 #include "core/compare/undefined_check.h"
 #include "core/exec/inputs.h"
 #include "core/exec/interpreter.h"
@@ -69,7 +70,8 @@ void run_input(Session& s, const Args& args, Output& out) {
   std::string text = trim_blanks(args.raw);
   if (text.empty()) {
     if (plan.fixed.empty()) out.line("no input is fixed: every input is drawn (see `inputs`)");
-    for (const auto& [name, t] : plan.fixed) out.print("{} = {}", name, summarize_tensor(t));
+    for (const auto& [name, t] : plan.fixed)
+      out.print("{} = {}", terminal_name(name), summarize_tensor(t));  // a session file's names
     return;
   }
   size_t eq = text.find('=');

@@ -41,13 +41,13 @@ void run_open(Session& s, const Args& args, Output& out) {
   else if (!commands.empty())
     out.print("they run only once trusted: `open {} --trust`", terminal_name(path));
   s.adopt(std::move(fresh));
-  for (const auto& w : warnings) out.print("warning: {}", w);
+  for (const auto& w : warnings) out.print("warning: {}", terminal_name(w));  // the file's names
   std::string egraph = s.has_egraph()
                            ? fmt::format("e-graph {} e-classes, {} e-nodes, {} rewrites",
                                          s.egraph().eg.class_count(), s.egraph().eg.node_count(),
                                          s.egraph().trace.steps.size())
                            : "no e-graph";
-  out.print("opened {}: {}, {}, {} variants, seed {}", path,
+  out.print("opened {}: {}, {}, {} variants, seed {}", terminal_name(path),
             s.has_graph() ? "graph " + s.graph().name : "no graph", egraph, s.variants().size(),
             s.seed());
 }

@@ -34,7 +34,7 @@ std::string progress_text(std::string_view command, std::string_view status, uin
     out += fmt::format(" {}/{}", done, total);
   else if (done > 0)
     out += fmt::format(" {}", done);
-  if (!status.empty()) out += fmt::format(" {}", terminal_safe(status, 200));
+  if (!status.empty()) out += fmt::format(" {}", terminal_name(status, 200));  // one line
   if (done > 0 && elapsed_s > 0) out += fmt::format("  {:.1f}/s", done / elapsed_s);
   out += "  " + duration_text(elapsed_s);
   if (total > done && done > 0)

@@ -32,21 +32,6 @@ std::string scripts_dir() {
   return RETORT_SOURCE_DIR "/scripts";
 }
 
-std::string command_text(const std::vector<std::string>& argv) {
-  std::vector<std::string> words;
-  for (const auto& word : argv) {
-    std::string safe = terminal_name(word);
-    bool plain = !safe.empty() && safe.find_first_of(" '\"\\$`;&|<>()*?") == std::string::npos;
-    if (!plain) {
-      std::string quoted = "'";
-      for (char c : safe) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      safe = quoted + "'";
-    }
-    words.push_back(safe);
-  }
-  return fmt::format("{}", fmt::join(words, " "));
-}
-
 std::vector<BackendSpec> builtin_worker_specs() {
   std::vector<BackendSpec> specs;
   for (const auto& family : families()) {

@@ -20,10 +20,6 @@ namespace retort {
 // source tree's scripts/.
 std::string scripts_dir();
 
-// A command line as a person reads it before trusting it: words with blanks or quotes quoted,
-// every word printed with terminal_name (core/base/terminal_text.h).
-std::string command_text(const std::vector<std::string>& argv);
-
 // The built-in worker backends (every mode of every family with a default release), in the
 // order `backend list` shows them.
 std::vector<BackendSpec> builtin_worker_specs();

@@ -15,6 +15,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/base/rng.h"
+#include "core/base/terminal_text.h"
 #include "core/exec/inputs.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/file_io.h"
@@ -119,7 +120,8 @@ bool SupportTable::runs_nothing() const {
 
 std::string SupportTable::str() const {
   std::string out = fmt::format("{} ({}): + runs, - fails, . the op does not take the dtype\n",
-                                backend, version.empty() ? "version unknown" : version);
+                                terminal_name(backend),
+                                version.empty() ? "version unknown" : terminal_name(version));
   size_t width = 2;
   for (const auto& [op, row] : cells) width = std::max(width, op.size());
   out += fmt::format("{:<{}}", "", width);
@@ -182,8 +184,10 @@ SupportTable backend_support(Backend& backend, const std::string& name,
     std::stringstream text;
     text << in.rdbuf();
     auto cached = from_json(nlohmann::json::parse(text.str(), nullptr, false));
-    if (cached && cached->version == table.version && cached->probed_with == table.probed_with &&
-        !cached->runs_nothing())
+    // A cache file is any file in the user's cache folder: one that names another backend is
+    // not this one's (and its name would reach the terminal).
+    if (cached && cached->backend == name && cached->version == table.version &&
+        cached->probed_with == table.probed_with && !cached->runs_nothing())
       return *cached;
   }
   for (size_t i = 1; i < ops.size(); ++i) {

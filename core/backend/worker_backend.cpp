@@ -72,6 +72,13 @@ std::string text_member(const json& header, const char* key) {
   return terminal_safe(it->get_ref<const std::string&>(), kWorkerMessageBytes);
 }
 
+// A worker's message, name or version: one line (its newlines shown as \x0a), since it is
+// printed on a line of a report, of an error or of `backend list`, where a newline would forge
+// the next one.
+std::string line_member(const json& header, const char* key) {
+  return terminal_name(text_member(header, key));
+}
+
 // A result's optimized_ops: op names (made safe to print, as all worker text) to counts.
 std::map<std::string, int64_t> optimized_ops_from(const json& ops) {
   constexpr size_t kMaxOps = 10000;  // distinct op names; a real graph has a few dozen
@@ -81,7 +88,7 @@ std::map<std::string, int64_t> optimized_ops_from(const json& ops) {
   for (const auto& [op, count] : ops.items()) {
     if (!count.is_number_integer() || count.get<int64_t>() < 0)
       fail("'optimized_ops' has a count that is no non-negative integer");
-    out[terminal_safe(op, kWorkerMessageBytes)] += count.get<int64_t>();
+    out[terminal_name(op)] += count.get<int64_t>();
   }
   return out;
 }
@@ -186,19 +193,19 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
   hello.header = {{"type", "hello"}, {"options", spec_.options}};
   try {
     Frame answer = exchange(hello, std::nullopt);
-    std::string type = text_member(answer.header, "type");
+    std::string type = line_member(answer.header, "type");
     if (type == "error") {
       // `unsupported`: the worker cannot run this mode here (a device its framework lacks).
       fail_worker(
           result,
           text_member(answer.header, "kind") == "unsupported" ? RunStatus::Unsupported
                                                               : RunStatus::Error,
-          fmt::format("the worker refused hello: {}", text_member(answer.header, "message")));
+          fmt::format("the worker refused hello: {}", line_member(answer.header, "message")));
       return Start::Failed;
     }
     if (type != "hello") fail("the worker answered hello with a '{}' frame", type);
-    std::string name = text_member(answer.header, "name");
-    std::string version = text_member(answer.header, "version");
+    std::string name = line_member(answer.header, "name");
+    std::string version = line_member(answer.header, "version");
     version_ = name.empty() ? version : version.empty() ? name : name + " " + version;
     state_ = "ready";
     return Start::Ready;
@@ -212,7 +219,7 @@ WorkerBackend::Start WorkerBackend::start_once(RunResult& result) {
   } catch (const std::exception& e) {
     fail_worker(result, RunStatus::Error,
                 fmt::format("the worker's answer to hello is not valid: {}; killed it",
-                            terminal_safe(e.what(), kWorkerMessageBytes)));
+                            terminal_name(e.what())));
   }
   return Start::Failed;
 }
@@ -268,15 +275,14 @@ ProgramSource WorkerBackend::program_source(const RunRequest& request) {
   try {
     answer = exchange(model_frame("program", id, request, wanted_outputs(request)), id);
   } catch (const std::exception& e) {  // a timeout, a closed pipe, a malformed frame
-    std::string why = terminal_safe(e.what(), kWorkerMessageBytes);
+    std::string why = terminal_name(e.what());
     RunResult failed;
     fail_worker(failed, RunStatus::Error, "no program: " + why);
     fail("{}: the worker wrote no program: {}", spec_.name, why);
   }
-  std::string type = text_member(answer.header, "type");
+  std::string type = line_member(answer.header, "type");
   if (type == "error")
-    fail("{} cannot write its program: {}", spec_.name,
-         terminal_safe(text_member(answer.header, "message"), kWorkerMessageBytes));
+    fail("{} cannot write its program: {}", spec_.name, line_member(answer.header, "message"));
   if (type != "program") fail("{} answered a program request with a '{}' frame", spec_.name, type);
   ProgramSource program;
   program.text = text_member(answer.header, "source");
@@ -325,12 +331,12 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
   }
   try {
     Frame answer = exchange(frame, id);
-    std::string type = text_member(answer.header, "type");
+    std::string type = line_member(answer.header, "type");
     if (type == "error") {
       std::string kind = text_member(answer.header, "kind");
       result.status = kind == "unsupported" ? RunStatus::Unsupported : RunStatus::Error;
       result.outputs.clear();
-      result.message = text_member(answer.header, "message");
+      result.message = line_member(answer.header, "message");
       result.stderr_tail = process_->stderr_tail();
       last_error_ = result.message;
       return result;
@@ -366,8 +372,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     }
   } catch (const std::exception& e) {
     fail_worker(result, RunStatus::Error,
-                fmt::format("malformed response: {}; killed the worker",
-                            terminal_safe(e.what(), kWorkerMessageBytes)));
+                fmt::format("malformed response: {}; killed the worker", terminal_name(e.what())));
   }
   return result;
 }

@@ -1,8 +1,10 @@
 #include "core/base/terminal_text.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace retort {
 
@@ -108,6 +110,51 @@ std::string terminal_safe(std::string_view text, size_t max_bytes) {
 
 std::string terminal_name(std::string_view name, size_t max_bytes) {
   return bounded(name, max_bytes, false);
+}
+
+std::string shell_word(std::string_view word) {
+  std::string safe = terminal_name(word);
+  auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_@+:,./-").find(c) != std::string_view::npos;
+  };
+  if (!safe.empty() && std::all_of(safe.begin(), safe.end(), plain)) return safe;
+  std::string quoted = "'";
+  for (char c : safe) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string command_text(const std::vector<std::string>& argv) {
+  std::vector<std::string> words;
+  for (const auto& word : argv) words.push_back(shell_word(word));
+  return fmt::format("{}", fmt::join(words, " "));
+}
+
+namespace {
+
+// A code span of text already made safe (one line, no control).
+std::string code_span(const std::string& safe) {
+  size_t longest = 0, run = 0;
+  for (char c : safe) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string fence(longest + 1, '`');
+  bool pad = safe.empty() || safe.front() == '`' || safe.front() == ' ' || safe.back() == '`' ||
+             safe.back() == ' ';
+  return pad ? fence + " " + safe + " " + fence : fence + safe + fence;
+}
+
+}  // namespace
+
+std::string markdown_code(std::string_view text) {
+  return code_span(terminal_name(text));
+}
+
+std::string markdown_cell(std::string_view text) {
+  std::string piped;
+  for (char c : terminal_name(text)) piped += c == '|' ? std::string("\\|") : std::string(1, c);
+  return code_span(piped);
 }
 
 }  // namespace retort

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "core/base/terminal_text.h"
 #include "core/compare/signature.h"
 
 namespace retort {
@@ -40,6 +41,12 @@ nlohmann::json diff_json(const OutputDiff& d) {
           {"first_expected", number(d.first_expected)}};
 }
 
+// A line of the report, whole, whose names (of variants, from a session file or a finding) and
+// messages (a worker's) stay on it.
+std::string line_text(const std::string& text) {
+  return terminal_name(text, 4 * text.size() + 64);
+}
+
 // "1-5", "1, 3, 7-9".
 std::string seed_ranges(const std::set<uint64_t>& seeds) {
   std::string out;
@@ -64,10 +71,11 @@ std::string group_tail(const CompareReport& r, const FindingGroup& g) {
   }
   const Finding& first = r.findings[g.members[0]];
   auto signature = FailureSignature::parse(first.signature);
-  return fmt::format("   and {} more like it ({}): {} {}; {} {}\n", g.members.size() - 1,
-                     signature ? signature->str() : first.signature,
-                     graphs.size() == 1 ? "graph" : "graphs", fmt::join(graphs, ", "),
-                     seeds.size() == 1 ? "seed" : "seeds", seed_ranges(seeds));
+  return line_text(fmt::format("   and {} more like it ({}): {} {}; {} {}", g.members.size() - 1,
+                               signature ? signature->str() : first.signature,
+                               graphs.size() == 1 ? "graph" : "graphs", fmt::join(graphs, ", "),
+                               seeds.size() == 1 ? "seed" : "seeds", seed_ranges(seeds))) +
+         "\n";
 }
 
 }  // namespace
@@ -91,21 +99,23 @@ std::vector<FindingGroup> group_findings(const CompareReport& r) {
 
 std::string compare_report_text(const CompareReport& r, bool every_finding) {
   std::string out;
+  std::vector<std::string> backends, graphs;
+  for (const auto& b : r.backends) backends.push_back(terminal_name(b));
+  for (const auto& g : r.graphs) graphs.push_back(terminal_name(g));
   size_t w0 = 7;
-  for (const auto& b : r.backends) w0 = std::max(w0, b.size());
+  for (const auto& b : backends) w0 = std::max(w0, b.size());
   std::vector<size_t> widths;
-  for (size_t g = 0; g < r.graphs.size(); ++g) {
-    size_t w = r.graphs[g].size();
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    size_t w = graphs[g].size();
     for (size_t b = 0; b < r.backends.size(); ++b)
       w = std::max(w, verdict_name(r.cell(b, g).verdict).size());
     widths.push_back(w);
   }
   out += fmt::format("{:<{}}", "backend", w0);
-  for (size_t g = 0; g < r.graphs.size(); ++g)
-    out += fmt::format("  {:<{}}", r.graphs[g], widths[g]);
+  for (size_t g = 0; g < r.graphs.size(); ++g) out += fmt::format("  {:<{}}", graphs[g], widths[g]);
   out += "\n";
   for (size_t b = 0; b < r.backends.size(); ++b) {
-    out += fmt::format("{:<{}}", r.backends[b], w0);
+    out += fmt::format("{:<{}}", backends[b], w0);
     for (size_t g = 0; g < r.graphs.size(); ++g)
       out += fmt::format("  {:<{}}", verdict_name(r.cell(b, g).verdict), widths[g]);
     out += "\n";
@@ -113,8 +123,8 @@ std::string compare_report_text(const CompareReport& r, bool every_finding) {
   for (size_t b = 0; b < r.backends.size(); ++b)
     for (size_t g = 0; g < r.graphs.size(); ++g)
       if (r.cell(b, g).verdict == Verdict::Unsupported)
-        out += fmt::format("note: {} on {}: unsupported: {}\n", r.backends[b], r.graphs[g],
-                           r.cell(b, g).message);
+        out += fmt::format("note: {} on {}: unsupported: {}\n", backends[b], graphs[g],
+                           line_text(r.cell(b, g).message));
   std::vector<std::string> counts;
   for (std::string_view oracle : {"equivalence", "optimization", "reference"}) {
     size_t checks = r.checks.count(std::string(oracle)) ? r.checks.at(std::string(oracle)) : 0;
@@ -150,10 +160,11 @@ std::string compare_report_text(const CompareReport& r, bool every_finding) {
       const Finding& first = r.findings[g.members[0]];
       if (is_bug(first.verdict) != bugs) continue;
       distinct += bugs;
-      out += bugs ? fmt::format("#{} {}\n", number[g.members[0]], first.str()) : first.str() + "\n";
+      std::string line = line_text(first.str());
+      out += bugs ? fmt::format("#{} {}\n", number[g.members[0]], line) : line + "\n";
       if (g.members.size() > 1) out += group_tail(r, g);
     }
-  for (const auto& n : r.notes) out += fmt::format("note: {}\n", n);
+  for (const auto& n : r.notes) out += fmt::format("note: {}\n", line_text(n));
   std::string kinds;
   if (!every_finding && distinct < r.bug_count())
     kinds = fmt::format(" ({} distinct; `compare --all` lists each)", distinct);

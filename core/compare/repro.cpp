@@ -233,7 +233,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   nlohmann::json c;
   c["oracle"] = oracle_name(f.oracle);
   c["verdict"] = verdict_name(f.verdict);
-  c["claim"] = claim(f);
+  c["claim"] = terminal_name(claim(f));  // printed by the scripts, with a variant's name
   c["root"] = ".";
   c["inputs"] = nlohmann::json::array();
   for (size_t i = 0; i < ga.inputs.size(); ++i) {
@@ -292,10 +292,11 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
       // The runner's model: the ONNX file, or the program written of it.
       std::string model =
           programs.empty() ? r.model : std::filesystem::path(r.model).stem().string() + ".py";
-      c["runs"].push_back({{"label", fmt::format("{} on {} ({})", r.backend, r.graph, model)},
-                           {"model", model},
-                           {"graph", graph_of(r)},
-                           {"settings", r.how->info.options}});
+      c["runs"].push_back(
+          {{"label", terminal_name(fmt::format("{} on {} ({})", r.backend, r.graph, model))},
+           {"model", model},
+           {"graph", graph_of(r)},
+           {"settings", r.how->info.options}});
     }
     doc = fmt::format(
         "A {} finding of Retort on {}: {} oracle.\n\n"
@@ -314,14 +315,14 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
     r["root"] = standalone ? ".." : ".";
     r["runs"] = nlohmann::json::array();
     for (const Run& run : runs)
-      r["runs"].push_back(
-          {{"label", fmt::format("{} on {} ({})", run.backend, run.graph, run.model)},
-           {"model", run.model},
-           {"graph", graph_of(run)},
-           {"settings",
-            {{"argv", run.how->argv},
-             {"options", run.how->info.options},
-             {"outputs", run.g->outputs}}}});
+      r["runs"].push_back({{"label", terminal_name(fmt::format("{} on {} ({})", run.backend,
+                                                               run.graph, run.model))},
+                           {"model", run.model},
+                           {"graph", graph_of(run)},
+                           {"settings",
+                            {{"argv", run.how->argv},
+                             {"options", run.how->info.options},
+                             {"outputs", run.g->outputs}}}});
     for (const char* file : {"__init__.py", "errors.py", "protocol.py", "tensors.py"})
       out.write(at + "retort_backends/" + file,
                 read_file(options.backends_dir + "/retort_backends/" + file));
@@ -364,7 +365,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   if (standalone && options.full)
     readme += "- replay/replay.py: the same check through Retort's workers (needs Retort)\n";
   if (!options.retort_command.empty())
-    readme += fmt::format("\nIn Retort: `{}`\n", options.retort_command);
+    readme += fmt::format("\nIn Retort: {}\n", markdown_code(options.retort_command));
   out.write("README.md", readme);
   bundle.files = out.files();
   return bundle;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/base/terminal_text.h"
 #include "core/exec/inputs.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
@@ -32,20 +33,6 @@ std::vector<std::string> onnx_ops(const Graph& g) {
     if (std::find(ops.begin(), ops.end(), name) == ops.end()) ops.push_back(name);
   }
   return ops;
-}
-
-// Text from a model or a compiler message, safe inside a Markdown table cell or a line.
-std::string cell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n' || c == '\r')
-      out += ' ';
-    else if (c == '|' || c == '`' || c == '<' || c == '>')
-      out += std::string("\\") + c;
-    else
-      out += c;
-  }
-  return out.size() > 300 ? out.substr(0, 300) + " ..." : out;
 }
 
 std::string values_text(const Tensor& t) {
@@ -80,14 +67,14 @@ std::string symptom(const Finding& f) {
 }
 
 std::string expected_against_actual(const CompareReport& report, const Finding& f) {
-  std::string against = f.oracle == Oracle::Reference
-                            ? "Retort's reference interpreter (exact, in double, rounded once)"
-                            : fmt::format("`{}` on `{}`", cell(f.backend_b), cell(f.graph_b));
-  std::string text =
-      fmt::format("## Expected and actual\n\nExpected: {}. Actual: `{}` on `{}`.\n\n", against,
-                  cell(f.backend_a), cell(f.graph_a));
+  std::string against =
+      f.oracle == Oracle::Reference
+          ? "Retort's reference interpreter (exact, in double, rounded once)"
+          : fmt::format("{} on {}", markdown_code(f.backend_b), markdown_code(f.graph_b));
+  std::string text = fmt::format("## Expected and actual\n\nExpected: {}. Actual: {} on {}.\n\n",
+                                 against, markdown_code(f.backend_a), markdown_code(f.graph_a));
   if (f.outputs.empty()) {
-    text += fmt::format("The run did not finish: {}\n\n", cell(f.message));
+    text += fmt::format("The run did not finish: {}\n\n", markdown_code(f.message));
     return text;
   }
   text +=
@@ -103,8 +90,8 @@ std::string expected_against_actual(const CompareReport& report, const Finding& 
     std::string off = d.expected_type == d.actual_type
                           ? fmt::format("{} of {}", d.mismatched, d.numel)
                           : std::string("all (shape or type)");
-    text += fmt::format("| {} | {} | {} | {} | {} |\n", cell(d.expected_name), d.expected_type,
-                        d.actual_type, off, first);
+    text += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_cell(d.expected_name),
+                        d.expected_type, d.actual_type, off, first);
   }
   text += fmt::format("\nTolerance: {}.\n\n", report.tolerances.str());
   return text;
@@ -116,12 +103,12 @@ std::string inputs_text(const CompareReport& report, const Finding& f, const Gra
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const Tensor& t = inputs.at(g.inputs[i].name);
     if (t.numel() > kInlineElements) {
-      text += fmt::format("- `{}`: {} in `inputs/input_{}.npy`\n", cell(g.inputs[i].name),
+      text += fmt::format("- {}: {} in `inputs/input_{}.npy`\n", markdown_code(g.inputs[i].name),
                           t.type().str(), i);
       continue;
     }
-    text += fmt::format("- `{}`: {} = [{}] (`inputs/input_{}.npy`)\n", cell(g.inputs[i].name),
-                        t.type().str(), values_text(t), i);
+    text += fmt::format("- {}: {} = [{}] (`inputs/input_{}.npy`)\n",
+                        markdown_code(g.inputs[i].name), t.type().str(), values_text(t), i);
   }
   return text;
 }
@@ -132,18 +119,20 @@ std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
                                  const ReproBundle& bundle, const IssueFacts& facts) {
   const Graph& g = graph_of(report, f.graph_a);
   std::string compiler = bundle.standalone ? bundle.compiler : f.backend_a;
-  std::string text =
-      fmt::format("# {}: {} {}\n\n", cell(compiler), fmt::join(onnx_ops(g), " + "), symptom(f));
+  std::string text = fmt::format("# {}: {} {}\n\n", markdown_code(compiler),
+                                 fmt::join(onnx_ops(g), " + "), symptom(f));
   text += fmt::format(
       "- Compiler: {}{}\n"
       "- Found by: {} ({} oracle: {}), inputs seed {}\n"
       "- Verdict: {}\n",
-      cell(compiler),
+      markdown_code(compiler),
       bundle.requirements.empty()
           ? ""
-          : fmt::format(" (`pip install {}`)", fmt::join(bundle.requirements, " ")),
-      facts.retort_version, oracle_name(f.oracle), cell(f.str()), f.seed, verdict_name(f.verdict));
-  if (!facts.passes.empty()) text += fmt::format("- Passes: {}\n", cell(facts.passes));
+          : fmt::format(" ({})", markdown_code(fmt::format("pip install {}",
+                                                           fmt::join(bundle.requirements, " ")))),
+      facts.retort_version, oracle_name(f.oracle), markdown_code(f.str()), f.seed,
+      verdict_name(f.verdict));
+  if (!facts.passes.empty()) text += fmt::format("- Passes: {}\n", markdown_code(facts.passes));
   text += "\n";
   if (f.oracle == Oracle::Equivalence)
     text +=

@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/base/rng.h"
+#include "core/base/terminal_text.h"
 #include "core/ops/registry.h"
 #include "core/tensor/number_text.h"
 #include "core/tensor/random_tensor.h"
@@ -183,7 +184,7 @@ std::string InputPlan::str() const {
   std::string out = range_str();
   if (!fixed.empty()) {
     std::vector<std::string> names;
-    for (const auto& [name, t] : fixed) names.push_back(name);
+    for (const auto& [name, t] : fixed) names.push_back(terminal_name(name));  // a file's names
     out += fmt::format(" (fixed: {})", fmt::join(names, ", "));
   }
   return out;

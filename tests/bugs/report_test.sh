@@ -22,11 +22,11 @@ attach="backend attach fault --cmd '$fault --fault perturb --perturb-op mul'"
 "$retort" -c "$attach; fuzz --backends ref,fault --ops add,mul,neg --dtypes f32 --nodes 3..4 \
   --seed 3 --cases 20 --db f.db --quiet" >/dev/null
 "$retort" -c "$attach; findings report 1 rep --db f.db" >printed.txt
-has rep/issue.md "# fault: "
+has rep/issue.md '# `fault`: '
 has rep/issue.md "## Expected and actual"
 has rep/issue.md "![the model](graph.svg)"
 has rep/issue.md "    retort -c 'findings report 1 --db f.db'"
-cmp -s <(sed -n '/^# fault/,$p' printed.txt | head -5) <(head -5 rep/issue.md) ||
+cmp -s <(sed -n '/^# `fault`/,$p' printed.txt | head -5) <(head -5 rep/issue.md) ||
   fail "findings report did not print the issue"
 head -c 200 rep/graph.svg | grep -q "<svg" || head -c 300 rep/graph.svg | grep -q "<?xml" ||
   fail "graph.svg is no SVG"

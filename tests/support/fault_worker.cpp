@@ -3,8 +3,8 @@
 //   --fault none|crash|hang|garbage|hostile|perturb   what to do on a run (default none)
 //     crash: SIGKILL itself; hang: sleep forever; garbage: answer with bytes that are no frame;
 //     hang-hello: sleep forever instead of answering hello (a worker slow to start);
-//     hostile: answer with an error whose message (and stderr) holds terminal escape sequences
-//     and 100 kB of text;
+//     hostile: answer with an error whose message (and stderr) holds terminal escape sequences,
+//     a line break that would forge a line and 100 kB of text; and say hello with such a version;
 //     perturb: add 1.0 to element 0 of every value produced by nodes of --perturb-op OP (a
 //     Retort op name such as exp), like a miscompiled kernel;
 //     bad-ops: answer a request for optimized_ops with a negative count and an escape sequence.
@@ -150,9 +150,12 @@ void misbehave(const Options& o) {
   if (o.fault == "garbage") write_stdout("this is not a frame\n");
 }
 
-// An error answer meant to take over the terminal: set its title, clear it, and flood it.
+// Text meant to take over the terminal: set its title, clear it, forge a line.
+const std::string kHostileText = "\x1b]0;pwned\x07\x1b[2J\r\nFORGED line\xc2\x9b";
+
+// An error answer meant to take over the terminal, and flood it.
 Frame hostile_answer(const Frame& request) {
-  std::string text = "\x1b]0;pwned\x07\x1b[2J\r\xc2\x9b" + std::string(100000, 'A') + "END";
+  std::string text = kHostileText + std::string(100000, 'A') + "END";
   std::fprintf(stderr, "%s\n", text.c_str());
   std::fflush(stderr);
   Frame reply;
@@ -176,7 +179,7 @@ int serve(const Options& o) {
       if (o.fault == "hang-hello" && fault_now(o)) misbehave(o);
       reply.header = {{"type", "hello"},
                       {"name", "retort-fault-worker"},
-                      {"version", "1"},
+                      {"version", o.fault == "hostile" ? "1" + kHostileText : "1"},
                       {"options", request.header.value("options", nlohmann::json::object())}};
     } else if (type == "run") {
       bool faulty = o.fault != "hang-hello" && fault_now(o);

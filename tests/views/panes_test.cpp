@@ -453,6 +453,25 @@ TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {
   EXPECT_NE(c.str().find("3  mismatch ort:O3"), std::string::npos) << c.str();
 }
 
+// Issue 43: the pane counts the database's findings, a merged shard's among them, whose names an
+// attacker chose; they and the database's name print escaped, the command to type quoted.
+TEST(CampaignPane, AMergedShardsNamesPrintEscaped) {
+  Session s;
+  CampaignStatus status{7, "x';touch ran;'.db", "300 cases", {}, true};
+  status.stats.by_kind["mismatch evil\x1b]0;pwned\x07\nFORGED"] = 1;
+  status.stats.last_finding = "evil\x1b[2J";
+  s.publish_campaign(status);
+  std::string text;
+  for (const StyledLine& line : campaign_text(s)) text += line.text + "\n";
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nFORGED"), std::string::npos) << text;
+  EXPECT_NE(text.find("1  mismatch evil\\x1b]0;pwned\\x07\\x0aFORGED"), std::string::npos) << text;
+  EXPECT_NE(text.find("last: evil\\x1b[2J"), std::string::npos) << text;
+  EXPECT_NE(text.find("`findings list --db 'x'\\'';touch ran;'\\''.db'` lists them"),
+            std::string::npos)
+      << text;
+}
+
 // The graph pane shows what the last command made: told by the session's topics what changed,
 // not by comparing snapshots.
 TEST(GraphPane, RefreshShowsWhatTheLastCommandMade) {

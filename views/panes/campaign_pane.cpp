@@ -3,6 +3,7 @@
 // starts.
 #include <fmt/format.h>
 
+#include "core/base/terminal_text.h"
 #include "views/panes/panes.h"
 #include "views/panes/session_text.h"
 
@@ -13,17 +14,21 @@ std::vector<StyledLine> campaign_text(const Session& s) {
   if (!c) return {{"no campaign yet: `fuzz --cases N` runs one", Style::Dim}};
   const CampaignStats& st = c->stats;
   std::vector<StyledLine> lines;
-  lines.push_back({fmt::format("campaign {} in {}: {} ({})", c->campaign, c->database,
-                               c->running ? "running" : "ended", c->budget),
-                   Style::Title});
+  // The database's findings (a merged shard's too) name their backends.
+  lines.push_back(
+      {fmt::format("campaign {} in {}: {} ({})", c->campaign, terminal_name(c->database),
+                   c->running ? "running" : "ended", c->budget),
+       Style::Title});
   lines.push_back({fmt::format("{} cases in {:.1f} s ({:.1f}/s), {} retort errors", st.cases,
                                st.seconds, st.cases_per_second(), st.errors)});
   lines.push_back({"findings: " + findings_count_text(st.signatures.size(), st.seen),
                    st.signatures.empty() ? Style::Good : Style::Error});
-  for (const auto& [kind, n] : st.by_kind) lines.push_back({fmt::format("  {:>6}  {}", n, kind)});
-  if (!st.last_finding.empty()) lines.push_back({"last: " + st.last_finding});
+  for (const auto& [kind, n] : st.by_kind)
+    lines.push_back({fmt::format("  {:>6}  {}", n, terminal_name(kind))});
+  if (!st.last_finding.empty()) lines.push_back({"last: " + terminal_name(st.last_finding)});
   lines.push_back({"per case: " + st.stages(), Style::Dim});
-  lines.push_back({fmt::format("`findings list --db {}` lists them", c->database), Style::Dim});
+  lines.push_back(
+      {fmt::format("`findings list --db {}` lists them", shell_word(c->database)), Style::Dim});
   return lines;
 }
 

@@ -135,12 +135,5 @@ TEST(BackendSet, ABackendFromAFileRunsNothingUntilTrusted) {
   EXPECT_EQ(set.get("w").info().name, "w");
 }
 
-TEST(BackendSet, CommandTextQuotesAndEscapes) {
-  EXPECT_EQ(command_text({"python3", "w.py", "--x"}), "python3 w.py --x");
-  EXPECT_EQ(command_text({"sh", "-c", "rm -rf ~"}), "sh -c 'rm -rf ~'");
-  EXPECT_EQ(command_text({"a\nb", "it's"}), "'a\\x0ab' 'it'\\''s'");
-  EXPECT_EQ(command_text({"x\u202eexe.txt"}), "'x\\u202eexe.txt'");
-}
-
 }  // namespace
 }  // namespace retort

@@ -110,6 +110,13 @@ TEST_F(WorkerBackendTest, AHostileMessageAndStderrAreMadeSafeToPrint) {
   EXPECT_NE(r.message.find("\\x1b]0;pwned\\x07"), std::string::npos) << r.message.substr(0, 80);
   EXPECT_NE(r.message.find("bytes left out"), std::string::npos);
   EXPECT_NE(r.message.find("AEND"), std::string::npos);
+  // Issue 43: a message and a version are printed on a line (a report's, `backend list`'s),
+  // where a newline in them would forge the next one.
+  for (const std::string& line : {r.message, w.info().last_error, w.info().version})
+    EXPECT_EQ(line.find('\n'), std::string::npos) << line.substr(0, 80);
+  EXPECT_NE(w.info().version.find("1\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x0aFORGED line"),
+            std::string::npos)
+      << w.info().version;
   expect_reference_result(w.run(request_));
 }
 

@@ -217,13 +217,13 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
                    .retort_command = "retort -c 'findings report 3'",
                    .retort_version = "Retort 0.4.0"};
   std::string md = repro_issue_markdown(report, *report.bug(1), b, facts);
-  EXPECT_EQ(md.substr(0, md.find('\n')), "# onnxruntime " + default_version(*find_family("ort")) +
-                                             ": Mul + Add gives a wrong result")
+  EXPECT_EQ(md.substr(0, md.find('\n')), "# `onnxruntime " + default_version(*find_family("ort")) +
+                                             "`: Mul + Add gives a wrong result")
       << md;
   EXPECT_TRUE(has(md, "venv/bin/pip install -r requirements.txt")) << md;
   EXPECT_TRUE(has(md, "import onnxruntime as ort")) << md;
   EXPECT_TRUE(has(md, "- `x`: f32[2,3] = [")) << md;
-  EXPECT_TRUE(has(md, "| y | f32[2,3] | f32[2,3] |")) << md;
+  EXPECT_TRUE(has(md, "| `y` | f32[2,3] | f32[2,3] |")) << md;
   EXPECT_TRUE(has(md, "![the model](graph.svg)")) << md;
   EXPECT_TRUE(has(md, "m = mul(x, x)")) << md;
   EXPECT_TRUE(has(md, "    retort -c 'findings report 3'")) << md;
