@@ -18,6 +18,7 @@
 #include "core/exec/inputs.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/file_io.h"
+#include "core/io/json_reader.h"
 #include "core/io/onnx_io.h"
 #include "core/ops/registry.h"
 
@@ -181,7 +182,7 @@ SupportTable backend_support(Backend& backend, const std::string& name,
   if (std::ifstream in(path); in) {
     std::stringstream text;
     text << in.rdbuf();
-    auto cached = from_json(nlohmann::json::parse(text.str(), nullptr, false));
+    auto cached = from_json(parse_json_or_discarded(text.str()));
     if (cached && cached->version == table.version && cached->probed_with == table.probed_with &&
         !cached->runs_nothing())
       return *cached;
