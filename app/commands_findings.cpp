@@ -21,6 +21,7 @@
 #include "core/campaign/known_bugs.h"
 #include "core/campaign/review.h"
 #include "core/compare/verdict.h"
+#include "core/io/json_reader.h"
 
 namespace retort {
 
@@ -160,6 +161,7 @@ void list_findings(const FindingsDb& db, Output& out) {
     out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count,
               terminal_name(f->signature.str()), terminal_name(f->backend_a),
               terminal_name(f->graph_a), f->case_index);
+    if (!f->unreadable.empty()) out.print("        unreadable: {}", terminal_name(f->unreadable));
     if (const auto& a = agreements[f->id]) out.print("        {}", terminal_name(a->str()));
     const FindingReview& r = reviews[f->signature.key()];
     if (r.merged_into)
@@ -184,7 +186,7 @@ std::map<std::string, PythonEnvironment> campaign_python(const FindingsDb& db, i
   std::optional<CampaignRecord> c = db.campaign(campaign);
   if (!c) return {};
   try {
-    return CampaignOptions::from_json(nlohmann::json::parse(c->options)).python;
+    return CampaignOptions::from_json(parse_json_text(c->options, "")).python;
   } catch (const nlohmann::json::exception&) {
   } catch (const Error&) {
   }
@@ -208,14 +210,15 @@ void show_finding(const FindingRecord& f, const std::map<std::string, PythonEnvi
   out.print("  check       {}", safe(f.diverging));
   if (!f.known.empty()) out.print("  known       {} (`findings known` lists it)", safe(f.known));
   out.print("  backends    {}", safe(f.backends));
+  if (!f.unreadable.empty()) out.print("  unreadable  {}", safe(f.unreadable));
   for (const auto& [family, env] : python)
     out.print("  environment {} ran in {}", family, safe(env.str()));
-  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
+  auto variants = parse_json_or_discarded(f.variants);
   std::vector<std::string> names;
   if (variants.is_object())
     for (const auto& [name, text] : variants.items()) names.push_back(safe(name));
   out.print("  variants    {}", names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", ")));
-  auto cells = nlohmann::json::parse(f.verdicts, nullptr, false);
+  auto cells = parse_json_or_discarded(f.verdicts);
   if (cells.is_array())
     for (const auto& c : cells) {
       if (!c.is_object()) continue;

@@ -34,6 +34,7 @@
 #include "core/campaign/review.h"
 #include "core/campaign/strategy.h"
 #include "core/gen/graph_gen.h"
+#include "core/io/json_reader.h"
 #include "core/ops/registry.h"
 #include "core/rules/rule.h"
 
@@ -428,7 +429,8 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
     if (!last) fail("{}: no campaign to resume", path);
     campaign = last->id;
     try {
-      o = CampaignOptions::from_json(nlohmann::json::parse(last->options));
+      o = CampaignOptions::from_json(
+          parse_json_text(last->options, fmt::format("{}: campaign {} options", path, campaign)));
     } catch (const nlohmann::json::exception& e) {
       fail("{}: campaign {} has unreadable options: {}", path, campaign, e.what());
     }

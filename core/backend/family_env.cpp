@@ -17,6 +17,8 @@
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 #include "core/base/user_dirs.h"
+#include "core/base/words.h"
+#include "core/io/json_reader.h"
 
 namespace retort {
 
@@ -214,8 +216,7 @@ std::string envs_dir() {
 std::string default_version(const FamilyDef& f) {
   const FamilyDef& env = environment_family(f);
   if (env.installer == Installer::Npm) {
-    auto json =
-        nlohmann::json::parse(read_text(scripts_dir() + "/backends/package.json"), nullptr, false);
+    auto json = parse_json_or_discarded(read_text(scripts_dir() + "/backends/package.json"));
     if (json.is_discarded()) return "";
     auto deps = json.value("dependencies", nlohmann::json::object());
     return deps.value(env.version_package, "");
@@ -297,7 +298,7 @@ PythonEnvironment probe_python_environment(const FamilyDef& f, const std::string
   CommandResult r = run_command(argv, {.cancel = cancel});
   std::string last = r.output.substr(0, r.output.find_last_not_of("\n") + 1);
   last = last.substr(last.find_last_of('\n') + 1);
-  nlohmann::json found = nlohmann::json::parse(last, nullptr, false);
+  nlohmann::json found = parse_json_or_discarded(last);
   if (r.exit_status != 0 || !found.is_object())
     fail("{} cannot tell its packages' versions: {}", python, one_line_reason(r));
   PythonEnvironment out{.python = python, .versions = ""};
@@ -310,6 +311,18 @@ PythonEnvironment probe_python_environment(const FamilyDef& f, const std::string
                                 has ? it->get<std::string>() : "missing");
   }
   return out;
+}
+
+std::string PythonEnvironment::version_of(std::string_view package) const {
+  for (const std::string& item : split_list(versions)) {
+    std::string entry = trim_blanks(item);
+    size_t space = entry.find(' ');
+    if (space != std::string::npos && entry.substr(0, space) == package) {
+      std::string version = entry.substr(space + 1);
+      return version == "missing" ? "" : version;
+    }
+  }
+  return "";
 }
 
 std::string device_unavailable(const std::string& device) {
@@ -401,8 +414,7 @@ std::vector<PublishedVersion> query_registry(const FamilyDef& env, const Install
                     {.cancel = hooks.cancel});
     // npm writes warnings to the same stream before the JSON.
     size_t brace = r.output.find("{\n");
-    auto json = nlohmann::json::parse(brace == std::string::npos ? "" : r.output.substr(brace),
-                                      nullptr, false);
+    auto json = parse_json_or_discarded(brace == std::string::npos ? "" : r.output.substr(brace));
     if (r.exit_status != 0 || json.is_discarded() || !json.contains("versions"))
       fail("npm view {} failed: {}", env.version_package, one_line_reason(r));
     for (const auto& v : json["versions"]) {

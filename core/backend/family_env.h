@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/backend/family.h"
@@ -43,6 +44,8 @@ struct PythonEnvironment {
   std::string python;    // the interpreter, resolved on PATH
   std::string versions;  // "torch 2.5.1, numpy 1.26.4, onnx 1.16.0", as it reports them
   std::string str() const { return python + " (" + versions + ")"; }
+  // The version it reports of `package` ("2.5.1"); empty when it has none.
+  std::string version_of(std::string_view package) const;
 };
 // Asks `python` the versions of the packages f's environment family needs. Throws Error when it
 // cannot run, or lacks the family's main package (torch, jax, apache-tvm, ...).

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/base/error.h"
+#include "core/io/json_reader.h"
 #include "core/tensor/value_budget.h"
 
 namespace retort {
@@ -42,29 +43,6 @@ std::vector<uint64_t> blob_sizes(const json& header) {
     sizes.push_back(size);
   }
   return sizes;
-}
-
-// Refuses a header nested deeper than kMaxFrameHeaderDepth before it is parsed: one scan over its
-// bytes, skipping strings, where parsing it would build one JSON value per bracket.
-void check_nesting(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxFrameHeaderDepth)
-        fail("malformed frame: the header is nested deeper than {} levels", kMaxFrameHeaderDepth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
 }
 
 // Reads a blob in pieces, growing it only as its bytes arrive: a header may declare sizes the
@@ -120,7 +98,9 @@ Frame read_frame(const ReadExact& read) {
         static_cast<uint8_t>(prefix[3]));
   std::string text(length, '\0');
   read(text.data(), length);
-  check_nesting(text);
+  // Refused before it is parsed, as every JSON text (core/io/json_reader.h).
+  if (json_too_deep_at(text))
+    fail("malformed frame: the header is nested deeper than {} levels", kMaxFrameHeaderDepth);
   Frame frame;
   try {
     frame.header = json::parse(text);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/json_reader.h"
 #include "core/tensor/tensor.h"
 
 namespace retort {
@@ -21,7 +22,7 @@ namespace retort {
 // their size, so both the length and the nesting are bounded (a 60 MiB header of `[` once took
 // 4.66 GB). The limits are the same in every worker language (docs/backend-protocol.md).
 inline constexpr uint32_t kMaxFrameHeaderBytes = 16u << 20;
-inline constexpr int kMaxFrameHeaderDepth = 64;
+inline constexpr int kMaxFrameHeaderDepth = kMaxJsonDepth;
 // All blobs of one frame together; each alone is bounded by the memory budget
 // (core/tensor/value_budget.h). Blobs are read as their bytes arrive, so declared sizes cost
 // nothing until they are sent.

@@ -19,6 +19,7 @@
 #include "core/exec/inputs.h"
 #include "core/gen/graph_gen.h"
 #include "core/io/file_io.h"
+#include "core/io/json_reader.h"
 #include "core/io/onnx_io.h"
 #include "core/ops/registry.h"
 
@@ -183,7 +184,7 @@ SupportTable backend_support(Backend& backend, const std::string& name,
   if (std::ifstream in(path); in) {
     std::stringstream text;
     text << in.rdbuf();
-    auto cached = from_json(nlohmann::json::parse(text.str(), nullptr, false));
+    auto cached = from_json(parse_json_or_discarded(text.str()));
     // A cache file is any file in the user's cache folder: one that names another backend is
     // not this one's (and its name would reach the terminal).
     if (cached && cached->backend == name && cached->version == table.version &&

@@ -285,12 +285,16 @@ ProgramSource WorkerBackend::program_source(const RunRequest& request) {
     fail("{} cannot write its program: {}", spec_.name, line_member(answer.header, "message"));
   if (type != "program") fail("{} answered a program request with a '{}' frame", spec_.name, type);
   ProgramSource program;
-  program.text = text_member(answer.header, "source");
+  // The source is taken whole, never through text_member's cut for messages: it becomes a file
+  // that must run. Its size is bounded by the frame header's (kMaxFrameHeaderBytes).
+  if (auto source = answer.header.find("source");
+      source != answer.header.end() && source->is_string())
+    program.text = source->get<std::string>();
   // The text becomes a file a person runs: only what the workers generate (ASCII identifiers,
   // literals, repr'd strings), never a byte that could hide a line from its reader.
   bool plain = std::all_of(program.text.begin(), program.text.end(),
                            [](char c) { return c == '\n' || (c >= 0x20 && c < 0x7f); });
-  if (program.text.empty() || program.text.size() > kWorkerProgramBytes || !plain)
+  if (program.text.empty() || !plain)
     fail("{} wrote a program that is not plain ASCII text", spec_.name);
   auto consts = answer.header.find("consts");
   if (consts == answer.header.end() || !consts->is_array())

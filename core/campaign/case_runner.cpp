@@ -14,6 +14,7 @@
 #include "core/compare/compare.h"
 #include "core/compare/signature.h"
 #include "core/egraph/attrs_scope.h"
+#include "core/io/json_reader.h"
 #include "core/io/rtg.h"
 #include "core/rules/trace_json.h"
 
@@ -134,7 +135,7 @@ void CaseRunner::know(const std::vector<FindingRecord>& findings) {
     FailureSignature group = f.signature;
     group.text.clear();
     // The text a class is known by: the message of the finding's own failing cell.
-    nlohmann::json cells = nlohmann::json::parse(f.verdicts, nullptr, false);
+    nlohmann::json cells = parse_json_or_discarded(f.verdicts);
     if (!cells.is_array()) continue;
     for (const auto& c : cells)
       if (c.value("backend", "") == f.backend_a && c.value("graph", "") == f.graph_a) {

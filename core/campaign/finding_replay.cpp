@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "core/campaign/campaign_options.h"
+#include "core/io/json_reader.h"
 #include "core/io/rtg.h"
 
 namespace retort {
@@ -12,7 +13,7 @@ namespace retort {
 std::vector<std::pair<std::string, Graph>> finding_graphs(const FindingRecord& f) {
   std::vector<std::pair<std::string, Graph>> out;
   out.emplace_back("original", parse_rtg(f.original, fmt::format("finding #{}", f.id)));
-  auto variants = nlohmann::json::parse(f.variants, nullptr, false);
+  auto variants = parse_json_or_discarded(f.variants);
   if (!variants.is_object()) fail("finding #{}: its variants are not readable", f.id);
   for (const auto& [name, text] : variants.items()) {
     if (!text.is_string()) fail("finding #{}: variant {} is not .rtg text", f.id, name);
@@ -25,13 +26,14 @@ std::vector<std::pair<std::string, Graph>> finding_graphs(const FindingRecord& f
 InputPlan finding_input_plan(const FindingsDb& db, const FindingRecord& f) {
   std::optional<CampaignRecord> c = db.campaign(f.campaign);
   if (!c) return {};
-  auto options = nlohmann::json::parse(c->options, nullptr, false);
+  auto options = parse_json_or_discarded(c->options);
   if (options.is_discarded()) return {};
   return case_input_plan(CampaignOptions::from_json(options), f.case_seed);
 }
 
 FindingReplay replay_finding(const FindingsDb& db, const FindingRecord& f,
                              const std::vector<Backend*>& backends, CompareOptions options) {
+  if (!f.unreadable.empty()) fail("{}", f.unreadable);
   FindingReplay out{finding_graphs(f), finding_input_plan(db, f), {}};
   std::vector<CompareGraph> graphs;
   for (const auto& [name, g] : out.graphs) graphs.push_back({name, &g});

@@ -19,6 +19,7 @@
 #include "core/campaign/known_bugs.h"
 #include "core/compare/compare.h"
 #include "core/compare/inspect.h"
+#include "core/io/json_reader.h"
 #include "core/io/rtg.h"
 
 namespace retort {
@@ -140,7 +141,7 @@ std::string Agreement::to_json() const {
 }
 
 std::optional<Agreement> Agreement::from_json(const std::string& text) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = parse_json_or_discarded(text);
   if (!j.is_object()) return std::nullopt;
   try {
     return Agreement{j.at("agree").get<std::vector<std::string>>(),

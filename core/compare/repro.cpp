@@ -51,27 +51,21 @@ const ReproBackend& backend_of(const std::map<std::string, ReproBackend>& backen
   return it->second;
 }
 
+// The bundle's files, staged: a bundle that fails halfway (a full disk) leaves DIR as it was.
 class BundleWriter {
  public:
-  BundleWriter(std::string dir, bool force) : dir_(std::move(dir)) {
-    std::error_code ec;
-    if (std::filesystem::exists(dir_, ec) && !std::filesystem::is_directory(dir_, ec))
-      fail("{} is not a directory", dir_);
-    if (std::filesystem::exists(dir_, ec) && !std::filesystem::is_empty(dir_, ec) && !force)
-      fail("{} is not empty (use --force to write into it)", dir_);
-    std::filesystem::create_directories(dir_, ec);
-    if (ec) fail("cannot create {}: {}", dir_, ec.message());
-  }
+  BundleWriter(std::string dir, bool force) : staged_(std::move(dir), force) {}
   // Never through a symbolic link inside the bundle (DIR/inputs -> elsewhere): nothing is
   // written outside DIR.
   void write(const std::string& name, const std::string& data) {
-    write_file_in(dir_, name, data, true);
+    write_file_in(staged_.path(), name, data, true);
     files_.push_back(name);
   }
   std::vector<std::string> files() const { return files_; }
+  void commit() { staged_.commit(); }
 
  private:
-  std::string dir_;
+  StagedFolder staged_;
   std::vector<std::string> files_;
 };
 
@@ -164,8 +158,16 @@ std::string claim(const Finding& f) {
                          : fmt::format("{} on {}", f.backend_b, f.graph_b));
 }
 
-std::string requirement(const std::string& pattern, const std::string& version) {
-  return fmt::format(fmt::runtime(pattern), version);
+// A line of requirements.txt: the pattern with the release, or, in a user's environment, with the
+// version that environment has of the package ("torch=={}" is "torch==1.99.0" there; "jaxlib=={}"
+// gets jaxlib's own); a package it lacks stays unpinned.
+std::string requirement(const std::string& pattern, const std::string& version,
+                        const std::optional<PythonEnvironment>& python) {
+  if (!python || pattern.find("{}") == std::string::npos)
+    return fmt::format(fmt::runtime(pattern), version);
+  std::string package = pattern.substr(0, pattern.find_first_of("=<>!@[ "));
+  std::string has = python->version_of(package);
+  return has.empty() ? package : fmt::format(fmt::runtime(pattern), has);
 }
 
 }  // namespace
@@ -176,10 +178,14 @@ std::map<std::string, ReproBackend> repro_backends(BackendSet& backends) {
   for (const BackendSpec& spec : backends.attached()) out[spec.name].argv = spec.argv;
   for (auto& [name, b] : out) {
     if (b.info.kind == "reference" || !b.argv.empty()) continue;
-    std::optional<BackendName> family = find_backend_release(name);
-    if (!family) continue;
-    b.argv = family_backend_spec(*family).argv;
-    if (family->family->repro_program) b.live = &backends.get(name);
+    std::optional<BackendName> named = find_backend_name(name);
+    if (!named) continue;
+    // A name without a release runs in the user's environment when the session has one.
+    if (const PythonEnvironment* python = backends.environment(*named->family);
+        python && named->version.empty())
+      b.python = *python;
+    b.argv = family_backend_spec(*named, b.python ? &*b.python : nullptr).argv;
+    if (named->family->repro_program) b.live = &backends.get(name);
   }
   return out;
 }
@@ -277,7 +283,8 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   if (standalone) {
     const FamilyDef& fam = *family->family;
     const auto& patterns = fam.repro_requirements.empty() ? fam.packages : fam.repro_requirements;
-    for (const auto& p : patterns) bundle.requirements.push_back(requirement(p, family->version));
+    for (const auto& p : patterns)
+      bundle.requirements.push_back(requirement(p, family->version, runs[0].how->python));
     // "onnxruntime 1.30.0": the package a maintainer knows, at the release.
     bundle.compiler = bundle.requirements[0];
     if (size_t eq = bundle.compiler.find("=="); eq != std::string::npos)
@@ -367,6 +374,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   if (!options.retort_command.empty())
     readme += fmt::format("\nIn Retort: {}\n", markdown_code(options.retort_command));
   out.write("README.md", readme);
+  out.commit();
   bundle.files = out.files();
   return bundle;
 }

@@ -18,11 +18,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/backend/backend.h"
 #include "core/backend/backend_set.h"
+#include "core/backend/family_env.h"
 #include "core/compare/compare.h"
 
 namespace retort {
@@ -35,6 +37,9 @@ struct ReproBackend {
   // The backend itself, which writes its generated program for a family whose runner takes one
   // (FamilyDef::repro_program); null elsewhere.
   Backend* live = nullptr;
+  // The user's environment it runs in (`backend use FAMILY --python`): the bundle pins the
+  // versions that environment has, not the lock's.
+  std::optional<PythonEnvironment> python;
 };
 
 // Every backend of the set as a bundle runs it: a family's release by its family's declaration

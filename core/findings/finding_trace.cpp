@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/error.h"
+#include "core/io/json_reader.h"
 
 namespace retort {
 
@@ -14,7 +15,7 @@ std::string FindingTrace::to_json() const {
 }
 
 FindingTrace FindingTrace::from_json(const std::string& text, const std::string& where) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(text);
   if (j.is_array() && j.empty()) return {};
   if (!j.is_object())
     fail("{}: its trace is not JSON of a rewrite trace or program mutations", where);

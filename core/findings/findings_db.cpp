@@ -199,7 +199,12 @@ FindingRecord finding_from_row(const Statement& s) {
   f.backends = s.text(11);
   f.original = s.text(12);
   f.variants = s.text(13);
-  f.trace = FindingTrace::from_json(s.text(14), fmt::format("finding #{}", f.id));
+  // One damaged row must not hide the others (`findings list`): its error travels with it.
+  try {
+    f.trace = FindingTrace::from_json(s.text(14), fmt::format("finding #{}", f.id));
+  } catch (const Error& e) {
+    f.unreadable = e.message();
+  }
   f.case_seed = from_db(s.i64(15));
   f.inputs_seed = from_db(s.i64(16));
   f.verdicts = s.text(17);
@@ -274,6 +279,10 @@ FindingsDb FindingsDb::open(const std::string& path, bool create) {
     s.step();
     app_id = s.i64(0);
   }
+  // An empty file to read or merge from is nobody's database yet: making the schema in it would
+  // write Retort's into a file the person named for another purpose.
+  if (tables == 0 && !create)
+    fail("{}: an empty file, not a findings database (left untouched)", path);
   if (tables > 0 && app_id != kApplicationId)
     fail("{}: another application's SQLite database, not Retort's findings (left untouched)", path);
   if (tables > 0) {
@@ -567,6 +576,7 @@ MergeResult FindingsDb::merge(const std::string& other_path) {
     }
   }
   for (FindingRecord f : other.findings()) {
+    if (!f.unreadable.empty()) fail("{}: {}; nothing was merged", other_path, f.unreadable);
     f.campaign = new_id.count(f.campaign) ? new_id[f.campaign] : 0;
     upsert_finding(f);
     // A root of the other database's own (`user N`) means nothing here: only the library's rows

@@ -61,6 +61,9 @@ struct FindingRecord {
   std::string original;  // the original graph as .rtg text
   std::string variants;  // JSON object: variant name -> .rtg text (graph_a among them)
   FindingTrace trace;    // how the variants were made
+  // Why its stored trace cannot be read (then `trace` is empty): the finding is still listed,
+  // but cannot be replayed or merged. Empty when it was read.
+  std::string unreadable;
   uint64_t case_seed = 0, inputs_seed = 0;
   std::string verdicts;   // JSON: [{backend, graph, verdict, message}] of the failing cells
   std::string diverging;  // the compare Finding's line (which output, how far off)

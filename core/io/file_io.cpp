@@ -7,11 +7,13 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "core/base/error.h"
 
@@ -160,6 +162,66 @@ void write_file_in(const std::string& dir, const std::string& relative, const st
     folder = open_subfolder(folder, part.string(), walked.string());
   }
   write_leaf(folder, rel.filename().string(), data, overwrite, shown);
+}
+
+StagedFolder::StagedFolder(std::string dir, bool force) : dir_(std::move(dir)) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  existed_ = fs::exists(dir_, ec);
+  if (existed_ && !fs::is_directory(dir_, ec)) fail("{} is not a directory", dir_);
+  if (existed_ && !fs::is_empty(dir_, ec) && !force)
+    fail("{} is not empty (use --force to write into it)", dir_);
+  fs::path target = fs::absolute(dir_, ec).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();  // "out/" is "out"
+  fs::path parent = target.parent_path();
+  if (!existed_) {
+    fs::create_directories(parent, ec);
+    if (ec) fail("cannot create {}: {}", parent.string(), ec.message());
+  }
+  std::string temp =
+      ((existed_ ? target : parent) / ("." + target.filename().string() + ".partial-XXXXXX"))
+          .string();
+  if (!::mkdtemp(temp.data())) fail("cannot write {}: {}", dir_, os_error());
+  temp_ = temp;
+}
+
+StagedFolder::~StagedFolder() {
+  std::error_code ec;
+  if (!committed_ && !temp_.empty()) std::filesystem::remove_all(temp_, ec);
+}
+
+void StagedFolder::commit() {
+  namespace fs = std::filesystem;
+  if (!existed_) {
+    if (::rename(temp_.c_str(), dir_.c_str()) != 0)
+      fail("cannot write {}: {} (the files are kept in {})", dir_, os_error(), temp_);
+    committed_ = true;
+    return;
+  }
+  // Listed before anything moves; a file's folders are walked (and made) in dir_ as it moves.
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(temp_))
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  for (const fs::path& file : files) {
+    fs::path rel = fs::relative(file, temp_);
+    std::string shown = (fs::path(dir_) / rel).string();
+    Fd folder = open_folder(dir_, shown);
+    fs::path walked(dir_);
+    for (const auto& part : rel.parent_path()) {
+      walked /= part;
+      folder = open_subfolder(folder, part.string(), walked.string());
+    }
+    std::string leaf = rel.filename().string();
+    struct stat st {};
+    if (::fstatat(folder.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+      fail("'{}' is a directory, not a file", shown);
+    // rename() replaces a symbolic link itself, never the file it points to.
+    if (::renameat(AT_FDCWD, file.c_str(), folder.get(), leaf.c_str()) != 0)
+      fail("cannot write '{}': {}", shown, os_error());
+  }
+  std::error_code ec;
+  fs::remove_all(temp_, ec);
+  committed_ = true;
 }
 
 std::string file_name_part(std::string_view text) {

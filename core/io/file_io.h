@@ -26,6 +26,28 @@ void write_file(const std::string& path, const std::string& data, bool overwrite
 void write_file_in(const std::string& dir, const std::string& relative, const std::string& data,
                    bool overwrite);
 
+// A folder filled as a whole (a reproducer bundle): its files are written into a temporary
+// folder, then moved into `dir` by commit(). A failure before (a full disk, an Error) removes the
+// temporary folder, so `dir` is left as it was, never half filled. The temporary folder is beside
+// `dir` when `dir` does not exist (commit renames it into place), else inside it (commit moves
+// the files in one by one, replacing those of the same name, never through a symbolic link).
+class StagedFolder {
+ public:
+  // Refuses a `dir` that is a file, or a folder that is not empty unless `force`.
+  StagedFolder(std::string dir, bool force);
+  ~StagedFolder();
+  StagedFolder(const StagedFolder&) = delete;
+  StagedFolder& operator=(const StagedFolder&) = delete;
+
+  // Where the files are written until commit().
+  const std::string& path() const { return temp_; }
+  void commit();
+
+ private:
+  std::string dir_, temp_;
+  bool existed_ = false, committed_ = false;
+};
+
 // A file name part made from untrusted text (a graph or variant name from a loaded model, a
 // backend name or version): only letters, digits, '_' and '-' pass, anything else (a '/', "..",
 // a control character) becomes '_', and at most 64 characters are kept.

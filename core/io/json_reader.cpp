@@ -47,7 +47,36 @@ SourceLoc location_of(std::string_view text, size_t byte, const std::string& fil
 
 }  // namespace
 
+std::optional<size_t> json_too_deep_at(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+json parse_json_or_discarded(std::string_view text) {
+  if (json_too_deep_at(text)) return json(json::value_t::discarded);
+  return json::parse(text, nullptr, false);
+}
+
 json parse_json_text(std::string_view text, const std::string& file) {
+  if (std::optional<size_t> at = json_too_deep_at(text))
+    throw Error(fmt::format("invalid JSON: nested deeper than {} levels", kMaxJsonDepth),
+                location_of(text, *at, file));
   json result;
   LocatingDomParser parser(result);
   try {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,8 +16,22 @@
 
 namespace retort {
 
-// Parses JSON text; a syntax error is an Error at the file's line:col.
+// How deep arrays and objects may nest in any JSON Retort reads: files, texts stored in a
+// database, worker frames. Parsing builds one value per bracket, so depth is what a file buys
+// memory with (16 MB of `[` took 974 MB); Retort's own documents nest a dozen levels at most.
+inline constexpr int kMaxJsonDepth = 64;
+
+// The byte at which `text` first nests deeper than kMaxJsonDepth, if it does: one scan over its
+// bytes, skipping strings, before anything is parsed.
+std::optional<size_t> json_too_deep_at(std::string_view text);
+
+// Parses JSON text; a syntax error, or nesting deeper than kMaxJsonDepth, is an Error at the
+// file's line:col. `file` names where the text came from (a path, "findings.db: finding #3").
 nlohmann::json parse_json_text(std::string_view text, const std::string& file);
+
+// The same for a stored text whose reader has its own words for "unreadable": a text that is
+// not JSON, or nests too deep, is a discarded value (json::is_discarded), never an exception.
+nlohmann::json parse_json_or_discarded(std::string_view text);
 
 // JSON has no NaN or infinity; those floats travel as the strings "nan", "inf", "-inf".
 nlohmann::json float_to_json(double v);

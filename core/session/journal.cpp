@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/error.h"
+#include "core/io/json_reader.h"
 
 namespace retort {
 
@@ -80,7 +81,7 @@ std::optional<UnfinishedJournal> read_unfinished_journal(const std::string& path
     if (end == std::string::npos) break;  // cut short by a kill: the command never finished
     std::string line = text.substr(start, end - start);
     start = end + 1;
-    json value = json::parse(line, nullptr, false);
+    json value = parse_json_or_discarded(line);
     auto bad = [&](std::string_view what) {
       throw Error(fmt::format("bad journal line: {}", what),
                   SourceLoc{path, static_cast<int>(number)});

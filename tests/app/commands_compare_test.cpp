@@ -219,6 +219,27 @@ TEST_F(CompareCommands, TorchBundleReproducesOnTorch) {
   EXPECT_NE(log.find("not reproduced"), std::string::npos) << log;
 }
 
+// A larger graph's program is written whole into model_a.py (it was once cut at 2000 bytes,
+// and repro.py failed with a SyntaxError, exit 2): the script runs and gives a verdict.
+TEST_F(CompareCommands, ASixtyNodeTorchBundleRuns) {
+  const FamilyDef& torch = *find_family("torch");
+  if (!std::filesystem::exists(scripts_dir() + "/backends/" + torch.worker))
+    GTEST_SKIP() << "no " << torch.worker;
+  if (!is_installed(torch, "")) GTEST_SKIP() << "torch's default release is not installed";
+  run_ok("gen --nodes 60 --dtypes f32 --seed 7");
+  run_ok("tolerance f32 0 0");
+  std::string text = run_ok("compare --backends ref,torch:eager --count-precision");
+  ASSERT_NE(text.find("#1 [reference] torch:eager"), std::string::npos) << text;
+  run_ok(fmt::format("export repro {}", dir.string()));
+  std::string program = read_file((dir / "model_a.py").string());
+  EXPECT_GT(program.size(), 2000u);
+  EXPECT_EQ(program.find("bytes left out"), std::string::npos) << program;
+  std::string log;
+  // The release's own Python has what requirements.txt names.
+  int status = run_in_bundle(environment_dir(torch, "") + "/bin/python repro.py", log);
+  EXPECT_TRUE(status == 0 || status == 1) << status << "\n" << log;
+}
+
 // ONNX Runtime computes f16 Exp and Sin in f32 and skips the rounding back to f16 before a Cast to
 // f64: the difference from the reference is `precision`, not a finding, unless counted.
 TEST_F(CompareCommands, OrtFloat16WithoutIntermediateRoundingIsPrecision) {

@@ -74,6 +74,33 @@ fuzz --backends ref,{backend} --cases 2 --nodes 3 --dtypes f32 --db {db} --quiet
 
         self.assertIn(f"torch {torch.__version__}", out)
 
+    def test_a_bundle_pins_what_the_environment_has(self):
+        """A venv whose torch reports 1.99.0 (metadata of its own before Debian's): a bundle of a
+        60-node graph pins torch==1.99.0, not the lock's release, and its program runs whole."""
+        env = os.path.join(self.dir.name, "debian-env")
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", env],
+                       check=True)
+        python = os.path.join(env, "bin", "python")
+        site = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+        os.makedirs(os.path.join(site, "torch-1.99.0.dist-info"))
+        with open(os.path.join(site, "torch-1.99.0.dist-info", "METADATA"), "w") as f:
+            f.write("Metadata-Version: 2.1\nName: torch\nVersion: 1.99.0\n")
+        code, out = retort(f"""
+backend use torch --python {python}
+gen --nodes 60 --dtypes f32 --seed 7
+tolerance f32 0 0
+compare --backends ref,torch:script --count-precision
+export repro bundle
+""", self.dir.name)
+        self.assertEqual(code, 0, out)
+        bundle = os.path.join(self.dir.name, "bundle")
+        with open(os.path.join(bundle, "requirements.txt")) as f:
+            self.assertEqual(f.read().splitlines()[0], "torch==1.99.0")
+        run = subprocess.run([python, "repro.py"], cwd=bundle, capture_output=True, text=True,
+                             timeout=600)
+        self.assertIn(run.returncode, (0, 1), run.stdout + run.stderr)
+
     def test_inductor_in_a_second_environment(self):
         version = locked_version("inductor", "torch")
         installed = os.path.join(ENVS, f"inductor@{version}")

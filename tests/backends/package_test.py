@@ -105,6 +105,15 @@ class FrameReadingTest(unittest.TestCase):
             with self.assertRaises(ProtocolError):
                 read_frame(io.BytesIO(frame_bytes(bad)))
 
+    def test_a_header_over_the_limit_is_never_written(self):
+        out = io.BytesIO()
+        write_frame(out, {"type": "program", "source": "x" * (1 << 20)})
+        self.assertEqual(len(read_frame(io.BytesIO(out.getvalue()))[0]["source"]), 1 << 20)
+        out = io.BytesIO()
+        with self.assertRaisesRegex(ProtocolError, "over the limit of 16 MiB"):
+            write_frame(out, {"type": "program", "source": "x" * (16 << 20)})
+        self.assertEqual(out.getvalue(), b"")
+
 
 class TextTest(unittest.TestCase):
     def test_printable_escapes_controls_and_line_separators(self):

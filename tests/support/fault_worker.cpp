@@ -7,8 +7,11 @@
 //     a line break that would forge a line and 100 kB of text; and say hello with such a version;
 //     perturb: add 1.0 to element 0 of every value produced by nodes of --perturb-op OP (a
 //     Retort op name such as exp), like a miscompiled kernel;
-//     bad-ops: answer a request for optimized_ops with a negative count and an escape sequence.
+//     bad-ops: answer a request for optimized_ops with a negative count and an escape sequence;
+//     huge-program: answer a program request with a header over the frame limit (17 MiB).
 //   A request with optimized_ops gets the op counts of the model as it came (no optimizer).
+//   A program request gets the model as it came, as .rtg text (the program this worker runs),
+//   and no constants.
 //   --once PATH   misbehave only while PATH does not exist (the first fault creates it), so that
 //                 the restarted worker behaves.
 //   --stderr TEXT  write TEXT to stderr before each fault (crash reports show it).
@@ -26,6 +29,7 @@
 #include "core/base/error.h"
 #include "core/exec/interpreter.h"
 #include "core/io/onnx_io.h"
+#include "core/io/rtg.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -141,6 +145,38 @@ Frame run_model(const Frame& request, const Options& o, bool faulty) {
   return reply;
 }
 
+Frame program_of(const Frame& request) {
+  const nlohmann::json& h = request.header;
+  Frame reply;
+  try {
+    Graph g = import_onnx(request.blobs.at(h.at("model").get<size_t>()), "model.onnx");
+    reply.header = {{"type", "program"},
+                    {"id", h.at("id")},
+                    {"source", print_rtg(g)},
+                    {"consts", nlohmann::json::array()}};
+  } catch (const Error& e) {
+    reply.header = {
+        {"type", "error"}, {"id", h.at("id")}, {"kind", "error"}, {"message", e.what()}};
+  }
+  return reply;
+}
+
+// A program answer whose header is over the frame limit, written as it is: encode_frame would
+// refuse it, and the workbench's reader is what must.
+std::string huge_program_answer(const Frame& request) {
+  std::string header =
+      nlohmann::json{{"type", "program"},
+                     {"id", request.header.at("id")},
+                     {"source", std::string(kMaxFrameHeaderBytes + (1 << 20), 'x')},
+                     {"consts", nlohmann::json::array()},
+                     {"blobs", nlohmann::json::array()}}
+          .dump();
+  uint32_t n = static_cast<uint32_t>(header.size());
+  std::string out;
+  for (int i = 0; i < 4; ++i) out += static_cast<char>((n >> (8 * i)) & 0xff);
+  return out + header;
+}
+
 void misbehave(const Options& o) {
   if (!o.stderr_text.empty()) std::fprintf(stderr, "%s\n", o.stderr_text.c_str());
   std::fflush(stderr);
@@ -182,7 +218,7 @@ int serve(const Options& o) {
                       {"version", o.fault == "hostile" ? "1" + kHostileText : "1"},
                       {"options", request.header.value("options", nlohmann::json::object())}};
     } else if (type == "run") {
-      bool faulty = o.fault != "hang-hello" && fault_now(o);
+      bool faulty = o.fault != "hang-hello" && o.fault != "huge-program" && fault_now(o);
       if (faulty && o.fault == "hostile") {
         write_stdout(encode_frame(hostile_answer(request)));
         continue;
@@ -192,6 +228,12 @@ int serve(const Options& o) {
         continue;
       }
       reply = run_model(request, o, faulty);
+    } else if (type == "program") {
+      if (o.fault == "huge-program" && fault_now(o)) {
+        write_stdout(huge_program_answer(request));
+        continue;
+      }
+      reply = program_of(request);
     } else {
       reply.header = {{"type", "error"}, {"kind", "error"}, {"message", "unknown request " + type}};
     }
@@ -221,8 +263,8 @@ int main(int argc, char** argv) {
     }
     ++i;
   }
-  const char* faults[] = {"none",    "crash",   "hang",       "garbage",
-                          "hostile", "perturb", "hang-hello", "bad-ops"};
+  const char* faults[] = {"none",    "crash",      "hang",    "garbage",     "hostile",
+                          "perturb", "hang-hello", "bad-ops", "huge-program"};
   if (std::find(std::begin(faults), std::end(faults), o.fault) == std::end(faults) ||
       (o.fault == "perturb" && o.perturb_op.empty())) {
     std::fprintf(stderr, "retort_fault_worker: bad --fault %s (or perturb without --perturb-op)\n",

@@ -78,8 +78,13 @@ def read_frame(stream):
 
 
 def write_frame(stream, header, blobs=()):
+    """Writes one frame; ProtocolError, with nothing written, when its header is over MAX_HEADER
+    (a generated program of a huge model), which the reader would refuse."""
     header = dict(header, blobs=[len(b) for b in blobs])
     raw = json.dumps(header).encode("utf-8")
+    if len(raw) > MAX_HEADER:
+        raise ProtocolError(f"an answer's header of {len(raw)} bytes is over the limit of "
+                            f"{MAX_HEADER >> 20} MiB")
     stream.write(struct.pack("<I", len(raw)) + raw)
     for blob in blobs:
         stream.write(blob)

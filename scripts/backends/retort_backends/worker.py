@@ -298,4 +298,8 @@ def serve(family_class, stdin=None, stdout=None):
             worker.clear()
             return 0
         reply, out_blobs = worker.answer(*frame)
-        write_frame(stdout, reply, out_blobs)
+        try:
+            write_frame(stdout, reply, out_blobs)
+        except ProtocolError as e:  # nothing was written: the request gets an error instead
+            write_frame(stdout, {"type": "error", "id": reply.get("id"), "kind": "error",
+                                 "message": str(e)})

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/backend/ref_backend.h"
+#include "core/base/terminal_text.h"
 #include "core/io/rtg.h"
 
 namespace retort {
@@ -181,6 +182,38 @@ TEST_F(WorkerBackendTest, PerturbChangesTheValuesOfOneOp) {
   EXPECT_EQ(r.outputs.at("t").get(0), ref.outputs.at("t").get(0) + 1.0);
   EXPECT_EQ(r.outputs.at("t").get(1), ref.outputs.at("t").get(1));
   EXPECT_EQ(r.outputs.at("y").get(0), ref.outputs.at("y").get(0) + 1.0);
+}
+
+// A generated program becomes a reproducer's model_a.py: it must arrive whole, however much
+// longer than a message it is (it was once cut at 2000 bytes, into a file Python cannot read).
+TEST_F(WorkerBackendTest, AProgramArrivesWhole) {
+  std::string text = "input x : f32[2,3]\nt0 = exp(x)\n";
+  for (int i = 1; i < 200; ++i) text += fmt::format("t{} = add(t{}, x)\n", i, i - 1);
+  text += "output t199\n";
+  Graph big = parse_rtg(text, "big.rtg");
+  infer_graph(big);
+  request_.graph = &big;
+  WorkerBackend w({.name = "w", .argv = {RETORT_FAULT_WORKER}, .timeout_s = 30, .options = {}});
+  ProgramSource program = w.program_source(request_);
+  EXPECT_GT(program.text.size(), 2 * kWorkerMessageBytes);
+  EXPECT_EQ(program.text, print_rtg(big));
+}
+
+// Beyond the frame limit a program is an error, never a file cut short.
+TEST_F(WorkerBackendTest, AProgramOverTheFrameLimitIsAnError) {
+  WorkerBackend w({.name = "w",
+                   .argv = {RETORT_FAULT_WORKER, "--fault", "huge-program"},
+                   .timeout_s = 30,
+                   .options = {}});
+  try {
+    w.program_source(request_);
+    ADD_FAILURE() << "a program over the frame limit was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("wrote no program: malformed frame: a header length of"),
+              std::string::npos)
+        << e.message();
+    EXPECT_NE(e.message().find("over the limit of 16 MiB"), std::string::npos) << e.message();
+  }
 }
 
 // A missing environment is Retort's set-up failing, not the compiler crashing: an error, which a

@@ -1,6 +1,9 @@
 #include "core/compare/repro.h"
 
+#include <sys/resource.h>
+
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <sstream>
 
@@ -113,6 +116,30 @@ TEST(CompareRepro, TheBackendSetSaysHowEachBackendRuns) {
   EXPECT_EQ(all.at("mine").info.options.at("k"), "v");
 }
 
+// A family run in the user's environment (`backend use iree --python P`) runs there in the
+// replay, and its bundle pins each package at the version that environment has, never the lock's.
+TEST(CompareRepro, AUsersEnvironmentIsPinnedAtItsOwnVersions) {
+  BackendSet set;
+  set.use_environment(*find_family("iree"),
+                      {.python = "/opt/venv/bin/python",
+                       .versions = "iree-base-compiler 1.99.0, iree-base-runtime 1.98.5, numpy "
+                                   "2.0.1, onnx missing"});
+  set.get("iree:O3");
+  std::map<std::string, ReproBackend> infos = repro_backends(set);
+  ASSERT_TRUE(infos.at("iree:O3").python);
+  EXPECT_EQ(infos.at("iree:O3").argv.front(), "/opt/venv/bin/python");
+  CompareReport report = wrong_mul_report(kGraph, "iree:O3");
+  ASSERT_NE(report.bug(1), nullptr);
+  TempDir dir;
+  ReproBundle b =
+      write_repro(dir.path.string(), report, *report.bug(1), infos, options_for_tests());
+  EXPECT_TRUE(b.standalone);
+  EXPECT_EQ(b.requirements,
+            (std::vector<std::string>{"iree-base-compiler==1.99.0", "iree-base-runtime==1.98.5",
+                                      "numpy", "onnx"}));
+  EXPECT_EQ(b.compiler, "iree-base-compiler 1.99.0");
+}
+
 // An attached worker has no public API to call: its bundle is Retort's replay, as the only script.
 TEST(CompareRepro, AnAttachedWorkerGetsRetortsReplay) {
   CompareReport report = wrong_mul_report(kGraph, "bad");
@@ -157,6 +184,46 @@ TEST(CompareRepro, NeverWritesThroughALinkOutOfTheBundle) {
                            {{"bad", worker_info("bad", {})}}, options),
                Error);
   EXPECT_TRUE(fs::is_empty(dir.path / "elsewhere"));
+}
+
+// A bundle that cannot be written whole (a full disk: here a file size limit, which makes the
+// same write() fail) leaves nothing behind: no DIR with an empty inputs/, no temporary folder.
+TEST(CompareRepro, AFailedWriteLeavesNoHalfBundle) {
+  Graph g = parse_rtg("graph g\ninput x : f32[60000]\nm = mul(x, x)\ny = add(m, x)\noutput y\n");
+  CompareReport report = wrong_mul_report(g, "ort:O3");
+  ASSERT_NE(report.bug(1), nullptr);
+  std::map<std::string, ReproBackend> infos{{"ort:O3", worker_info("ort:O3", {})}};
+  TempDir dir;
+  fs::create_directories(dir.path / "kept");
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);  // write() fails with EFBIG instead
+  rlimit small = before;
+  small.rlim_cur = 64 << 10;  // the input alone takes 240 kB
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string error;
+  for (const fs::path& bundle : {dir.path / "bundle", dir.path / "kept"}) {
+    try {
+      write_repro(bundle.string(), report, *report.bug(1), infos, options_for_tests());
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }
+  setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(dir.path / "bundle"));
+  EXPECT_TRUE(fs::is_empty(dir.path / "kept"));
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir.path))
+    left.push_back(entry.path().filename());
+  EXPECT_EQ(left, std::vector<std::string>{"kept"});
+  // With room again the same bundle is written whole.
+  write_repro((dir.path / "bundle").string(), report, *report.bug(1), infos, options_for_tests());
+  EXPECT_TRUE(fs::exists(dir.path / "bundle" / "inputs" / "input_0.npy"));
+  EXPECT_TRUE(fs::exists(dir.path / "bundle" / "README.md"));
+  for (const auto& entry : fs::directory_iterator(dir.path / "bundle"))
+    EXPECT_FALSE(entry.path().filename().string().starts_with(".")) << entry.path();
 }
 
 // The CASE literal a script starts with, as JSON.

@@ -200,6 +200,57 @@ TEST_F(FindingsDbTest, MissingFileWithoutCreateIsAnError) {
   EXPECT_FALSE(fs::exists(file("none.db")));
 }
 
+// An empty file named to merge from (or to read) is not made a database: nothing is written
+// into it, and the database merged into is unchanged.
+TEST_F(FindingsDbTest, MergingAnEmptyFileIsRefusedAndLeavesItEmpty) {
+  FindingsDb a = FindingsDb::open(file("a.db"));
+  std::ofstream(file("empty.db")).flush();
+  try {
+    a.merge(file("empty.db"));
+    FAIL() << "an empty file was merged";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("an empty file, not a findings database"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(fs::file_size(file("empty.db")), 0u);
+  EXPECT_FALSE(fs::exists(file("empty.db-wal")));
+  EXPECT_THROW(FindingsDb::open(file("empty.db"), false), Error);
+  EXPECT_EQ(fs::file_size(file("empty.db")), 0u);
+  EXPECT_TRUE(a.findings().empty());
+  // An empty file named to write to (a new campaign's --db) still becomes the database.
+  EXPECT_NO_THROW(FindingsDb::open(file("empty.db")));
+}
+
+// One finding whose stored trace cannot be read is still listed, with why, beside the others;
+// merging it is refused, whole.
+TEST_F(FindingsDbTest, AnUnreadableTraceSpoilsOnlyItsOwnRow) {
+  std::string path = file("damaged.db");
+  {
+    FindingsDb db = FindingsDb::open(path);
+    int64_t c = db.add_campaign({0, utc_now(), "{}", "0.1.0", "{}", 1, 0, 1});
+    db.record_case(a_case(c, 0), {finding("mul", c, 0), finding("add", c, 0)});
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE findings SET trace = '{\"steps\": [' WHERE id = 1", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  FindingsDb db = FindingsDb::open(path, false);
+  std::vector<FindingRecord> all = db.findings();
+  ASSERT_EQ(all.size(), 2u);
+  std::map<int64_t, std::string> unreadable;
+  for (const FindingRecord& f : all) unreadable[f.id] = f.unreadable;
+  EXPECT_EQ(unreadable[1],
+            "finding #1: its trace is not JSON of a rewrite trace or program mutations");
+  EXPECT_EQ(unreadable[2], "");
+  EXPECT_EQ(db.finding(1).unreadable, unreadable[1]);
+  FindingsDb into = FindingsDb::open(file("into.db"));
+  EXPECT_THROW(into.merge(path), Error);
+  EXPECT_TRUE(into.findings().empty());
+}
+
 TEST_F(FindingsDbTest, MergeUnionsFindingsAndAddsCountsOnce) {
   FindingsDb a = FindingsDb::open(file("a.db"));
   FindingsDb b = FindingsDb::open(file("b.db"));

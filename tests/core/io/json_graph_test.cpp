@@ -8,6 +8,7 @@
 #include "core/base/rng.h"
 #include "core/io/base64.h"
 #include "core/io/graph_files.h"
+#include "core/io/json_reader.h"
 #include "core/io/rtg.h"
 #include "core/tensor/random_tensor.h"
 #include "tests/core/io/graph_test_util.h"
@@ -244,6 +245,22 @@ TEST(JsonGraph, InvalidJsonGivesLineAndColumn) {
 TEST(JsonGraph, ANumberOutOfRangeIsALocatedError) {
   EXPECT_EQ(json_error("{\n  \"format\": \"retort-graph\",\n  \"version\": 1e400\n}"),
             "g.json:3:14: invalid JSON: number overflow parsing '1e400'");
+}
+
+// Parsing builds one value per bracket: a document nested deeper than the bound is refused at
+// the bracket that goes too deep, before anything is built (16 MB of `[` once took 974 MB).
+TEST(JsonGraph, NestingDeeperThanTheBoundIsALocatedError) {
+  EXPECT_EQ(json_error("{\"a\":\n" + std::string(10 << 20, '[')),
+            fmt::format("g.json:2:{}: invalid JSON: nested deeper than {} levels", kMaxJsonDepth,
+                        kMaxJsonDepth));
+  // Brackets inside strings, escaped quotes among them, are text, not nesting.
+  std::string quoted = R"({"a": ")" + std::string(1000, '[') + R"(\"[[", "b": [[1]]})";
+  EXPECT_EQ(parse_json_text(quoted, "q.json")["b"][0][0], 1);
+  EXPECT_TRUE(parse_json_or_discarded(std::string(kMaxJsonDepth + 1, '[')).is_discarded());
+  EXPECT_EQ(
+      parse_json_or_discarded(std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']'))
+          .size(),
+      1u);
 }
 
 }  // namespace
