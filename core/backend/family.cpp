@@ -9,6 +9,7 @@
 #include "core/backend/backend.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/words.h"
 
 namespace retort {
 
@@ -136,6 +137,21 @@ const Refusal* find_refusal(const std::string& backend, const std::string& messa
   for (const Refusal& r : name->family->refusals)
     if (message.find(r.text) != std::string::npos) return &r;
   return nullptr;
+}
+
+std::string error_core(const std::string& backend, const std::string& message) {
+  std::string core = trim_blanks(message);
+  std::optional<BackendName> name = find_backend_name(backend);
+  if (!name) return core;
+  for (bool unwrapped = true; unwrapped;) {
+    unwrapped = false;
+    for (const std::string& wrapper : name->family->error_wrappers)
+      if (!wrapper.empty() && core.starts_with(wrapper)) {
+        core = trim_blanks(std::string_view(core).substr(wrapper.size()));
+        unwrapped = true;
+      }
+  }
+  return core;
 }
 
 }  // namespace retort
