@@ -9,7 +9,6 @@
 
 #include "core/backend/family.h"
 #include "core/base/error.h"
-#include "core/base/words.h"
 #include "core/compare/output_match.h"
 #include "core/compare/precision.h"
 #include "core/compare/undefined_check.h"
