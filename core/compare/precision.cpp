@@ -240,7 +240,8 @@ bool holds_only(const Tensor& t, DType dtype) {
 // In `wide`, g widened to `to`, every explicit cast up from a float that the widening made wider
 // rounds its input to that float first, as the cast's input is exact in its dtype in every
 // evaluation: a compiler that computes an f16 product in f32 and casts it to f64 must give an
-// f16 value (ONNX Runtime 1.16 did not: the rounding its Cast owes was lost, fixed in PR #17953).
+// f16 value (ONNX Runtime 1.16.3 and 1.30.0 do not where Mul has no f16 kernel: the rounding the
+// Cast owes is lost, the class of its #8787/#9915 that PR #17953 fixed for other casts).
 void round_before_casts_up(Graph& wide, const Graph& g, DType to) {
   size_t count = wide.nodes.size();
   for (size_t i = 0; i < count; ++i) {

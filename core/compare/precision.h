@@ -4,8 +4,8 @@
 // reference, which rounds after every op, and the wider evaluations of the same graph span (f16
 // made f32; every f16 and f32 made f64). An explicit cast up from a narrower float is never
 // crossed: its input is rounded to its dtype in every evaluation, and an output it makes holds
-// only that dtype's values (ONNX Runtime 1.16's f16 product cast to f64 without its f16 rounding
-// is a bug, fixed in its PR #17953). Behind a discontinuous op (a cast to an integer or bool, a
+// only that dtype's values (ONNX Runtime's f16 product cast to f64 without its f16 rounding is a
+// bug, the class of its #8787/#9915; 1.16.3 and 1.30.0 do it). Behind a discontinuous op (a cast to an integer or bool, a
 // comparison, floor, ceil, round, sign) the skipped rounding becomes a jump, which lands on the
 // value one of those evaluations gives. Two more evaluations of the graph move every sum up,
 // then down, by the rounding that summing in another order or in the dtype may add (eps x the
