@@ -234,6 +234,16 @@ void show_finding(const FindingRecord& f, const std::map<std::string, PythonEnvi
     }
   out.print("original:");
   out.write(stored_block(f.original));
+  // The variants the failing check ran, which the compiler got wrong where the original passed.
+  std::vector<std::string> failing{f.graph_a};
+  if (f.graph_b != f.graph_a) failing.push_back(f.graph_b);
+  for (const std::string& name : failing) {
+    if (name == "original" || !variants.is_object()) continue;
+    auto text = variants.find(name);
+    if (text == variants.end() || !text->is_string()) continue;
+    out.print("failing variant {}:", safe(name));
+    out.write(stored_block(text->get_ref<const std::string&>()));
+  }
 }
 
 // What the end of its campaign learnt (core/campaign/review.h), when it was reviewed: the
@@ -486,7 +496,7 @@ void register_findings_commands(CommandRegistry& r) {
               {"show",
                {n},
                "One finding: signature, counts, first and last seen, the failing checks,\n"
-               "its second opinion and the original graph.",
+               "its second opinion, the original graph and the failing variants.",
                run_show},
               {"open",
                {n},

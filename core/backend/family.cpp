@@ -9,6 +9,7 @@
 #include "core/backend/backend.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/words.h"
 
 namespace retort {
 
@@ -142,6 +143,21 @@ const PassSwitches* find_pass_switches(const std::string& backend) {
   std::optional<BackendName> name = find_backend_name(backend);
   if (!name || name->family->passes.names.empty()) return nullptr;
   return &name->family->passes;
+}
+
+std::string error_core(const std::string& backend, const std::string& message) {
+  std::string core = trim_blanks(message);
+  std::optional<BackendName> name = find_backend_name(backend);
+  if (!name) return core;
+  for (bool unwrapped = true; unwrapped;) {
+    unwrapped = false;
+    for (const std::string& wrapper : name->family->error_wrappers)
+      if (!wrapper.empty() && core.starts_with(wrapper)) {
+        core = trim_blanks(std::string_view(core).substr(wrapper.size()));
+        unwrapped = true;
+      }
+  }
+  return core;
 }
 
 }  // namespace retort

@@ -84,6 +84,9 @@ struct FamilyDef {
   bool repro_program = false;
   std::string cannot_run{};  // what it cannot run, for docs/compare.md and `help`
   std::vector<Refusal> refusals{};
+  // The prefixes with which its releases wrap another error's text ("Exception during
+  // initialization: ", ONNX Runtime's session creation): what follows one is the error itself.
+  std::vector<std::string> error_wrappers{};
   // The program mutations its worker applies (backend.h): the generated Python program's.
   std::vector<std::string> program_mutations{};
   PassSwitches passes{};  // none: `findings blame` cannot name its passes
@@ -130,6 +133,10 @@ std::string oracle_baseline(const std::string& backend);
 // The refusal of the backend's family that an error message contains, or null (also for a
 // backend of no family).
 const Refusal* find_refusal(const std::string& backend, const std::string& message);
+// The error itself: `message` without blanks around it and without the wrappers the backend's
+// family puts before another error's text (FamilyDef::error_wrappers), however many; for a
+// backend of no family, only without the blanks.
+std::string error_core(const std::string& backend, const std::string& message);
 
 // The pass switches of the backend's family; null for a backend of no family or a family that
 // declares none.

@@ -37,8 +37,10 @@ nlohmann::json diff_json(const OutputDiff& d) {
           {"mismatched", d.mismatched},
           {"numel", d.numel},
           {"first_mismatch", d.first_mismatch},
-          {"first_actual", number(d.first_actual)},
-          {"first_expected", number(d.first_expected)}};
+          // Integers exactly: a double holds an int64 only up to 2^53.
+          {"first_actual", d.integer ? nlohmann::json(d.first_actual_int) : number(d.first_actual)},
+          {"first_expected",
+           d.integer ? nlohmann::json(d.first_expected_int) : number(d.first_expected)}};
 }
 
 // A line of the report, whole, whose names (of variants, from a session file or a finding) and

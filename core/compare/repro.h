@@ -14,7 +14,9 @@
 //
 // Both scripts are assembled from scripts/repro: a case literal, a runner, then the comparison and
 // verdict of repro.py.in; they print what differs and exit 1 when the finding reproduces, 0 when
-// not, 2 when the script itself cannot run.
+// not, 2 when the script itself cannot run. Each run happens in a child process of the script,
+// so a compiler killed by a signal (SIGFPE) reproduces a crash finding ("reproduced (killed by
+// SIGFPE)", exit 1) and its warnings stay out of the script's output; integers compare exactly.
 #pragma once
 
 #include <map>

@@ -82,11 +82,13 @@ std::string expected_against_actual(const CompareReport& report, const Finding& 
       "|---|---|---|---|---|\n";
   for (const OutputDiff& d : f.outputs) {
     if (d.verdict == Verdict::Pass) continue;
+    // Integers exactly: a double holds an int64 only up to 2^53.
     std::string first =
-        d.first_mismatch < 0
-            ? "-"
-            : fmt::format("[{}]: {} instead of {}", d.first_mismatch, float_literal(d.first_actual),
-                          float_literal(d.first_expected));
+        d.first_mismatch < 0 ? "-"
+        : d.integer ? fmt::format("[{}]: {} instead of {}", d.first_mismatch, d.first_actual_int,
+                                  d.first_expected_int)
+                    : fmt::format("[{}]: {} instead of {}", d.first_mismatch,
+                                  float_literal(d.first_actual), float_literal(d.first_expected));
     std::string off = d.expected_type == d.actual_type
                           ? fmt::format("{} of {}", d.mismatched, d.numel)
                           : std::string("all (shape or type)");

@@ -240,19 +240,18 @@ TEST_F(CompareCommands, ASixtyNodeTorchBundleRuns) {
   EXPECT_TRUE(status == 0 || status == 1) << status << "\n" << log;
 }
 
-// ONNX Runtime computes f16 Exp and Sin in f32 and skips the rounding back to f16 before a Cast to
-// f64: the difference from the reference is `precision`, not a finding, unless counted.
-TEST_F(CompareCommands, OrtFloat16WithoutIntermediateRoundingIsPrecision) {
+// ONNX Runtime computes f16 Exp and Sin in f32 (no f16 kernels), and its Cast of the result to f64
+// reads the f32 value: values no f16 holds, where the Cast's input is f16. The precision band
+// never crosses an explicit cast up, so that is a mismatch (live on 1.30.0: the class of
+// #8787/#9915, tests/bugs/recall), even where precision is not counted apart.
+TEST_F(CompareCommands, OrtFloat16CastUpWithoutItsRoundingIsAMismatch) {
   for (const char* statement :
        {"input x : f16[64]", "e = exp(x)", "s = sin(e)", "y = cast(s, to=f64)", "output y"})
     run_ok(fmt::format("def {}", statement));
   std::string text = run_ok("compare --backends ref,ort:O3");
-  EXPECT_NE(text.find("ort:O3   precision"), std::string::npos) << text;
-  EXPECT_NE(text.find("reference: 2 checks, 0 failed, 1 precision (not bugs)"), std::string::npos)
-      << text;
-  EXPECT_EQ(session.compare_report()->bug_count(), 0u);
-  text = run_ok("compare --backends ref,ort:O3 --count-precision");
-  EXPECT_EQ(session.compare_report()->bug_count(), 1u) << text;
+  EXPECT_NE(text.find("ort:O3   mismatch"), std::string::npos) << text;
+  EXPECT_NE(text.find("reference: 2 checks, 1 failed\n"), std::string::npos) << text;
+  EXPECT_EQ(session.compare_report()->bug_count(), 1u);
 }
 
 // A worker attached with a relative command is found later from anywhere: attach resolves it, so

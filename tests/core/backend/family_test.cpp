@@ -80,6 +80,21 @@ TEST(Family, RefusalsAreFoundInTheMessagesTheCompilersGive) {
   EXPECT_EQ(find_refusal("ort:O3", "Dilation not supported"), nullptr);  // only the whole text
 }
 
+// ORT 1.16.3 wraps a kernel's error raised while loading in "Exception during initialization: ";
+// another family's name keeps its text whole.
+TEST(Family, TheCoreOfAnErrorIsItsTextAfterItsReleasesWrappers) {
+  EXPECT_EQ(error_core("ort@1.16.3:O3", "Exception during initialization: data_rank > 0\n"),
+            "data_rank > 0");
+  EXPECT_EQ(error_core("ort:O0",
+                       " Exception during initialization:  Exception during "
+                       "initialization: Cannot slice scalars"),
+            "Cannot slice scalars");
+  EXPECT_EQ(error_core("ort:O3", "Cannot slice scalars: Exception during initialization: "),
+            "Cannot slice scalars: Exception during initialization:");
+  EXPECT_EQ(error_core("bad", "Exception during initialization: x"),
+            "Exception during initialization: x");
+}
+
 TEST(Family, ParsesNamesVersionsAndModes) {
   EXPECT_EQ(parse_backend_name("inductor")->str(), "inductor:default");
   EXPECT_EQ(parse_backend_name("ort@1.16.3:O3")->str(), "ort@1.16.3:O3");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -167,9 +168,10 @@ TEST(Compare, ADifferenceThatDoesNotRepeatIsNondeterministic) {
   EXPECT_EQ(r.findings[0].verdict, Verdict::Mismatch);
 }
 
-// A backend that computes f16 ops in f64 and skips the rounding before a cast to f64 (what ONNX
-// Runtime does for f16 Exp): its result lies between the reference and the wide evaluation, so
-// the difference is `precision`, not a bug, unless asked. A wrong kernel stays a mismatch.
+// A backend that computes f16 ops in f64 and skips the roundings between them, rounding to f16
+// only at the Cast to f64 (what ONNX Runtime does for f16 Exp): its result lies between the
+// reference and the wide evaluation, so the difference is `precision`, not a bug, unless asked. A
+// wrong kernel stays a mismatch.
 TEST(Compare, SkippedRoundingsArePrecisionNotMismatch) {
   Graph g = parse_rtg(R"(graph g
 input x : f16[64]
@@ -504,6 +506,78 @@ output y
   EXPECT_EQ(by_oracle.at("equivalence one"), Verdict::Mismatch);
 }
 
+// ONNX Runtime 1.16.3 computes the f16 product x * c in f32 and casts it to f64 without the
+// rounding to f16 that its explicit Cast owes (the class fixed by its PR #17953): it gives
+// -0.13393306732177734, which no f16 holds, where the f16 product is -0.1339111328125. The band
+// never crosses an explicit cast up from a narrower float, so that is a mismatch. An f16 one ulp
+// off lies within f16's tolerance (precision), and a compiler that computes f16 math in f32 and
+// rounds at the Cast agrees with the reference.
+TEST(Compare, AnF16ProductCastToF64WithoutItsRoundingIsAMismatch) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[1]
+const c : f16[1] = [0.541015625]
+m = mul(x, c)
+d = cast(m, to=f64)
+output d
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f16, {1}, {-0.24755859375}));
+  auto run = [&](double value) {
+    ValuesBackend ort("ort@1.16.3:O3", {{"d", Tensor::from_doubles(DType::f64, {1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(-0.13393306732177734);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Mismatch) << r.findings[0].str();
+  ASSERT_EQ(r.findings[0].outputs.size(), 1u);
+  EXPECT_EQ(r.findings[0].outputs[0].first_expected, -0.1339111328125);
+
+  r = run(-0.1339111328125 - 0x1p-13);  // the next f16 down
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  WideBackend f32("f32", DType::f32);
+  r = run_compare({{"original", &g}}, {&f32}, {}, plan);
+  EXPECT_TRUE(r.findings.empty()) << r.findings[0].str();
+}
+
+// A compiler computes a graph in one wider type, so one explains all the outputs of its run.
+// With x = 256 (f16), x^2 overflows f16 already (the reference's inf) and x^16 overflows f32 but
+// not f64. y = x^16 / x^8 > x^8 is true only in f32 (inf > 2^64; the reference compares a NaN,
+// f64 2^64 with itself); z = x^16 == 2 x^16 is false only in f64 (inf == inf elsewhere). y true
+// with z true is f32's run and y false with z false f64's: precision. y true with z false is no
+// one type's: a mismatch, though each output alone lies in a band.
+TEST(Compare, OneWiderTypeExplainsAllTheOutputsOfARun) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[1]
+const two : f16[1] = [2]
+m2 = mul(x, x)
+m4 = mul(m2, m2)
+m8 = mul(m4, m4)
+m16 = mul(m8, m8)
+q = div(m16, m8)
+y = greater(q, m8)
+d = mul(m16, two)
+z = equal(m16, d)
+output y, z
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f16, {1}, {256}));
+  auto run = [&](bool y, bool z) {
+    ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::boolean, {1}, {y ? 1.0 : 0.0})},
+                              {"z", Tensor::from_doubles(DType::boolean, {1}, {z ? 1.0 : 0.0})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  for (auto [y, z] : {std::pair{true, true}, std::pair{false, false}}) {
+    CompareReport r = run(y, z);
+    ASSERT_EQ(r.findings.size(), 1u);
+    EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  }
+  CompareReport r = run(true, false);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch) << r.bug(1)->str();
+}
+
 // An integer power with a negative exponent is defined nowhere (the reference's truncation is its
 // own choice): a compiler that fails or crashes there is not counted. Elsewhere it is.
 TEST(Compare, AFailureOnAnIntegerPowerWithANegativeExponentIsUndefined) {
@@ -626,6 +700,39 @@ TEST(Compare, AnErrorRepeatingAnotherModesRefusalIsThatRefusal) {
   EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Error);
   FailingBackend other("ort@1.16.3:O3", RunStatus::Error, "invalid expand shape");
   r = run_compare({{"original", &f.original}}, {&o0, &other}, {});
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Error);
+}
+
+// ORT 1.16.3 on pad(c, mode="edge", pads=[]) of a 0-d bool constant: O0 refuses it when it runs
+// the Pad kernel (its worker says "unsupported"), and O3's constant folding raises the same
+// kernel text while loading, after the prefix "Exception during initialization: " (the two
+// messages as that release gives them). The O3 error is that refusal, whatever the prefix its
+// release wraps it in; another family's prefix is not stripped.
+TEST(Compare, ARefusalRepeatedAfterItsReleasesPrefixIsThatRefusal) {
+  const std::string kernel =
+      "/onnxruntime_src/onnxruntime/core/providers/cpu/tensor/pad.cc:325 "
+      "onnxruntime::common::Status onnxruntime::PadImpl(onnxruntime::OpKernelContext*, const "
+      "PadsVector&, const PadsVector&, const onnxruntime::Mode&, T) [with T = unsigned char; "
+      "onnxruntime::PadsVector = absl::lts_20220623::InlinedVector<long int, 10, "
+      "std::allocator<long int> >] data_rank > 0 was false. Input tensor has no dimensions\n";
+  Fixture f;
+  FailingBackend o0("ort@1.16.3:O0", RunStatus::Unsupported,
+                    "Non-zero status code returned while running Pad node. Name:'p' Status "
+                    "Message: " +
+                        kernel);
+  FailingBackend o3("ort@1.16.3:O3", RunStatus::Error,
+                    "Exception during initialization: " + kernel);
+  CompareReport r = run_compare({{"original", &f.original}}, {&o0, &o3}, {});
+  EXPECT_EQ(r.bug_count(), 0u) << r.bug(1)->str();
+  EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Unsupported);
+  EXPECT_NE(r.cell(1, 0).message.find("ort@1.16.3:O3 refuses what ort@1.16.3:O0 refuses: "
+                                      "/onnxruntime_src/"),
+            std::string::npos)
+      << r.cell(1, 0).message;
+
+  FailingBackend xla_o0("xla:nojit", RunStatus::Unsupported, "Status Message: " + kernel);
+  FailingBackend xla_jit("xla:jit", RunStatus::Error, "Exception during initialization: " + kernel);
+  r = run_compare({{"original", &f.original}}, {&xla_o0, &xla_jit}, {});
   EXPECT_EQ(r.cell(1, 0).verdict, Verdict::Error);
 }
 

@@ -103,9 +103,10 @@ class FlakyBackend : public NamedRefBackend {
 };
 
 // A backend that evaluates every float op narrower than `to` in `to` and rounds only the outputs
-// to their declared dtypes: a compiler that skips intermediate roundings (ONNX Runtime computes
-// f16 math in f32). With `only_with_node`, only graphs that have a node of that name run wide,
-// as when a compiler fuses the ops of one graph and not those of an equivalent one.
+// to their declared dtypes, and the inputs of explicit casts up (widened_graph): a compiler that
+// skips intermediate roundings (ONNX Runtime computes f16 math in f32). With `only_with_node`, only
+// graphs that have a node of that name run wide, as when a compiler fuses the ops of one graph and
+// not those of an equivalent one.
 class WideBackend : public NamedRefBackend {
  public:
   explicit WideBackend(std::string name, DType to = DType::f64, std::string only_with_node = "")
