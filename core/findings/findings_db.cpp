@@ -687,11 +687,7 @@ void FindingsDb::set_blame(const std::string& signature, const PassBlame& b) {
 
 std::map<std::string, PassBlame> FindingsDb::blames() const {
   std::map<std::string, PassBlame> out;
-  {
-    Statement has(db_, "SELECT count(*) FROM sqlite_master WHERE name = 'blames'", path_);
-    has.step();
-    if (has.i64(0) == 0) return out;
-  }
+  if (!has_table("blames")) return out;
   Statement s(db_, "SELECT signature, backend, passes, minimal, runs, at FROM blames", path_);
   while (s.step()) {
     PassBlame b{.backend = s.text(1), .minimal = s.i64(3) != 0, .runs = s.i64(4), .at = s.text(5)};
