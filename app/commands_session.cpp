@@ -39,7 +39,7 @@ void run_open(Session& s, const Args& args, Output& out) {
   if (trusted)
     for (const BackendSpec& b : commands) fresh.backends().trust(b.name);
   else if (!commands.empty())
-    out.print("they run only once trusted: `open {} --trust`", terminal_name(path));
+    out.print("they run only once trusted: `open {} --trust`", shell_word(path));
   s.adopt(std::move(fresh));
   for (const auto& w : warnings) out.print("warning: {}", terminal_name(w));  // the file's names
   std::string egraph = s.has_egraph()

@@ -139,7 +139,7 @@ class SessionReader : public JsonReader {
                             strings(field(b, "argv", path), path + ".argv"),
                             number(field(b, "timeout_s", path), path + ".timeout_s"), options,
                             "session file " + terminal_name(file()),
-                            fmt::format("`open {} --trust`", terminal_name(file())));
+                            fmt::format("`open {} --trust`", shell_word(file())));
       } catch (const Error& e) {
         bad(path, e.message());
       }
