@@ -53,12 +53,13 @@ class Escape : public testing::ShellTest {
 
   // Output that must show kHostile escaped and act on nothing.
   void expect_inert(const std::string& text, const std::string& where, bool shown = true) {
-    for (unsigned char c : text)
+    for (unsigned char c : text) {
       if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
         ADD_FAILURE() << where << " prints the control byte " << static_cast<int>(c) << ":\n"
                       << text;
         return;
       }
+    }
     EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << where << ":\n" << text;
     EXPECT_EQ(text.find("\nFORGED"), std::string::npos) << where << " forges a line:\n" << text;
     if (shown) EXPECT_NE(text.find(kShown), std::string::npos) << where << ":\n" << text;
@@ -157,10 +158,16 @@ class Escape : public testing::ShellTest {
     f.diverging = kHostile;
     f.first_seen = f.last_seen = utc_now();
     f.campaign = campaign;
-    db.record_case({.campaign = campaign, .index = 0, .seed = 1, .findings = 1}, {f});
+    CaseRecord one;
+    one.campaign = campaign;
+    one.seed = one.findings = 1;
+    db.record_case(one, {f});
     Agreement a{{"ref", kHostile}, {"bad"}, {kHostile}, false};
-    db.set_review(f.signature.key(),
-                  {.agreement = a.to_json(), .reduced = kReducedText, .root = kHostile});
+    FindingReview review;
+    review.agreement = a.to_json();
+    review.reduced = kReducedText;
+    review.root = kHostile;
+    db.set_review(f.signature.key(), review);
     return path;
   }
 

@@ -282,7 +282,8 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
   IssueFacts facts{.script = dir.text("repro.py"),
                    .picture = "graph.svg",
                    .retort_command = "retort -c 'findings report 3'",
-                   .retort_version = "Retort 0.4.0"};
+                   .retort_version = "Retort 0.4.0",
+                   .passes = ""};
   std::string md = repro_issue_markdown(report, *report.bug(1), b, facts);
   EXPECT_EQ(md.substr(0, md.find('\n')), "# `onnxruntime " + default_version(*find_family("ort")) +
                                              "`: Mul + Add gives a wrong result")
