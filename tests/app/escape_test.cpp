@@ -62,7 +62,9 @@ class Escape : public testing::ShellTest {
     }
     EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << where << ":\n" << text;
     EXPECT_EQ(text.find("\nFORGED"), std::string::npos) << where << " forges a line:\n" << text;
-    if (shown) EXPECT_NE(text.find(kShown), std::string::npos) << where << ":\n" << text;
+    if (shown) {
+      EXPECT_NE(text.find(kShown), std::string::npos) << where << ":\n" << text;
+    }
   }
 
   // Markdown whose every kHostile sits in a code span: outside code spans and code blocks no
