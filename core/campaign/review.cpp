@@ -458,9 +458,10 @@ class DeadlineLookup {
   std::set<Backend*> bounded_;
 };
 
-// The review's time left names the passes of the findings it reviewed now (a blame is a dozen
-// compares: it comes after every finding had its review). A search the deadline cuts keeps the
-// passes found so far, marked not minimal.
+// The review's time left names the passes of the findings it reviewed now, then of those it
+// found known (a blame is a dozen compares: it comes after every finding had its review; a known
+// bug's pass confirms its label). A search the deadline cuts keeps the passes found so far,
+// marked not minimal.
 void blame_reviewed(FindingsDb& db, const std::vector<FindingRecord>& reviewed,
                     const BackendLookup& lookup, const DeadlineLookup& bounded,
                     const ReviewOptions& review) {
@@ -469,7 +470,8 @@ void blame_reviewed(FindingsDb& db, const std::vector<FindingRecord>& reviewed,
   for (const FindingRecord& f : reviewed) {
     if ((review.cancel && review.cancel->load()) || bounded.passed()) return;
     auto r = reviews.find(f.signature.key());
-    if (r == reviews.end() || r->second.disputed || blames.count(f.signature.key()) ||
+    bool known = !f.known.empty();
+    if ((!known && (r == reviews.end() || r->second.disputed)) || blames.count(f.signature.key()) ||
         !find_pass_switches(f.backend_a))
       continue;
     try {
@@ -505,6 +507,7 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   // Known bugs first (a run or two each): for findings recorded before the check could tell,
   // and roots added since.
   KnownBugCheck known(known_bugs(db), by_name);
+  std::vector<FindingRecord> found_known;
   for (const FindingRecord& f : todo) {
     if ((review.cancel && review.cancel->load()) || bounded.passed()) {
       ++stats.left;
@@ -515,6 +518,8 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     std::string line = fmt::format("#{} {}", f.id, f.signature.str());
     if (std::string label = known.explain(f, plan); !label.empty()) {
       db.set_known(f.signature.key(), label);
+      found_known.push_back(f);
+      found_known.back().known = label;
       ++stats.known;
       if (review.progress) review.progress(line + "; known: " + label);
       continue;
@@ -561,6 +566,8 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
     ++stats.reviewed;
     if (review.progress) review.progress(line);
   }
+  // The known ones last (in todo they are unlabelled and have no review: passed over there).
+  todo.insert(todo.end(), found_known.begin(), found_known.end());
   blame_reviewed(db, todo, by_name, bounded, review);
   stats.merged = merge_by_root(db);
   return stats;

@@ -96,8 +96,8 @@ struct ReviewStats {
 // explains (most frequent first): each is checked against the known bugs first (a finding one
 // explains is labelled so, as a campaign does when it records it), and only the rest get a
 // second opinion and a reduction. With time left, names the passes (core/campaign/blame.h) of
-// those it reviewed and did not find disputed, on backends whose families declare pass
-// switches, in the same order; then merges findings with one root. Backends that the lookup
+// those it reviewed and did not find disputed, then of those it found known, on backends whose
+// families declare pass switches, in the same order; then merges findings with one root. Backends that the lookup
 // does not know say nothing.
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
                             const BackendLookup& lookup, const ReviewOptions& review);

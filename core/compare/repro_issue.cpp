@@ -134,7 +134,8 @@ std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
                                                            fmt::join(bundle.requirements, " ")))),
       facts.retort_version, oracle_name(f.oracle), markdown_code(f.str()), f.seed,
       verdict_name(f.verdict));
-  if (!facts.passes.empty()) text += fmt::format("- Passes: {}\n", markdown_code(facts.passes));
+  // Pass and backend names a family declares (a stored blame counts only with those), as prose.
+  if (!facts.passes.empty()) text += fmt::format("- Passes: {}\n", terminal_name(facts.passes));
   text += "\n";
   if (f.oracle == Oracle::Equivalence)
     text +=

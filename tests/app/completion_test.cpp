@@ -111,7 +111,7 @@ TEST(AppCompletion, RulesModesBackendsAndKeywords) {
   EXPECT_EQ(complete("oatest trigger 10 --backend ", "ort:O1").candidates, (Names{"ort:O1"}));
   // Actions complete, then each action's own arguments.
   EXPECT_EQ(complete("findings ", "").candidates,
-            (Names{"export", "list", "merge", "open", "report", "show"}));
+            (Names{"blame", "export", "known", "list", "merge", "open", "report", "show"}));
   EXPECT_EQ(complete("findings --db x.db ", "me").candidates, (Names{"merge"}));
   EXPECT_TRUE(complete("findings merge a.db ", "").file_path);  // DB... repeats
   EXPECT_FALSE(complete("findings show ", "").file_path);
