@@ -34,7 +34,7 @@ RTG
 attach="backend attach bad --cmd '$worker --fault perturb --perturb-op reduce_sum'"
 out=$("$retort" -c "load sum.rtg; $attach; compare --backends ref,bad; export repro b --issue" 2>&1) ||
   fail "compare or export: $out"
-has b/issue.md "| y | i64[1] | i64[1] | 1 of 1 | [0]: 9007199254740993 instead of 9007199254740992 |"
+has b/issue.md '| `y` | i64[1] | i64[1] | 1 of 1 | [0]: 9007199254740993 instead of 9007199254740992 |'
 status=0
 (cd b && "$python" repro.py >run.log 2>&1) || status=$?
 [ "$status" = 1 ] || fail "the i64 script exited $status, not 1: $(cat b/run.log)"
