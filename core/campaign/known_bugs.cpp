@@ -8,6 +8,7 @@
 #include "core/backend/family_env.h"
 #include "core/base/error.h"
 #include "core/compare/compare.h"
+#include "core/compare/oracles.h"
 #include "core/io/rtg.h"
 
 namespace retort {
@@ -159,15 +160,22 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
   std::optional<Graph> under_test = finding_graph(f, f.graph_a);
   if (!under_test) return "";
   std::vector<const Node*> slice = failing_slice(*under_test, f.signature.op);
+  // The optimization oracle compares two levels of one compiler: the bug may be the baseline's
+  // ("error: in the run compared against"), so either side may show it.
+  std::vector<std::string> sides{f.backend_a};
+  if (f.signature.oracle == oracle_name(Oracle::Optimization)) sides.push_back(f.backend_b);
   bool failing_checked = false;
   for (size_t i = 0; i < bugs_.size(); ++i) {
     const KnownBug& bug = bugs_[i];
-    if (bug.family != f.signature.family || !bug.applies_to(f.backend_a)) continue;
+    if (bug.family != f.signature.family) continue;
     if (std::none_of(slice.begin(), slice.end(),
                      [&](const Node* n) { return bug.trigger.matches(*under_test, *n); }))
       continue;
     try {
-      if (!live(i, f.backend_a)) continue;
+      if (std::none_of(sides.begin(), sides.end(), [&](const std::string& side) {
+            return bug.applies_to(side) && live(i, side);
+          }))
+        continue;
       if (!failing_checked) {
         if (!still_fails(f, plan, lookup_)) return "";
         failing_checked = true;

@@ -55,6 +55,17 @@ Expected run_reference(const Graph& g, const TensorMap& inputs) {
   return e;
 }
 
+// Whether an output that differs is computed from an undefined use: the actual side's of graph
+// a, the expected side's of graph b.
+bool differs_downstream_of_undefined(const RunComparison& c,
+                                     const std::optional<UndefinedUse>& in_a,
+                                     const std::optional<UndefinedUse>& in_b) {
+  return std::any_of(c.outputs.begin(), c.outputs.end(), [&](const OutputDiff& d) {
+    return d.verdict != Verdict::Pass && ((in_a && in_a->tainted.count(d.actual_name)) ||
+                                          (in_b && in_b->tainted.count(d.expected_name)));
+  });
+}
+
 std::string first_failure(const RunComparison& c) {
   if (!c.message.empty()) return c.message;
   for (const auto& d : c.outputs)
@@ -315,6 +326,13 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
         any_outcome |= expected[g].undefined->any_outcome;
         crash_open |= !expected[g].undefined->crash_open_at.empty();
       }
+      // A difference in values is undefined only where an undefined use feeds it: one elsewhere in
+      // the graph leaves the other outputs' values as defined as before.
+      bool values_differ = c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch ||
+                           c.verdict == Verdict::ShapeDtypeMismatch;
+      if (values_differ && !differs_downstream_of_undefined(c, expected[check.graph_a].undefined,
+                                                            expected[check.graph_b].undefined))
+        undefined.clear();
       if (!undefined.empty() && !options.keep_undefined &&
           (c.verdict == Verdict::Mismatch || c.verdict == Verdict::NanInfMismatch ||
            (c.verdict == Verdict::Error && any_outcome) ||

@@ -15,6 +15,15 @@ namespace retort {
 
 namespace {
 
+// Whether the values of g's nodes of `op` (g's outputs, for no op) are tainted by `use`.
+bool reads_undefined(const Graph& g, const std::string& op, const UndefinedUse& use) {
+  auto tainted = [&](const std::string& v) { return use.tainted.count(v) > 0; };
+  if (op.empty()) return std::any_of(g.outputs.begin(), g.outputs.end(), tainted);
+  return std::any_of(g.nodes.begin(), g.nodes.end(), [&](const Node& n) {
+    return n.op == op && std::any_of(n.outputs.begin(), n.outputs.end(), tainted);
+  });
+}
+
 struct Candidate {
   std::string change;
   ReduceCase c;
@@ -280,21 +289,19 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   const bool pair = c.b.has_value();
   std::vector<CompareGraph> graphs{{"original", pair ? &*c.b : &c.a}};
   if (pair) graphs.push_back({"variant", &c.a});
-  // Undefined behaviour on the reference makes any difference meaningless: not the same failure.
-  // So is a candidate whose inputs no longer fit the ones fixed by hand.
-  TensorMap inputs;
+  // A candidate whose inputs no longer fit the ones fixed by hand, or that the reference cannot
+  // run, is another failure. One whose failing op (every output, when the failure names none)
+  // computes from an op its inputs make undefined passes only by chance: it is no pass either.
+  bool failing_undefined = false;
   try {
-    inputs = generate_inputs(*graphs[0].graph, target.seed, nullptr, target.inputs);
+    TensorMap inputs = generate_inputs(*graphs[0].graph, target.seed, nullptr, target.inputs);
+    for (const auto& g : graphs) {
+      std::optional<UndefinedUse> use =
+          find_undefined(*g.graph, evaluate(*g.graph, inputs, {.keep_intermediates = true}));
+      if (use) failing_undefined |= reads_undefined(*g.graph, target.signature.op, *use);
+    }
   } catch (const Error&) {
     return CheckOutcome::Other;
-  }
-  for (const auto& g : graphs) {
-    try {
-      if (find_undefined(*g.graph, evaluate(*g.graph, inputs, {.keep_intermediates = true})))
-        return CheckOutcome::Other;
-    } catch (const Error&) {
-      return CheckOutcome::Other;
-    }
   }
   // The optimization oracle's baseline is the first backend of the family: backend_b first.
   std::vector<std::string> names{"ref"};
@@ -311,7 +318,14 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   } catch (const Error&) {
     return CheckOutcome::Other;  // the variant lost an output the original still has
   }
-  if (report.bug_count() == 0) return CheckOutcome::Passes;
+  // Undefined behaviour on the reference where the failure is makes it meaningless: neither the
+  // same failure nor a pass (compare judges that per output, so an undefined op elsewhere in the
+  // graph leaves the failure as it is).
+  if (std::any_of(report.findings.begin(), report.findings.end(),
+                  [](const Finding& f) { return f.verdict == Verdict::Undefined; }))
+    return CheckOutcome::Other;
+  if (report.bug_count() == 0)
+    return failing_undefined ? CheckOutcome::Other : CheckOutcome::Passes;
   SignatureFinder finder(report, run_on);
   const std::string under_test = pair ? "variant" : "original";
   FailureSignature wanted = without_rule(target.signature);

@@ -417,16 +417,16 @@ std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& valu
     const OpDef* op = reg.find(node.op);
     if (!op) continue;
     std::optional<UndefinedUse> use = undefined_at(g, node, *op, values, producers, open);
-    if (use && first && use->any_outcome) {
-      first->crash_open_at = use->str();
-      return first;
-    }
-    if (use && use->any_outcome) return use;
     if (use || std::any_of(node.inputs.begin(), node.inputs.end(),
                            [&](const std::string& in) { return open.count(in) > 0; }))
       open.insert(node.outputs.begin(), node.outputs.end());
-    if (use && !first) first = std::move(use);
+    if (!use) continue;
+    if (!first)
+      first = std::move(use);
+    else if (use->any_outcome && !first->any_outcome && first->crash_open_at.empty())
+      first->crash_open_at = use->str();
   }
+  if (first) first->tainted = std::move(open);
   return first;
 }
 

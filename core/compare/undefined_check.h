@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/exec/interpreter.h"
@@ -29,6 +30,9 @@ struct UndefinedUse {
   // a crash of the run is then no bug either (an i64 product past the range, then INT64_MIN / -1,
   // kills ONNX Runtime), but an error still is (the model may fail for a reason of its own).
   std::string crash_open_at{};
+  // Every value of the graph computed from an undefined use (this one or a later one): a
+  // difference in any other output is a difference all the same.
+  std::set<std::string> tainted{};
 
   std::string str() const;  // "node 'd' (div) input 1 'z' needs non-zero values: [3] = 0"
 };
@@ -43,7 +47,7 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
 
 // The first node in topological order that reads a value outside its op's input domain (or
 // whose result its dtype cannot hold), with crash_open_at set when a later use leaves any outcome
-// open.
+// open, and tainted the values downstream of every use.
 // values: the values of g to check (evaluate with keep_intermediates gives them all); a value
 // missing from it is not checked. g must have passed infer_graph.
 std::optional<UndefinedUse> find_undefined(const Graph& g, const TensorMap& values);

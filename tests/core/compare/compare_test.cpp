@@ -128,6 +128,26 @@ output e
   EXPECT_NE(r.findings[0].undefined.find("node 'd' (div)"), std::string::npos);
 }
 
+// An undefined op taints only what it feeds: a wrong output beside it is still a bug, and the
+// finding does not blame the unrelated division.
+TEST(Compare, AnUndefinedOpElsewhereLeavesAnotherOutputsDifference) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[4]
+z = sub(x, x)
+d = div(x, z)
+e = tanh(d)
+f = neg(x)
+output e, f
+)");
+  WrongBackend wrong("w", {"f"});
+  CompareReport r = run_compare({{"original", &g}}, {&wrong}, {});
+  EXPECT_EQ(r.cell(0, 0).verdict, Verdict::Mismatch);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->undefined, "");
+  WrongBackend both("w", {"e", "f"});
+  EXPECT_EQ(run_compare({{"original", &g}}, {&both}, {}).cell(0, 0).verdict, Verdict::Undefined);
+}
+
 // --keep-undefined keeps the difference as a finding a person can look at and export.
 TEST(Compare, KeepUndefinedKeepsTheVerdict) {
   Graph g = parse_rtg(R"(graph g
