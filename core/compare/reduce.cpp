@@ -15,12 +15,15 @@ namespace retort {
 
 namespace {
 
-// Whether the values of g's nodes of `op` (g's outputs, for no op) are tainted by `use`.
+// Whether `use` makes the failure of g at `op` meaningless: the values of g's nodes of `op` are
+// computed from it; or, for a failure that names no op (an error, a crash), it leaves any outcome
+// of the run open (an integer overflow elsewhere wraps, and kills nothing).
 bool reads_undefined(const Graph& g, const std::string& op, const UndefinedUse& use) {
-  auto tainted = [&](const std::string& v) { return use.tainted.count(v) > 0; };
-  if (op.empty()) return std::any_of(g.outputs.begin(), g.outputs.end(), tainted);
+  if (op.empty()) return use.any_outcome || !use.crash_open_at.empty();
   return std::any_of(g.nodes.begin(), g.nodes.end(), [&](const Node& n) {
-    return n.op == op && std::any_of(n.outputs.begin(), n.outputs.end(), tainted);
+    return n.op == op && std::any_of(n.outputs.begin(), n.outputs.end(), [&](const std::string& v) {
+             return use.tainted.count(v) > 0;
+           });
   });
 }
 
@@ -290,8 +293,8 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   std::vector<CompareGraph> graphs{{"original", pair ? &*c.b : &c.a}};
   if (pair) graphs.push_back({"variant", &c.a});
   // A candidate whose inputs no longer fit the ones fixed by hand, or that the reference cannot
-  // run, is another failure. One whose failing op (every output, when the failure names none)
-  // computes from an op its inputs make undefined passes only by chance: it is no pass either.
+  // run, is another failure. One whose failure an undefined op makes meaningless passes only by
+  // chance: it is no pass either.
   bool failing_undefined = false;
   try {
     TensorMap inputs = generate_inputs(*graphs[0].graph, target.seed, nullptr, target.inputs);
@@ -318,12 +321,6 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   } catch (const Error&) {
     return CheckOutcome::Other;  // the variant lost an output the original still has
   }
-  // Undefined behaviour on the reference where the failure is makes it meaningless: neither the
-  // same failure nor a pass (compare judges that per output, so an undefined op elsewhere in the
-  // graph leaves the failure as it is).
-  if (std::any_of(report.findings.begin(), report.findings.end(),
-                  [](const Finding& f) { return f.verdict == Verdict::Undefined; }))
-    return CheckOutcome::Other;
   if (report.bug_count() == 0)
     return failing_undefined ? CheckOutcome::Other : CheckOutcome::Passes;
   SignatureFinder finder(report, run_on);

@@ -230,6 +230,19 @@ TEST_F(KnownBugCheckTest, AnUndefinedOpBesideTheTriggerLeavesTheFindingKnown) {
   EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 1");
 }
 
+// A crash names no op: an integer sum elsewhere that wraps (undefined, but it kills nothing) does
+// not keep the Mod of INT_MIN by -1 from being row 4.
+TEST_F(KnownBugCheckTest, AWrappingSumBesideACrashLeavesItKnown) {
+  Backend& ort = set_.get("ort:O0");
+  FindingRecord f = recorded(
+      "graph case\ninput x : i32[1]\nconst lowest : i32[1] = -2147483648\n"
+      "const minus_one : i32[1] = -1\nconst big : i32[2] = [2147483647, 10]\n"
+      "a = min(x, lowest)\ny = mod(a, minus_one)\ns = reduce_sum(big)\noutput y, s\n",
+      ort, "ort:O0");
+  EXPECT_EQ(f.signature.verdict, "crash");
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 4");
+}
+
 // Row 7 fails to load at O0 only: the optimization oracle's finding names ort:O3, whose baseline
 // ort:O0 is the side that shows the bug ("error: in the run compared against").
 TEST_F(KnownBugCheckTest, ABugOfTheOptimizationBaselineIsKnown) {
