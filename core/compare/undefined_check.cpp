@@ -143,10 +143,11 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
 // For float products (tag "multiplies": reduce_prod): the first output element whose factors'
 // magnitudes of at least 1 multiply past the dtype's largest value. The reference multiplies in
 // f64, where FLT_MAX x 0.625 x FLT_MAX x -0 stays -0; a compiler multiplying in the dtype in its
-// own order reaches inf on the way, and inf x 0 is NaN (ONNX Runtime and onnx.reference did).
+// own order reaches inf on the way, and inf x 0 is NaN (ONNX Runtime and onnx.reference did). In
+// f64 the reference's own order may overflow where another's does not: DBL_MAX x -DBL_MAX x -0
+// is NaN in the reference and -0 in ONNX Runtime, which multiplies the zero in first.
 std::optional<UndefinedUse> undefined_product(const Node& node, const OpDef& op, const Tensor& x) {
-  if (!op.has_tag("multiplies") || !is_float(x.dtype()) || x.dtype() == DType::f64)
-    return std::nullopt;  // an f64 product is as wide as the reference's
+  if (!op.has_tag("multiplies") || !is_float(x.dtype())) return std::nullopt;
   Tensor large = x.cast(DType::f64);
   for (int64_t k = 0; k < large.numel(); ++k) {
     double v = std::abs(large.get(k));
