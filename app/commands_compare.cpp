@@ -265,6 +265,11 @@ void write_bundle(Session& s, const std::string& dir, size_t n, ReproOptions opt
   const Finding* finding = report->bug(n);
   if (!finding)
     fail("the last compare has {} findings; there is no #{} to reproduce", report->bug_count(), n);
+  // Who agrees, from the compare as the user ran it: the focused one runs only the finding's
+  // sides and the reference.
+  std::string opinion = !issue                    ? std::string()
+                        : !issue->opinion.empty() ? issue->opinion
+                                                  : compare_opinion(*report, *finding);
   std::optional<Check> focused =
       issue ? focused_check(s, *report, *finding, *issue, out) : std::nullopt;
   if (focused) {
@@ -295,13 +300,12 @@ void write_bundle(Session& s, const std::string& dir, size_t n, ReproOptions opt
           "  # graph.rtg: the text above";
     if (options.passes.empty() && find_pass_switches(finding->backend_a))
       options.passes = issue_passes(blame_failure(s, *report, *finding, out));
-    IssueFacts facts{
-        .script = read_file(dir + "/repro.py"),
-        .picture = "graph.svg",
-        .retort_command = options.retort_command,
-        .retort_version = fmt::format("Retort {}", kRetortVersion),
-        .passes = options.passes,
-        .opinion = issue->opinion.empty() ? compare_opinion(*report, *finding) : issue->opinion};
+    IssueFacts facts{.script = read_file(dir + "/repro.py"),
+                     .picture = "graph.svg",
+                     .retort_command = options.retort_command,
+                     .retort_version = fmt::format("Retort {}", kRetortVersion),
+                     .passes = options.passes,
+                     .opinion = opinion};
     render_dot_file(
         failing_picture(compared_graph(*report, finding->graph_a), failing_output_notes(*finding)),
         dir + "/" + facts.picture, options.force);

@@ -37,7 +37,7 @@ status=0
 sample=$repo/samples/bugs/ort_maxpool_same_dilation.rtg
 "$retort" -c "load $sample; compare --backends ref ort:O0; export repro mp --issue" >/dev/null
 has mp/issue.md "onnxruntime==1.30.0"
-has mp/issue.md "MaxPool gives an output of the wrong shape or type"
+has mp/issue.md "MaxPool (auto_pad=SAME_UPPER, dilations=[2]) gives an output of the wrong shape"
 has mp/issue.md "import onnxruntime as ort"
 has mp/requirements.txt "onnxruntime==1.30.0"
 if [ -n "${RETORT_REPRO_ORT_PYTHON:-}" ]; then
