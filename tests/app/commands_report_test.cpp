@@ -84,7 +84,7 @@ class ReportCommands : public testing::ShellTest {
 TEST_F(ReportCommands, TheIssueIsThatOfTheFailingOpOnItsReducedGraph) {
   std::string bundle = (dir / "rep").string();
   std::string text = run_ok(fmt::format("findings report 1 {} --db {}", bundle, db_path));
-  EXPECT_NE(text.find("the issue shows 1 of 2 nodes: the review's reduced graph, cut to the "
+  EXPECT_NE(text.find("the issue shows 1 of 5 nodes: the review's reduced graph, cut to the "
                       "failing outputs"),
             std::string::npos)
       << text;

@@ -300,7 +300,7 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
       << md;
   EXPECT_EQ(lines[1], "");
   EXPECT_EQ(lines[2],
-            "`ort:O3` on a 2-node model gives output `y` (f32[2,3]) with 6 of 6 "
+            "`ort:O3` on a 2-node model gives output `y` (f32[2,3]) with 1 of 6 "
             "elements off from the reference.")
       << md;
   EXPECT_TRUE(has(md, "reference): `ort:O3 alone differs; ref, onnx-ref:default agree`")) << md;
@@ -313,7 +313,7 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
   EXPECT_LT(md.find("m = mul(x, x)"), md.find("import onnxruntime as ort")) << md;
   EXPECT_TRUE(has(md, "    retort -c 'findings report 3'")) << md;
   EXPECT_EQ(failing_output_notes(*report.bug(1)),
-            (std::map<std::string, std::string>{{"y", "mismatch: 6 of 6 elements"}}));
+            (std::map<std::string, std::string>{{"y", "mismatch: 1 of 6 elements"}}));
 }
 
 // The title names the failing op with the attributes it was given that are not ONNX's defaults
@@ -328,7 +328,7 @@ TEST(CompareRepro, IssueTitleNamesTheOpAndItsAttributes) {
   TempDir dir;
   ReproBundle b = write_repro(dir.path.string(), report, *report.bug(1),
                               {{"ort:O0", worker_info("ort:O0", {})}}, options_for_tests());
-  std::string md = repro_issue_markdown(report, *report.bug(1), b, {.script = "", .picture = ""});
+  std::string md = repro_issue_markdown(report, *report.bug(1), b, IssueFacts{});
   EXPECT_EQ(md.substr(0, md.find('\n')),
             "# `onnxruntime " + default_version(*find_family("ort")) +
                 "`: MaxPool (auto_pad=SAME_LOWER, dilations=[2]) gives a wrong result")
