@@ -355,12 +355,15 @@ void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Ar
   ReproOptions options;
   options.force = args.has("--force");
   options.full = args.has("--full");
-  // A line to paste: the database by its file name (where it lies here is nobody's business
-  // upstream), quoted for Retort's command line, then the whole for the shell's.
+  // A line to paste: the database by its file name, none for the default one (where it lies
+  // here is nobody's business upstream), quoted for Retort's command line, then the whole for
+  // the shell's.
+  std::string name = std::filesystem::path(db.path()).filename().string();
   options.retort_command =
       command_text({"retort", "-c",
-                    fmt::format("findings report {} --db {}", f.id,
-                                shell_word(std::filesystem::path(db.path()).filename().string()))});
+                    db.path() == FindingsDb::default_path()
+                        ? fmt::format("findings report {}", f.id)
+                        : fmt::format("findings report {} --db {}", f.id, shell_word(name))});
   if (std::optional<PassBlame> b = finding_blame(s, db, f, *s.compare_report()->bug(n), out))
     options.passes = issue_passes(*b);
   IssueSource source = reviewed_source(db, f);

@@ -24,7 +24,7 @@ attach="backend attach fault --cmd '$fault --fault perturb --perturb-op mul'"
 "$retort" -c "$attach; findings report 1 rep --db f.db" >printed.txt
 has rep/issue.md '# `fault`: '
 has rep/issue.md "## Expected and actual"
-has rep/issue.md "![the model](graph.svg)"
+has rep/issue.md "![the model, its failing output marked](graph.svg)"
 has rep/issue.md "    retort -c 'findings report 1 --db f.db'"
 cmp -s <(sed -n '/^# `fault`/,$p' printed.txt | head -5) <(head -5 rep/issue.md) ||
   fail "findings report did not print the issue"
