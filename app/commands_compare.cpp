@@ -1,4 +1,5 @@
 // Commands that compare backends and graphs: compare, tolerance, inspect, and `export repro`.
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -301,6 +302,9 @@ void write_bundle(Session& s, const std::string& dir, size_t n, ReproOptions opt
     if (options.passes.empty() && find_pass_switches(finding->backend_a))
       options.passes = issue_passes(blame_failure(s, *report, *finding, out));
     IssueFacts facts{.script = read_file(dir + "/repro.py"),
+                     .program = std::count(bundle.files.begin(), bundle.files.end(), "model_a.py")
+                                    ? read_file(dir + "/model_a.py")
+                                    : std::string(),
                      .picture = "graph.svg",
                      .retort_command = options.retort_command,
                      .retort_version = fmt::format("Retort {}", kRetortVersion),

@@ -290,6 +290,11 @@ std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
   std::string rtg = rtg_can_print(g) ? print_rtg(g) : std::string("(names not printable)\n");
   text += fmt::format("In Retort's text form (one ONNX node per line):\n\n{}\n{}{}\n\n",
                       fence_for(rtg), rtg, fence_for(rtg));
+  if (!facts.program.empty())
+    text += fmt::format(
+        "The program the compiler ran, generated from it (model_a.py, its constants in "
+        "model_a/):\n\n{}python\n{}{}\n\n",
+        fence_for(facts.program), facts.program, fence_for(facts.program));
   text += "Inputs:\n\n" + inputs_text(report, f, g) + "\n";
   text += expected_against_actual(report, f);
   text += "## Reproduce\n\n";

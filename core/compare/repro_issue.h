@@ -16,7 +16,10 @@
 namespace retort {
 
 struct IssueFacts {
-  std::string script;          // the bundle's main script (repro.py), shown in full
+  std::string script;  // the bundle's main script (repro.py), shown in full
+  // The program the compiler ran, for a framework with no ONNX importer (model_a.py of the
+  // bundle, core/compare/repro.h); empty: the ONNX model is what it ran.
+  std::string program;
   std::string picture;         // the graph's picture, a file name in the bundle; empty: none
   std::string retort_command;  // the command that reproduces it in Retort
   std::string retort_version;  // "retort 0.9.0"

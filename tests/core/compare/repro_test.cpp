@@ -282,6 +282,7 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
       write_repro(dir.path.string(), report, *report.bug(1),
                   {{"ort:O3", worker_info("ort:O3", {{"opt_level", "all"}})}}, options_for_tests());
   IssueFacts facts{.script = dir.text("repro.py"),
+                   .program = "def forward(x0):\n    return x0\n",
                    .picture = "graph.svg",
                    .retort_command = "retort -c 'findings report 3'",
                    .retort_version = "Retort 0.4.0",
@@ -310,7 +311,8 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
   EXPECT_TRUE(has(md, "| `y` | f32[2,3] | f32[2,3] |")) << md;
   EXPECT_TRUE(has(md, "![the model, its failing output marked](graph.svg)")) << md;
   EXPECT_TRUE(has(md, "m = mul(x, x)")) << md;
-  EXPECT_LT(md.find("m = mul(x, x)"), md.find("import onnxruntime as ort")) << md;
+  EXPECT_LT(md.find("m = mul(x, x)"), md.find("def forward(x0):")) << md;
+  EXPECT_LT(md.find("def forward(x0):"), md.find("import onnxruntime as ort")) << md;
   EXPECT_TRUE(has(md, "    retort -c 'findings report 3'")) << md;
   EXPECT_EQ(failing_output_notes(*report.bug(1)),
             (std::map<std::string, std::string>{{"y", "mismatch: 1 of 6 elements"}}));
