@@ -173,9 +173,12 @@ std::string expected_side(const Finding& f) {
 std::string summary(const Finding& f, const Graph& g) {
   std::string who = fmt::format("{} on a {}-node model", markdown_code(f.backend_a), g.op_count());
   const OutputDiff* d = first_failing(f);
+  // A failed run's first line, cut: the section below quotes it whole.
+  constexpr size_t kLongest = 160;
   if (!d)
-    return fmt::format("{} does not finish the run: {}.", who,
-                       markdown_code(f.message.substr(0, f.message.find('\n'))));
+    return fmt::format(
+        "{} does not finish the run: {}.", who,
+        markdown_code(f.message.substr(0, std::min(f.message.find('\n'), kLongest))));
   std::string against =
       f.oracle == Oracle::Reference
           ? std::string("the reference")
