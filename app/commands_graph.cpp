@@ -175,9 +175,10 @@ void register_graph_commands(CommandRegistry& r) {
                  "`compare` that a compiler's developers run as it is: repro.py, using only the\n"
                  "compiler's public API and numpy (exit 1 when the bug shows), the ONNX models,\n"
                  "the inputs and the reference outputs (.npy), requirements.txt pinning the\n"
-                 "release's environment, and a README. --full adds Retort's replay through its workers; a\n"
-                 "backend with no standalone script gets only that. --issue adds issue.md and\n"
-                 "graph.svg, as `findings report` (docs/bugs.md). See docs/compare.md.",
+                 "release's environment, and a README. --full adds Retort's replay through its\n"
+                 "workers; a backend with no standalone script gets only that. --issue adds\n"
+                 "issue.md and graph.svg, as `findings report` (docs/bugs.md). See\n"
+                 "docs/compare.md.",
          .run = run_export,
          .restorable = false});
 }
