@@ -1,4 +1,5 @@
 // Commands that compare backends and graphs: compare, tolerance, inspect, and `export repro`.
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "app/backend_names.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/issue_bundle.h"
 #include "app/sigint_cancels.h"
 #include "core/backend/backend_set.h"
 #include "core/backend/family.h"
@@ -15,6 +17,7 @@
 #include "core/base/terminal_text.h"
 #include "core/base/version.h"
 #include "core/campaign/blame.h"
+#include "core/campaign/review.h"
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
 #include "core/compare/repro.h"
@@ -162,13 +165,123 @@ std::string issue_passes(const PassBlame& b) {
   return fmt::format("{}, turned off through {}", blame_text(b), switches->how);
 }
 
-void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
-                        bool issue, Output& out) {
+namespace {
+
+// The backends of a compare that a finding's check needs: its two sides and the reference.
+std::vector<Backend*> finding_backends(Session& s, const CompareReport& report, const Finding& f) {
+  std::vector<Backend*> out;
+  for (const std::string& name : report.backends)
+    if (name == "ref" || name == f.backend_a || name == f.backend_b)
+      out.push_back(&s.backends().get(name));
+  return out;
+}
+
+// One check of a compare: the report and the number of its finding (as report.bug counts).
+struct Check {
+  CompareReport report;
+  size_t n = 0;
+  const Finding& finding() const { return *report.bug(n); }
+};
+
+// The finding's graphs as the compare ran them.
+ReduceCase compared_case(const CompareReport& report, const Finding& f) {
+  ReduceCase c{compared_graph(report, f.graph_a), std::nullopt, {}};
+  if (f.graph_b != f.graph_a) c.b = compared_graph(report, f.graph_b);
+  return c;
+}
+
+// `c` (the graph under test and, for a pair, the graph it must agree with) compared as
+// `report` compared finding `f`, and signed; nullopt when it does not fail that way there.
+std::optional<Check> compare_again(Session& s, const CompareReport& report, const Finding& f,
+                                   const ReduceCase& c) {
+  // In the report's order: its first graph is the one the inputs are drawn for.
+  std::vector<CompareGraph> graphs;
+  for (const std::string& name : report.graphs) {
+    if (name == f.graph_a) graphs.push_back({name, &c.a});
+    if (c.b && name == f.graph_b) graphs.push_back({name, &*c.b});
+  }
+  std::vector<Backend*> backends = finding_backends(s, report, f);
+  CompareOptions options{.seed = f.seed, .runs = 1, .tolerances = report.tolerances};
+  options.mutations = report.mutations;
+  Check out{run_compare(graphs, backends, options, report.inputs), 0};
+  sign_findings(out.report, backends);
+  for (size_t n = 1; n <= out.report.bug_count(); ++n) {
+    const Finding* b = out.report.bug(n);
+    if (b->oracle == f.oracle && b->verdict == f.verdict && b->backend_a == f.backend_a &&
+        b->graph_a == f.graph_a && b->backend_b == f.backend_b && b->graph_b == f.graph_b) {
+      out.n = n;
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
+// What an issue shows of finding `f` of `report`: the reduced graphs `source` has (compared
+// again), else its own, cut to what feeds the outputs its verdict comes from (compared again);
+// nullopt when neither fails that way and the compare's own check stands.
+std::optional<Check> focused_check(Session& s, const CompareReport& report, const Finding& f,
+                                   const IssueSource& source, Output& out) {
+  std::optional<Check> at;
+  if (source.reduced) {
+    at = compare_again(s, report, f, *source.reduced);
+    if (!at)
+      out.print(
+          "note: the review's reduced graph does not fail that way here: the issue shows the "
+          "finding's graph");
+  }
+  const CompareReport& from = at ? at->report : report;
+  const Finding& failing = at ? at->finding() : f;
+  std::set<std::string> outputs = verdict_outputs_a(failing);
+  if (outputs.empty()) return at;  // a run that did not finish: every output stays
+  ReduceCase whole = compared_case(from, failing);
+  ReduceCase part = only_outputs(whole, outputs, verdict_outputs_b(failing));
+  if (part.nodes() == whole.nodes() && part.a.outputs == whole.a.outputs) return at;
+  if (std::optional<Check> cut = compare_again(s, from, failing, part)) return cut;
+  out.print(
+      "note: without the outputs its verdict does not come from the failure does not show: the "
+      "issue keeps them");
+  return at;
+}
+
+// The second opinion of a compare: who agrees with the reference on the graph under test.
+std::string compare_opinion(const CompareReport& report, const Finding& f) {
+  Agreement a;
+  for (size_t g = 0; g < report.graphs.size(); ++g) {
+    if (report.graphs[g] != f.graph_a) continue;
+    for (size_t b = 0; b < report.backends.size(); ++b) {
+      Verdict v = report.cell(b, g).verdict;
+      (v == Verdict::Pass ? a.agree
+       : is_bug(v)        ? a.differ
+                          : a.silent)
+          .push_back(report.backends[b]);
+    }
+  }
+  return a.str();
+}
+
+void write_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
+                  const IssueSource* issue, Output& out) {
   const CompareReport* report = s.compare_report();
   if (!report) fail("no compare results yet: run `compare` first");
   const Finding* finding = report->bug(n);
   if (!finding)
     fail("the last compare has {} findings; there is no #{} to reproduce", report->bug_count(), n);
+  // Who agrees, from the compare as the user ran it: the focused one runs only the finding's
+  // sides and the reference.
+  std::string opinion = !issue                    ? std::string()
+                        : !issue->opinion.empty() ? issue->opinion
+                                                  : compare_opinion(*report, *finding);
+  std::optional<Check> focused =
+      issue ? focused_check(s, *report, *finding, *issue, out) : std::nullopt;
+  if (focused) {
+    out.print("the issue shows {} of {} nodes: {}",
+              compared_case(focused->report, focused->finding()).nodes(),
+              compared_case(*report, *finding).nodes(),
+              issue->reduced ? "the review's reduced graph, cut to the failing outputs"
+                             : "what feeds the failing outputs");
+    report = &focused->report;
+    finding = &focused->finding();
+  }
   options.backends_dir = scripts_dir() + "/backends";
   ReproBundle bundle = write_repro(dir, *report, *finding, repro_backends(s.backends()), options);
   out.print("wrote {} files to {} for: {}", bundle.files.size(), terminal_name(dir),
@@ -189,19 +302,38 @@ void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptio
     if (options.passes.empty() && find_pass_switches(finding->backend_a))
       options.passes = issue_passes(blame_failure(s, *report, *finding, out));
     IssueFacts facts{.script = read_file(dir + "/repro.py"),
+                     .program = std::count(bundle.files.begin(), bundle.files.end(), "model_a.py")
+                                    ? read_file(dir + "/model_a.py")
+                                    : std::string(),
                      .picture = "graph.svg",
                      .retort_command = options.retort_command,
                      .retort_version = fmt::format("Retort {}", kRetortVersion),
-                     .passes = options.passes};
-    render_dot_file(graph_picture(graph_named(s, finding->graph_a)), dir + "/" + facts.picture,
-                    options.force);
+                     .passes = options.passes,
+                     .opinion = opinion};
+    render_dot_file(
+        failing_picture(compared_graph(*report, finding->graph_a), failing_output_notes(*finding)),
+        dir + "/" + facts.picture, options.force);
     std::string text = repro_issue_markdown(*report, *finding, bundle, facts);
     write_file_in(dir, "issue.md", text, true);
-    out.write(text);
+    // The workbench's log is for lines: a long text there buries what came before it.
+    if (!out.log()) out.write(text);
     out.print("wrote {}/issue.md, an issue ready to file, with its picture {}", terminal_name(dir),
               facts.picture);
   }
   out.print("run: cd {} && {}", shell_word(dir), bundle.run_line());
+}
+
+}  // namespace
+
+void write_repro_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
+                        bool issue, Output& out) {
+  IssueSource none;
+  write_bundle(s, dir, n, std::move(options), issue ? &none : nullptr, out);
+}
+
+void write_issue_bundle(Session& s, const std::string& dir, size_t n, ReproOptions options,
+                        const IssueSource& issue, Output& out) {
+  write_bundle(s, dir, n, std::move(options), &issue, out);
 }
 
 void run_export_repro(Session& s, const Args& args, Output& out) {

@@ -1,6 +1,7 @@
 // `findings` lists, shows, opens, exports, reports and merges what campaigns found in a findings
 // database (core/findings); `fuzz` (commands_fuzz.cpp) fills it. docs/campaigns.md, docs/bugs.md.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -11,6 +12,7 @@
 
 #include "app/backend_names.h"
 #include "app/commands.h"
+#include "app/issue_bundle.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 #include "core/base/terminal_text.h"
@@ -22,6 +24,7 @@
 #include "core/campaign/review.h"
 #include "core/compare/verdict.h"
 #include "core/io/json_reader.h"
+#include "core/io/rtg.h"
 
 namespace retort {
 
@@ -323,6 +326,24 @@ std::optional<PassBlame> finding_blame(Session& s, FindingsDb& db, const Finding
   return b;
 }
 
+// What the review stored of a finding for its issue: its reduced graphs (nullopt when it was not
+// reduced, or they do not read) and its second opinion.
+IssueSource reviewed_source(const FindingsDb& db, const FindingRecord& f) {
+  IssueSource source;
+  std::map<std::string, FindingReview> reviews = db.reviews();
+  auto r = reviews.find(f.signature.key());
+  if (r == reviews.end()) return source;
+  if (auto a = Agreement::from_json(r->second.agreement)) source.opinion = a->str();
+  if (r->second.reduced.empty()) return source;
+  try {
+    ReduceCase c{parse_rtg(r->second.reduced, "the reduced graph"), std::nullopt, {}};
+    if (!r->second.reduced_b.empty()) c.b = parse_rtg(r->second.reduced_b, "the reduced graph");
+    source.reduced = std::move(c);
+  } catch (const Error&) {
+  }
+  return source;
+}
+
 // `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
 void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Args& args,
                     Output& out) {
@@ -334,13 +355,19 @@ void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Ar
   ReproOptions options;
   options.force = args.has("--force");
   options.full = args.has("--full");
-  // A line to paste: the database's name quoted for Retort's command line, then the whole for
+  // A line to paste: the database by its file name, none for the default one (where it lies
+  // here is nobody's business upstream), quoted for Retort's command line, then the whole for
   // the shell's.
-  options.retort_command = command_text(
-      {"retort", "-c", fmt::format("findings report {} --db {}", f.id, shell_word(db.path()))});
+  std::string name = std::filesystem::path(db.path()).filename().string();
+  options.retort_command =
+      command_text({"retort", "-c",
+                    db.path() == FindingsDb::default_path()
+                        ? fmt::format("findings report {}", f.id)
+                        : fmt::format("findings report {} --db {}", f.id, shell_word(name))});
   if (std::optional<PassBlame> b = finding_blame(s, db, f, *s.compare_report()->bug(n), out))
     options.passes = issue_passes(*b);
-  write_repro_bundle(s, dir, n, options, true, out);
+  IssueSource source = reviewed_source(db, f);
+  write_issue_bundle(s, dir, n, options, source, out);
 }
 
 void merge_findings(Session&, const Args& args, Output& out) {
@@ -510,10 +537,12 @@ void register_findings_commands(CommandRegistry& r) {
                run_export},
               {"report",
                {n, {"DIR", Completion::FilePath, true}},
-               "Writes that bundle (default DIR finding-N), a picture of the failing graph\n"
-               "and issue.md, an issue ready to file upstream: title, compiler and release,\n"
-               "the standalone script, expected against actual, the graph, and the Retort\n"
-               "command; it prints the issue.",
+               "Writes that bundle (default DIR finding-N) of the review's reduced graph\n"
+               "when it has one, cut to what feeds the failing outputs; a picture of it with\n"
+               "those outputs marked; and issue.md, an issue ready to file upstream: the\n"
+               "failing op and its attributes, a summary, compiler and release, the second\n"
+               "opinion, the model, expected against actual, the standalone script and the\n"
+               "Retort command. It prints the issue; in the workbench, where it is.",
                run_report},
               {"blame",
                {n},

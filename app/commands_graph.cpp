@@ -166,7 +166,8 @@ void register_graph_commands(CommandRegistry& r) {
               {"--full", "", "export repro: also Retort's replay through its workers (replay/)"},
               {"--issue", "",
                "export repro: also issue.md, an issue ready to file that names the passes the "
-               "difference needs (as `findings blame`), and graph.svg"}},
+               "difference needs (as `findings blame`), and graph.svg; both, and the bundle, of "
+               "what feeds the failing outputs only"}},
          .summary = "Save the current graph as .rtg, .json or .onnx, or a reproducer bundle.",
          .help = "The format is chosen by FILE's extension. An existing file is never replaced\n"
                  "unless --force is given.\n"
@@ -174,9 +175,10 @@ void register_graph_commands(CommandRegistry& r) {
                  "`compare` that a compiler's developers run as it is: repro.py, using only the\n"
                  "compiler's public API and numpy (exit 1 when the bug shows), the ONNX models,\n"
                  "the inputs and the reference outputs (.npy), requirements.txt pinning the\n"
-                 "release, and a README. --full adds Retort's replay through its workers; a\n"
-                 "backend with no standalone script gets only that. --issue adds issue.md and\n"
-                 "graph.svg, as `findings report` (docs/bugs.md). See docs/compare.md.",
+                 "release's environment, and a README. --full adds Retort's replay through its\n"
+                 "workers; a backend with no standalone script gets only that. --issue adds\n"
+                 "issue.md and graph.svg, as `findings report` (docs/bugs.md). See\n"
+                 "docs/compare.md.",
          .run = run_export,
          .restorable = false});
 }

@@ -43,6 +43,16 @@ std::string graph_picture(const Graph& g) {
   return graph_dot(g);
 }
 
+std::string failing_picture(const Graph& g, const std::map<std::string, std::string>& failing) {
+  constexpr const char* kFailing = "tomato";
+  GraphDotOptions options;
+  for (const auto& [value, note] : failing) {
+    options.output_marks[value] = {kFailing, note};
+    if (const Node* n = g.producer(value)) options.fill[n->name] = kFailing;
+  }
+  return graph_dot(g, options);
+}
+
 std::string egraph_picture(const Session& s, const EGraphPictureOptions& o, std::string* note) {
   const EGraphWork& w = s.egraph();
   DotOptions options;

@@ -2,6 +2,7 @@
 // with the extracted variants' choices marked (POLYJUICE Fig. 6), or the diff of two graphs.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,9 @@ namespace retort {
 const Graph& named_graph(const Session& s, const std::string& name);
 
 std::string graph_picture(const Graph& g);
+// A report's picture: g with its failing outputs (value name -> what is wrong, "wrong shape")
+// marked, and the nodes that compute them filled.
+std::string failing_picture(const Graph& g, const std::map<std::string, std::string>& failing);
 // Every variant extracted from the current e-graph is marked in its own colour: min in
 // palegreen, max in lightsalmon, the others from a fixed palette in name order.
 // `around` (with `depth`) draws only the classes near one class; `variants_only` only the

@@ -14,6 +14,7 @@
 
 #include "core/backend/backend_set.h"
 #include "core/backend/command_run.h"
+#include "core/backend/release_pins.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
 #include "core/base/user_dirs.h"
@@ -62,24 +63,6 @@ bool is_release(const std::string& v) {
              v.begin(), v.end(),
              [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }) ||
          v.find(".post") != std::string::npos;
-}
-
-// Orders "1.9.0" before "1.10.0".
-bool version_less(const std::string& a, const std::string& b) {
-  auto parts = [](const std::string& v) {
-    std::vector<long> out;
-    std::string cur;
-    for (char c : v + ".") {
-      if (std::isdigit(static_cast<unsigned char>(c))) {
-        cur += c;
-      } else {
-        out.push_back(cur.empty() ? 0 : std::stol(cur));
-        cur.clear();
-      }
-    }
-    return out;
-  };
-  return parts(a) < parts(b);
 }
 
 // The installer's own words for why it failed, in one line: its last line naming an error.

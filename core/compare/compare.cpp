@@ -182,12 +182,15 @@ std::string Finding::str() const {
   std::string against = backend_b == backend_a ? graph_b
                         : graph_b == graph_a   ? backend_b
                                                : fmt::format("{} on {}", backend_b, graph_b);
+  // The outputs the verdict comes from first: a shape mismatch's text starts at the output of
+  // the wrong shape, not at another that merely differs (issue 41).
   std::string detail = message;
-  for (const auto& d : outputs) {
-    if (d.verdict == Verdict::Pass) continue;
-    if (!detail.empty()) detail += "; ";
-    detail += d.str();
-  }
+  for (bool carries : {true, false})
+    for (const auto& d : outputs) {
+      if (d.verdict == Verdict::Pass || (d.verdict == verdict) != carries) continue;
+      if (!detail.empty()) detail += "; ";
+      detail += d.str();
+    }
   if (!undefined.empty()) detail += fmt::format(" (undefined: {})", undefined);
   return fmt::format("[{}] {} on {} vs {} (seed {}): {}: {}", oracle_name(oracle), backend_a,
                      graph_a, against, seed, verdict_name(verdict), detail);

@@ -85,6 +85,20 @@ std::vector<ValuePair> pair_by_names(const Graph& a, const Graph& b) {
   return pairs;
 }
 
+std::set<std::string> verdict_outputs_a(const Finding& f) {
+  std::set<std::string> out;
+  for (const OutputDiff& d : f.outputs)
+    if (d.verdict == f.verdict) out.insert(d.actual_name);
+  return out;
+}
+
+std::set<std::string> verdict_outputs_b(const Finding& f) {
+  std::set<std::string> out;
+  for (const OutputDiff& d : f.outputs)
+    if (d.verdict == f.verdict) out.insert(d.expected_name);
+  return out;
+}
+
 std::set<std::string> values_upstream(const Graph& g, const std::set<std::string>& values) {
   std::set<std::string> seen = values;
   std::vector<std::string> todo(values.begin(), values.end());

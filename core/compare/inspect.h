@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/backend/backend.h"
+#include "core/compare/compare.h"
 #include "core/compare/tensor_diff.h"
 #include "core/compare/undefined_check.h"
 #include "core/egraph/egraph.h"
@@ -33,6 +34,12 @@ std::vector<ValuePair> pair_by_names(const Graph& a, const Graph& b);
 
 // The values of g that `values` are computed from, themselves included.
 std::set<std::string> values_upstream(const Graph& g, const std::set<std::string>& values);
+
+// The outputs a finding's verdict comes from: those whose diff carries it (a MaxPool output of
+// the wrong shape beside an int64 sum that differs), by name in its graph under test (graph_a)
+// and in the graph it had to agree with (graph_b); empty for a run that did not finish.
+std::set<std::string> verdict_outputs_a(const Finding& f);
+std::set<std::string> verdict_outputs_b(const Finding& f);
 
 struct InspectSide {
   std::string label;  // "v1 on ort:O3", for messages

@@ -333,6 +333,15 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
   return CheckOutcome::Other;
 }
 
+ReduceCase only_outputs(ReduceCase c, const std::set<std::string>& a_outputs,
+                        const std::set<std::string>& b_outputs) {
+  std::erase_if(c.a.outputs, [&](const std::string& o) { return !a_outputs.count(o); });
+  if (c.b) std::erase_if(c.b->outputs, [&](const std::string& o) { return !b_outputs.count(o); });
+  if (c.a.outputs.empty() || (c.b && c.b->outputs.empty())) fail("no output is left");
+  finish(c);
+  return c;
+}
+
 ReduceResult reduce_case(const ReduceCase& start, const ReduceTarget& target,
                          const BackendLookup& backends, const ReduceOptions& options) {
   using Clock = std::chrono::steady_clock;

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/compare/signature.h"
@@ -74,6 +75,12 @@ using BackendLookup = std::function<Backend&(const std::string&)>;
 // Whether a case shows the target failure.
 CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
                         const BackendLookup& backends);
+
+// The case cut down to the outputs `a_outputs` of a and `b_outputs` of b (in their order), with
+// the nodes, constants and inputs that feed none of them dropped: what a report shows of a
+// failure. Throws Error when no output is left or what is left does not type.
+ReduceCase only_outputs(ReduceCase c, const std::set<std::string>& a_outputs,
+                        const std::set<std::string>& b_outputs);
 
 // Throws Error when `start` does not show the failure.
 ReduceResult reduce_case(const ReduceCase& start, const ReduceTarget& target,

@@ -10,6 +10,7 @@
 
 #include "core/backend/family.h"
 #include "core/backend/family_env.h"
+#include "core/backend/release_pins.h"
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/compare/output_match.h"
@@ -170,6 +171,27 @@ std::string requirement(const std::string& pattern, const std::string& version,
   return has.empty() ? package : fmt::format(fmt::runtime(pattern), has);
 }
 
+// requirements.txt of a release's reproducer: its runner's packages first (the compiler's package
+// first of all: ReproBundle::compiler), each pinned as the release's environment has it, then
+// the rest of that environment (release_pins); in a user's environment, only the runner's
+// packages, at the versions it has.
+std::vector<std::string> requirements_of(const FamilyDef& fam, const std::string& version,
+                                         const std::optional<PythonEnvironment>& python) {
+  const auto& patterns = fam.repro_requirements.empty() ? fam.packages : fam.repro_requirements;
+  std::map<std::string, std::string> pins;
+  if (!python) pins = release_pins(fam, version);
+  std::vector<std::string> out;
+  for (const auto& p : patterns) {
+    std::string line = requirement(p, version, python);
+    auto pin = pins.find(requirement_package(line));
+    if (pin != pins.end() && line.find("==") == std::string::npos) line = pin->second;
+    if (pin != pins.end()) pins.erase(pin);
+    out.push_back(line);
+  }
+  for (const auto& [name, pin] : pins) out.push_back(pin);
+  return out;
+}
+
 }  // namespace
 
 std::map<std::string, ReproBackend> repro_backends(BackendSet& backends) {
@@ -282,9 +304,7 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
   std::string doc;
   if (standalone) {
     const FamilyDef& fam = *family->family;
-    const auto& patterns = fam.repro_requirements.empty() ? fam.packages : fam.repro_requirements;
-    for (const auto& p : patterns)
-      bundle.requirements.push_back(requirement(p, family->version, runs[0].how->python));
+    bundle.requirements = requirements_of(fam, family->version, runs[0].how->python);
     // "onnxruntime 1.30.0": the package a maintainer knows, at the release.
     bundle.compiler = bundle.requirements[0];
     if (size_t eq = bundle.compiler.find("=="); eq != std::string::npos)

@@ -170,12 +170,7 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& 
   }
   // Verdict and op from the same outputs: those that carry the finding's verdict (a MaxPool
   // output of the wrong shape beside an int64 sum that differs is a shape mismatch at max_pool).
-  std::set<std::string> outputs_a, outputs_b;
-  for (const OutputDiff& d : f.outputs)
-    if (d.verdict == f.verdict) {
-      outputs_a.insert(d.actual_name);
-      outputs_b.insert(d.expected_name);
-    }
+  std::set<std::string> outputs_a = verdict_outputs_a(f), outputs_b = verdict_outputs_b(f);
   // The side under test first; the side it had to agree with may be the wrong one (ort:O0 in
   // an optimization check, the original in an equivalence check).
   if (auto c = against_reference(f.backend_a, f.graph_a, f.seed, outputs_a)) return c;

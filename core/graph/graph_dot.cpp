@@ -82,7 +82,12 @@ class DotWriter {
                         n.inputs.size() > 1 ? fmt::format("{}: ", k) : "");
     }
     for (const auto& out : g_.outputs) {
-      vertex(dot_output_id(out), out, "doubleoctagon", "");
+      auto mark = options_.output_marks.find(out);
+      if (mark == options_.output_marks.end())
+        vertex(dot_output_id(out), out, "doubleoctagon", "");
+      else
+        vertex(dot_output_id(out), fmt::format("{}\n{}", out, mark->second.second), "doubleoctagon",
+               mark->second.first);
       edge_from_value(out, dot_output_id(out), "");
     }
     regions();

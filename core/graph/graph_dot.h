@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/graph/graph.h"
 
@@ -14,6 +15,9 @@ namespace retort {
 struct GraphDotOptions {
   // Op nodes (by node name) filled with a colour: the last rewrite's additions, a diff...
   std::map<std::string, std::string> fill;
+  // Output markers (by value name) filled with a colour and labelled with a note under the
+  // name: a report's failing output ("wrong shape").
+  std::map<std::string, std::pair<std::string, std::string>> output_marks;
   bool show_constants = true;
   bool show_attrs = true;
   std::string cluster;    // when set, the graph is one `subgraph cluster_<cluster>` (for diffs)

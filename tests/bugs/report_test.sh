@@ -24,7 +24,7 @@ attach="backend attach fault --cmd '$fault --fault perturb --perturb-op mul'"
 "$retort" -c "$attach; findings report 1 rep --db f.db" >printed.txt
 has rep/issue.md '# `fault`: '
 has rep/issue.md "## Expected and actual"
-has rep/issue.md "![the model](graph.svg)"
+has rep/issue.md "![the model, its failing output marked](graph.svg)"
 has rep/issue.md "    retort -c 'findings report 1 --db f.db'"
 cmp -s <(sed -n '/^# `fault`/,$p' printed.txt | head -5) <(head -5 rep/issue.md) ||
   fail "findings report did not print the issue"
@@ -37,7 +37,7 @@ status=0
 sample=$repo/samples/bugs/ort_maxpool_same_dilation.rtg
 "$retort" -c "load $sample; compare --backends ref ort:O0; export repro mp --issue" >/dev/null
 has mp/issue.md "onnxruntime==1.30.0"
-has mp/issue.md "MaxPool gives an output of the wrong shape or type"
+has mp/issue.md "MaxPool (auto_pad=SAME_UPPER, dilations=[2]) gives an output of the wrong shape"
 has mp/issue.md "import onnxruntime as ort"
 has mp/requirements.txt "onnxruntime==1.30.0"
 if [ -n "${RETORT_REPRO_ORT_PYTHON:-}" ]; then

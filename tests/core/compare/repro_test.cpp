@@ -5,6 +5,7 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -271,8 +272,9 @@ TEST(CompareRepro, AVariantWithReorderedOutputsIsComparedByName) {
   EXPECT_FLOAT_EQ(read_npy(dir.text("expected_b/output_0.npy")).get(0), std::exp(x.get(0)));
 }
 
-// The issue of `findings report`: a title naming the compiler and the ONNX ops, how to run the
-// standalone script, the small inputs inline, expected against actual, the picture, the command.
+// The issue of `findings report`: a title naming the compiler and the op the failing output
+// comes from, a one-line summary, the second opinion, the model (its picture and text) before the
+// standalone script, the small inputs inline, expected against actual, the command.
 TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
   CompareReport report = wrong_mul_report(kGraph, "ort:O3");
   TempDir dir;
@@ -280,21 +282,88 @@ TEST(CompareRepro, IssueMarkdownHasWhatAMaintainerAsksFor) {
       write_repro(dir.path.string(), report, *report.bug(1),
                   {{"ort:O3", worker_info("ort:O3", {{"opt_level", "all"}})}}, options_for_tests());
   IssueFacts facts{.script = dir.text("repro.py"),
+                   .program = "def forward(x0):\n    return x0\n",
                    .picture = "graph.svg",
                    .retort_command = "retort -c 'findings report 3'",
                    .retort_version = "Retort 0.4.0",
-                   .passes = ""};
+                   .passes = "",
+                   .opinion = "ort:O3 alone differs; ref, onnx-ref:default agree"};
   std::string md = repro_issue_markdown(report, *report.bug(1), b, facts);
-  EXPECT_EQ(md.substr(0, md.find('\n')), "# `onnxruntime " + default_version(*find_family("ort")) +
-                                             "`: Mul + Add gives a wrong result")
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < md.size();) {
+    size_t end = md.find('\n', at);
+    lines.push_back(md.substr(at, end - at));
+    at = end + 1;
+  }
+  ASSERT_GT(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "# `onnxruntime " + default_version(*find_family("ort")) +
+                          "`: Add gives a wrong result")
       << md;
+  EXPECT_EQ(lines[1], "");
+  EXPECT_EQ(lines[2],
+            "`ort:O3` on a 2-node model gives output `y` (f32[2,3]) with 1 of 6 "
+            "elements off from the reference.")
+      << md;
+  EXPECT_TRUE(has(md, "reference): `ort:O3 alone differs; ref, onnx-ref:default agree`")) << md;
   EXPECT_TRUE(has(md, "venv/bin/pip install -r requirements.txt")) << md;
   EXPECT_TRUE(has(md, "import onnxruntime as ort")) << md;
   EXPECT_TRUE(has(md, "- `x`: f32[2,3] = [")) << md;
   EXPECT_TRUE(has(md, "| `y` | f32[2,3] | f32[2,3] |")) << md;
-  EXPECT_TRUE(has(md, "![the model](graph.svg)")) << md;
+  EXPECT_TRUE(has(md, "![the model, its failing output marked](graph.svg)")) << md;
   EXPECT_TRUE(has(md, "m = mul(x, x)")) << md;
+  EXPECT_LT(md.find("m = mul(x, x)"), md.find("def forward(x0):")) << md;
+  EXPECT_LT(md.find("def forward(x0):"), md.find("import onnxruntime as ort")) << md;
   EXPECT_TRUE(has(md, "    retort -c 'findings report 3'")) << md;
+  EXPECT_EQ(failing_output_notes(*report.bug(1)),
+            (std::map<std::string, std::string>{{"y", "mismatch: 1 of 6 elements"}}));
+}
+
+// The title names the failing op with the attributes it was given that are not ONNX's defaults
+// (not the required kernel_shape, not storage_order=0), and the symptom of a wrong shape.
+TEST(CompareRepro, IssueTitleNamesTheOpAndItsAttributes) {
+  Graph g = parse_rtg(
+      "graph p\ninput x : f32[1,1,8]\n"
+      "y = max_pool(x, kernel_shape=[3], dilations=[2], auto_pad=\"SAME_LOWER\", "
+      "storage_order=0)\noutput y\n");
+  CompareReport report = wrong_mul_report(g, "ort:O0");
+  ASSERT_NE(report.bug(1), nullptr);
+  TempDir dir;
+  ReproBundle b = write_repro(dir.path.string(), report, *report.bug(1),
+                              {{"ort:O0", worker_info("ort:O0", {})}}, options_for_tests());
+  std::string md = repro_issue_markdown(report, *report.bug(1), b, IssueFacts{});
+  EXPECT_EQ(md.substr(0, md.find('\n')),
+            "# `onnxruntime " + default_version(*find_family("ort")) +
+                "`: MaxPool (auto_pad=SAME_LOWER, dilations=[2]) gives a wrong result")
+      << md;
+}
+
+// requirements.txt pins what an old release needs in a fresh environment: ORT's wheels before
+// 1.19.0 were built against numpy 1 (scripts/backends/locks/repro_pins.tsv); a release
+// installed here pins every package of its environment at the version installed there.
+TEST(CompareRepro, RequirementsPinTheReleasesEnvironment) {
+  CompareReport report = wrong_mul_report(kGraph, "ort@1.16.3:O3");
+  TempDir dir;
+  ReproBundle old =
+      write_repro(dir.path.string(), report, *report.bug(1),
+                  {{"ort@1.16.3:O3", worker_info("ort@1.16.3:O3", {})}}, options_for_tests());
+  EXPECT_EQ(old.requirements, (std::vector<std::string>{"onnxruntime==1.16.3", "numpy==1.26.4"}));
+
+  fs::path envs = dir.path / "envs";
+  fs::path site = envs / "iree@3.1.0" / "lib" / "python3.11" / "site-packages";
+  for (const char* d : {"iree_base_compiler-3.1.0.dist-info", "iree_base_runtime-3.1.0.dist-info",
+                        "numpy-1.26.4.dist-info", "typing_extensions-4.9.0.dist-info", "iree"})
+    fs::create_directories(site / d);
+  { std::ofstream(envs / "iree@3.1.0" / ".retort-complete") << ""; }
+  ::setenv("RETORT_ENVS_DIR", envs.c_str(), 1);
+  CompareReport iree = wrong_mul_report(kGraph, "iree@3.1.0:O3");
+  ReproBundle b =
+      write_repro((dir.path / "b").string(), iree, *iree.bug(1),
+                  {{"iree@3.1.0:O3", worker_info("iree@3.1.0:O3", {})}}, options_for_tests());
+  ::unsetenv("RETORT_ENVS_DIR");
+  EXPECT_EQ(b.requirements,
+            (std::vector<std::string>{"iree-base-compiler==3.1.0", "iree-base-runtime==3.1.0",
+                                      "numpy==1.26.4", "onnx", "typing_extensions==4.9.0"}));
+  EXPECT_EQ(b.compiler, "iree-base-compiler 3.1.0");
 }
 
 }  // namespace

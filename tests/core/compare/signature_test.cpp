@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "core/backend/worker_backend.h"
+#include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
 #include "core/io/rtg.h"
 #include "tests/core/compare/wrong_backend.h"
@@ -111,6 +113,11 @@ TEST(FailureSignature, VerdictAndOpComeFromTheSameOutput) {
   SignatureFinder finder(r, {&ref, &wrong});
   EXPECT_EQ(finder.of(*r.bug(1)),
             (FailureSignature{"bad", "reference", "nan-inf mismatch", "exp", "f32", "", ""}));
+  // Its text too: the output the verdict comes from first (issue 41: #27's verdict came from
+  // one output and its text from another).
+  std::string text = r.bug(1)->str();
+  EXPECT_NE(text.find("nan-inf mismatch: z: "), std::string::npos) << text;
+  EXPECT_EQ(verdict_outputs_a(*r.bug(1)), std::set<std::string>{"z"});
 }
 
 TEST(FailureSignature, OptimizationFindingBlamesTheWrongSideEvenWhenItIsTheBaseline) {

@@ -51,6 +51,19 @@ TEST(GraphDot, FillsTheChosenNodesAndPrefixesIdsInAClusters) {
   EXPECT_NE(dot.find("fillcolor=\"gold\""), std::string::npos);
 }
 
+// A report's failing output: its marker filled and saying what is wrong; the others plain.
+TEST(GraphDot, MarkedOutputsAreFilledWithTheirNote) {
+  Graph g = parse_rtg("graph m\ninput x : f32[2]\ny = neg(x)\nz = exp(x)\noutput y, z\n");
+  GraphDotOptions options;
+  options.output_marks["y"] = {"tomato", "wrong shape"};
+  std::string dot = graph_dot(g, options);
+  EXPECT_NE(dot.find("\"out:y\" [label=\"y\\nwrong shape\", shape=doubleoctagon, style=filled, "
+                     "fillcolor=\"tomato\"]"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("\"out:z\" [label=\"z\", shape=doubleoctagon]"), std::string::npos) << dot;
+}
+
 // A collapsed region is one dashed box; edges into and out of it attach to the box, once per
 // pair of ends, and edges inside it are gone.
 TEST(GraphDot, CollapsedNodesAreOneBox) {
