@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -248,6 +250,28 @@ TEST(SessionText, EGraphAndVariantsAfterSaturation) {
   EXPECT_EQ(views[1].label.substr(0, 8), "rewrites");
   EXPECT_FALSE(views[1].highlighted.empty());
   EXPECT_EQ(views[2].label, "variant min");
+}
+
+// split-of-concat's left side is a bare ?x: it matches every value of rank >= 1, so it has
+// matches on fig6, which has neither split nor concat. The pane marks the row and says why.
+TEST(SessionText, EGraphPaneExplainsMatchesOfRulesWhoseOpsTheGraphLacks) {
+  Session s;
+  s.set_graph(testing::fig6_graph());
+  s.build_egraph();
+  std::vector<StyledLine> eg = egraph_text(s);
+  auto row = std::find_if(eg.begin(), eg.end(), [](const StyledLine& l) {
+    return l.text.starts_with("split-of-concat ");
+  });
+  ASSERT_NE(row, eg.end());
+  EXPECT_TRUE(row->text.ends_with(" *")) << row->text;
+  EXPECT_TRUE(contains(eg,
+                       "* split-of-concat matches any value (left side ?x); it brings in "
+                       "concat, split"));
+  EXPECT_TRUE(contains(eg, "* concat-of-split matches any value"));
+  // A rule with an op on its left side gets no mark.
+  EXPECT_FALSE(contains(eg, "* add-comm"));
+  for (const StyledLine& l : eg)
+    if (l.text.starts_with("transpose-involution ")) EXPECT_FALSE(l.text.ends_with("*"));
 }
 
 TEST(SessionText, RewriteViewShowsTheAppliedRightHandSide) {
