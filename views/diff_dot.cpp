@@ -112,36 +112,48 @@ MovedOperands moved_operands(const Graph& a, const Graph& b, const GraphDiff& d)
 
 namespace {
 
-// Every style the picture uses, and only those: the fills with their counts (a rewritten pair
-// counts once), the link between a pair, an operand that moved, an unchanged region.
+// Every style the picture uses, and only those, in a column: the fills of the statuses present
+// with their counts (a rewritten pair counts once), the link between a pair, an operand that
+// moved, an unchanged region.
 std::string legend(const GraphDiff& d, bool moved, bool collapsed) {
-  std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n";
+  std::vector<std::pair<std::string, std::string>> entries;  // id, attributes
   for (DiffStatus s : {DiffStatus::Removed, DiffStatus::Added, DiffStatus::Rewritten}) {
     size_t n = d.count(s);
-    std::string what = s != DiffStatus::Rewritten ? fmt::format("{} ({})", diff_status_name(s), n)
-                                                  : fmt::format(
-                                                        "rewritten ({} pair{}): the same "
-                                                        "value computed another way",
-                                                        n, n == 1 ? "" : "s");
-    out += fmt::format(
-        "    \"legend:{}\" [label=\"{}\", shape=box, style=filled, fillcolor=\"{}\"];\n",
-        diff_status_name(s), what, color_of(s));
+    if (n == 0) continue;
+    std::string what =
+        s != DiffStatus::Rewritten
+            ? fmt::format("{} ({})", diff_status_name(s), n)
+            : fmt::format("rewritten ({} pair{}):\\nthe same value computed another way", n,
+                          n == 1 ? "" : "s");
+    entries.push_back({fmt::format("legend:{}", diff_status_name(s)),
+                       fmt::format("label=\"{}\", shape=box, style=filled, fillcolor=\"{}\"", what,
+                                   color_of(s))});
   }
+  if (entries.empty())
+    entries.push_back({"legend:none", "label=\"no node changed\", shape=plaintext"});
   if (d.count(DiffStatus::Rewritten) > 0)
-    out +=
-        "    \"legend:pair\" [label=\"- - -  joins a rewritten node to its counterpart\", "
-        "shape=plaintext, fontcolor=\"goldenrod4\"];\n";
+    entries.push_back({"legend:pair",
+                       "label=\"- - -  joins a rewritten node\\nto its counterpart\", "
+                       "shape=plaintext, fontcolor=\"goldenrod4\""});
   if (moved)
-    out += fmt::format(
-        "    \"legend:moved\" [label=<<font point-size=\"20\" color=\"{}\">0</font> <font "
-        "point-size=\"20\" color=\"{}\">1</font>  an operand that moved: its colour follows "
-        "the value, its digit is its position>, shape=plaintext];\n",
-        kMovedColors[0], kMovedColors[1]);
+    entries.push_back(
+        {"legend:moved",
+         fmt::format(
+             "label=<<font point-size=\"20\" color=\"{}\">0</font> <font "
+             "point-size=\"20\" color=\"{}\">1</font>  an operand that moved:<br/>its "
+             "colour follows the value,<br/>its digit is its new position>, shape=plaintext",
+             kMovedColors[0], kMovedColors[1])});
   if (collapsed)
-    out +=
-        "    \"legend:unchanged\" [label=\"unchanged: nodes the same on both sides, drawn as "
-        "one box\", shape=box, style=dashed];\n";
-  return out + "  }\n";
+    entries.push_back({"legend:unchanged",
+                       "label=\"unchanged: nodes the same on both\\nsides, drawn as one box\", "
+                       "shape=box, style=dashed"});
+  std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n";
+  std::vector<std::string> ids;
+  for (const auto& [id, attrs] : entries) {
+    out += fmt::format("    \"{}\" [{}];\n", id, attrs);
+    ids.push_back(id);
+  }
+  return out + dot_column(ids) + "  }\n";
 }
 
 // Each node of A beside its counterpart in B (the same rank), and a rewritten pair joined by a

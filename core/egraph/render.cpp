@@ -122,7 +122,7 @@ std::vector<std::string> legend_entries(const std::vector<DotHighlight>& highlig
       colors += (colors.empty() ? "" : ":") + dot_escape(h.color);
     out.push_back(fmt::format(
         "legend_striped [label=\"striped: chosen by each\\nvariant whose colour it shows\", "
-        "style=striped, fillcolor=\"{}\"",
+        "style=striped, fillcolor=\"{}\", fontsize=10",
         colors));
   }
   if (compact)
@@ -145,9 +145,12 @@ std::vector<std::string> legend_entries(const std::vector<DotHighlight>& highlig
 
 std::string legend(const std::vector<DotHighlight>& highlights, const LegendNeeds& needs) {
   std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n    style=solid;\n";
-  for (const std::string& entry : legend_entries(highlights, needs, false))
+  std::vector<std::string> ids;
+  for (const std::string& entry : legend_entries(highlights, needs, false)) {
     out += "    " + entry + "];\n";
-  return out + "  }\n";
+    ids.push_back(entry.substr(0, entry.find(' ')));
+  }
+  return out + dot_column(ids) + "  }\n";
 }
 
 }  // namespace

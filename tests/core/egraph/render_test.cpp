@@ -97,7 +97,7 @@ TEST(Render, DotStripesENodesChosenByTwoHighlights) {
   EXPECT_NE(dot.find("legend_1 [label=\"chosen by max\""), std::string::npos);
   // The legend explains the stripes with a striped entry of its own.
   EXPECT_NE(dot.find("legend_striped [label=\"striped: chosen by each\\nvariant whose colour it "
-                     "shows\", style=striped, fillcolor=\"palegreen:lightsalmon\"]"),
+                     "shows\", style=striped, fillcolor=\"palegreen:lightsalmon\", fontsize=10]"),
             std::string::npos)
       << dot;
   opt.highlights.pop_back();
