@@ -40,6 +40,14 @@ double parse_seconds(const std::string& text, std::string_view option) {
   fail("{} wants a positive number of seconds, not '{}'", option, text);
 }
 
+size_t parse_number_from_1(const std::string& text, std::string_view what) {
+  std::string_view digits = text;
+  if (digits.starts_with('#')) digits.remove_prefix(1);
+  size_t k = parse_u64(digits, fmt::format("the {} number #K", what));
+  if (k == 0) fail("{} numbers start at #1", what);
+  return k;
+}
+
 std::function<void(size_t, size_t, const std::string&)> compare_progress(Output& out) {
   return [&out](size_t done, size_t total, const std::string& backend) {
     out.progress(fmt::format("runs (last on {})", backend), done, total);

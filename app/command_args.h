@@ -25,5 +25,8 @@ std::function<void(size_t, size_t, const std::string&)> compare_progress(Output&
 const Graph& graph_named(const Session& s, const std::string& name);
 // A positive number of seconds (--time); an Error naming the option otherwise.
 double parse_seconds(const std::string& text, std::string_view option);
+// A match's or a rewrite's number, "3" or "#3": both count from #1 (`match` and `apply` print
+// them); an Error naming `what` ("match", "rewrite") otherwise.
+size_t parse_number_from_1(const std::string& text, std::string_view what);
 
 }  // namespace retort

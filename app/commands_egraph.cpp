@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "app/command_args.h"
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
@@ -73,21 +74,13 @@ void run_match(Session& s, const Args& args, Output& out) {
   }
 }
 
-size_t parse_match_number(const std::string& text) {
-  std::string_view digits = text;
-  if (digits.starts_with('#')) digits.remove_prefix(1);
-  size_t k = parse_u64(digits, "the match number #K");
-  if (k == 0) fail("match numbers start at #1");
-  return k;
-}
-
 void run_apply(Session& s, const Args& args, Output& out) {
   const std::string& rule = *args.arg(0);
-  size_t k = args.arg(1) ? parse_match_number(*args.arg(1)) : 1;
+  size_t k = args.arg(1) ? parse_number_from_1(*args.arg(1), "match") : 1;
   size_t steps_before = s.has_egraph() ? s.egraph().trace.steps.size() : 0;
   ApplyResult r = s.apply(rule, k, label_of("apply", args));
   const EGraphWork& w = s.egraph();
-  out.print("{} #{}: {}{}", rule, k, apply_outcome_name(r.outcome),
+  out.print("{} match #{}: {}{}", rule, k, apply_outcome_name(r.outcome),
             r.reason.empty() ? "" : ": " + r.reason);
   for (size_t i = steps_before; i < w.trace.steps.size(); ++i)
     out.line(step_str(w.eg, s.rules().all(), w.trace.steps[i]));
@@ -173,8 +166,8 @@ void run_extract(Session& s, const Args& args, Output& out) {
   const std::string& made = s.extract_variant(options, name, label_of("extract", args));
   const Variant& v = s.variant_info(made);
   GraphSize original = s.original_size();
-  out.print("{}: {} ops, depth {} (original: {} ops, depth {}), {} trace steps", made, v.ops,
-            v.depth, original.ops, original.depth, v.steps.size());
+  out.print("{}: {} ops, depth {} (original: {} ops, depth {}), rewrites used: {}", made, v.ops,
+            v.depth, original.ops, original.depth, variant_steps_str(v));
 }
 
 void drop_variant(Session& s, const Args& args, Output& out) {
@@ -190,7 +183,7 @@ void list_variants(Session& s, const Args&, Output& out) {
   // A session file or a finding names its variants.
   size_t width = 4;
   for (const auto& [name, v] : s.variants()) width = std::max(width, terminal_name(name).size());
-  out.print("{:<{}}  {:>5}  {:>5}  trace steps", "name", width, "ops", "depth");
+  out.print("{:<{}}  {:>5}  {:>5}  rewrites used", "name", width, "ops", "depth");
   for (const auto& [name, v] : s.variants()) {
     std::string steps = variant_steps_str(v);
     out.print("{:<{}}  {:>5}  {:>5}  {}", terminal_name(name), width, v.ops, v.depth, steps);
@@ -248,14 +241,18 @@ void register_egraph_commands(CommandRegistry& r) {
   r.add({.name = "match",
          .args = {{"RULE", Completion::RuleName, true}},
          .summary = "List the matches of a rule (or of every enabled rule).",
-         .help = "Each match is numbered and shows the matched e-class, the rule's variables\n"
-                 "bound to e-class ids (`render egraph --around eN` draws one), and the sub-term\n"
-                 "it would rewrite, cut to a line; `apply RULE #K` applies match K.",
+         .help =
+             "Each match is numbered from #1 and shows the matched e-class, the rule's\n"
+             "variables bound to e-class ids (`render egraph --around eN` draws one), and the\n"
+             "sub-term it would rewrite, cut to a line; `apply RULE #K` applies match K. A rule\n"
+             "whose left side is a bare ?x (split-of-concat) matches every value it may wrap.",
          .run = run_match});
   r.add({.name = "apply",
          .args = {{"RULE", Completion::RuleName}, {"#K", Completion::None, true}},
          .summary = "Apply one match of a rule (the first unless #K is given).",
-         .help = "Prints the outcome, the rewrite added to the trace and the e-graph's new size.",
+         .help = "Prints the outcome, the rewrite added to the trace and the e-graph's new size.\n"
+                 "Rewrites are numbered from #1 in the order applied, as matches are: `render\n"
+                 "rewrite N`, `variants` and `explain` use the same numbers.",
          .run = run_apply});
   r.add({.name = "step",
          .args = {{"N", Completion::None, true}},
@@ -283,10 +280,11 @@ void register_egraph_commands(CommandRegistry& r) {
                  "Prints its op count and depth next to the original's.",
          .run = run_extract});
   r.add({.name = "variants",
-         .summary = "List the variants: ops, depth and the trace steps they depend on.",
+         .summary = "List the variants: ops, depth and the rewrites (#1, #2, ...) they depend on.",
          .actions = {{"list",
                       {},
-                      "Each variant's ops, depth and the trace steps it depends on.",
+                      "Each variant's ops, depth and the rewrites it depends on (numbered from #1 "
+                      "as `apply` prints them).",
                       list_variants},
                      {"drop",
                       {{"NAME", Completion::VariantName}},

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "app/command_args.h"
 #include "app/commands.h"
 #include "core/base/error.h"
 #include "core/base/user_dirs.h"
@@ -99,15 +100,12 @@ Picture picture(const Session& s, const Args& args) {
     return p;
   }
   if (*what == "rewrite") {
-    if (args.arg(2)) fail("`render rewrite` takes one step number at most");
-    std::optional<size_t> step;
-    if (const std::string* n = args.arg(1)) {
-      std::string_view digits = *n;
-      if (digits.starts_with('#')) digits.remove_prefix(1);
-      step = parse_u64(digits, "a rewrite number (`apply` and `saturate` print them)");
-    }
-    return {rewrite_picture(s, step, args.has("--full")),
-            step ? fmt::format("rewrite-{}", *step) : "rewrite"};
+    if (args.arg(2)) fail("`render rewrite` takes one rewrite number at most");
+    std::optional<size_t> number;
+    if (const std::string* n = args.arg(1)) number = parse_number_from_1(*n, "rewrite");
+    return {rewrite_picture(s, number ? std::optional<size_t>(*number - 1) : std::nullopt,
+                            args.has("--full")),
+            number ? fmt::format("rewrite-{}", *number) : "rewrite"};
   }
   if (*what == "diff") {
     if (!args.arg(1) || !args.arg(2) || args.arg(3))
@@ -167,9 +165,12 @@ void register_render_commands(CommandRegistry& r) {
              "nodes coloured; three or more connected unchanged nodes with no changed neighbour\n"
              "are one dashed box (\"unchanged 1 (7 nodes)\" and their ops) unless --full; a\n"
              "node and its counterpart share a row and rewritten pairs are linked by a dashed\n"
-             "line. `render rewrite [N]` draws rewrite #N (default: the last) the same way:\n"
-             "the graph before it and after it, the rule in the title. Boxes name operands in\n"
-             "order, mul(s, a), and edges into an op say which operand they are (0:, 1:). The\n"
+             "line. `render rewrite [N]` draws rewrite #N (numbered from #1 as `apply` prints\n"
+             "them; default: the last) the same way: the graph before it and after it, the\n"
+             "rule in the title; operands it swapped (mul-comm) are coloured, their new\n"
+             "position in large digits. Boxes name operands in order, mul(s, a), and edges into\n"
+             "an op say which operand they are (small 0, 1). Arrows run operand to user in\n"
+             "every picture, and each legend names the styles drawn. The\n"
              "format follows the extension of -o FILE: .svg, .png or .dot.\n"
              "Without -o the picture goes to $RETORT_SESSION_DIR (default\n"
              "${XDG_DATA_HOME:-~/.local/share}/retort/pictures/)\n"

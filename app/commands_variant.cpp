@@ -152,11 +152,11 @@ void register_variant_commands(CommandRegistry& r) {
              "output of B it matches, or a limit is hit; the graph with more outputs is matched\n"
              "as `variant add` matches a variant (its outputs in any order, its extra ones left\n"
              "out). When they meet it prints, per output, the proof: the chain of rewrites from\n"
-             "A's term to B's, each step with its rule and trace step. Otherwise it says \"not\n"
-             "proven within limits\" and runs both on the reference interpreter with seeded\n"
-             "inputs, printing the first that makes an output differ (inputs that make an op\n"
-             "undefined are skipped). The session's e-graph is left as it was; Ctrl-C stops the\n"
-             "rules.",
+             "A's term to B's, each step with its rule and rewrite number (#1, ...). Otherwise\n"
+             "it says \"not proven within limits\" and runs both on the reference interpreter\n"
+             "with seeded inputs, printing the first that makes an output differ (inputs that\n"
+             "make an op undefined are skipped). The session's e-graph is left as it was;\n"
+             "Ctrl-C stops the rules.",
          .run = run_equiv});
 }
 

@@ -58,13 +58,12 @@ std::string last_messages() {
   return m.empty() ? "" : ": " + m;
 }
 
-// The operand number an edge label starts with ("1: f32[3]" -> 1, core/graph/graph_dot.cpp), or
-// -1.
+// The operand number an edge label is ("1" -> 1, core/graph/graph_dot.cpp), or -1 for an edge
+// into a node of one operand (no label).
 int operand_of(std::string_view label) {
-  size_t colon = label.find(": ");
-  if (colon == 0 || colon == std::string_view::npos || colon > 2) return -1;
+  if (label.empty() || label.size() > 2) return -1;
   int k = 0;
-  for (char c : label.substr(0, colon)) {
+  for (char c : label) {
     if (c < '0' || c > '9') return -1;
     k = k * 10 + (c - '0');
   }

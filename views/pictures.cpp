@@ -4,6 +4,7 @@
 
 #include "core/base/error.h"
 #include "core/egraph/render.h"
+#include "core/egraph/rewrite_label.h"
 #include "core/egraph/value_classes.h"
 #include "core/graph/graph_diff.h"
 #include "core/graph/graph_dot.h"
@@ -92,7 +93,7 @@ std::string rewrite_picture(const Session& s, std::optional<size_t> step, bool f
   GraphDiff d =
       diff_graphs(g.before, g.after, value_classes(eg, g.before), value_classes(eg, g.after));
   return diff_dot(g.before, "before", g.after, "after", d, !full,
-                  fmt::format("rewrite #{}: {}", n, g.rule));
+                  fmt::format("rewrite {}: {}", rewrite_label(n), g.rule));
 }
 
 }  // namespace retort

@@ -15,4 +15,12 @@ std::string dot_escape(std::string_view s) {
   return out;
 }
 
+std::string dot_column(const std::vector<std::string>& ids) {
+  std::string out;
+  for (size_t i = 1; i < ids.size(); ++i)
+    out +=
+        "    \"" + dot_escape(ids[i - 1]) + "\" -> \"" + dot_escape(ids[i]) + "\" [style=invis];\n";
+  return out;
+}
+
 }  // namespace retort

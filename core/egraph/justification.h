@@ -17,7 +17,7 @@ struct Justification {
     return {Kind::Rule, std::move(rule), step};
   }
   static Justification congruence() { return {Kind::Congruence, {}, 0}; }
-  // "rule add-comm (step 3)" or "congruence".
+  // "rule add-comm (rewrite #4)" or "congruence".
   std::string str() const;
 };
 

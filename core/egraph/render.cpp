@@ -102,12 +102,55 @@ std::string fill_style(const std::vector<std::string>& colors) {
                      list);
 }
 
-std::string legend(const std::vector<DotHighlight>& highlights) {
-  std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n    style=solid;\n";
+// What the legend explains beyond the highlights' colours: only the styles a picture draws.
+struct LegendNeeds {
+  bool striped = false;  // an e-node chosen by several highlights
+  bool stubs = false;    // a class left out, drawn as a dashed "eN"
+};
+
+// The legend's entries as DOT statements (`attrs` adds to each, e.g. positions): the highlights'
+// colours, striped e-nodes, the dashed e-class box, left-out classes and operand positions.
+std::vector<std::string> legend_entries(const std::vector<DotHighlight>& highlights,
+                                        const LegendNeeds& needs, bool compact) {
+  std::vector<std::string> out;
   for (size_t i = 0; i < highlights.size(); ++i)
-    out += fmt::format("    legend_{} [label=\"{}\", style=filled, fillcolor=\"{}\"];\n", i,
-                       dot_escape(highlights[i].label), dot_escape(highlights[i].color));
-  return out + "  }\n";
+    out.push_back(fmt::format("legend_{} [label=\"chosen by {}\", style=filled, fillcolor=\"{}\"",
+                              i, dot_escape(highlights[i].label), dot_escape(highlights[i].color)));
+  if (needs.striped) {
+    std::string colors;
+    for (const DotHighlight& h : highlights)
+      colors += (colors.empty() ? "" : ":") + dot_escape(h.color);
+    out.push_back(fmt::format(
+        "legend_striped [label=\"striped: chosen by each\\nvariant whose colour it shows\", "
+        "style=striped, fillcolor=\"{}\", fontsize=10",
+        colors));
+  }
+  if (compact)
+    out.push_back(
+        "legend_class [label=\"e3 : type\\none box per e-class,\\na line per e-node\", "
+        "fontsize=10");
+  else
+    out.push_back(
+        "legend_class [label=\"dashed box: an e-class,\\nits e-nodes compute equal values\", "
+        "style=dashed, fontsize=10");
+  if (needs.stubs)
+    out.push_back(
+        "legend_stub [label=\"eN: a class not drawn\", shape=ellipse, style=dashed, "
+        "fontsize=10");
+  out.push_back(
+      "legend_edge [label=\"arrows: operand -> user\\n0, 1: operand position\", "
+      "shape=plaintext, fontsize=10");
+  return out;
+}
+
+std::string legend(const std::vector<DotHighlight>& highlights, const LegendNeeds& needs) {
+  std::string out = "  subgraph cluster_legend {\n    label=\"legend\";\n    style=solid;\n";
+  std::vector<std::string> ids;
+  for (const std::string& entry : legend_entries(highlights, needs, false)) {
+    out += "    " + entry + "];\n";
+    ids.push_back(entry.substr(0, entry.find(' ')));
+  }
+  return out + dot_column(ids) + "  }\n";
 }
 
 }  // namespace
@@ -175,7 +218,7 @@ std::string compact_line(const EGraph& eg, EClassId c, const ENode& n,
 // search (which takes seconds past a few hundred boxes): classes in layers by the longest path
 // down to a leaf (a back edge of a cycle is not followed), left to right in id order (a layer
 // wider than kRowWidth wraps), each box as wide and tall as its label in the monospace font.
-// Points, y upward: operands below users.
+// Points, y upward, leaves in the lowest layer (compact_dot turns them upside down).
 struct Placement {
   std::map<EClassId, std::pair<double, double>> at;
   double top = 0;  // above the highest layer
@@ -256,41 +299,43 @@ std::string compact_dot(const EGraph& eg, const DotOptions& options,
     for (EClassId child : children) {
       if (shown.count(child)) {
         below[c].push_back(child);
-        edges += fmt::format("  c{} -> c{};\n", c.value, child.value);
+        edges += fmt::format("  c{} -> c{};\n", child.value, c.value);
       } else if (!options.only.empty() && !cut) {
         stubs.insert(child);
-        edges += fmt::format("  c{} -> s{} [style=dashed];\n", c.value, child.value);
+        edges += fmt::format("  s{} -> c{} [style=dashed];\n", child.value, c.value);
       }
     }
   }
   Placement p = place(ids, below, lines);
   // Positions are given, so Graphviz only draws (layout=nop2, straight edges): well under a
-  // second for the 500 classes a picture may have.
+  // second for the 500 classes a picture may have. The layers are drawn upside down (y = -y),
+  // operands above their users, so that arrows run down in dataflow direction.
   std::string out =
       "digraph egraph {\n  layout=nop2; splines=false;\n"
       "  node [shape=box, fontname=\"monospace\"];\n";
+  bool striped = false;
   for (EClassId c : ids) {
     std::string label;
     for (const std::string& l : lines[c]) label += dot_escape(l) + "\\l";
     auto [x, y] = p.at[c];
-    out += fmt::format("  c{} [label=\"{}\", {}{}];\n", c.value, label, pos(x, y),
+    out += fmt::format("  c{} [label=\"{}\", {}{}];\n", c.value, label, pos(x, -y),
                        fill_style(fills[c]));
+    striped = striped || fills[c].size() > 1;
   }
   double x = 0;
-  for (EClassId s : stubs) {  // a row under the lowest layer
+  for (EClassId s : stubs) {  // a row above the first layer
     out += fmt::format("  s{0} [shape=ellipse, style=dashed, label=\"e{0}\", {1}];\n", s.value,
-                       pos(x + 30, -60));
+                       pos(x + 30, 60));
     x += 90;
   }
   x = 0;
-  for (size_t i = 0; i < options.highlights.size(); ++i) {  // the legend, a row on top
-    const DotHighlight& h = options.highlights[i];
-    out += fmt::format("  legend_{} [label=\"{}\", style=filled, fillcolor=\"{}\", {}];\n", i,
-                       dot_escape(h.label), dot_escape(h.color), pos(x + 60, p.top));
-    x += 150;
+  for (const std::string& entry :  // the legend, a row on top
+       legend_entries(options.highlights, {.striped = striped, .stubs = !stubs.empty()}, true)) {
+    out += fmt::format("  {}, {}];\n", entry, pos(x + 90, 140));
+    x += 220;
   }
   out += edges;
-  if (cut) out += cut_note(options.max_classes, drawable, ", " + pos(x + 200, p.top));
+  if (cut) out += cut_note(options.max_classes, drawable, ", " + pos(x + 200, 140));
   return out + "}\n";
 }
 
@@ -324,7 +369,8 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options, std::string*
   std::set<EClassId> stubs;  // children of drawn classes that are left out of a focused picture
 
   std::string out =
-      "digraph egraph {\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n";
+      "digraph egraph {\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n" +
+      std::string(kDotEdgeDefaults);
   std::string edges;
   for (EClassId c : ids) {
     const EClass& cls = eg.eclass(c);
@@ -341,6 +387,8 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options, std::string*
       out += fmt::format("    n{}_{} [label=\"{}\"{}];\n", c.value, i,
                          is_leaf_op(n.op) ? dot_escape(label) : label,
                          chosen == colors.end() ? "" : fill_style(chosen->second));
+      // Arrows run in dataflow direction, from each operand's class to the e-node that reads
+      // it, as in the graph pictures.
       for (size_t k = 0; k < n.children.size(); ++k) {
         EClassId child = eg.find(n.children[k]);
         std::string label = n.children.size() > 1 ? fmt::format(", label=\"{}\"", k) : "";
@@ -348,19 +396,21 @@ std::string egraph_dot(const EGraph& eg, const DotOptions& options, std::string*
           if (options.only.empty() || cut) continue;
           stubs.insert(child);
           edges +=
-              fmt::format("  n{}_{} -> s{} [style=dashed{}];\n", c.value, i, child.value, label);
+              fmt::format("  s{} -> n{}_{} [style=dashed{}];\n", child.value, c.value, i, label);
           continue;
         }
-        std::string head = child == c ? "" : fmt::format("lhead=cluster_e{}", child.value);
-        if (head.empty() && !label.empty()) label.erase(0, 2);
-        edges += fmt::format("  n{}_{} -> n{}_0 [{}{}];\n", c.value, i, child.value, head, label);
+        std::string tail = child == c ? "" : fmt::format("ltail=cluster_e{}", child.value);
+        if (tail.empty() && !label.empty()) label.erase(0, 2);
+        edges += fmt::format("  n{}_0 -> n{}_{} [{}{}];\n", child.value, c.value, i, tail, label);
       }
     }
     out += "  }\n";
   }
   for (EClassId s : stubs)
     out += fmt::format("  s{0} [shape=ellipse, style=dashed, label=\"e{0}\"];\n", s.value);
-  if (!options.highlights.empty()) out += legend(options.highlights);
+  bool striped = false;
+  for (const auto& [node, list] : colors) striped = striped || list.size() > 1;
+  out += legend(options.highlights, {.striped = striped, .stubs = !stubs.empty()});
   out += edges;
   if (cut) out += cut_note(options.max_classes, drawable);
   return out + "}\n";

@@ -24,7 +24,7 @@ std::string_view diff_status_name(DiffStatus s) {
 size_t GraphDiff::count(DiffStatus s) const {
   size_t n = 0;
   for (const auto& [name, status] : b) n += status == s;
-  if (s == DiffStatus::Same) return n;
+  if (s == DiffStatus::Same || s == DiffStatus::Rewritten) return n;
   for (const auto& [name, status] : a) n += status == s;
   return n;
 }

@@ -27,7 +27,7 @@ struct GraphDiff {
   std::map<std::string, DiffStatus> a;  // every node of A by name: Same, Removed or Rewritten
   std::map<std::string, DiffStatus> b;  // every node of B by name: Same, Added or Rewritten
   std::map<std::string, std::string> counterpart;  // a node of A -> B's node computing its value
-  size_t count(DiffStatus s) const;  // nodes of A and B with that status (Same counted once)
+  size_t count(DiffStatus s) const;  // nodes with that status; a Same or Rewritten pair: once
 };
 
 // A value name -> an identity number (an e-class id); values without one fall back to their

@@ -1,5 +1,6 @@
 #include "core/graph/graph_dot.h"
 
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -77,9 +78,14 @@ class DotWriter {
                fill == options_.fill.end() ? "" : fill->second);
       // Operand positions on the edges of a node with several inputs: mul(a, s) and mul(s, a)
       // (POLYJUICE Fig. 7) must not draw the same.
-      for (size_t k = 0; k < n.inputs.size(); ++k)
+      auto colors = options_.operand_colors.find(n.name);
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        std::string color = colors == options_.operand_colors.end() || k >= colors->second.size()
+                                ? ""
+                                : colors->second[k];
         edge_from_value(n.inputs[k], node_end(n.name),
-                        n.inputs.size() > 1 ? fmt::format("{}: ", k) : "");
+                        n.inputs.size() > 1 ? std::optional<size_t>(k) : std::nullopt, color);
+      }
     }
     for (const auto& out : g_.outputs) {
       auto mark = options_.output_marks.find(out);
@@ -88,7 +94,7 @@ class DotWriter {
       else
         vertex(dot_output_id(out), fmt::format("{}\n{}", out, mark->second.second), "doubleoctagon",
                mark->second.first);
-      edge_from_value(out, dot_output_id(out), "");
+      edge_from_value(out, dot_output_id(out), std::nullopt, "");
     }
     regions();
     calls();
@@ -97,8 +103,9 @@ class DotWriter {
                          dot_escape(options_.cluster), dot_escape(options_.cluster), body_, edges_);
     }
     return fmt::format(
-        "digraph \"{}\" {{\n  rankdir=TB;\n  node [fontname=\"monospace\", fontsize=10];\n{}{}}}\n",
-        dot_escape(g_.name), body_, edges_);
+        "digraph \"{}\" {{\n  rankdir=TB;\n  node [fontname=\"monospace\", "
+        "fontsize=10];\n{}{}{}}}\n",
+        dot_escape(g_.name), kDotEdgeDefaults, body_, edges_);
   }
 
  private:
@@ -151,8 +158,10 @@ class DotWriter {
         fill.empty() ? "" : fmt::format(", style=filled, fillcolor=\"{}\"", dot_escape(fill)));
   }
 
+  // An edge from the value's source to `to`: labelled with the operand's position when the
+  // node has several, in large coloured digits when the operand moved (operand_colors).
   void edge_from_value(const std::string& value, const std::string& to,
-                       const std::string& operand) {
+                       std::optional<size_t> operand, const std::string& color) {
     if (value.empty()) return;  // an omitted optional input
     std::string from;
     if (const Node* p = g_.producer(value)) {
@@ -168,8 +177,13 @@ class DotWriter {
     // nothing more.
     bool region_end = from.starts_with("region:") || to.starts_with("region:");
     if (region_end && (from == to || !region_edges_.insert({from, to}).second)) return;
-    edges_ += fmt::format("    \"{}\" -> \"{}\" [label=\"{}\"];\n", id(from), id(to),
-                          dot_escape((region_end ? "" : operand) + type_text(g_, value)));
+    std::string attrs;
+    if (operand && !region_end) attrs = fmt::format("label=\"{}\"", *operand);
+    if (!color.empty() && !region_end)
+      attrs += fmt::format("{}color=\"{}\", fontcolor=\"{}\", fontsize=20, penwidth=2.5",
+                           attrs.empty() ? "" : ", ", dot_escape(color), dot_escape(color));
+    edges_ += fmt::format("    \"{}\" -> \"{}\"{};\n", id(from), id(to),
+                          attrs.empty() ? "" : " [" + attrs + "]");
   }
 
   const Graph& g_;

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/graph/graph.h"
 
@@ -25,6 +26,9 @@ struct GraphDotOptions {
   // Op nodes drawn as one dashed box per region (node name -> region name): the box says how
   // many nodes and which ops it stands for, and edges to and from its nodes attach to it.
   std::map<std::string, std::string> collapse;
+  // Operands drawn in a colour, their position in large digits (op node name -> a colour per
+  // operand, "" for a plain one): what a rewrite that reorders operands (mul-comm) moved.
+  std::map<std::string, std::vector<std::string>> operand_colors;
 };
 
 // A node's op with its operands in order, "mul(s, a)" (an omitted optional input is "_"): boxes
@@ -45,8 +49,9 @@ std::string dot_output_id(const std::string& name);
 std::string dot_region_id(const std::string& region);
 
 // A complete `digraph` (or, with options.cluster, only the cluster's statements, to be placed
-// inside a digraph by the caller). Boxes show the node name, op, attributes and output types;
-// edges are labelled with the value's type when the graph has been inferred.
+// inside a digraph by the caller). Arrows run in dataflow direction, operand to user. Boxes show
+// the values a node writes, its op over its operands, attributes and output types; an edge into
+// a node of several operands says only the operand's position (the type is on the box above).
 std::string graph_dot(const Graph& g, const GraphDotOptions& options = {});
 
 }  // namespace retort

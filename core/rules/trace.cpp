@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/egraph/render.h"
+#include "core/egraph/rewrite_label.h"
 
 namespace retort {
 
@@ -43,8 +44,8 @@ std::string step_str(const EGraph& eg, const RuleSet& rules, const TraceStep& st
     t.matched = term_str(eg, step.eclass, 24);
     t.rhs = term_str(eg, step.rhs, 24);
   }
-  std::string out =
-      fmt::format("#{} {} e{} {} => {}", step.step, step.rule, step.eclass.value, t.matched, t.rhs);
+  std::string out = fmt::format("rewrite {}: {} e{} {} => {}", rewrite_label(step.step), step.rule,
+                                step.eclass.value, t.matched, t.rhs);
   if (!t.subst.empty()) out += fmt::format(" [{}]", t.subst);
   if (!t.params.empty()) out += fmt::format(" {{{}}}", t.params);
   return out + fmt::format(" nodes={} classes={}", step.nodes_after, step.classes_after);

@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/egraph/rewrite_label.h"
 
 namespace retort {
 
@@ -110,9 +111,11 @@ std::vector<std::string> Session::variant_names() const {
 
 std::string variant_steps_str(const Variant& v, size_t max_shown) {
   if (v.steps.empty()) return "-";
-  if (v.steps.size() <= max_shown) return fmt::format("{}", fmt::join(v.steps, ","));
-  std::vector<uint32_t> first(v.steps.begin(), v.steps.begin() + static_cast<long>(max_shown));
-  return fmt::format("{},… ({} in all)", fmt::join(first, ","), v.steps.size());
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < v.steps.size() && i < max_shown; ++i)
+    labels.push_back(rewrite_label(v.steps[i]));
+  if (v.steps.size() <= max_shown) return fmt::format("{}", fmt::join(labels, ","));
+  return fmt::format("{},… ({} in all)", fmt::join(labels, ","), v.steps.size());
 }
 
 }  // namespace retort

@@ -51,8 +51,8 @@ struct EGraphWork {
   RewriteTrace trace;
 };
 
-// The trace steps a variant depends on, for tables: "2,19,48", "-" when none, and the first
-// max_shown followed by "… (N in all)" when there are more.
+// The rewrites a variant depends on, for tables: "#3,#20,#49" (rewrite_label.h), "-" when none,
+// and the first max_shown followed by "… (N in all)" when there are more.
 std::string variant_steps_str(const Variant& v, size_t max_shown = 8);
 
 // What undo and redo restore. The e-graph itself is not copied (EGraph is move-only and large):

@@ -6,7 +6,7 @@ start_retort 80 24 samples/polyjuice/fig6.rtg
 run_cmd 'egraph'
 expect_screen 'e-classes'
 run_cmd 'apply add-assoc'
-wait_text 'F1 graph: rewrite #0'
+wait_text 'F1 graph: rewrite #1'
 # 80x24 is small: one-line boxes, the new ones between stars.
 expect_screen '\*[a-z0-9]+ add\([^)]*\)\*'
 # On a big screen, boxes have borders and the new ones a double border, in colour.

@@ -63,7 +63,8 @@ TEST_F(RenderFile, EGraphInEveryFormatWithClustersAndLegend) {
   }
   std::string svg = read_all(path("egraph.svg"));
   EXPECT_NE(svg.find("<title>cluster_legend</title>"), std::string::npos);
-  for (const char* text : {">I1<", ">I2<", ">transpose<", ">add<", ">min<", ">max<"})
+  for (const char* text :
+       {">I1<", ">I2<", ">transpose<", ">add<", ">chosen by min<", ">chosen by max<"})
     EXPECT_NE(svg.find(text), std::string::npos) << text;
   EXPECT_NE(svg.find("palegreen"), std::string::npos);  // graphviz writes named fills as is
   EXPECT_EQ(read_all(path("egraph.png")).substr(1, 3), "PNG");

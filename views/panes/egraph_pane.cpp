@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/egraph/render.h"
 #include "views/panes/panes.h"
@@ -15,6 +17,15 @@ namespace {
 // ones it would stall the screen after each command.
 constexpr size_t kMaxNodesForMatchCounts = 20000;
 constexpr size_t kMaxClassesListed = 400;
+
+// The ops a rule's right-hand side writes, in order of first appearance: "split, concat".
+std::string rhs_ops(const Rule& rule) {
+  std::vector<std::string> ops;
+  for (const PatternNode& n : rule.rhs.nodes)
+    if (n.kind == PatternNode::Kind::Op && std::find(ops.begin(), ops.end(), n.op) == ops.end())
+      ops.push_back(n.op);
+  return fmt::format("{}", fmt::join(ops, ", "));
+}
 
 }  // namespace
 
@@ -51,13 +62,15 @@ std::vector<StyledLine> egraph_text(const Session& s) {
     std::string rule;
     size_t applied = 0;
     std::optional<size_t> matches;
+    std::string brings;  // a bare ?x left side: the ops it brings in, which the graph may lack
   };
   std::vector<Row> rows;
   size_t width = 4;
   for (size_t i = 0; i < book.all().rules.size(); ++i) {
     if (!book.enabled(i)) continue;
     const Rule& rule = book.all().rules[i];
-    Row row{rule.name, applied.count(rule.name) ? applied[rule.name] : 0, std::nullopt};
+    Row row{rule.name, applied.count(rule.name) ? applied[rule.name] : 0, std::nullopt,
+            rule.kind == Rule::Kind::Rewrite && rule.lhs.is_var() ? rhs_ops(rule) : ""};
     if (count_matches) row.matches = s.find_matches(rule).size();
     if (row.applied == 0 && row.matches.value_or(0) == 0) continue;
     width = std::max(width, row.rule.size());
@@ -68,9 +81,17 @@ std::vector<StyledLine> egraph_text(const Session& s) {
                    Style::Dim});
   for (const Row& row : rows) {
     std::string matches = row.matches ? fmt::format(" {:>7}", *row.matches) : "";
-    lines.push_back({fmt::format("{:<{}} {:>7}{}", row.rule, width, row.applied, matches),
+    lines.push_back({fmt::format("{:<{}} {:>7}{}{}", row.rule, width, row.applied, matches,
+                                 row.brings.empty() ? "" : " *"),
                      row.applied > 0 ? Style::Good : Style::Plain});
   }
+  // A bare ?x matches every value its `if` allows, so such a rule has matches on a graph
+  // without any of its ops: it is the rule that brings them in.
+  for (const Row& row : rows)
+    if (!row.brings.empty())
+      lines.push_back({fmt::format("* {} matches any value (left side ?x); it brings in {}",
+                                   row.rule, row.brings),
+                       Style::Dim});
 
   lines.push_back({"e-classes", Style::Dim});
   size_t listed = 0;

@@ -4,6 +4,7 @@
 
 #include "core/base/error.h"
 #include "core/egraph/extract.h"
+#include "core/egraph/rewrite_label.h"
 #include "core/egraph/value_classes.h"
 #include "core/graph/graph_diff.h"
 #include "core/tensor/summary.h"
@@ -81,8 +82,9 @@ std::optional<GraphView> rewrite_view(const Session& s, size_t from) {
   view.highlighted = new_nodes(
       diff_graphs(base, view.graph, value_classes(eg, base), value_classes(eg, view.graph)));
   size_t steps = w.trace.steps.size() - from;
-  view.label = steps == 1 ? fmt::format("rewrite #{}", from)
-                          : fmt::format("rewrites #{}..#{}", from, w.trace.steps.size() - 1);
+  view.label = steps == 1 ? "rewrite " + rewrite_label(from)
+                          : fmt::format("rewrites {}..{}", rewrite_label(from),
+                                        rewrite_label(w.trace.steps.size() - 1));
   view.note = fmt::format("{} of {} rewrite(s); added, rewritten marked", used, steps);
   return view;
 }
@@ -92,19 +94,21 @@ RewriteStepGraphs rewrite_step_graphs(const Session& s, size_t step) {
   const EGraphWork& w = s.egraph();
   if (w.trace.steps.empty()) fail("no rewrite yet: `apply RULE` or `saturate` first");
   if (step >= w.trace.steps.size())
-    fail("there is no rewrite #{}: the trace has #0..#{}", step, w.trace.steps.size() - 1);
+    fail("there is no rewrite {}: the trace has #1..{}", rewrite_label(step),
+         rewrite_label(w.trace.steps.size() - 1));
   if (!w.eg.clean()) fail("the e-graph is not rebuilt: run `step` or `saturate` first");
   const EGraph& eg = w.eg;
   const TraceStep& t = w.trace.steps[step];
   EClassId cls = eg.find(t.eclass);
   if (!t.node)
-    fail("rewrite #{} ({}) matched a bare class: nothing to draw before it", step, t.rule);
+    fail("rewrite {} ({}) matched a bare class: nothing to draw before it", rewrite_label(step),
+         t.rule);
   Selection plain = select(eg, w.meta.root, {});
   Selection before = plain, after = plain;
   if (!force_choice(eg, before, cls, eg.canonicalize(*t.node)) || eg.find(t.rhs) != cls ||
       !force_choice(eg, after, cls, eg.canonicalize(eg.term(t.rhs))))
-    fail("rewrite #{} ({}) cannot be drawn: its terms make the extracted graph cyclic", step,
-         t.rule);
+    fail("rewrite {} ({}) cannot be drawn: its terms make the extracted graph cyclic",
+         rewrite_label(step), t.rule);
   return {restore_graph(eg, w.meta, before), restore_graph(eg, w.meta, after), t.rule};
 }
 

@@ -18,7 +18,7 @@ namespace retort {
 std::vector<StyledLine> egraph_text(const Session& s);
 
 // Variants pane: the original, then each variant with ops, depth, their change against the
-// original, the number of nodes not in the original, and the trace steps it depends on.
+// original, the number of nodes not in the original, and the rewrites it depends on (#1, #3).
 std::vector<StyledLine> variants_text(const Session& s);
 
 // Results pane: backends x variants, once `compare` has run.

@@ -17,8 +17,8 @@ std::vector<StyledLine> variants_text(const Session& s) {
   size_t ops = original.op_count(), depth = graph_depth(original);
   size_t width = 10;
   for (const auto& [name, v] : s.variants()) width = std::max(width, name.size());
-  lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>9}  steps", "name", width, "ops",
-                               "depth", "Δops", "Δdepth", "rewritten"),
+  lines.push_back({fmt::format("{:<{}} {:>4} {:>5} {:>5} {:>6} {:>9}  rewrites", "name", width,
+                               "ops", "depth", "Δops", "Δdepth", "rewritten"),
                    Style::Dim});
   lines.push_back({fmt::format("{:<{}} {:>4} {:>5}", "(original)", width, ops, depth)});
   if (s.variants().empty()) {

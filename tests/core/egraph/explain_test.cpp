@@ -29,7 +29,7 @@ TEST(Explain, ChainThroughSeveralRules) {
   testing::build_fig6(f);
   Explanation ex = f.eg.explain(f.i2, f.tt2);
   ASSERT_EQ(ex.steps.size(), 1u);
-  EXPECT_EQ(ex.steps[0].why.str(), "rule trans-trans (step 3)");
+  EXPECT_EQ(ex.steps[0].why.str(), "rule trans-trans (rewrite #4)");
   EXPECT_TRUE(ex.steps[0].backward);
   EXPECT_EQ(ex.steps[0].from, "I2");
   EXPECT_EQ(ex.steps[0].to, "(transpose (transpose I2 perm=[1,0]) perm=[1,0])");
@@ -45,9 +45,9 @@ TEST(Explain, ChainThroughSeveralRules) {
   EClassId inner = f.eg.add(testing::fig6_node("add", {t2, t3}));
   Explanation chain = f.eg.explain(inner, simple);
   std::string text = chain.str();
-  EXPECT_NE(text.find("rule add-trans (step 2)"), std::string::npos) << text;
-  EXPECT_NE(text.find("rule trans-trans (step 3)"), std::string::npos) << text;
-  EXPECT_NE(text.find("rule trans-trans (step 4)"), std::string::npos) << text;
+  EXPECT_NE(text.find("rule add-trans (rewrite #3)"), std::string::npos) << text;
+  EXPECT_NE(text.find("rule trans-trans (rewrite #4)"), std::string::npos) << text;
+  EXPECT_NE(text.find("rule trans-trans (rewrite #5)"), std::string::npos) << text;
   EXPECT_NE(text.find("congruence"), std::string::npos) << text;
   EXPECT_EQ(chain.steps.front().from, "(add (transpose I2 perm=[1,0]) (transpose I3 perm=[1,0]))");
   EXPECT_EQ(f.eg.proof_steps(inner, simple), (std::vector<uint32_t>{2, 3, 4}));
@@ -73,7 +73,7 @@ TEST(Explain, CongruenceExpandsIntoChildProofs) {
   EXPECT_EQ(ex.steps[1].from, "a");
   EXPECT_EQ(ex.steps[1].to, "b");
   EXPECT_EQ(ex.str(),
-            "(neg a)\n  = (neg b)    by congruence\n      a = b    by rule a=b (step 7)\n");
+            "(neg a)\n  = (neg b)    by congruence\n      a = b    by rule a=b (rewrite #8)\n");
   EXPECT_EQ(eg.proof_steps(fa, fb), std::vector<uint32_t>{7});
 }
 

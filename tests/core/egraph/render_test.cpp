@@ -94,7 +94,61 @@ TEST(Render, DotStripesENodesChosenByTwoHighlights) {
   // The inputs are in both choices.
   EXPECT_NE(dot.find("style=\"striped\", fillcolor=\"palegreen:lightsalmon\""), std::string::npos)
       << dot;
-  EXPECT_NE(dot.find("legend_1 [label=\"max\""), std::string::npos);
+  EXPECT_NE(dot.find("legend_1 [label=\"chosen by max\""), std::string::npos);
+  // The legend explains the stripes with a striped entry of its own.
+  EXPECT_NE(dot.find("legend_striped [label=\"striped: chosen by each\\nvariant whose colour it "
+                     "shows\", style=striped, fillcolor=\"palegreen:lightsalmon\", fontsize=10]"),
+            std::string::npos)
+      << dot;
+  opt.highlights.pop_back();
+  EXPECT_EQ(egraph_dot(f.eg, opt).find("legend_striped"), std::string::npos);
+}
+
+// Arrows run in dataflow direction, as in the graph pictures: from an operand's class to the
+// e-node that reads it (operands above their users), never user -> operand; the legend says what
+// the dashed boxes, the left-out classes and the edge labels are.
+TEST(Render, ArrowsRunFromOperandToUserAndTheLegendExplainsEveryStyle) {
+  EGraph eg;
+  EClassId x = eg.add_input("I1", {DType::f32, {2}});
+  EClassId y = eg.add_input("I2", {DType::f32, {2}});
+  EClassId s = eg.add(make_enode("add", {}, {x, y}));
+  EClassId n = eg.add(make_enode("neg", {}, {s}));
+  std::string dot = egraph_dot(eg);
+  EXPECT_NE(dot.find(fmt::format("n{}_0 -> n{}_0 [ltail=cluster_e{}, label=\"0\"]", x.value,
+                                 s.value, x.value)),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find(fmt::format("n{}_0 -> n{}_0 [ltail=cluster_e{}];", s.value, n.value, s.value)),
+            std::string::npos)
+      << dot;
+  EXPECT_EQ(dot.find(fmt::format("n{}_0 -> n{}_0", s.value, x.value)), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("lhead="), std::string::npos) << dot;
+  EXPECT_NE(dot.find("edge [fontname=\"sans-serif\", fontsize=8]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("legend_class [label=\"dashed box: an e-class"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("legend_edge [label=\"arrows: operand -> user"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("legend_stub"), std::string::npos) << dot;
+
+  DotOptions around;
+  around.only = classes_around(eg, n, 1);
+  std::string part = egraph_dot(eg, around);
+  EXPECT_NE(part.find(fmt::format("s{} -> n{}_0 [style=dashed, label=\"0\"]", x.value, s.value)),
+            std::string::npos)
+      << part;
+  EXPECT_NE(part.find("legend_stub [label=\"eN: a class not drawn\""), std::string::npos) << part;
+
+  // The compact picture too: edges operand -> user, and operands placed above their users.
+  DotOptions compact;
+  compact.max_detailed_enodes = 0;
+  std::string boxes = egraph_dot(eg, compact);
+  EXPECT_NE(boxes.find(fmt::format("c{} -> c{};", x.value, s.value)), std::string::npos) << boxes;
+  EXPECT_EQ(boxes.find(fmt::format("c{} -> c{};", s.value, x.value)), std::string::npos) << boxes;
+  auto y_of = [&](EClassId c) {
+    size_t at = boxes.find(",", boxes.find("pos=\"", boxes.find(fmt::format("  c{} [", c.value))));
+    return std::stod(boxes.substr(at + 1));
+  };
+  EXPECT_GT(y_of(x), y_of(s)) << boxes;
+  EXPECT_GT(y_of(s), y_of(n)) << boxes;
+  EXPECT_NE(boxes.find("legend_class [label=\"e3 : type"), std::string::npos) << boxes;
 }
 
 // Past max_detailed_enodes: one box per class listing its e-nodes, no clusters, a note for the

@@ -39,6 +39,8 @@ TEST(GraphDiff, SignaturesMatchSameNodesAndNamesRewrittenOnes) {
   EXPECT_EQ(d.b.at("t"), DiffStatus::Added);
   EXPECT_EQ(d.count(DiffStatus::Added), 1u);
   EXPECT_EQ(d.count(DiffStatus::Removed), 1u);
+  // A rewritten node and its counterpart are one pair: s and r are rewritten, two pairs.
+  EXPECT_EQ(d.count(DiffStatus::Rewritten), 2u);
 }
 
 TEST(GraphDiff, IdenticalGraphsAreAllSame) {

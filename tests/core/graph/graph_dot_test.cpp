@@ -16,16 +16,34 @@ Graph fig6() {
   return g;
 }
 
-TEST(GraphDot, HasOneVertexPerValueSourceAndEdgesWithTypes) {
+// Node labels dominate edge labels: the type is on the box that writes the value (and on an
+// input's ellipse), never again on its edges, and edge labels are smaller and sans-serif.
+TEST(GraphDot, HasOneVertexPerValueSourceAndSmallEdgeLabelsWithoutTypes) {
   std::string dot = graph_dot(fig6());
   EXPECT_NE(dot.find("digraph \"fig6\""), std::string::npos);
-  EXPECT_NE(dot.find("\"in:I2\" -> \"node:t2\" [label=\"f32[4,3]\"]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"in:I2\" -> \"node:t2\";"), std::string::npos) << dot;
   // add has two operands: the edges say which is which (Fig. 7's mul(a, s) vs mul(s, a)).
-  EXPECT_NE(dot.find("\"in:I1\" -> \"node:out\" [label=\"0: f32[3,4]\"]"), std::string::npos)
-      << dot;
-  EXPECT_NE(dot.find("\"node:t2\" -> \"node:out\" [label=\"1: f32[3,4]\"]"), std::string::npos);
-  EXPECT_NE(dot.find("\"node:out\" -> \"out:out\""), std::string::npos);
+  EXPECT_NE(dot.find("\"in:I1\" -> \"node:out\" [label=\"0\"]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"node:t2\" -> \"node:out\" [label=\"1\"]"), std::string::npos);
+  EXPECT_NE(dot.find("\"node:out\" -> \"out:out\";"), std::string::npos);
   EXPECT_NE(dot.find("perm=[1,0]"), std::string::npos);
+  EXPECT_NE(dot.find("t2: f32[3,4]"), std::string::npos);  // once, in the box
+  size_t edges = dot.find(" -> ");
+  EXPECT_EQ(dot.find("f32[", edges), std::string::npos) << dot;
+  EXPECT_NE(dot.find("node [fontname=\"monospace\", fontsize=10]"), std::string::npos);
+  EXPECT_NE(dot.find("edge [fontname=\"sans-serif\", fontsize=8]"), std::string::npos) << dot;
+}
+
+// A coloured operand (one a rewrite moved) is drawn in its colour, its position in large digits.
+TEST(GraphDot, ColouredOperandsAreNumberedLarge) {
+  GraphDotOptions options;
+  options.operand_colors["out"] = {"red3", ""};
+  std::string dot = graph_dot(fig6(), options);
+  EXPECT_NE(dot.find("\"in:I1\" -> \"node:out\" [label=\"0\", color=\"red3\", "
+                     "fontcolor=\"red3\", fontsize=20, penwidth=2.5]"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("\"node:t2\" -> \"node:out\" [label=\"1\"]"), std::string::npos) << dot;
 }
 
 // A box names its operands in order, so that mul(s, a) and mul(a, s) (POLYJUICE Fig. 7) never

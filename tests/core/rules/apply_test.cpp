@@ -49,9 +49,9 @@ TEST(RulesRewrite, AppliesAndRecordsTheStep) {
   EXPECT_EQ(text.rhs, "(add b a)");
   EXPECT_EQ(s.nodes_after, g.eg.node_count());
   EXPECT_EQ(step_str(g.eg, rules, s),
-            "#0 add-comm e2 (add a b) => (add b a) [?x = a, ?y = b] nodes=5 classes=4");
+            "rewrite #1: add-comm e2 (add a b) => (add b a) [?x = a, ?y = b] nodes=5 classes=4");
   EXPECT_EQ(step_str(g.eg, RuleSet{}, s),
-            "#0 add-comm e2 (add a b) => (add b a) nodes=5 classes=4");
+            "rewrite #1: add-comm e2 (add a b) => (add b a) nodes=5 classes=4");
   // The same match again changes nothing and records nothing.
   auto again = search(g.eg, rules.rules[0]);
   ASSERT_EQ(again.size(), 2u);
