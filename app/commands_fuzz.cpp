@@ -312,12 +312,15 @@ class ProgressDisplay {
   // Before the k-th of n findings the review takes; `ends_by`: when the review stops at the
   // latest, in seconds since the command started (the progress line's clock counts the same).
   void reviewing(size_t k, size_t n, double ends_by) {
-    out_.progress(
-        fmt::format("reviewing {}/{} new findings (second opinion, reduction), ends by "
-                    "{:.0f} s",
-                    k, n, ends_by));
+    status_.review = fmt::format("reviewing {}/{}", k, n);
+    s_.publish_campaign(status_);
+    out_.progress(fmt::format("{} new findings (second opinion, reduction), ends by {:.0f} s",
+                              status_.review, ends_by));
   }
-  void review_done() {}
+  void review_done() {
+    status_.review.clear();
+    s_.publish_campaign(status_);
+  }
 
  private:
   Output& out_;
@@ -519,8 +522,8 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
   SigintCancels guard(cancel);
-  ProgressDisplay progress(out, s, {campaign, path, budget_text(budget.seconds, o.cases), {}, true},
-                           o, budget);
+  ProgressDisplay progress(
+      out, s, {campaign, path, budget_text(budget.seconds, o.cases), {}, true, {}}, o, budget);
   CampaignStats stats;
   if (jobs > 1 && !child) {
     stats = run_jobs(db, campaign, o, jobs, attached_specs(s, o.backends), cancel, progress);
