@@ -161,7 +161,7 @@ void list_versions(Session& s, const std::string& text, Output& out) {
   }
 }
 
-// `backend bisect FAMILY A B` on the first finding of the last compare.
+// `backend bisect FAMILY A B` on the first finding of the last compare, with its input plan.
 void bisect_backend(Session& s, const Args& args, Output& out) {
   const FamilyDef& family = get_family(args.positional[1]);
   const FamilyDef& env = environment_family(family);
@@ -338,8 +338,9 @@ void register_backend_commands(CommandRegistry& r) {
              }},
             {"bisect",
              {family, {"A", Completion::Release}, {"B", Completion::Release}},
-             "Runs the check of the last compare's first finding (--finding N: the N-th) on\n"
-             "the published releases from A to B (`default` is the default release) by binary\n"
+             "Runs the check of the last compare's first finding (--finding N: the N-th), with\n"
+             "its seed and input plan (`inputs --range full`, inputs fixed by hand), on the\n"
+             "published releases from A to B (`default` is the default release) by binary\n"
              "search, installing each, and names the first release that behaves unlike the\n"
              "older end: the first bad one, or the first good one.",
              bisect_backend}},

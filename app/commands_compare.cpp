@@ -25,6 +25,7 @@
 #include "core/compare/signature.h"
 #include "core/compare/verdict.h"
 #include "core/exec/inputs.h"
+#include "core/graph/graph_dot.h"
 #include "core/io/file_io.h"
 #include "core/tensor/number_text.h"
 #include "views/pictures.h"
@@ -109,6 +110,23 @@ void print_inspect(const InspectResult& r, const InspectSide& a, const InspectSi
               r.undefined->str());
 }
 
+// Values of a and b that hold the same tensor: by e-graph class, or by name without an e-graph.
+std::vector<ValuePair> value_pairs(const Session& s, const Graph& a, const Graph& b) {
+  return s.has_egraph() ? pair_by_classes(s.egraph().eg, a, b) : pair_by_names(a, b);
+}
+
+// The pair's own node: where the variant first differs from the graph it pairs with (the
+// rewrite's site). A run's first wrong value, the first wrong kernel, may sit downstream of it
+// (POLYJUICE Fig. 7: the swapped mul is the pair's, the cast after it computes wrong).
+void print_pair_node(const std::string& name_a, const Graph& ga, const std::string& name_b,
+                     const Graph& gb, const std::vector<ValuePair>& pairs, Output& out) {
+  if (const Node* n = first_rewritten_node(ga, gb, pairs))
+    out.print("the pair's node: '{}' {} in {}, where it first differs from {}", node_title(*n),
+              operand_call(*n), name_a, name_b);
+  else
+    out.print("the pair's node: none; {} computes each value as {} does", name_a, name_b);
+}
+
 void run_inspect_command(Session& s, const Args& args, Output& out) {
   const std::string& name_a = *args.arg(0);
   const Graph& ga = graph_named(s, name_a);
@@ -117,10 +135,13 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
   if (!args.arg(1)) {
     auto backend = args.option("--backend");
     if (!backend) fail("inspect {} needs --backend NAME to check against the reference", name_a);
+    // A variant is one side of a pair with the original: its node, then the wrong kernel.
+    if (&ga != &s.graph())
+      print_pair_node(name_a, ga, "original", s.graph(), value_pairs(s, ga, s.graph()), out);
     InspectSide a{fmt::format("{} on {}", name_a, *backend), &ga, &s.backends().get(*backend),
                   s.program_mutations()};
     InspectSide b{fmt::format("{} on ref", name_a), &ga, &s.backends().get("ref")};
-    out.print("mapping: the same graph, value by value");
+    out.print("first wrong kernel: {} against the reference, value by value", a.label);
     print_inspect(run_inspect(a, b, pair_by_names(ga, ga), inputs, tol), a, b, out);
     return;
   }
@@ -130,14 +151,16 @@ void run_inspect_command(Session& s, const Args& args, Output& out) {
   Backend& run_on = s.backends().get(backend);
   InspectSide a{fmt::format("{} on {}", name_a, backend), &ga, &run_on, s.program_mutations()};
   InspectSide b{fmt::format("{} on {}", name_b, backend), &gb, &run_on, s.program_mutations()};
-  std::vector<ValuePair> pairs;
-  if (s.has_egraph()) {
-    pairs = pair_by_classes(s.egraph().eg, ga, gb);
+  std::vector<ValuePair> pairs = value_pairs(s, ga, gb);
+  if (s.has_egraph())
     out.print("mapping: e-graph classes ({} value pairs)", pairs.size());
-  } else {
-    pairs = pair_by_names(ga, gb);
+  else
     out.print("mapping: value names, as there is no e-graph ({} value pairs)", pairs.size());
-  }
+  // The pair's node is the variant's: `inspect original VARIANT` looks from the variant too.
+  if (&ga == &s.graph() && &gb != &s.graph())
+    print_pair_node(name_b, gb, name_a, ga, value_pairs(s, gb, ga), out);
+  else
+    print_pair_node(name_a, ga, name_b, gb, pairs, out);
   print_inspect(run_inspect(a, b, pairs, inputs, tol), a, b, out);
 }
 
@@ -415,7 +438,11 @@ void register_compare_commands(CommandRegistry& r) {
              "(by value name when there is no e-graph, and says so) and reports the first pair,\n"
              "in A's topological order, that differs: the node producing it and both values.\n"
              "With one graph and --backend NAME, compares that backend with the reference value\n"
-             "by value: the first node whose output is wrong is the miscompiled kernel.",
+             "by value: the first node whose output is wrong is the miscompiled kernel.\n"
+             "A variant is one side of a pair with the original (B, or the current graph):\n"
+             "first comes the pair's node, the first node of A that the rewrites changed (its\n"
+             "op, attributes or operand order), then the first wrong kernel, which may sit\n"
+             "after it (a swapped mul whose product a later cast gets wrong).",
          .run = run_inspect_command});
 }
 

@@ -253,26 +253,54 @@ void check_resume_args(const Args& args) {
 }
 
 // How long a campaign runs, for the campaign pane: "300 cases", "600 s", or both.
-std::string budget_text(const CampaignOptions& o) {
+std::string budget_text(double seconds, uint64_t cases) {
   std::vector<std::string> parts;
-  if (o.cases > 0) parts.push_back(fmt::format("{} cases", o.cases));
-  if (o.seconds > 0) parts.push_back(fmt::format("{:g} s", o.seconds));
+  if (cases > 0) parts.push_back(fmt::format("{} cases", cases));
+  if (seconds > 0) parts.push_back(fmt::format("{:g} s", seconds));
   return parts.empty() ? "until Ctrl-C" : fmt::format("{}", fmt::join(parts, " or "));
 }
 
+// --time bounds the whole command, the review at the end included: the cases get the budget
+// less the review's share (a quarter, at most --review-time), the review what the cases left.
+struct CommandBudget {
+  Clock::time_point start = Clock::now();
+  double seconds = 0;  // 0: no --time
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  double seconds_left() const { return std::max(0.0, seconds - elapsed()); }
+};
+
+// The review's switches and deadline as the command line gives them.
+ReviewOptions review_options(const Args& args) {
+  ReviewOptions review;
+  review.opinion = !args.has("--no-opinion");
+  review.reduce = !args.has("--no-reduce");
+  if (auto v = args.option("--review-time")) review.seconds = parse_seconds(*v, "--review-time");
+  return review;
+}
+
+// The seconds of a --time budget the cases may take.
+double case_seconds(const Args& args, double budget) {
+  ReviewOptions review = review_options(args);
+  if (!review.opinion && !review.reduce) return budget;
+  return budget - std::min(review.seconds, budget / 4);
+}
+
 // Every case's progress goes to the front end (Output::progress: a line redrawn in place, a
-// status line every 10 s, the status bar) and to the session (the workbench's campaign pane).
+// status line every 10 s, the status bar) and to the session (the workbench's campaign pane);
+// then the review's, finding by finding.
 class ProgressDisplay {
  public:
-  ProgressDisplay(Output& out, Session& s, CampaignStatus status, const CampaignOptions& o)
-      : out_(out), s_(s), status_(std::move(status)), cases_(o.cases), seconds_(o.seconds) {}
+  ProgressDisplay(Output& out, Session& s, CampaignStatus status, const CampaignOptions& o,
+                  const CommandBudget& budget)
+      : out_(out), s_(s), status_(std::move(status)), cases_(o.cases), budget_(budget) {}
   void show(const CampaignStats& stats) {
     status_.stats = stats;
     status_.running = true;
     s_.publish_campaign(status_);
     // A time budget has its ETA in the time left; a case budget in the cases left.
-    std::string left = seconds_ > 0 && cases_ == 0
-                           ? fmt::format(", {:.0f} s left", std::max(0.0, seconds_ - stats.seconds))
+    std::string left = budget_.seconds > 0 && cases_ == 0
+                           ? fmt::format(", {:.0f} s left", budget_.seconds_left())
                            : "";
     out_.progress(fmt::format("cases, {}{}", stats.line(), left), stats.cases, cases_);
   }
@@ -281,13 +309,25 @@ class ProgressDisplay {
     status_.running = false;
     s_.publish_campaign(status_);
   }
+  // Before the k-th of n findings the review takes; `ends_by`: when the review stops at the
+  // latest, in seconds since the command started (the progress line's clock counts the same).
+  void reviewing(size_t k, size_t n, double ends_by) {
+    status_.review = fmt::format("reviewing {}/{}", k, n);
+    s_.publish_campaign(status_);
+    out_.progress(fmt::format("{} new findings (second opinion, reduction), ends by {:.0f} s",
+                              status_.review, ends_by));
+  }
+  void review_done() {
+    status_.review.clear();
+    s_.publish_campaign(status_);
+  }
 
  private:
   Output& out_;
   Session& s_;
   CampaignStatus status_;
   uint64_t cases_;
-  double seconds_;
+  const CommandBudget& budget_;
 };
 
 // Starts a job: a process of this program that dies with this one, however this one ends (a
@@ -371,14 +411,14 @@ CampaignStats run_jobs(FindingsDb& db, int64_t campaign, const CampaignOptions& 
 }
 
 // The end of a campaign (core/campaign/review.h): a second opinion and a reduction for each new
-// distinct finding, then findings with one root merged.
+// distinct finding, then findings with one root merged; within --review-time and what is left of
+// the command's --time.
 void review_findings(Session& s, FindingsDb& db, int64_t campaign, const CampaignOptions& o,
-                     const Args& args, bool quiet, Output& out) {
-  ReviewOptions review;
-  review.opinion = !args.has("--no-opinion");
-  review.reduce = !args.has("--no-reduce");
+                     const Args& args, bool quiet, const CommandBudget& budget,
+                     ProgressDisplay& progress, Output& out) {
+  ReviewOptions review = review_options(args);
   if (!review.opinion && !review.reduce) return;
-  if (auto v = args.option("--review-time")) review.seconds = parse_seconds(*v, "--review-time");
+  if (budget.seconds > 0) review.seconds = std::min(review.seconds, budget.seconds_left());
   if (review.opinion) review.extra = opinion_backends(o.backends);
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
@@ -388,9 +428,12 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
     review.progress = [&](const std::string& line) {
       out.print("  review {}", terminal_name(line));
     };
+  double ends_by = budget.elapsed() + review.seconds;
+  review.starting = [&](size_t k, size_t n) { progress.reviewing(k, n, ends_by); };
   ReviewStats r = review_campaign(
       db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
       review);
+  progress.review_done();
   if (r.reviewed == 0 && r.known == 0 && r.left == 0) return;
   out.print(
       "review: {} findings, {} of known bugs, {} reference disputed, {} reduced, {} merged into "
@@ -400,6 +443,7 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
 }
 
 void run_fuzz(Session& s, const Args& args, Output& out) {
+  const Clock::time_point started = Clock::now();
   std::string path = findings_db_path(args);
   bool resume = args.has("--resume");
   if (resume) check_resume_args(args);
@@ -450,7 +494,9 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
     check_resumed_environments(s, o, source);
     backends = campaign_backends(s, o, args, source, out);
   }
-  if (seconds) o.seconds = *seconds;
+  CommandBudget budget{.start = started, .seconds = seconds.value_or(0)};
+  // A job's --time is its parent's case share already.
+  if (seconds) o.seconds = args.has("--job") ? *seconds : case_seconds(args, *seconds);
   if (cases) o.cases = *cases;
   if (!resume && !args.has("--include-known")) {
     // The budget goes to bugs not known yet: the triggers of the known bugs of these backends
@@ -476,7 +522,8 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   std::atomic<bool>& cancel = s.cancel_flag();
   cancel = false;
   SigintCancels guard(cancel);
-  ProgressDisplay progress(out, s, {campaign, path, budget_text(o), {}, true}, o);
+  ProgressDisplay progress(
+      out, s, {campaign, path, budget_text(budget.seconds, o.cases), {}, true, {}}, o, budget);
   CampaignStats stats;
   if (jobs > 1 && !child) {
     stats = run_jobs(db, campaign, o, jobs, attached_specs(s, o.backends), cancel, progress);
@@ -491,7 +538,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   if (quiet) {
     out.print("fuzz: campaign {} in {}: {} cases, {}{}", campaign, terminal_name(path), stats.cases,
               stats.counts(), stopped);
-    if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
+    if (!cancel) review_findings(s, db, campaign, o, args, quiet, budget, progress, out);
     return;
   }
   out.print("fuzz: campaign {} in {}: {} cases in {:.1f} s ({:.1f} cases/s), {}{}", campaign,
@@ -500,7 +547,7 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   out.print("per case: {}", stats.stages());
   // The kinds name the backends of every finding in the database, a merged shard's too.
   for (const auto& [kind, n] : stats.by_kind) out.print("  {:>6}  {}", n, terminal_name(kind));
-  if (!cancel) review_findings(s, db, campaign, o, args, quiet, out);
+  if (!cancel) review_findings(s, db, campaign, o, args, quiet, budget, progress, out);
 }
 
 void run_gen(Session& s, const Args& args, Output& out) {
@@ -551,7 +598,8 @@ void register_fuzz_commands(CommandRegistry& r) {
       gen_options[3],
       gen_options[4],
       seed,
-      {"--time", "S", "a deadline: stop after S seconds, cutting the case in flight"},
+      {"--time", "S",
+       "a deadline for the whole command, review included: it ends within S seconds"},
       {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
       {"--strategy", "S,...",
        fmt::format("how cases make programs: {}; several take turns (default {})",
@@ -582,7 +630,8 @@ void register_fuzz_commands(CommandRegistry& r) {
        {"--no-opinion", "", "no second opinion on the new findings"},
        {"--no-reduce", "", "do not reduce the new findings"},
        {"--review-time", "S",
-        "a deadline for the second opinions and reductions at the end (default 120)"},
+        "a deadline for the second opinions and reductions at the end (default 120; with "
+        "--time, also what the cases left of it)"},
        {"--include-known", "",
         "draw the trigger patterns of known bugs as often as the rest (default: less)"}});
   r.add({.name = "fuzz",
@@ -607,8 +656,12 @@ void register_fuzz_commands(CommandRegistry& r) {
              "the same stream and --resume continues it. A compiler that crashes or hangs is a\n"
              "finding; its worker is restarted (once per case after a timeout). A worker that\n"
              "never answers hello is an infrastructure problem of the case, not a finding.\n"
-             "--time is a deadline: a run still going then is stopped and its case left for\n"
-             "--resume. Ctrl-C ends after the case in flight; every\n"
+             "--time S is a deadline for the whole command: the cases get S less the review's\n"
+             "share (a quarter of S, at most --review-time), a run still going then is stopped\n"
+             "and its case left for --resume, and the review gets what the cases left, so the\n"
+             "command ends within S seconds; the progress line says \"reviewing k/N\" during\n"
+             "the review, and the findings left unreviewed say so. Ctrl-C ends after the case\n"
+             "in flight; every\n"
              "finished case is in the database (one transaction each). Without --time or\n"
              "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
              "second opinion (its case run on onnx-ref and every installed family: who agrees\n"

@@ -1,10 +1,12 @@
 // Commands that narrow a failure down: bisect (the rewrite that brings it in) and reduce (the
 // smallest graph that still shows it).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "app/commands.h"
 #include "app/sigint_cancels.h"
 #include "core/base/error.h"
+#include "core/compare/equiv.h"
 #include "core/compare/inspect.h"
 #include "core/compare/reduce.h"
 #include "core/compare/report_format.h"
@@ -65,6 +67,24 @@ bool same_inputs(const Graph& a, const Graph& b) {
   return true;
 }
 
+// Variants made from the graph before the reduction whose inputs or outputs no longer fit the
+// reduced one: `compare` would refuse them, so they go, with a line saying so.
+void drop_stale_variants(Session& s, Output& out) {
+  std::vector<std::string> stale;
+  for (const auto& name : s.variant_names()) {
+    try {
+      check_variant_interface(s.graph(), s.variant(name), name);
+    } catch (const Error&) {
+      stale.push_back(name);
+    }
+  }
+  for (const auto& name : stale) s.drop_variant(name);
+  if (!stale.empty())
+    out.print("dropped {} {}: made from the graph before the reduction, {} no longer fit it",
+              stale.size() == 1 ? "variant" : "variants", fmt::join(stale, ", "),
+              stale.size() == 1 ? "its inputs or outputs" : "their inputs or outputs");
+}
+
 // The reduced failure as the session's graph (and variant), and its compare report; returns the
 // number of its finding in that report.
 size_t install_reduced(Session& s, const ReduceResult& r, const ReduceTarget& target, Output& out) {
@@ -81,6 +101,7 @@ size_t install_reduced(Session& s, const ReduceResult& r, const ReduceTarget& ta
   out.print("the current graph is now the reduced {}{}",
             c.b ? "original: " : "graph: ", graph_summary(s.graph()));
   if (c.b) out.print("variant reduced: {}", graph_summary(c.a));
+  drop_stale_variants(s, out);
   if (r.largest_pass && same_inputs(r.largest_pass->a, s.graph()) &&
       (!c.b || print_rtg(*r.largest_pass->b) == print_rtg(*c.b))) {
     s.set_variant("reduce_pass", r.largest_pass->a);
@@ -114,16 +135,52 @@ size_t install_reduced(Session& s, const ReduceResult& r, const ReduceTarget& ta
   return number;
 }
 
+// Which finding `reduce` takes without N, and why. An equivalence finding is a pair that differs
+// by rewrites: reduced as a pair it keeps the rewrite that makes the two differ, where a
+// reference finding of the variant alone loses it. So the equivalence finding of the variant the
+// user made last (the one the graph pane shows) comes first, then any equivalence finding.
+struct FindingChoice {
+  size_t number = 1;
+  std::string why;
+};
+
+FindingChoice choose_finding(const Session& s, const CompareReport& report) {
+  if (report.bug_count() == 0) fail("the last compare has no findings to reduce");
+  std::optional<size_t> first_pair;
+  for (size_t n = 1; n <= report.bug_count(); ++n) {
+    const Finding& f = *report.bug(n);
+    if (f.oracle != Oracle::Equivalence) continue;
+    if (f.graph_a == s.newest_variant())
+      return {n, fmt::format("'{}' is the variant made last, and its pair with '{}' keeps the "
+                             "rewrite that makes the two differ",
+                             f.graph_a, f.graph_b)};
+    if (!first_pair) first_pair = n;
+  }
+  if (first_pair)
+    return {*first_pair,
+            "the first equivalence finding: reduced as a pair, it keeps the rewrite that makes the "
+            "two graphs differ"};
+  return {1, "the first finding"};
+}
+
 void run_reduce(Session& s, const Args& args, Output& out) {
   ReduceOptions options;
   if (auto t = args.option("--time")) options.time_limit_s = parse_seconds(*t, "--time");
   const CompareReport* report = s.compare_report();
   if (!report) fail("no compare results yet: run `compare` first");
-  size_t n = args.arg(0) ? parse_u64(*args.arg(0), "the finding number") : 1;
+  FindingChoice choice;
+  if (args.arg(0))
+    choice = {parse_u64(*args.arg(0), "the finding number"), "as asked"};
+  else
+    choice = choose_finding(s, *report);
+  size_t n = choice.number;
   const Finding* found = report->bug(n);
   if (!found)
     fail("the last compare has {} findings; there is no #{} to reduce", report->bug_count(), n);
   const Finding f = *found;
+  out.print("reduce takes #{} ({} finding of {} on {}): {}{}", n, oracle_name(f.oracle),
+            f.backend_a, f.graph_a, choice.why,
+            args.arg(0) || report->bug_count() == 1 ? "" : "; `reduce N` takes finding N");
   ReduceCase start;
   start.a = report_graph(*report, f.graph_a);
   if (f.oracle == Oracle::Equivalence) {
@@ -203,20 +260,24 @@ void register_reduce_commands(CommandRegistry& r) {
          .options = {{"--time", "S", "stop after S seconds, keeping the smallest so far"}},
          .summary = "Shrink the graph of a finding while it fails the same way.",
          .help =
-             "Takes finding N (default 1, numbered as `compare` prints them) of the last\n"
-             "compare and tries one change at a time: an earlier value as the only output, an\n"
-             "output dropped, a node removed (its readers read one of its inputs, a graph input\n"
-             "or a constant of the same type, or a new input), a constant filled with 0 or 1,\n"
-             "an input dimension shrunk to 1 or dropped. A change is kept only when the result\n"
-             "still fails with the same signature (backend family, oracle, verdict, op and\n"
-             "dtype of the first diverging value) on the same backend, and the reference finds\n"
-             "no undefined behaviour. An equivalence finding is reduced as a pair: each change\n"
-             "is made to both graphs on values the e-graph proved equal. Prints a line per kept\n"
-             "change. Ctrl-C or --time stops it with the smallest graph so far; running\n"
-             "`reduce` again continues from there. The result becomes the current graph (and\n"
-             "the variant `reduced` for an equivalence finding), the largest passing graph one\n"
-             "change away becomes `reduce_pass`, and a compare of the result becomes the last\n"
-             "report, ready for `inspect` and `export repro`. See docs/compare.md.",
+             "Takes finding N (numbered as `compare` prints them) of the last compare; without\n"
+             "N, the equivalence finding of the variant made last, else the first equivalence\n"
+             "finding (reduced as a pair, it keeps the rewrite that makes the two differ),\n"
+             "else finding 1, and says which and why. It tries one change at a time: an\n"
+             "earlier value as the only output, an output dropped, a node removed (its readers\n"
+             "read one of its inputs, a graph input or a constant of the same type, or a new\n"
+             "input), a constant filled with 0 or 1, an input dimension shrunk to 1 or\n"
+             "dropped. A change is kept only when the result still fails with the same\n"
+             "signature (backend family, oracle, verdict, op and dtype of the first diverging\n"
+             "value) on the same backend, and the reference finds no undefined behaviour. An\n"
+             "equivalence finding is reduced as a pair: each change is made to both graphs on\n"
+             "values the e-graph proved equal. Prints a line per kept change. Ctrl-C or --time\n"
+             "stops it with the smallest graph so far; running `reduce` again continues from\n"
+             "there. The result becomes the current graph (and the variant `reduced` for an\n"
+             "equivalence finding), the largest passing graph one change away becomes\n"
+             "`reduce_pass`, variants that no longer fit the result are dropped (a line names\n"
+             "them), and a compare of the result becomes the last report, ready for `inspect`\n"
+             "and `export repro`. See docs/compare.md.",
          .run = run_reduce});
 }
 

@@ -92,8 +92,10 @@ bool compilers_side_with_reference(const Agreement& a, const FindingRecord& f) {
   return agreeing >= 2 && agreeing > count(a.differ);
 }
 
+// "a", "a and b", "a, b and c".
 std::string joined(const std::vector<std::string>& names) {
-  return fmt::format("{}", fmt::join(names, ", "));
+  if (names.size() < 2) return names.empty() ? "" : names.front();
+  return fmt::format("{} and {}", fmt::join(names.begin(), names.end() - 1, ", "), names.back());
 }
 
 // Relaxed graphs break constraints on purpose: the reference cannot run them.
@@ -121,15 +123,19 @@ std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& na
 }
 
 std::string Agreement::str() const {
+  auto verb = [](const std::vector<std::string>& names, const char* one, const char* many) {
+    return names.size() == 1 ? one : many;
+  };
+  // Who disagrees with whom in one sentence: the ones that differ, then those they differ from.
   std::string text;
   if (differ.empty())
-    text = "no backend differs on a rerun";
-  else if (differ.size() == 1)
-    text = fmt::format("{} alone differs", differ.front());
+    text = fmt::format("no backend differs on a rerun; {} {}", joined(agree),
+                       verb(agree, "agrees", "agree"));
+  else if (agree.empty())
+    text = fmt::format("{} {}; none agrees", joined(differ), verb(differ, "differs", "differ"));
   else
-    text = fmt::format("{} differ", joined(differ));
-  if (!agree.empty())
-    text += fmt::format("; {} {}", joined(agree), agree.size() == 1 ? "agrees" : "agree");
+    text = fmt::format("{} {} from {}{}", joined(differ), verb(differ, "differs", "differ"),
+                       joined(agree), agree.size() > 1 ? ", which agree" : "");
   if (!silent.empty()) text += fmt::format("; {} silent", joined(silent));
   return disputed ? "reference disputed: " + text : text;
 }
@@ -508,11 +514,13 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   // and roots added since.
   KnownBugCheck known(known_bugs(db), by_name);
   std::vector<FindingRecord> found_known;
-  for (const FindingRecord& f : todo) {
+  for (size_t k = 0; k < todo.size(); ++k) {
+    const FindingRecord& f = todo[k];
     if ((review.cancel && review.cancel->load()) || bounded.passed()) {
       ++stats.left;
       continue;
     }
+    if (review.starting) review.starting(k + 1, todo.size());
     InputPlan plan = case_input_plan(options, f.case_seed);
     FindingReview r;
     std::string line = fmt::format("#{} {}", f.id, f.signature.str());

@@ -35,8 +35,8 @@ struct Agreement {
   std::vector<std::string> silent;  // could not run it, or was not asked in time
   bool disputed = false;            // onnx-ref differs from ref
 
-  // "ort:O3 alone differs; ref, onnx-ref:default, xla:jit agree"; with "reference disputed: "
-  // before it when the references disagree.
+  // "ort:O3 differs from ref, onnx-ref:default and xla:jit, which agree; tvm:O3 silent";
+  // with "reference disputed: " before it when the references disagree.
   std::string str() const;
   std::string to_json() const;
   // nullopt for text that is not an Agreement's JSON (a damaged or foreign row).
@@ -83,6 +83,8 @@ struct ReviewOptions {
   std::vector<std::string> extra;  // opinion_backends() of the campaign
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const std::string&)> progress;  // one line per reviewed finding
+  // Before the k-th (from 1) of the n findings to review, for a "reviewing k/N" display.
+  std::function<void(size_t k, size_t n)> starting;
 };
 
 struct ReviewStats {

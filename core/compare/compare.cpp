@@ -26,8 +26,10 @@ void check_same_inputs(const Graph& original, const CompareGraph& g) {
     return out;
   };
   if (names(original) != names(*g.graph))
-    fail("'{}' has inputs ({}) but the original has ({}); compare needs the same inputs", g.name,
-         fmt::join(names(*g.graph), ", "), fmt::join(names(original), ", "));
+    fail(
+        "'{}' has inputs ({}) but the original has ({}); compare needs the same inputs: the "
+        "variant was made from another graph (`variants drop {}` removes it)",
+        g.name, fmt::join(names(*g.graph), ", "), fmt::join(names(original), ", "), g.name);
 }
 
 // The reference run of one graph: its outputs as a RunResult and where its inputs make an op

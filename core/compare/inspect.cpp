@@ -77,6 +77,25 @@ std::vector<ValuePair> pair_by_classes(const EGraph& eg, const Graph& a, const G
   return pairs;
 }
 
+const Node* first_rewritten_node(const Graph& a, const Graph& b,
+                                 const std::vector<ValuePair>& pairs) {
+  std::map<std::string, std::string> in_b;
+  for (const auto& p : pairs) in_b.emplace(p.a, p.b);
+  auto paired = [&](const std::string& v) -> std::string {
+    if (!a.producer(v)) return b.find_input(v) || b.find_constant(v) ? v : "";
+    auto it = in_b.find(v);
+    return it == in_b.end() ? "" : it->second;
+  };
+  for (const Node& n : a.nodes) {
+    const Node* m = n.outputs.empty() ? nullptr : b.producer(paired(n.outputs[0]));
+    if (!m || m->op != n.op || m->attrs != n.attrs || m->inputs.size() != n.inputs.size())
+      return &n;
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      if (paired(n.inputs[i]) != m->inputs[i]) return &n;
+  }
+  return nullptr;
+}
+
 std::vector<ValuePair> pair_by_names(const Graph& a, const Graph& b) {
   std::vector<ValuePair> pairs;
   for (const Node& node : a.nodes)

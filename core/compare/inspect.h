@@ -32,6 +32,13 @@ std::vector<ValuePair> pair_by_classes(const EGraph& eg, const Graph& a, const G
 // Pairs node outputs of a and b with the same name.
 std::vector<ValuePair> pair_by_names(const Graph& a, const Graph& b);
 
+// Where a pair's graphs first differ in structure: the first node of a, in topological order,
+// whose value has no pair in b, or whose pair's producer in b has another op, other attributes or
+// its inputs in another order (the rewrite the pair is about: mul(s, a) beside mul(a, s)). Inputs
+// and constants pair by name. Null when a computes everything as b does.
+const Node* first_rewritten_node(const Graph& a, const Graph& b,
+                                 const std::vector<ValuePair>& pairs);
+
 // The values of g that `values` are computed from, themselves included.
 std::set<std::string> values_upstream(const Graph& g, const std::set<std::string>& values);
 

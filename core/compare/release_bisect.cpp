@@ -21,8 +21,14 @@ bool finding_reproduces(const CompareReport& report, const Finding& finding, Bac
   std::vector<Backend*> backends;
   if (b) backends.push_back(b);
   backends.push_back(&a);
-  CompareReport again = run_compare(
-      graphs, backends, {.seed = finding.seed, .runs = 1, .tolerances = report.tolerances});
+  // The inputs as the finding had them: its plan (`inputs --range full`, inputs fixed by hand)
+  // and its program mutations; the default draws may not show the failure at all.
+  CompareReport again = run_compare(graphs, backends,
+                                    {.seed = finding.seed,
+                                     .runs = 1,
+                                     .tolerances = report.tolerances,
+                                     .mutations = report.mutations},
+                                    report.inputs);
   // The report names backends as they call themselves; match by position instead.
   size_t row = backends.size() - 1;
   size_t column = 0;

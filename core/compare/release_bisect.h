@@ -1,6 +1,7 @@
 // `backend bisect`: on which release of a compiler a finding appeared (or went away). The
-// finding's check is run again, with the same graphs, seed, oracle and tolerances, on releases
-// chosen by binary search between two ends that disagree.
+// finding's check is run again, with the same graphs, seed, input plan (`inputs --range full`,
+// inputs fixed by hand), oracle and tolerances, on releases chosen by binary search between two
+// ends that disagree.
 #pragma once
 
 #include <functional>

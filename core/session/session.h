@@ -78,6 +78,7 @@ struct CampaignStatus {
   std::string budget;    // "300 cases", "10 min"
   CampaignStats stats;
   bool running = false;
+  std::string review;  // "reviewing 2/5" while the review at the end runs, else empty
 };
 
 // One `variants` table row of the original, to compare variants against.

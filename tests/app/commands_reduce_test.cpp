@@ -62,6 +62,49 @@ TEST_F(ReduceCommands, BisectNamesTheRuleThatBringsTheMiscompiledOpIn) {
             std::string::npos);
 }
 
+// Issue 42: with a reference and an equivalence finding on the variant made last, `reduce` takes
+// the equivalence one and says why; reduced as a pair, the variant keeps the transposes its
+// rewrite brought in (the point of the pair), and variants that no longer fit the reduced
+// original go with a line saying so, so that `compare` runs on what is left.
+TEST_F(ReduceCommands, ReduceTakesThePairOfTheVariantMadeLastAndKeepsItsRewrite) {
+  for (const char* statement : {"input a : f32[2,3,4]", "input b : f32[2,3,4]", "m = mul(a, b)",
+                                "out = neg(m)", "output out"})
+    run_ok(fmt::format("def {}", statement));
+  run_ok("egraph");
+  run_ok("saturate --iters 2");
+  run_ok("extract min");
+  run_ok("extract max");
+  attach_bad("transpose");
+  run_ok("compare max --backends ref,bad");
+  const CompareReport& before = *session.compare_report();
+  ASSERT_EQ(before.bug_count(), 2u);
+  ASSERT_EQ(before.bug(1)->oracle, Oracle::Reference);
+  ASSERT_EQ(before.bug(2)->oracle, Oracle::Equivalence);
+
+  std::string text = run_ok("reduce --time 60");
+  EXPECT_NE(text.find("reduce takes #2 (equivalence finding of bad on max): 'max' is the variant "
+                      "made last, and its pair with 'original' keeps the rewrite that makes the "
+                      "two differ; `reduce N` takes finding N"),
+            std::string::npos)
+      << text;
+  EXPECT_TRUE(has_op(session.variant("reduced"), "transpose")) << text;
+  EXPECT_FALSE(has_op(session.graph(), "transpose")) << text;
+  // min and max were made from the graph before the reduction, whose inputs it shrank.
+  EXPECT_NE(text.find("dropped variants max, min: made from the graph before the reduction, "
+                      "their inputs or outputs no longer fit it"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(session.variant_names(), std::vector<std::string>{"reduced"}) << text;
+  run_ok("compare --backends ref,bad");
+
+  // Asked for by number, it takes that one and says so.
+  run_ok("compare reduced --backends ref,bad");
+  text = run_ok("reduce 1 --time 30");
+  EXPECT_NE(text.find("reduce takes #1 (reference finding of bad on reduced): as asked"),
+            std::string::npos)
+      << text;
+}
+
 // The issue's acceptance test: a generated 20-node graph with muls, the worker miscompiles mul;
 // reduce on the first finding ends with at most 3 nodes and the same signature, and the bundle
 // exported from the reduced finding reproduces it without Retort.

@@ -416,7 +416,7 @@ TEST(ScreenLayout, ACampaignPaneTakesItsShareOfTheRightColumn) {
   LogBuffer log;
   std::vector<std::unique_ptr<Pane>> panes = workbench_panes(log, false);
   Session s;
-  s.publish_campaign({1, "f.db", "10 cases", {}, true});
+  s.publish_campaign({1, "f.db", "10 cases", {}, true, {}});
   for (auto& p : panes) p->refresh(s, TopicSet::all());
   size_t campaign = pane_index(panes, "campaign");
   ASSERT_TRUE(panes[campaign]->visible());
@@ -462,7 +462,7 @@ TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {
   pane->refresh(s, TopicSet::all());
   EXPECT_FALSE(pane->visible());
   TopicVersions before = s.topics().now();
-  CampaignStatus status{7, "f.db", "300 cases", {}, true};
+  CampaignStatus status{7, "f.db", "300 cases", {}, true, {}};
   status.stats.cases = 12;
   status.stats.seen = 3;
   status.stats.signatures = {"mismatch ort:O3 at mul"};
@@ -477,13 +477,28 @@ TEST(CampaignPane, HiddenUntilACampaignPublishesThenFollowsIt) {
   EXPECT_NE(c.str().find("findings: 1 distinct finding, seen 3 times"), std::string::npos)
       << c.str();
   EXPECT_NE(c.str().find("3  mismatch ort:O3"), std::string::npos) << c.str();
+
+  // Issue 42: the review at the end of a campaign is no ended campaign.
+  status.running = false;
+  status.review = "reviewing 2/5";
+  s.publish_campaign(status);
+  pane->refresh(s, {Topic::Campaign});
+  Canvas reviewing(10, 60);
+  pane->draw(reviewing);
+  EXPECT_EQ(reviewing.row_text(0), "campaign 7 in f.db: reviewing 2/5 (300 cases)");
+  status.review.clear();
+  s.publish_campaign(status);
+  pane->refresh(s, {Topic::Campaign});
+  Canvas ended(10, 60);
+  pane->draw(ended);
+  EXPECT_EQ(ended.row_text(0), "campaign 7 in f.db: ended (300 cases)");
 }
 
 // Issue 43: the pane counts the database's findings, a merged shard's among them, whose names an
 // attacker chose; they and the database's name print escaped, the command to type quoted.
 TEST(CampaignPane, AMergedShardsNamesPrintEscaped) {
   Session s;
-  CampaignStatus status{7, "x';touch ran;'.db", "300 cases", {}, true};
+  CampaignStatus status{7, "x';touch ran;'.db", "300 cases", {}, true, {}};
   status.stats.by_kind["mismatch evil\x1b]0;pwned\x07\nFORGED"] = 1;
   status.stats.last_finding = "evil\x1b[2J";
   s.publish_campaign(status);

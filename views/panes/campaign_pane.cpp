@@ -1,6 +1,6 @@
 // The campaign pane: the progress of the campaign `fuzz` runs in this session, live while it
-// runs (the session publishes it after every case), then its totals. Hidden until a campaign
-// starts.
+// runs (the session publishes it after every case), "reviewing k/N" during the review at its
+// end, then its totals. Hidden until a campaign starts.
 #include <fmt/format.h>
 
 #include "core/base/terminal_text.h"
@@ -17,7 +17,10 @@ std::vector<StyledLine> campaign_text(const Session& s) {
   // The database's findings (a merged shard's too) name their backends.
   lines.push_back(
       {fmt::format("campaign {} in {}: {} ({})", c->campaign, terminal_name(c->database),
-                   c->running ? "running" : "ended", c->budget),
+                   !c->review.empty() ? c->review
+                   : c->running       ? "running"
+                                      : "ended",
+                   c->budget),
        Style::Title});
   lines.push_back({fmt::format("{} cases in {:.1f} s ({:.1f}/s), {} retort errors", st.cases,
                                st.seconds, st.cases_per_second(), st.errors)});
