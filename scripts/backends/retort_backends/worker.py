@@ -286,8 +286,9 @@ class Worker:
 
     def probe_group(self, parts, indices, results):
         """Fills results[i] for the graphs `indices` name: all of them merged into one model
-        first, and when that fails, each half again, down to single graphs, whose answer is
-        their own run's. A failing graph costs a few compilations; a batch that runs, one."""
+        first. When that fails and the error names one graph's prefix, that graph alone, and
+        when it fails alone, the others again without it; else each half again, down to single
+        graphs, whose answer is their own run's. A batch that runs costs one compilation."""
         if len(indices) == 1:
             results[indices[0]] = self.probe_one(parts[indices[0]])
             self.compilations += 1
@@ -298,8 +299,17 @@ class Worker:
             for i in indices:
                 results[i] = {"status": "ok"}
             return
-        except Exception:
+        except Exception as e:
             traceback.print_exc(file=sys.stderr)
+            text = f"{e}\n{e.__cause__}"  # a Failure's message may keep one line of it
+            named = {int(k) for k in re.findall(r"(?<![A-Za-z0-9_])p([0-9]+)_", text)}
+        # The merged model's graph k is indices[k]: prefixes count positions in this merge.
+        named = [indices[k] for k in named if k < len(indices)]
+        if len(named) == 1:
+            self.probe_group(parts, named, results)
+            if results[named[0]]["status"] != "ok":
+                self.probe_group(parts, [i for i in indices if i != named[0]], results)
+                return
         half = len(indices) // 2
         self.probe_group(parts, indices[:half], results)
         self.probe_group(parts, indices[half:], results)
