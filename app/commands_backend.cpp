@@ -243,7 +243,7 @@ SupportTable support_for(Session& s, const std::string& name, Output& out) {
   return backend_support(
       s.backends().get(name), name,
       [&](size_t done, size_t all) {
-        out.progress(fmt::format("ops probed on {}", name), done, all);
+        out.progress(fmt::format("graphs probed on {}", name), done, all);
       },
       &s.cancel_flag());
 }

@@ -548,8 +548,10 @@ void register_findings_commands(CommandRegistry& r) {
                {n},
                "Names the compiler's passes that its difference needs: it runs again with\n"
                "its backend's passes turned off (the family's own switches: ONNX Runtime's\n"
-               "transformers and rewrite rules, XLA's HLO passes), all of them, then by\n"
-               "halves down to passes none of which may stay on, and stores them. `list`,\n"
+               "transformers and rewrite rules, XLA's HLO passes, TVM's Relax and TIR\n"
+               "passes, Inductor's config switches, IREE's compiler flags, OpenVINO's CPU\n"
+               "plugin properties), all of them, then by halves down to passes none of\n"
+               "which may stay on, and stores them. `list`,\n"
                "`show` and `report` show them; findings of the same passes of one release\n"
                "are one root candidate. A difference that stays with every pass off is no\n"
                "switchable pass's (a kernel's). `report` and `export repro --issue` search\n"

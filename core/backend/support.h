@@ -44,14 +44,19 @@ std::optional<Graph> single_op_graph(const std::string& op, DType t, uint64_t se
 // made safe by file_name_part (core/io/file_io.h).
 std::string support_cache_path(const std::string& backend, const std::string& version);
 
-// The registry's ops and the workers' scripts (scripts_dir()/backends, its Python package), as a
-// hash: a table probed before an op was added or a converter changed says nothing of them.
-std::string probe_fingerprint();
+// What a table of `backend` was probed with, as a hash: the probe's graphs and inputs as sent
+// (the registry's ops, their ONNX forms, the probe's options) and the worker's files (its
+// script and, for a Python worker, the shared package with the converters). A table probed
+// before an op was added or a converter changed says nothing of them.
+std::string probe_fingerprint(const std::string& backend);
 
-// The cached table for the backend's version and probe_fingerprint(), else a fresh probe (then
-// cached). progress is
-// called after each op with (ops done, ops in all). When *cancel turns true (Ctrl-C) the probe
-// stops between ops with an Error and caches nothing, so a partial table is never taken as whole.
+// The cached table for the backend's release (its worker's hello) and probe_fingerprint(), else a
+// fresh probe, cached when the cache folder takes it (a corrupt or foreign cache file is probed
+// again). The probe sends a worker's graphs in batches, in probe requests to a worker of its own
+// (docs/backend-protocol.md: the worker compiles a batch that runs once), and calls progress
+// after each batch with (graphs done, graphs in all). When *cancel turns
+// true (Ctrl-C) the probe stops between batches with an Error and caches nothing, so a partial
+// table is never taken as whole.
 SupportTable backend_support(Backend& backend, const std::string& name,
                              const std::function<void(size_t, size_t)>& progress = {},
                              const std::atomic<bool>* cancel = nullptr);

@@ -9,7 +9,8 @@ Option of `hello`: mode =
                                decompositions without Inductor (a baseline)
   eager                        the generated module run by torch itself (the baseline)
 and device = cpu (Inductor's C++) | cuda (its Triton kernels on an NVIDIA GPU; without one,
-hello answers `unsupported`).
+hello answers `unsupported`); disabled_passes = Inductor pass switches joined by ','
+(`findings blame`; retort_backends/inductor_passes.py sets each torch._inductor.config switch off).
 The module's forward() is generated Python source registered with linecache, which dynamo
 reads like a file.
 """
@@ -18,9 +19,10 @@ import sys
 
 import torch
 
+from retort_backends import inductor_passes
 from retort_backends.errors import Unsupported
 from retort_backends.torch_program import TorchFamily, to_numpy, to_torch
-from retort_backends.worker import serve
+from retort_backends.worker import PASS_NAMES, serve
 
 LIMITS = ("not implemented for", "could not infer output dtype", "Unsupported:")
 
@@ -29,7 +31,7 @@ class Inductor(TorchFamily):
     NAME = "inductor"
     OPTIONS = {"mode": (("default", "max-autotune-no-cudagraphs", "aot_eager", "eager"),
                         "default"),
-               "device": (("cpu", "cuda"), "cpu")}
+               "device": (("cpu", "cuda"), "cpu"), "disabled_passes": (PASS_NAMES, "")}
     LIMITS = LIMITS
 
     def __init__(self, options):
@@ -39,6 +41,7 @@ class Inductor(TorchFamily):
         if self.device == "cuda" and not torch.cuda.is_available():
             raise Unsupported(f"torch {torch.__version__} sees no CUDA device")
         torch.set_num_threads(1)
+        inductor_passes.disable(options["disabled_passes"].split(","))
 
     def build(self, entry, args):
         fn = entry.module.to(self.device)

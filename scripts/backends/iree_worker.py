@@ -7,7 +7,9 @@ demotes it to f32 unless told not to), and the runtime runs the module on its lo
 (one thread). Both tools are the ones of this environment's
 iree-base-compiler. The graph is renamed `main` first: the model's name would become the MLIR
 function's symbol.
-Option of `hello`: opt_level = 0 | 1 | 2 | 3 (--iree-opt-level=O<n>; default 3).
+Options of `hello`: opt_level = 0 | 1 | 2 | 3 (--iree-opt-level=O<n>; default 3);
+disabled_passes = names of SWITCHES joined by ',' (`findings blame`), each the iree-compile flags
+that turn a pass or a transformation off.
 """
 
 import importlib.metadata
@@ -19,7 +21,7 @@ import tempfile
 import numpy as np
 import iree.runtime as ireert
 
-from retort_backends.worker import Compiled, Family, serve
+from retort_backends.worker import PASS_NAMES, Compiled, Family, serve
 
 # The ONNX checker in iree-import-onnx rejects an op it does not know; iree-compile cannot
 # legalize what the ONNX-to-linalg conversion left as torch ops (an ONNX op or a form of one it
@@ -27,6 +29,25 @@ from retort_backends.worker import Compiled, Family, serve
 LIMITS = ("not supported", "unsupported", "Unsupported", "not implemented", "No Op registered",
           "failed to legalize operation 'torch.")
 TOOLS = os.path.dirname(sys.executable)
+
+# Pass switch -> the iree-compile flags that turn it off; names not here are ignored.
+SWITCHES = {
+    "data-tiling": ["--iree-opt-data-tiling=false", "--iree-dispatch-creation-data-tiling=false"],
+    "const-eval": ["--iree-opt-const-eval=false"],
+    "const-expr-hoisting": ["--iree-opt-const-expr-hoisting=false"],
+    "propagate-transposes": ["--iree-global-opt-propagate-transposes=false"],
+    "aggressive-fusion": ["--iree-dispatch-creation-enable-aggressive-fusion=false"],
+    "fuse-multi-use": ["--iree-dispatch-creation-fuse-multi-use=false"],
+    "horizontal-fusion": ["--iree-dispatch-creation-enable-fuse-horizontal-contractions=false"],
+    "pad-fusion": ["--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops=false",
+                   "--iree-dispatch-creation-enable-fuse-padding-into-linalg-producer-ops=false"],
+    "split-reduction": ["--iree-dispatch-creation-enable-split-reduction=false"],
+    "reshape-movement": ["--iree-dispatch-creation-enable-aggressive-reshape-movement=false"],
+    "ukernels": ["--iree-llvmcpu-enable-ukernels=none"],
+    "vector-peeling": ["--iree-llvmcpu-disable-vector-peeling=true"],
+    "loop-vectorization": ["--iree-llvmcpu-loop-vectorization=false"],
+    "slp-vectorization": ["--iree-llvmcpu-slp-vectorization=false"],
+}
 
 
 def run_tool(name, args):
@@ -38,12 +59,14 @@ def run_tool(name, args):
 
 class IREE(Family):
     NAME = "iree"
-    OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3")}
+    OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3"), "disabled_passes": (PASS_NAMES, "")}
     LIMITS = LIMITS
 
     def __init__(self, options):
         super().__init__(options)
         self.opt_level = options["opt_level"]
+        self.switch_flags = [flag for name in options["disabled_passes"].split(",")
+                             for flag in SWITCHES.get(name, [])]
         self.tmp = tempfile.TemporaryDirectory(prefix="retort_iree_")
         self.config = ireert.Config("local-sync")
 
@@ -67,7 +90,8 @@ class IREE(Family):
         run_tool("iree-compile", [entry.mlir_path, "--iree-hal-target-device=local",
                                   "--iree-hal-local-target-device-backends=llvm-cpu",
                                   "--iree-input-demote-f64-to-f32=false",
-                                  f"--iree-opt-level=O{self.opt_level}", "-o", vmfb])
+                                  f"--iree-opt-level=O{self.opt_level}", *self.switch_flags,
+                                  "-o", vmfb])
         with open(vmfb, "rb") as f:
             module = ireert.VmModule.copy_buffer(self.config.vm_instance, f.read())
         context = ireert.SystemContext(config=self.config)

@@ -3,7 +3,10 @@
 
 OpenVINO reads the ONNX model itself (its ONNX frontend) and compiles it for the CPU plugin.
 Option of `hello`: precision = f32 (INFERENCE_PRECISION_HINT f32) | default (the plugin's
-choice: bf16 or f16 on CPUs that have them, else f32). The CPU runs one stream on one thread.
+choice: bf16 or f16 on CPUs that have them, else f32); disabled_passes = names of SWITCHES joined
+by ',' (`findings blame`): the CPU plugin's public properties that turn a transformation off (no
+public property turns off one of its graph transformations by name). The CPU runs one stream on
+one thread.
 """
 
 import os
@@ -13,14 +16,25 @@ import tempfile
 import numpy as np
 import openvino as ov
 
-from retort_backends.worker import Compiled, Family, serve
+from retort_backends.worker import PASS_NAMES, Compiled, Family, serve
 
 LIMITS = ("No conversion rule found", "is not supported", "not implemented")
+
+# Pass switch -> the compile_model properties that turn it off; names not here are ignored.
+SWITCHES = {
+    # Snippets: the JIT that compiles chains of elementwise ops into one "Subgraph" kernel.
+    "snippets": {"SNIPPETS_MODE": "DISABLE"},
+    # Lowered precision and approximations the PERFORMANCE hint allows.
+    "low_precision": {"EXECUTION_MODE_HINT": "ACCURACY"},
+    # Dynamic quantization of MatMul activations.
+    "dynamic_quantization": {"DYNAMIC_QUANTIZATION_GROUP_SIZE": 0},
+}
 
 
 class OpenVINO(Family):
     NAME = "openvino"
-    OPTIONS = {"precision": (("f32", "default"), "default")}
+    OPTIONS = {"precision": (("f32", "default"), "default"),
+               "disabled_passes": (PASS_NAMES, "")}
     LIMITS = LIMITS
 
     def __init__(self, options):
@@ -29,6 +43,8 @@ class OpenVINO(Family):
         self.config = {"INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1}
         if options["precision"] == "f32":
             self.config["INFERENCE_PRECISION_HINT"] = "f32"
+        for name in options["disabled_passes"].split(","):
+            self.config.update(SWITCHES.get(name, {}))
         self.tmp = tempfile.TemporaryDirectory(prefix="retort_openvino_")
 
     def version(self):

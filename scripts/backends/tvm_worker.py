@@ -12,6 +12,8 @@ registered above the context's opt_level: EliminateCommonSubexpr, ReorderPermute
 and DeadCodeElimination need 1; mode tvm:passes uses 3); with none it goes to tvm.compile as
 imported. device = cpu (target llvm) | cuda (target cuda, whose default pipeline schedules the
 kernels for the GPU; without a CUDA build of TVM or a GPU, hello answers `unsupported`).
+disabled_passes = pass names joined by ',' (`findings blame`): the PassContext's disabled_pass, so
+that tvm.compile's pipelines (Relax and TIR) and graph_passes() skip them.
 
 A run's "optimized_ops" (OATest's trigger check) counts the operator calls of the Relax module
 that tvm.compile lowers, by ONNX op_type (RELAX_TO_ONNX; another op under its Relax name, e.g.
@@ -32,7 +34,7 @@ from tvm import relax
 from tvm.relax.frontend.onnx import from_onnx
 
 from retort_backends.errors import Unsupported
-from retort_backends.worker import Compiled, Family, serve
+from retort_backends.worker import PASS_NAMES, Compiled, Family, serve
 
 LIMITS = ("not supported", "Unsupported", "is not implemented", "OpNotImplemented",
           "not yet implemented", "only applies to float",
@@ -89,12 +91,13 @@ def graph_passes():
 class TVM(Family):
     NAME = "tvm"
     OPTIONS = {"opt_level": (("0", "1", "2", "3"), "3"), "passes": (("none", "graph"), "none"),
-               "device": (("cpu", "cuda"), "cpu")}
+               "device": (("cpu", "cuda"), "cpu"), "disabled_passes": (PASS_NAMES, "")}
     LIMITS = LIMITS
 
     def __init__(self, options):
         super().__init__(options)
         self.opt_level = int(options["opt_level"])
+        self.disabled = [n for n in options["disabled_passes"].split(",") if n]
         self.passes = graph_passes() if options["passes"] == "graph" else None
         if options["device"] == "cuda":
             self.device = tvm.cuda(0)
@@ -117,7 +120,7 @@ class TVM(Family):
 
     def build(self, entry, args):
         build = tvm.compile if hasattr(tvm, "compile") else relax.build
-        with tvm.transform.PassContext(opt_level=self.opt_level):
+        with tvm.transform.PassContext(opt_level=self.opt_level, disabled_pass=self.disabled):
             if self.passes is not None:
                 entry.mod = self.passes(entry.mod)
             executable = build(entry.mod, target=self.target)

@@ -268,7 +268,7 @@ TEST_F(Escape, ASupportCacheNamesNoOtherBackend) {
   fs::create_directories(fs::path(path).parent_path());
   nlohmann::json cache = {{"backend", kHostile},
                           {"version", "retort-fault-worker 1"},
-                          {"probed_with", probe_fingerprint()},
+                          {"probed_with", probe_fingerprint("bad")},
                           {"cells", {{"add", {{"f32", "yes"}}}}}};
   std::ofstream(path) << cache.dump();
   std::string table = run_ok("backend support bad");

@@ -54,7 +54,7 @@ class FramesTest(unittest.TestCase):
         self.assertEqual(len(proc.stdout), 4 + n, proc.stdout)
         self.assertEqual(json.loads(proc.stdout[4:]), {"type": "hello", "name": "noisy",
                                                        "version": "1", "options": {},
-                                                       "blobs": []})
+                                                       "probe": True, "blobs": []})
         self.assertIn(b"native noise on fd 1", proc.stderr)
 
 

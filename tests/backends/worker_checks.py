@@ -134,6 +134,28 @@ class Protocol:
         header, _ = self.client.run(b"not a model", {}, ["y"])
         self.assert_error(header, "error")
 
+    def test_probe_batches_graphs_and_answers_each(self):
+        """A probe request (the support probe's batches): graphs that all run cost one
+        compilation of them merged; a failing one is found by halves, answered as its own run."""
+        x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+        y = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])]
+        relu = model_of([helper.make_node("Relu", ["x"], ["y"], name="n0")], {"x": x}, y)
+        neg = model_of([helper.make_node("Neg", ["x"], ["y"], name="n0")], {"x": x}, y)
+        a, b = np.ones((2, 3), np.float32), np.ones((4, 5), np.float32)
+        bad = model_of([helper.make_node("MatMul", ["a", "b"], ["y"], name="n0")],
+                       {"a": a, "b": b},
+                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 5])])
+        self.assertTrue(self.client.hello.get("probe"), self.client.hello)
+        good = [(relu, {"x": x}), (neg, {"x": x})]
+        header = self.client.probe([(m.SerializeToString(), ins, ["y"]) for m, ins in good])
+        self.assertEqual(header["results"], [{"status": "ok"}] * 2, header)
+        self.assertEqual(header["compilations"], 1, header)
+        mixed = [(relu, {"x": x}), (bad, {"a": a, "b": b})]
+        header = self.client.probe([(m.SerializeToString(), ins, ["y"]) for m, ins in mixed])
+        self.assertEqual([r["status"] for r in header["results"]], ["ok", "error"], header)
+        self.assertEqual(header["compilations"], 3, header)
+        self.good_run()
+
     def test_unknown_request_is_an_error(self):
         header, _ = self.client.request({"type": "dance", "id": 3})
         self.assert_error(header, "error", "dance")

@@ -66,6 +66,22 @@ class WorkerClient:
         return self.request({"type": kind, "id": self.next_id, "model": 0, "inputs": described,
                              "outputs": outputs, **fields}, blobs)
 
+    def probe(self, graphs):
+        """The reply header of a probe request for graphs, each (model bytes, {name: array},
+        outputs)."""
+        self.next_id += 1
+        blobs, entries = [], []
+        for model_bytes, inputs, outputs in graphs:
+            blobs.append(model_bytes)
+            entry = {"model": len(blobs) - 1, "inputs": [], "outputs": outputs}
+            for name, array in inputs.items():
+                array = np.asarray(array)
+                blobs.append(array.astype(array.dtype.newbyteorder("<")).tobytes())
+                entry["inputs"].append({"name": name, "dtype": DTYPE_NAMES[array.dtype],
+                                        "shape": list(array.shape), "blob": len(blobs) - 1})
+            entries.append(entry)
+        return self.request({"type": "probe", "id": self.next_id, "graphs": entries}, blobs)[0]
+
     def close(self):
         self.send({"type": "bye"})
         self.proc.stdin.close()

@@ -31,7 +31,35 @@ FamilyDef inductor_family() {
           .cannot_run =
               "ops torch has no CPU kernel for (most f16 math on old releases): "
               "unsupported",
-          .program_mutations = torchprobe_mutations()};
+          .program_mutations = torchprobe_mutations(),
+          // torch._inductor.config switches (scripts/backends/retort_backends/
+          // inductor_passes.py sets each to the value that turns its pass off): the FX
+          // rewrites, the scheduler's fusion and reordering, and the C++ code generator's
+          // vectorization. With all of them off torch 2.15 still compiles and agrees.
+          .passes = {.how = "torch._inductor.config switches",
+                     .names = {"pattern_matcher",
+                               "joint_graph_constant_folding",
+                               "constant_and_index_propagation",
+                               "split_cat_fx_passes",
+                               "batch_fusion",
+                               "use_mixed_mm",
+                               "optimize_scatter_upon_const_tensor",
+                               "reorder_for_locality",
+                               "reorder_for_peak_memory",
+                               "epilogue_fusion",
+                               "loop_ordering_after_fusion",
+                               "split_reductions",
+                               "online_softmax",
+                               "comprehensive_padding",
+                               "shape_padding",
+                               "inplace_buffers",
+                               "allow_buffer_reuse",
+                               "max_fusion_size",
+                               "cpp.vec_isa_ok",
+                               "cpp.enable_loop_tail_vec",
+                               "cpp.enable_tiling_heuristics",
+                               "cpp.weight_prepack",
+                               "cpp.no_redundant_loops"}}};
 }
 
 }  // namespace retort

@@ -21,6 +21,14 @@ FamilyDef iree_family() {
     f.modes.push_back({.name = "O" + std::to_string(i),
                        .options = {{"opt_level", std::to_string(i)}},
                        .help = "--iree-opt-level=O" + std::to_string(i)});
+  // iree-compile flags that turn a pass or transformation off (SWITCHES in
+  // scripts/backends/iree_worker.py): data tiling, constant evaluation and hoisting,
+  // dispatch fusion, ukernels, vectorization.
+  f.passes = {.how = "iree-compile flags",
+              .names = {"data-tiling", "const-eval", "const-expr-hoisting", "propagate-transposes",
+                        "aggressive-fusion", "fuse-multi-use", "horizontal-fusion", "pad-fusion",
+                        "split-reduction", "reshape-movement", "ukernels", "vector-peeling",
+                        "loop-vectorization", "slp-vectorization"}};
   return f;
 }
 

@@ -22,7 +22,12 @@ FamilyDef openvino_family() {
           .packages = {"openvino=={}", "numpy", "onnx"},
           .repro_script = "openvino",
           .repro_requirements = {"openvino=={}", "numpy"},
-          .cannot_run = "ops or dtypes its ONNX frontend or CPU plugin lacks: unsupported"};
+          .cannot_run = "ops or dtypes its ONNX frontend or CPU plugin lacks: unsupported",
+          // No public option turns off one of OpenVINO's graph transformations by name; these
+          // are the CPU plugin's public properties that turn one off (SWITCHES in
+          // scripts/backends/openvino_worker.py).
+          .passes = {.how = "the CPU plugin's compile_model properties",
+                     .names = {"snippets", "low_precision", "dynamic_quantization"}}};
 }
 
 }  // namespace retort

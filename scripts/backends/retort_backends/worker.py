@@ -18,6 +18,8 @@ import time
 import traceback
 
 import numpy as np
+import onnx
+import onnx.compose
 
 from . import tensors
 from .errors import Failure, ProtocolError, Unsupported, bounded, concise, kind_of, quoted
@@ -143,11 +145,36 @@ def checked_model(model_bytes, outputs, inputs):
     return model, [inputs[n] for n in model.input_names]
 
 
+def merged_model(parts):
+    """One model computing every probe graph of `parts` ((model bytes, outputs, inputs) each),
+    side by side, the names of graph i prefixed with "p<i>_": (model bytes, outputs, inputs).
+    A compiler then compiles a batch of probes once instead of once per graph."""
+    graph = onnx.helper.make_graph([], "main", [], [])
+    opsets = {}
+    outputs, inputs = [], {}
+    ir_version = 0
+    for i, (model_bytes, outs, ins) in enumerate(parts):
+        prefix = f"p{i}_"
+        proto = onnx.compose.add_prefix(onnx.load_from_string(model_bytes), prefix)
+        ir_version = max(ir_version, proto.ir_version)
+        for field in ("node", "input", "output", "initializer", "value_info"):
+            getattr(graph, field).extend(getattr(proto.graph, field))
+        for opset in proto.opset_import:
+            opsets[opset.domain] = max(opsets.get(opset.domain, 0), opset.version)
+        outputs += [prefix + o for o in outs]
+        inputs.update({prefix + n: a for n, a in ins.items()})
+    merged = onnx.helper.make_model(
+        graph, opset_imports=[onnx.helper.make_opsetid(d, v) for d, v in opsets.items()],
+        ir_version=ir_version)  # the graphs' own, which the framework reads: not onnx's newest
+    return merged.SerializeToString(), outputs, inputs
+
+
 class Worker:
     def __init__(self, family_class):
         self.family_class = family_class
         self.family = None
         self.cache = collections.OrderedDict()
+        self.compilations = 0  # of the probe request being answered
 
     def limits(self):
         return self.family_class.LIMITS
@@ -157,7 +184,7 @@ class Worker:
         self.clear()
         self.family = self.family_class(parsed)
         return {"type": "hello", "name": self.family_class.NAME,
-                "version": self.family.version(), "options": options}, []
+                "version": self.family.version(), "options": options, "probe": True}, []
 
     def clear(self):
         for entry in self.cache.values():
@@ -241,6 +268,71 @@ class Worker:
                 answer["optimized_ops"] = ops
         return answer, out_blobs
 
+    def run_once(self, model_bytes, outputs, inputs):
+        """Compiles and runs a model, raising what fails; for the probe, which keeps no result."""
+        entry, _ = self.compiled(model_bytes, outputs, inputs)
+        try:
+            entry.fn([inputs[n] for n in entry.input_names])
+        except Exception as e:
+            raise self.failure(entry, e) from e
+
+    def probe_one(self, part):
+        try:
+            self.run_once(*part)
+            return {"status": "ok"}
+        except Exception as e:
+            message = str(e) if isinstance(e, Failure) else f"{type(e).__name__}: {e}"
+            return {"status": kind_of(e, self.limits()), "message": bounded(message)}
+
+    def probe_group(self, parts, indices, results):
+        """Fills results[i] for the graphs `indices` name: all of them merged into one model
+        first. When that fails and the error names one graph's prefix, that graph alone, and
+        when it fails alone, the others again without it; else each half again, down to single
+        graphs, whose answer is their own run's. A batch that runs costs one compilation."""
+        if len(indices) == 1:
+            results[indices[0]] = self.probe_one(parts[indices[0]])
+            self.compilations += 1
+            return
+        self.compilations += 1
+        try:
+            self.run_once(*merged_model([parts[i] for i in indices]))
+            for i in indices:
+                results[i] = {"status": "ok"}
+            return
+        except Exception as e:
+            traceback.print_exc(file=sys.stderr)
+            text = f"{e}\n{e.__cause__}"  # a Failure's message may keep one line of it
+            named = {int(k) for k in re.findall(r"(?<![A-Za-z0-9_])p([0-9]+)_", text)}
+        # The merged model's graph k is indices[k]: prefixes count positions in this merge.
+        named = [indices[k] for k in named if k < len(indices)]
+        if len(named) == 1:
+            self.probe_group(parts, named, results)
+            if results[named[0]]["status"] != "ok":
+                self.probe_group(parts, [i for i in indices if i != named[0]], results)
+                return
+        half = len(indices) // 2
+        self.probe_group(parts, indices[:half], results)
+        self.probe_group(parts, indices[half:], results)
+
+    def probe(self, header, blobs):
+        """A probe request (docs/backend-protocol.md): whether each of many small graphs runs,
+        answered per graph in order."""
+        if self.family is None:
+            raise ProtocolError("probe before hello")
+        graphs = header.get("graphs")
+        if not isinstance(graphs, list) or not all(isinstance(g, dict) for g in graphs):
+            raise ProtocolError("'graphs' must be a list of objects")
+        parts = []
+        for g in graphs:
+            model_bytes, outputs, inputs, _ = self.request_parts(dict(g, type="probe"), blobs)
+            parts.append((model_bytes, outputs, inputs))
+        results = [None] * len(parts)
+        self.compilations = 0
+        if parts:
+            self.probe_group(parts, list(range(len(parts))), results)
+        return {"type": "probe", "id": header.get("id"), "results": results,
+                "compilations": self.compilations}, []
+
     def program(self, header, blobs):
         """A program request: the generated program of the model as a standalone module, with
         its constants as tensors, for a reproducer that runs without Retort."""
@@ -264,6 +356,8 @@ class Worker:
                 return self.run(header, blobs)
             if kind == "program":
                 return self.program(header, blobs)
+            if kind == "probe":
+                return self.probe(header, blobs)
             raise ProtocolError(f"unknown request type {quoted(kind)}")
         except Exception as e:  # one bad request never ends the worker
             traceback.print_exc(file=sys.stderr)
