@@ -132,7 +132,9 @@ std::optional<SupportTable> from_json(const nlohmann::json& j) {
 }  // namespace
 
 std::optional<Graph> single_op_graph(const std::string& op, DType t, uint64_t seed) {
-  for (DType other : {t, DType::boolean, DType::i64}) {
+  // The second dtype gives the operands that have another: a where's condition, an index, and
+  // QDQ's quantized side and f32 scale (u8, f32).
+  for (DType other : {t, DType::boolean, DType::i64, DType::u8, DType::f32}) {
     GenOptions g;
     g.min_nodes = g.max_nodes = 1;
     g.ops = {op};

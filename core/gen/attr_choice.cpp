@@ -137,12 +137,34 @@ AttrValue choose_per_spatial(const NodeContext& ctx, Rng& rng) {
   return v;
 }
 
-// Channels per group follow from the weight: group = C / w[1].
-AttrValue choose_group(const NodeContext& ctx, Rng&) {
-  if (ctx.inputs.size() > 1 && rank0(ctx) >= 2 && ctx.inputs[1].shape.size() >= 2 &&
-      ctx.inputs[1].shape[1] > 0)
-    return shape0(ctx)[1] / ctx.inputs[1].shape[1];
-  return int64_t{1};
+// conv_transpose's weight is [C, M/group, K...]: its first axis holds x's channels.
+bool transposed_conv(const OpDef& op) {
+  return op.find_attr("output_padding") != nullptr;
+}
+
+// A random divisor of n (n >= 1).
+int64_t pick_divisor(int64_t n, Rng& rng) {
+  Ints divisors;
+  for (int64_t g = 1; g <= n; ++g)
+    if (n % g == 0) divisors.push_back(g);
+  return pick_from(rng, divisors);
+}
+
+// Channels per group follow from the weight: group = C / w[1]. A conv_transpose's group is M / w[1]
+// for its bias [M], else any divisor of C.
+AttrValue choose_group(const NodeContext& ctx, Rng& rng) {
+  if (ctx.inputs.size() < 2 || rank0(ctx) < 2 || ctx.inputs[1].shape.size() < 2 ||
+      ctx.inputs[1].shape[1] < 1)
+    return int64_t{1};
+  if (!transposed_conv(ctx.op)) return shape0(ctx)[1] / ctx.inputs[1].shape[1];
+  if (ctx.inputs.size() > 2 && ctx.inputs[2].shape.size() == 1)
+    return ctx.inputs[2].shape[0] / ctx.inputs[1].shape[1];
+  return shape0(ctx)[1] > 0 ? pick_divisor(shape0(ctx)[1], rng) : int64_t{1};
+}
+
+// ConvTranspose's extra output positions, each below its axis's stride or dilation (or 0).
+AttrValue choose_output_padding(const NodeContext& ctx, Rng& rng) {
+  return Ints(static_cast<size_t>(spatial_rank(ctx)), rng.coin(0.5) ? 0 : 1);
 }
 
 // Split sizes: a random composition of the split axis into one positive part per output.
@@ -321,6 +343,46 @@ void keep_pad_defined(const NodeContext& ctx, Attrs& attrs) {
   attrs["pads"] = pads;
 }
 
+// A normalisation with parameters of the normalized shape (layer_norm's scale is x's shape from
+// `axis` on): the axis is the one the parameter operand, drawn first, implies.
+bool normalized_shape_params(const OpDef& op) {
+  return op.input_names.size() == 3 && op.input_names[1] == "scale" && op.find_attr("axis");
+}
+
+void keep_norm_axis(const NodeContext& ctx, Attrs& attrs, Rng& rng) {
+  if (!normalized_shape_params(ctx.op) || ctx.inputs.size() < 2) return;
+  int64_t r = rank0(ctx), p = static_cast<int64_t>(ctx.inputs[1].shape.size());
+  if (p < 1 || p > r) return;
+  attrs["axis"] = maybe_negative(r - p, r, rng);
+}
+
+// quantize_linear and dequantize_linear: a scale (input 1) of 0-D or of one axis's extent.
+bool quantizes(const OpDef& op) {
+  return op.input_names.size() == 3 &&
+         (op.input_names[1] == "y_scale" || op.input_names[1] == "x_scale");
+}
+
+// A 1-D scale runs along an axis of its extent, which the axis attribute then names.
+void keep_quant_axis(const NodeContext& ctx, Attrs& attrs, Rng& rng) {
+  if (!quantizes(ctx.op) || ctx.inputs.size() < 2 || ctx.inputs[1].shape.size() != 1) return;
+  Ints fits;
+  for (int64_t a = 0; a < rank0(ctx); ++a)
+    if (shape0(ctx)[a] == ctx.inputs[1].shape[0]) fits.push_back(a);
+  if (!fits.empty()) attrs["axis"] = maybe_negative(pick_from(rng, fits), rank0(ctx), rng);
+}
+
+// resize's target: x's batch and channels, each spatial extent kept, multiplied or divided by 2
+// or 3. Whole factors keep every framework's float scale exact enough that nearest picks the
+// same element (docs/ops/nn.md, resize).
+AttrValue choose_sizes(const NodeContext& ctx, Rng& rng) {
+  Ints sizes = shape0(ctx);
+  for (int64_t a = 2; a < rank0(ctx); ++a) {
+    int64_t f = pick(rng, 1, 3);
+    sizes[a] = rng.coin(0.5) && sizes[a] % f == 0 ? sizes[a] / f : sizes[a] * f;
+  }
+  return sizes;
+}
+
 using Chooser = std::function<AttrValue(const NodeContext&, Rng&)>;
 
 const std::map<std::string, Chooser>& named_choosers() {
@@ -335,6 +397,8 @@ const std::map<std::string, Chooser>& named_choosers() {
       {"strides", choose_per_spatial},
       {"dilations", choose_per_spatial},
       {"group", choose_group},
+      {"output_padding", choose_output_padding},
+      {"sizes", choose_sizes},
       {"equation", choose_equation},
       // topk's k: at most the shortest axis, so whatever axis is chosen.
       {"k",
@@ -410,6 +474,8 @@ Attrs choose_attrs(const NodeContext& ctx, Rng& rng) {
   }
   keep_window_defined(ctx, attrs);
   keep_pad_defined(ctx, attrs);
+  keep_norm_axis(ctx, attrs, rng);
+  keep_quant_axis(ctx, attrs, rng);
   return attrs;
 }
 
@@ -418,17 +484,59 @@ std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t
   // scatter_elements' updates: one per index, of data's dtype.
   if (slot < names.size() && names[slot] == "updates" && ctx.inputs.size() >= 2)
     return TensorType{ctx.inputs[0].dtype, ctx.inputs[1].shape};
+  // Normalisation parameters (x, scale, b): per channel, or layer_norm's of the shape of x from
+  // a random axis on (keep_norm_axis then states that axis); b is scale's type.
+  if (names.size() == 3 && names[1] == "scale" && slot >= 1 && !ctx.inputs.empty()) {
+    const TensorType& x = ctx.inputs[0];
+    if (slot == 2 && ctx.inputs.size() > 1) return TensorType{x.dtype, ctx.inputs[1].shape};
+    if (normalized_shape_params(ctx.op) && !x.shape.empty()) {
+      int64_t from = pick(rng, 0, static_cast<int64_t>(x.shape.size()) - 1);
+      return TensorType{x.dtype, Shape(x.shape.begin() + from, x.shape.end())};
+    }
+    if (x.shape.size() >= 2) return TensorType{x.dtype, {x.shape[1]}};
+    return std::nullopt;
+  }
+  // A QDQ scale: f32, per tensor or along a random axis; its zero point of the scale's shape, of
+  // x's dtype when dequantizing, else u8 or i8 (of those the options allow).
+  if (quantizes(ctx.op) && slot >= 1 && !ctx.inputs.empty()) {
+    const TensorType& x = ctx.inputs[0];
+    if (slot == 1) {
+      if (x.shape.empty() || rng.coin(0.5)) return TensorType{DType::f32, {}};
+      return TensorType{DType::f32,
+                        {x.shape[pick(rng, 0, static_cast<int64_t>(x.shape.size()) - 1)]}};
+    }
+    if (ctx.inputs.size() < 2) return std::nullopt;
+    if (names[1] == "x_scale") return TensorType{x.dtype, ctx.inputs[1].shape};
+    std::vector<DType> quantized;
+    for (DType t : {DType::u8, DType::i8})
+      if (std::find(ctx.options.dtypes.begin(), ctx.options.dtypes.end(), t) !=
+          ctx.options.dtypes.end())
+        quantized.push_back(t);
+    if (quantized.empty()) return std::nullopt;
+    return TensorType{pick_from(rng, quantized), ctx.inputs[1].shape};
+  }
   bool conv = names.size() > 1 && names[1] == "w";
+  // conv_transpose: w [C, M/group, k...] and b [M] for a group dividing C (choose_group reads it
+  // back from b).
+  if (conv && transposed_conv(ctx.op) && slot > 0 && !ctx.inputs.empty() &&
+      ctx.inputs[0].shape.size() >= 3) {
+    const TensorType& x = ctx.inputs[0];
+    if (slot == 1) {
+      Shape w{x.shape[1], pick(rng, 1, 2)};
+      for (size_t d = 2; d < x.shape.size(); ++d) w.push_back(pick(rng, 1, 3));
+      return TensorType{x.dtype, w};
+    }
+    if (ctx.inputs.size() > 1 && ctx.inputs[1].shape.size() >= 2 && x.shape[1] > 0)
+      return TensorType{x.dtype, {ctx.inputs[1].shape[1] * pick_divisor(x.shape[1], rng)}};
+    return std::nullopt;
+  }
   if (!conv || slot == 0 || ctx.inputs.empty()) return std::nullopt;
   const TensorType& x = ctx.inputs[0];
   if (x.shape.size() < 3) return std::nullopt;
   if (slot == 1) {
     // Weight [M, C/group, k...]: a random group dividing C, M a multiple of it.
     int64_t c = x.shape[1];
-    Ints groups;
-    for (int64_t g = 1; g <= c; ++g)
-      if (c % g == 0) groups.push_back(g);
-    int64_t g = pick_from(rng, groups);
+    int64_t g = pick_divisor(c, rng);
     Shape w{g * pick(rng, 1, 2), c / g};
     for (size_t d = 2; d < x.shape.size(); ++d)
       w.push_back(pick(rng, 1, std::min<int64_t>(3, x.shape[d])));

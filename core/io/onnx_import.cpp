@@ -362,9 +362,17 @@ class Importer {
         return fmt::format("attribute '{}' is {}, Retort expects {}", a.name(),
                            attr_type_label(attr_type(a)), attr_kind_name(spec->kind));
     }
-    size_t n_inputs = node.inputs.size();
-    for (const auto& ai : op.onnx.attr_inputs)
-      if (ai.index >= 0 && static_cast<size_t>(ai.index) < node.inputs.size()) --n_inputs;
+    // The inputs up to the last one given, attribute inputs aside: an absent ("") input before an
+    // attribute input (Resize's roi and scales before its sizes) is no input of the registry op.
+    size_t n_inputs = 0, position = 0;
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      bool attr_input =
+          std::any_of(op.onnx.attr_inputs.begin(), op.onnx.attr_inputs.end(),
+                      [&](const OnnxAttrInput& ai) { return ai.index == static_cast<int>(i); });
+      if (attr_input) continue;
+      ++position;
+      if (!node.inputs[i].empty()) n_inputs = position;
+    }
     if (op.max_inputs >= 0 && n_inputs > static_cast<size_t>(op.max_inputs))
       return fmt::format("{} inputs given; Retort's '{}' takes at most {}", n_inputs, op.name,
                          op.max_inputs);

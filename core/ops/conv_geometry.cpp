@@ -67,6 +67,44 @@ int64_t div_ceil(int64_t a, int64_t b) {
 }
 }  // namespace
 
+TransposedWindow resolve_transposed_window(const std::vector<int64_t>& in,
+                                           const std::vector<int64_t>& kernel, const Attrs& attrs) {
+  size_t n = in.size();
+  TransposedWindow w{in,
+                     {},
+                     kernel,
+                     per_axis(attrs, "strides", n, 1, 1),
+                     per_axis(attrs, "dilations", n, 1, 1),
+                     {},
+                     {},
+                     per_axis(attrs, "output_padding", n, 0, 0)};
+  std::vector<int64_t> pads = std::vector<int64_t>(2 * n, 0);
+  if (has_attr(attrs, "pads")) {
+    pads = attr_ints(attrs, "pads");
+    if (pads.size() != 2 * n)
+      fail("attribute 'pads' needs {} values (begin and end per spatial axis), got [{}]", 2 * n,
+           fmt::join(pads, ","));
+    for (int64_t p : pads)
+      if (p < 0) fail("attribute 'pads' values must be >= 0, got [{}]", fmt::join(pads, ","));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    int64_t s = w.strides[i], d = w.dilations[i], op = w.output_padding[i];
+    if (op >= std::max(s, d))
+      fail("output_padding {} on spatial axis {} must be below its stride {} or dilation {}", op, i,
+           s, d);
+    w.pad_begin.push_back(pads[i]);
+    w.pad_end.push_back(pads[n + i]);
+    int64_t span = checked_add(checked_mul(kernel[i] - 1, d), 1);
+    int64_t out =
+        checked_add(checked_add(checked_mul(s, in[i] - 1), op), span) - pads[i] - pads[n + i];
+    if (in[i] < 1 || out < 1)
+      fail("conv_transpose output extent {} on spatial axis {} (input {}, kernel {}) is empty", out,
+           i, in[i], kernel[i]);
+    w.out.push_back(out);
+  }
+  return w;
+}
+
 Window resolve_window(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
                       const Attrs& attrs) {
   size_t n = in.size();

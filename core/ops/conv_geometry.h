@@ -43,6 +43,18 @@ struct AxisTaps {
 };
 AxisTaps axis_taps(const Window& w, size_t i);
 
+// ConvTranspose's geometry over input spatial extents `in` (explicit pads only; auto_pad and
+// output_shape are not modelled): input position i and tap t write output coordinate
+// i * stride - pad_begin + t * dilation, and
+// out = stride * (in - 1) + output_padding + (kernel - 1) * dilation + 1 - pad_begin - pad_end.
+// Throws Error on malformed attributes, an output_padding not below its stride or dilation
+// (there it would name no new position), or an empty output.
+struct TransposedWindow {
+  std::vector<int64_t> in, out, kernel, strides, dilations, pad_begin, pad_end, output_padding;
+};
+TransposedWindow resolve_transposed_window(const std::vector<int64_t>& in,
+                                           const std::vector<int64_t>& kernel, const Attrs& attrs);
+
 // The input spatial dims of an N x C x D1 x ... tensor.
 std::vector<int64_t> spatial_dims(const Shape& s);
 

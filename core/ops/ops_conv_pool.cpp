@@ -7,6 +7,7 @@
 #include "core/ops/conv_geometry.h"
 #include "core/ops/conv_kernel.h"
 #include "core/ops/element_values.h"
+#include "core/ops/index_space.h"
 #include "core/ops/infer_rules.h"
 #include "core/ops/prepared_kernels.h"
 #include "core/ops/registry.h"
@@ -126,6 +127,117 @@ OpDef conv_op() {
   op.infer = infer_conv;
   op.kernel = kernel_conv;
   op.onnx = {"Conv", 11, {}};
+  op.tags = {"conv", "accumulates"};
+  return op;
+}
+
+// --- conv_transpose ------------------------------------------------------------------------
+
+struct ConvTransposeDims {
+  int64_t n, c, m, group;
+  TransposedWindow window;
+};
+
+// x [N, C, D...], w [C, M/group, K...], b [M]: ConvTranspose's layout, w's first axis the input
+// channels.
+ConvTransposeDims conv_transpose_dims(const std::vector<TensorType>& in, const Attrs& attrs) {
+  const TensorType &x = in[0], &w = in[1];
+  require_image(x, "conv_transpose");
+  require_dtype(x, kFloatTypes, "conv_transpose input 'x'");
+  if (w.dtype != x.dtype)
+    fail("conv_transpose weight 'w' must be {} like x, got {}", dtype_name(x.dtype), w.str());
+  if (w.shape.size() != x.shape.size())
+    fail("conv_transpose weight 'w' {} must have the rank of x {}", w.str(), x.str());
+  int64_t group = attr_int(attrs, "group");
+  if (group < 1) fail("conv_transpose group must be >= 1, got {}", group);
+  if (w.shape[0] != x.shape[1] || x.shape[1] % group != 0)
+    fail("conv_transpose needs w.shape[0] = the channels of x {}, a multiple of group {} (w {})",
+         x.shape[1], group, w.str());
+  ConvTransposeDims d{x.shape[0], x.shape[1], w.shape[1] * group, group, {}};
+  std::vector<int64_t> kernel = spatial_dims(w.shape);
+  if (has_attr(attrs, "kernel_shape") && attr_ints(attrs, "kernel_shape") != kernel)
+    fail("conv_transpose kernel_shape {} differs from the spatial extents of w {}",
+         shape_str(attr_ints(attrs, "kernel_shape")), w.str());
+  if (in.size() > 2 && (in[2].dtype != x.dtype || in[2].shape != Shape{d.m}))
+    fail("conv_transpose bias 'b' must be {}[{}], got {}", dtype_name(x.dtype), d.m, in[2].str());
+  d.window = resolve_transposed_window(spatial_dims(x.shape), kernel, attrs);
+  return d;
+}
+
+std::vector<TensorType> infer_conv_transpose(const std::vector<TensorType>& in, const Attrs& attrs,
+                                             size_t) {
+  ConvTransposeDims d = conv_transpose_dims(in, attrs);
+  Shape out{d.n, d.m};
+  out.insert(out.end(), d.window.out.begin(), d.window.out.end());
+  return {{in[0].dtype, out}};
+}
+
+// Each output element is 0.0 plus its products in the order (input channel, input position, tap),
+// in double, plus the bias: the input position and tap whose coordinate
+// i * stride - pad_begin + t * dilation is the output's.
+std::vector<Tensor> kernel_conv_transpose(const std::vector<const Tensor*>& in, const Attrs& attrs,
+                                          const std::vector<TensorType>& out) {
+  std::vector<TensorType> types;
+  for (const Tensor* t : in) types.push_back(t->type());
+  ConvTransposeDims d = conv_transpose_dims(types, attrs);
+  const TransposedWindow& win = d.window;
+  std::vector<double> x = read_doubles(*in[0]), w = read_doubles(*in[1]);
+  std::vector<double> b = in.size() > 2 ? read_doubles(*in[2]) : std::vector<double>(d.m, 0.0);
+  Shape in_shape = win.in, kernel_shape = win.kernel;
+  int64_t in_size = numel(in_shape), taps = numel(kernel_shape), out_size = numel(win.out);
+  int64_t c_per_group = d.c / d.group, m_per_group = d.m / d.group;
+  std::vector<int64_t> at, tap;
+  std::vector<double> y(static_cast<size_t>(d.n * d.m * out_size), 0.0);
+  for (int64_t n = 0; n < d.n; ++n)
+    for (int64_t c = 0; c < d.c; ++c)
+      for (int64_t i = 0; i < in_size; ++i) {
+        unravel(i, in_shape, at);
+        double xv = x[(n * d.c + c) * in_size + i];
+        for (int64_t t = 0; t < taps; ++t) {
+          unravel(t, kernel_shape, tap);
+          int64_t o = 0;
+          bool inside = true;
+          for (size_t a = 0; a < at.size() && inside; ++a) {
+            int64_t coord = at[a] * win.strides[a] - win.pad_begin[a] + tap[a] * win.dilations[a];
+            inside = coord >= 0 && coord < win.out[a];
+            o = o * win.out[a] + coord;
+          }
+          if (!inside) continue;
+          for (int64_t mm = 0; mm < m_per_group; ++mm) {
+            int64_t m = c / c_per_group * m_per_group + mm;
+            y[(n * d.m + m) * out_size + o] += xv * w[(c * m_per_group + mm) * taps + t];
+          }
+        }
+      }
+  for (size_t k = 0; k < y.size(); ++k) y[k] += b[(k / out_size) % d.m];
+  return {tensor_from(out[0], y)};
+}
+
+OpDef conv_transpose_op() {
+  OpDef op;
+  op.name = "conv_transpose";
+  op.doc =
+      "N-D transposed convolution (1 to 3 spatial axes) of x [N,C,D...] with weights "
+      "w [C,M/group,K...] and optional bias b [M]; strides, pads, dilations, group, "
+      "output_padding as in ONNX (explicit pads only).";
+  op.input_names = {"x", "w", "b"};
+  op.min_inputs = 2;
+  op.max_inputs = 3;
+  op.attrs = {
+      {"pads", AttrKind::Ints, std::nullopt, false,
+       "output cropping [x1_begin, ..., x1_end, ...]; absent: none"},
+      {"strides", AttrKind::Ints, std::nullopt, false, "step per spatial axis; absent: all 1"},
+      {"dilations", AttrKind::Ints, std::nullopt, false,
+       "gap between kernel elements per spatial axis; absent: all 1"},
+      {"output_padding", AttrKind::Ints, std::nullopt, false,
+       "extra output positions at the end of each spatial axis, below its stride or dilation"},
+      {"group", AttrKind::Int, AttrValue{int64_t{1}}, false, "number of channel groups"},
+      {"kernel_shape", AttrKind::Ints, std::nullopt, false,
+       "spatial extents of w (checked when given)"},
+  };
+  op.infer = infer_conv_transpose;
+  op.kernel = kernel_conv_transpose;
+  op.onnx = {"ConvTranspose", 11, {}};
   op.tags = {"conv", "accumulates"};
   return op;
 }
@@ -323,6 +435,7 @@ OpDef global_pool_op(bool max) {
 
 void register_conv_pool_ops(OpRegistry& r) {
   r.add(conv_op());
+  r.add(conv_transpose_op());
   r.add(max_pool_op());
   r.add(average_pool_op());
   r.add(global_pool_op(false));

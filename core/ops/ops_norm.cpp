@@ -1,5 +1,7 @@
-// Normalisations: batch_norm (inference mode), softmax and log_softmax.
+// Normalisations: batch_norm (inference mode), layer_norm, instance_norm, softmax and
+// log_softmax.
 #include <cmath>
+#include <functional>
 
 #include "core/base/error.h"
 #include "core/ops/element_values.h"
@@ -83,6 +85,135 @@ OpDef batch_norm_op() {
   return op;
 }
 
+// --- layer_norm and instance_norm ------------------------------------------------------------
+
+// x in consecutive blocks of `block` elements, each made (v - mean) / sqrt(var + eps) with the
+// block's own mean and (biased) variance, in double and in two passes, as the ONNX functions
+// define them; then y = that * scale[c] + bias[c] for the element's parameter index c.
+std::vector<double> normalize_blocks(const std::vector<double>& x, int64_t block, double eps,
+                                     const std::function<int64_t(int64_t)>& param_of,
+                                     const std::vector<double>& scale,
+                                     const std::vector<double>& bias) {
+  std::vector<double> y(x.size());
+  for (size_t start = 0; start < x.size(); start += static_cast<size_t>(block)) {
+    double mean = 0.0, var = 0.0;
+    for (int64_t k = 0; k < block; ++k) mean += x[start + k];
+    mean /= static_cast<double>(block);
+    for (int64_t k = 0; k < block; ++k) var += (x[start + k] - mean) * (x[start + k] - mean);
+    var /= static_cast<double>(block);
+    double inv = 1.0 / std::sqrt(var + eps);
+    for (int64_t k = 0; k < block; ++k) {
+      int64_t i = static_cast<int64_t>(start) + k;
+      int64_t c = param_of(i);
+      y[i] = (x[i] - mean) * inv * scale[c] + (bias.empty() ? 0.0 : bias[c]);
+    }
+  }
+  return y;
+}
+
+AttrSpec epsilon_attr() {
+  // A float32 default, so that it survives an ONNX round trip unchanged.
+  return {"epsilon", AttrKind::Float, AttrValue{double{1e-5f}}, false, "added to the variance"};
+}
+
+// ONNX computes the statistics in stash_type; 1 (float32) is the only type runtimes implement.
+AttrSpec stash_type_attr() {
+  return {"stash_type", AttrKind::Int, AttrValue{int64_t{1}}, false,
+          "the statistics' ONNX dtype code; must be 1 (float32, or the input's wider type)"};
+}
+
+int64_t layer_norm_axis(const std::vector<TensorType>& in, const Attrs& attrs) {
+  const TensorType& x = in[0];
+  require_dtype(x, kFloatTypes, "layer_norm input 'x'");
+  if (attr_int(attrs, "stash_type") != 1)
+    fail("layer_norm supports stash_type 1 (float32) only, got {}", attr_int(attrs, "stash_type"));
+  int64_t axis = attr_axis(attrs, x.shape, "x");
+  Shape normalized(x.shape.begin() + axis, x.shape.end());
+  static const char* names[] = {"x", "scale", "b"};
+  for (size_t i = 1; i < in.size(); ++i) {
+    if (in[i].dtype != x.dtype)
+      fail("layer_norm input '{}' must be {} like x, got {}", names[i], dtype_name(x.dtype),
+           in[i].str());
+    if (in[i].shape != normalized)
+      fail("layer_norm input '{}' must have the normalized shape {} (x {} from axis {}), got {}",
+           names[i], TensorType{x.dtype, normalized}.str(), x.str(), axis, in[i].str());
+  }
+  return axis;
+}
+
+OpDef layer_norm_op() {
+  OpDef op;
+  op.name = "layer_norm";
+  op.doc =
+      "Layer normalisation over the axes from `axis` on: (x - mean) / sqrt(var + epsilon) * "
+      "scale + b, scale and b of the normalized shape; output Y only.";
+  op.input_names = {"x", "scale", "b"};
+  op.min_inputs = 2;
+  op.max_inputs = 3;
+  op.attrs = {axis_attr(-1, "the first normalized axis"), epsilon_attr(), stash_type_attr()};
+  op.infer = [](const std::vector<TensorType>& in, const Attrs& attrs, size_t) {
+    layer_norm_axis(in, attrs);
+    return std::vector<TensorType>{in[0]};
+  };
+  op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
+                 const std::vector<TensorType>& out) {
+    std::vector<TensorType> types;
+    for (const Tensor* t : in) types.push_back(t->type());
+    int64_t axis = layer_norm_axis(types, attrs);
+    const Shape& s = in[0]->shape();
+    int64_t block = numel(Shape(s.begin() + axis, s.end()));
+    std::vector<double> bias = in.size() > 2 ? read_doubles(*in[2]) : std::vector<double>{};
+    auto param_of = [block](int64_t i) { return i % block; };
+    return std::vector<Tensor>{tensor_from(
+        out[0], normalize_blocks(read_doubles(*in[0]), block, onnx_float_attr(attrs, "epsilon"),
+                                 param_of, read_doubles(*in[1]), bias))};
+  };
+  op.onnx = {"LayerNormalization", 17, {}};
+  // Infinities make the statistics NaN in one runtime and not in another (no word in ONNX).
+  op.input_domains = {ValueDomain::Finite};
+  op.tags = {"norm", "approximated"};  // its sqrt and division
+  return op;
+}
+
+void infer_instance_norm(const std::vector<TensorType>& in) {
+  const TensorType& x = in[0];
+  require_dtype(x, kFloatTypes, "instance_norm input 'x'");
+  require_rank(x, 3, static_cast<int64_t>(kMaxRank), "instance_norm input 'x'");
+  static const char* names[] = {"x", "scale", "b"};
+  for (size_t i = 1; i < 3; ++i)
+    if (in[i] != TensorType{x.dtype, {x.shape[1]}})
+      fail("instance_norm input '{}' must be {}[{}] (the channels of x {}), got {}", names[i],
+           dtype_name(x.dtype), x.shape[1], x.str(), in[i].str());
+}
+
+OpDef instance_norm_op() {
+  OpDef op;
+  op.name = "instance_norm";
+  op.doc =
+      "Instance normalisation: each (n, c) plane of x normalized by its own mean and variance, "
+      "then * scale[c] + b[c].";
+  op.input_names = {"x", "scale", "b"};
+  op.min_inputs = op.max_inputs = 3;
+  op.attrs = {epsilon_attr()};
+  op.infer = [](const std::vector<TensorType>& in, const Attrs&, size_t) {
+    infer_instance_norm(in);
+    return std::vector<TensorType>{in[0]};
+  };
+  op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
+                 const std::vector<TensorType>& out) {
+    const Shape& s = in[0]->shape();
+    int64_t channels = s[1], plane = numel(Shape(s.begin() + 2, s.end()));
+    auto param_of = [channels, plane](int64_t i) { return (i / plane) % channels; };
+    return std::vector<Tensor>{tensor_from(
+        out[0], normalize_blocks(read_doubles(*in[0]), plane, onnx_float_attr(attrs, "epsilon"),
+                                 param_of, read_doubles(*in[1]), read_doubles(*in[2])))};
+  };
+  op.onnx = {"InstanceNormalization", 6, {}};
+  op.input_domains = {ValueDomain::Finite};
+  op.tags = {"norm", "approximated"};
+  return op;
+}
+
 // --- softmax and log_softmax ------------------------------------------------------------------
 
 int64_t softmax_axis(const TensorType& x, const Attrs& attrs, const std::string& op) {
@@ -150,6 +281,8 @@ OpDef softmax_op(bool log) {
 
 void register_norm_ops(OpRegistry& r) {
   r.add(batch_norm_op());
+  r.add(layer_norm_op());
+  r.add(instance_norm_op());
   r.add(softmax_op(false));
   r.add(softmax_op(true));
 }

@@ -61,6 +61,8 @@ const OpRegistry& OpRegistry::instance() {
     register_reduce_ops(r);
     register_scan_ops(r);
     register_topk_op(r);
+    register_quant_ops(r);
+    register_resize_op(r);
     register_shape_ops(r);
     return r;
   }();

@@ -43,6 +43,8 @@ void register_norm_ops(OpRegistry& r);
 void register_reduce_ops(OpRegistry& r);
 void register_scan_ops(OpRegistry& r);
 void register_topk_op(OpRegistry& r);
+void register_quant_ops(OpRegistry& r);
+void register_resize_op(OpRegistry& r);
 void register_shape_ops(OpRegistry& r);
 
 }  // namespace retort

@@ -17,8 +17,10 @@ from onnx.reference import ReferenceEvaluator
 from retort_backends.worker import Compiled, Family, serve
 
 # How onnx.reference says that it has no kernel for an op, or none for this form of it.
+# ("No implementation for operator 'DequantizeLinear' ... version 17": it has DequantizeLinear
+# from opset 19 on only.)
 LIMITS = (NotImplementedError, "Unable to find an implementation", "is not implemented",
-          "not implemented")
+          "not implemented", "No implementation for operator")
 
 
 class OnnxReference(Family):

@@ -4,6 +4,7 @@ Written from the ONNX operator specification, independently of torch, for the op
 exports. Integer arithmetic wraps as numpy does; division and remainder follow ONNX.
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -149,10 +150,118 @@ def _average_pool(x, **a):
     return (sums / counts).astype(x.dtype)
 
 
+def _conv_transpose(x, w, b=None, strides=None, pads=None, dilations=None, output_padding=None,
+                    group=1, **_):
+    """Each tap t of the kernel adds x (by channel group) times w[..., t] at the output positions
+    i * stride + t * dilation of the uncropped output, which the pads then crop."""
+    n = x.ndim - 2
+    kernel = w.shape[2:]
+    strides = strides or [1] * n
+    dilations = dilations or [1] * n
+    pads = pads or [0] * 2 * n
+    extra = output_padding or [0] * n
+    full = [s * (i - 1) + (k - 1) * d + 1 + e for i, k, s, d, e in
+            zip(x.shape[2:], kernel, strides, dilations, extra)]
+    cg, mg = x.shape[1] // group, w.shape[1]
+    y = np.zeros([x.shape[0], mg * group] + full)
+    for g in range(group):
+        xg = x[:, g * cg:(g + 1) * cg].astype(np.float64)
+        for tap in itertools.product(*[range(k) for k in kernel]):
+            part = np.einsum("nc...,cm->nm...", xg, w[(slice(g * cg, (g + 1) * cg), slice(None))
+                                                      + tap].astype(np.float64))
+            at = tuple(slice(t * d, t * d + s * (i - 1) + 1, s) for t, d, s, i in
+                       zip(tap, dilations, strides, x.shape[2:]))
+            y[(slice(None), slice(g * mg, (g + 1) * mg)) + at] += part
+    if b is not None:
+        y += b.reshape([1, -1] + [1] * n)
+    crop = tuple(slice(pads[a], full[a] - pads[n + a]) for a in range(n))
+    return y[(slice(None), slice(None)) + crop].astype(x.dtype)
+
+
+def _quant_param(x, p, axis):
+    """A scale or zero point as float32, shaped to broadcast along axis when 1-D."""
+    p = p.astype(np.float32)
+    if p.ndim == 0:
+        return p
+    shape = [1] * x.ndim
+    shape[axis % x.ndim] = -1
+    return p.reshape(shape)
+
+
+def _quantize_linear(x, scale, zero=None, axis=1, **_):
+    dtype = np.uint8 if zero is None else zero.dtype
+    q = np.rint(x / _quant_param(x, scale, axis))  # float32 division, ties to even
+    if zero is not None:
+        q = q + _quant_param(x, zero, axis)
+    info = np.iinfo(dtype)
+    return np.clip(q, info.min, info.max).astype(dtype)
+
+
+def _dequantize_linear(x, scale, zero=None, axis=1, **_):
+    y = x.astype(np.float32)
+    if zero is not None:
+        y = y - _quant_param(x, zero, axis)
+    return (y * _quant_param(x, scale, axis)).astype(np.float32)
+
+
+def _resize_source(dst, size, out, coord):
+    dst = np.arange(out, dtype=np.float64)
+    if coord == "align_corners":
+        return np.zeros(out) if out == 1 else dst * (size - 1) / (out - 1)
+    if coord == "asymmetric":
+        return dst * size / out
+    if coord == "pytorch_half_pixel" and out == 1:
+        return np.zeros(1)
+    return (dst + 0.5) * size / out - 0.5
+
+
+def _resize(x, roi=None, scales=None, sizes=None, mode="nearest",
+            coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_floor", **_):
+    """Resize-13 to sizes, nearest or linear, axis by axis in float64 (edge values past the
+    ends, as onnx.reference pads)."""
+    y = x.astype(np.float64)
+    for axis, (size, out) in enumerate(zip(x.shape, sizes)):
+        if size == out and coordinate_transformation_mode != "align_corners":
+            continue
+        src = _resize_source(None, size, out, coordinate_transformation_mode)
+        if mode == "nearest":
+            k = {"round_prefer_floor": np.ceil(src - 0.5), "round_prefer_ceil": np.floor(src + 0.5),
+                 "floor": np.floor(src), "ceil": np.ceil(src)}[nearest_mode]
+            y = np.take(y, np.clip(k, 0, size - 1).astype(np.int64), axis=axis)
+            continue
+        lo = np.floor(src)
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        w = (src - lo).reshape(shape)
+        low = np.take(y, np.clip(lo, 0, size - 1).astype(np.int64), axis=axis)
+        high = np.take(y, np.clip(lo + 1, 0, size - 1).astype(np.int64), axis=axis)
+        y = low * (1 - w) + high * w
+    return y.astype(x.dtype)
+
+
 def _batch_norm(x, scale, b, mean, var, epsilon=1e-5, **_):
     shape = [1, -1] + [1] * (x.ndim - 2)
     r = lambda t: t.reshape(shape)  # noqa: E731
     return ((x - r(mean)) / np.sqrt(r(var) + epsilon) * r(scale) + r(b)).astype(x.dtype)
+
+
+def _normalize(x, axes, epsilon):
+    """(x - mean) / sqrt(var + epsilon) over axes, in float64 (two passes)."""
+    x64 = x.astype(np.float64)
+    centred = x64 - x64.mean(axis=axes, keepdims=True)
+    return centred / np.sqrt((centred * centred).mean(axis=axes, keepdims=True)
+                             + np.float32(epsilon))
+
+
+def _layer_norm(x, scale, b=None, axis=-1, epsilon=1e-5, **_):
+    y = _normalize(x, tuple(range(axis % x.ndim, x.ndim)), epsilon) * scale
+    return (y if b is None else y + b).astype(x.dtype)
+
+
+def _instance_norm(x, scale, b, epsilon=1e-5, **_):
+    shape = [1, -1] + [1] * (x.ndim - 2)
+    y = _normalize(x, tuple(range(2, x.ndim)), epsilon)
+    return (y * scale.reshape(shape) + b.reshape(shape)).astype(x.dtype)
 
 
 def _softmax(x, axis=-1, log=False):
@@ -324,12 +433,18 @@ def _node(op, ins, a, n_out):
         "Gemm": lambda: _gemm(*ins, **a),
         "Einsum": lambda: _einsum(*ins, equation=a["equation"]),
         "Conv": lambda: _conv(*ins, **a),
+        "ConvTranspose": lambda: _conv_transpose(*ins, **a),
         "MaxPool": lambda: _max_pool(ins[0], **a),
         "AveragePool": lambda: _average_pool(ins[0], **a),
         "GlobalAveragePool": lambda: ins[0].mean(axis=tuple(range(2, ins[0].ndim)),
                                                  keepdims=True).astype(ins[0].dtype),
         "GlobalMaxPool": lambda: ins[0].max(axis=tuple(range(2, ins[0].ndim)), keepdims=True),
         "BatchNormalization": lambda: _batch_norm(*ins, **a),
+        "LayerNormalization": lambda: _layer_norm(*ins, **a),
+        "Resize": lambda: _resize(*ins, **a),
+        "QuantizeLinear": lambda: _quantize_linear(*ins, **a),
+        "DequantizeLinear": lambda: _dequantize_linear(*ins, **a),
+        "InstanceNormalization": lambda: _instance_norm(*ins, **a),
         "Softmax": lambda: _softmax(ins[0], a.get("axis", -1)),
         "LogSoftmax": lambda: _softmax(ins[0], a.get("axis", -1), log=True),
         "ArgMax": lambda: _arg(np.argmax, ins[0], **a),

@@ -46,6 +46,10 @@ CASES = all_cases()
 CHAINS = chain_cases()
 # Cases a torch 1.13 CPU build has no kernel for: reported as unsupported.
 UNSUPPORTED_CASES = {"Sqrt f16"}
+# Where the TensorExpr fuser (fuser=1) differs from ONNX, findings of Retort rather than faults
+# of the worker (only a well-formed answer is asked): its round takes halves away from zero, where
+# torch.round and ONNX round them to even.
+FUSER_DIFFERENCES = {"QuantizeLinear ties"}
 
 CONFIGS = {
     "eager": {"mode": "eager"},
@@ -96,6 +100,10 @@ class ModesTest(unittest.TestCase):
                         header, _ = client.run(case.model, case.inputs, case.outputs)
                         self.assertEqual(header["type"], "error")
                         self.assertEqual(header["kind"], "unsupported", header["message"])
+                        continue
+                    if options.get("fuser") == "1" and case.label in FUSER_DIFFERENCES:
+                        header, _ = client.run(case.model, case.inputs, case.outputs)
+                        self.assertEqual(header["type"], "result", header.get("message"))
                         continue
                     check_run(self, client, case.model, case.inputs, case.expected, case.label)
         finally:

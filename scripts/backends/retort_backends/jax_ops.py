@@ -9,13 +9,15 @@ import numpy as np
 
 from .errors import Unsupported
 from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             conv_transpose_geometry, layer_norm_axes, norm_epsilon, quant_range,
+                             quant_shape, resize_tables,
                              element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
                              unsqueeze_dims, window)
-from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, string_lit, subscript,
-                      template)
+from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, normalize,
+                      string_lit, subscript, template)
 
 
 def jdt(dtype):
@@ -134,6 +136,31 @@ def conv_conv(c):
     return expr
 
 
+def conv_conv_transpose(c):
+    """The convolution of x dilated by the strides with the kernel flipped and laid out [M, C/group,
+    k...], padded to the full extent, then cropped by ONNX's pads."""
+    n = spatial_rank(c)
+    if n > 3:
+        raise Unsupported(f"{n} spatial axes")
+    kernel, strides, dilations, begins, ends, extra, group, full = conv_transpose_geometry(c)
+    channels, per_group = c.shape(1)[0], c.shape(1)[1]
+    grouped = f"jnp.reshape({c.x(1)}, {lit([group, channels // group, per_group] + kernel)})"
+    w = (f"jnp.flip(jnp.reshape(jnp.swapaxes({grouped}, 1, 2), "
+         f"{lit([group * per_group, channels // group] + kernel)}), "
+         f"axis={lit(list(range(2, n + 2)))})")
+    pads = [[(k - 1) * d, (k - 1) * d + e] for k, d, e in zip(kernel, dilations, extra)]
+    sp = LETTERS[3 - n:]
+    numbers = f"({string_lit('NC' + sp)}, {string_lit('OI' + sp)}, {string_lit('NC' + sp)})"
+    y = (f"lax.conv_general_dilated({c.x(0)}, {w}, {lit([1] * n)}, {lit(pads)}, "
+         f"lhs_dilation={lit(strides)}, rhs_dilation={lit(dilations)}, "
+         f"dimension_numbers={numbers}, feature_group_count={group})")
+    if c.has(2):
+        y = f"jnp.add({y}, jnp.reshape({c.x(2)}, {lit([1, -1] + [1] * n)}))"
+    if not any(begins) and not any(ends):
+        return y
+    return subscript(y, [None, None] + [(b, f - e, 1) for b, e, f in zip(begins, ends, full)])
+
+
 def tuple_lit(v):
     """A tuple literal of (nested) numbers: older jax caches reduce_window by its window."""
     if isinstance(v, (list, tuple)):
@@ -181,8 +208,60 @@ def conv_batch_norm(c):
     return batch_norm(c, "jnp", typed(batch_norm_epsilon(c), c.dtype(0)))
 
 
+def conv_layer_norm(c):
+    eps = typed(norm_epsilon(c), c.dtype(0))
+    y = f"{normalize(c, 'jnp.mean', 'jnp.sqrt', layer_norm_axes(c), eps)} * {c.x(1)}"
+    return f"{y} + {c.x(2)}" if c.has(2) else y
+
+
+def conv_instance_norm(c):
+    eps = typed(norm_epsilon(c), c.dtype(0))
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+    y = normalize(c, 'jnp.mean', 'jnp.sqrt', range(2, c.rank(0)), eps)
+    return f"{y} * jnp.reshape({c.x(1)}, {shape}) + jnp.reshape({c.x(2)}, {shape})"
+
+
 def conv_softmax(fn):
     return lambda c: f"{fn}({c.x(0)}, axis={norm_axis(c.attr('axis', -1), c.rank(0))})"
+
+
+def quant_param(c, i):
+    """Input i (a scale or zero point) as f32, shaped to broadcast along the node's axis."""
+    shape = quant_shape(c)
+    x = cast_to(c.x(i), np.float32)
+    return x if shape is None else f"jnp.reshape({x}, {lit(shape)})"
+
+
+def conv_quantize_linear(c):
+    q = f"jnp.round(jnp.divide({c.x(0)}, {quant_param(c, 1)}))"
+    if c.has(2):
+        q = f"jnp.add({q}, {quant_param(c, 2)})"
+    lo, hi = quant_range(c)
+    return cast_to(f"jnp.clip({q}, {lit(lo)}, {lit(hi)})", c.out_dtype())
+
+
+def conv_dequantize_linear(c):
+    x = cast_to(c.x(0), np.float32)
+    if c.has(2):
+        x = f"jnp.subtract({x}, {quant_param(c, 2)})"
+    return f"jnp.multiply({x}, {quant_param(c, 1)})"
+
+
+def conv_resize(c):
+    """Resize as gathers along each spatial axis (resize_tables), linear as lo * (1 - w) + hi * w
+    with the weights in x's dtype."""
+    y = c.x(0)
+    for axis, (lo, hi, w) in enumerate(resize_tables(c), start=2):
+        low = f"jnp.take({y}, jnp.asarray({lit(lo)}), axis={axis})"
+        if lo == hi:
+            y = c.tmp(low)
+            continue
+        shape = [1] * c.rank(0)
+        shape[axis] = -1
+        weight = c.tmp(f"jnp.reshape(jnp.asarray({lit(w)}, {jdt(c.dtype(0))}), {lit(shape)})")
+        high = f"jnp.take({y}, jnp.asarray({lit(hi)}), axis={axis})"
+        y = c.tmp(f"{low} * (1 - {weight}) + {high} * {weight}")
+    return y
 
 
 # --- reductions ----------------------------------------------------------------------------
@@ -370,11 +449,17 @@ CONVERTERS = {
     "Gemm": conv_gemm,
     "Einsum": conv_einsum,
     "Conv": conv_conv,
+    "ConvTranspose": conv_conv_transpose,
     "MaxPool": conv_max_pool,
     "AveragePool": conv_average_pool,
     "GlobalAveragePool": conv_global_pool("jnp.mean"),
     "GlobalMaxPool": conv_global_pool("jnp.max"),
     "BatchNormalization": conv_batch_norm,
+    "LayerNormalization": conv_layer_norm,
+    "Resize": conv_resize,
+    "QuantizeLinear": conv_quantize_linear,
+    "DequantizeLinear": conv_dequantize_linear,
+    "InstanceNormalization": conv_instance_norm,
     "Softmax": conv_softmax("jax.nn.softmax"),
     "LogSoftmax": conv_softmax("jax.nn.log_softmax"),
     "ReduceSum": conv_reduce,

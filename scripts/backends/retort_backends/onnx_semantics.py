@@ -61,6 +61,100 @@ def window(c, kernel):
     return strides, dilations, begins, ends
 
 
+def conv_transpose_geometry(c):
+    """ConvTranspose's kernel, strides, dilations, begin pads, end pads, output_padding, group and
+    the uncropped extents s * (in - 1) + (k - 1) * d + 1 + output_padding, for explicit pads only
+    (auto_pad and output_shape, which Retort does not export, have no converter)."""
+    if c.attr("auto_pad", "NOTSET") != "NOTSET" or c.attr("output_shape") is not None:
+        raise Unsupported("auto_pad or output_shape")
+    kernel = list(c.shape(1)[2:])
+    n = len(kernel)
+    strides = list(c.attr("strides", [1] * n))
+    dilations = list(c.attr("dilations", [1] * n))
+    pads = list(c.attr("pads", [0] * 2 * n))
+    extra = list(c.attr("output_padding", [0] * n))
+    full = [s * (size - 1) + (k - 1) * d + 1 + e for size, k, s, d, e in
+            zip(c.shape(0)[2:], kernel, strides, dilations, extra)]
+    return (kernel, strides, dilations, pads[:n], pads[n:], extra, int(c.attr("group", 1)), full)
+
+
+def quant_shape(c):
+    """The shape that makes a QuantizeLinear or DequantizeLinear scale (and zero point) broadcast
+    along its axis, or None for a per-tensor (0-D) one."""
+    if not c.shape(1):
+        return None
+    rank = c.rank(0)
+    axis = c.attr("axis", 1)
+    if not -rank <= axis < rank:
+        raise Unsupported(f"axis {axis} out of range for rank {rank}")
+    shape = [1] * rank
+    shape[axis % rank] = -1
+    return shape
+
+
+def quant_range(c):
+    """The lowest and largest values of QuantizeLinear's output dtype (u8 without a zero point)."""
+    info = np.iinfo(c.dtype(2) if c.has(2) else np.uint8)
+    return float(info.min), float(info.max)
+
+
+RESIZE_COORDS = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric")
+RESIZE_ROUNDING = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+def resize_params(c):
+    """Resize's mode, coordinate mode, nearest rounding and output sizes, in the subset Retort
+    exports (sizes given over N x C x spatial axes, N and C kept; no roi, no scales)."""
+    if c.has(1) or c.has(2) or not c.has(3):
+        raise Unsupported("roi or scales instead of sizes")
+    mode = c.attr("mode", "nearest")
+    coord = c.attr("coordinate_transformation_mode", "half_pixel")
+    rounding = c.attr("nearest_mode", "round_prefer_floor")
+    if mode not in ("nearest", "linear") or coord not in RESIZE_COORDS or (
+            rounding not in RESIZE_ROUNDING):
+        raise Unsupported(f"mode {mode!r} with {coord!r} and {rounding!r}")
+    sizes = ints(c.const(3))
+    shape = list(c.shape(0))
+    if not 3 <= len(shape) <= 5 or sizes[:2] != shape[:2] or len(sizes) != len(shape):
+        raise Unsupported(f"sizes {sizes} beside the batch and channels of {shape}")
+    return mode, coord, rounding, sizes
+
+
+def resize_source(dst, size, out, coord):
+    """The input coordinate of output position dst along an axis of size -> out elements."""
+    if coord == "align_corners":
+        return 0.0 if out == 1 else dst * (size - 1) / (out - 1)
+    if coord == "asymmetric":
+        return dst * size / out
+    if coord == "pytorch_half_pixel" and out == 1:
+        return 0.0
+    return (2 * dst + 1) * size / (2 * out) - 0.5
+
+
+def resize_tables(c):
+    """Per spatial axis of a Resize, (lo, hi, w): the input positions each output position reads
+    (one for nearest, where lo = hi) and the weight of hi, clamped into the axis as ONNX's
+    reference does by edge padding."""
+    mode, coord, rounding, sizes = resize_params(c)
+    tables = []
+    for size, out in zip(c.shape(0)[2:], sizes[2:]):
+        lo, hi, w = [], [], []
+        for dst in range(out):
+            x = resize_source(dst, size, out, coord)
+            f = math.floor(x)
+            if mode == "nearest":
+                k = {"round_prefer_floor": math.ceil(x - 0.5), "round_prefer_ceil": f if
+                     x - f < 0.5 else f + 1, "floor": f, "ceil": math.ceil(x)}[rounding]
+                k = min(max(k, 0), size - 1)
+                lo.append(k), hi.append(k), w.append(0.0)
+            else:
+                lo.append(min(max(f, 0), size - 1))
+                hi.append(min(max(f + 1, 0), size - 1))
+                w.append(x - f)
+        tables.append((lo, hi, w))
+    return tables
+
+
 def ceil_extra(size, k, s, d, begin, end):
     """End padding that gives ceil_mode's last window to a floor-mode pooling."""
     span = (k - 1) * d + 1
@@ -138,6 +232,26 @@ def batch_norm_epsilon(c):
     if c.attr("training_mode", 0) or (c.n_outputs() > 1 and any(c.node.output[1:])):
         raise Unsupported("training mode")
     return c.attr("epsilon", 1e-5)
+
+
+def norm_epsilon(c):
+    """The epsilon of LayerNormalization and InstanceNormalization (a float32 attribute)."""
+    return float(np.float32(c.attr("epsilon", 1e-5)))
+
+
+def layer_norm_axes(c):
+    """The axes LayerNormalization normalizes over (its axis to the last), for its Y output only:
+    Mean and InvStdDev, and statistics in another type than float32 (stash_type), have no
+    converter."""
+    if c.n_outputs() > 1 and any(c.node.output[1:]):
+        raise Unsupported("Mean and InvStdDev outputs")
+    if c.attr("stash_type", 1) != 1:
+        raise Unsupported(f"stash_type {c.attr('stash_type')}")
+    rank = c.rank(0)
+    axis = c.attr("axis", -1)
+    if not -rank <= axis < rank:
+        raise Unsupported(f"axis {axis} out of range for rank {rank}")
+    return list(range(axis % rank, rank))
 
 
 def mean_count(c, dims):

@@ -93,6 +93,16 @@ def batch_norm(c, module, eps):
     return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
 
 
+def normalize(c, mean_fn, sqrt_fn, axes, eps):
+    """(x - mean) / sqrt(var + eps) over axes, mean and (biased) variance taken in two passes as
+    ONNX's LayerNormalization and InstanceNormalization define them: mean_fn and sqrt_fn name the
+    framework's (jnp.mean, tf.reduce_mean...), eps is its typed epsilon."""
+    x, axis = c.x(0), lit(list(axes))
+    centred = c.tmp(f"{x} - {mean_fn}({x}, axis={axis}, keepdims=True)")
+    var = f"{mean_fn}({centred} * {centred}, axis={axis}, keepdims=True)"
+    return f"{centred} / {sqrt_fn}({var} + {eps})"
+
+
 def fold(c, fn):
     """fn applied left to right over every input of a variadic node (Max, Min, Sum, Mean)."""
     acc = c.x(0)

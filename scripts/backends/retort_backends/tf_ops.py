@@ -10,13 +10,15 @@ import numpy as np
 
 from .errors import Unsupported
 from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             conv_transpose_geometry, layer_norm_axes, norm_epsilon, quant_range,
+                             quant_shape, resize_tables,
                              element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, gemm_scalars, lowest, mean_count, pad_gathers, pad_widths,
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
                              unsqueeze_dims, window)
-from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, string_lit, subscript,
-                      template)
+from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, normalize,
+                      string_lit, subscript, template)
 
 
 def tdt(dtype):
@@ -190,6 +192,29 @@ def conv_conv(c):
     return expr
 
 
+def conv_conv_transpose(c):
+    """tf.nn.conv_transpose to the full extent (VALID), output_padding's positions added as zeros,
+    then the bias and ONNX's crop. TF has no grouped transposed convolution, and takes strides or
+    dilations above 1, not both."""
+    n = spatial_rank(c, "TF", 3)
+    kernel, strides, dilations, begins, ends, extra, group, full = conv_transpose_geometry(c)
+    if group != 1:
+        raise Unsupported(f"group {group}")
+    if any(s > 1 for s in strides) and any(d > 1 for d in dilations):
+        raise Unsupported("strides and dilations both above 1")
+    m = c.shape(1)[1]
+    valid = [f - e for f, e in zip(full, extra)]
+    w = f"tf.transpose({c.x(1)}, {lit(list(range(2, n + 2)) + [1, 0])})"
+    y = (f"tf.nn.conv_transpose({to_last(c.x(0), n)}, {w}, {lit([c.shape(0)[0]] + valid + [m])}, "
+         f"{lit(strides)}, padding='VALID', dilations={lit(dilations)})")
+    y = padded(to_first(y, n), [0] * n, extra, typed(0, c.dtype(0)))
+    if c.has(2):
+        y = f"tf.add({y}, tf.reshape({c.x(2)}, {lit([1, -1] + [1] * n)}))"
+    if not any(begins) and not any(ends):
+        return y
+    return subscript(y, [None, None] + [(b, f - e, 1) for b, e, f in zip(begins, ends, full)])
+
+
 def pool(x, n, kind, kernel, strides, dilations):
     strides, steps = tf_strides(strides, dilations)
     expr = (f"tf.nn.pool({to_last(x, n)}, {lit(kernel)}, {string_lit(kind)}, "
@@ -231,8 +256,60 @@ def conv_batch_norm(c):
     return batch_norm(c, "tf", typed(batch_norm_epsilon(c), c.dtype(0)))
 
 
+def conv_layer_norm(c):
+    eps = typed(norm_epsilon(c), c.dtype(0))
+    y = f"{normalize(c, 'tf.reduce_mean', 'tf.sqrt', layer_norm_axes(c), eps)} * {c.x(1)}"
+    return f"{y} + {c.x(2)}" if c.has(2) else y
+
+
+def conv_instance_norm(c):
+    eps = typed(norm_epsilon(c), c.dtype(0))
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+    y = normalize(c, 'tf.reduce_mean', 'tf.sqrt', range(2, c.rank(0)), eps)
+    return f"{y} * tf.reshape({c.x(1)}, {shape}) + tf.reshape({c.x(2)}, {shape})"
+
+
 def conv_softmax(fn):
     return lambda c: f"{fn}({c.x(0)}, axis={norm_axis(c.attr('axis', -1), c.rank(0))})"
+
+
+def quant_param(c, i):
+    """Input i (a scale or zero point) as f32, shaped to broadcast along the node's axis."""
+    shape = quant_shape(c)
+    x = cast_to(c.x(i), np.float32)
+    return x if shape is None else f"tf.reshape({x}, {lit(shape)})"
+
+
+def conv_quantize_linear(c):
+    q = f"tf.round(tf.divide({c.x(0)}, {quant_param(c, 1)}))"
+    if c.has(2):
+        q = f"tf.add({q}, {quant_param(c, 2)})"
+    lo, hi = quant_range(c)
+    return cast_to(f"tf.clip_by_value({q}, {lit(lo)}, {lit(hi)})", c.out_dtype())
+
+
+def conv_dequantize_linear(c):
+    x = cast_to(c.x(0), np.float32)
+    if c.has(2):
+        x = f"tf.subtract({x}, {quant_param(c, 2)})"
+    return f"tf.multiply({x}, {quant_param(c, 1)})"
+
+
+def conv_resize(c):
+    """Resize as gathers along each spatial axis (resize_tables), linear as lo * (1 - w) + hi * w
+    with the weights in x's dtype."""
+    y = c.x(0)
+    for axis, (lo, hi, w) in enumerate(resize_tables(c), start=2):
+        low = f"tf.gather({y}, {lit(lo)}, axis={axis})"
+        if lo == hi:
+            y = c.tmp(low)
+            continue
+        shape = [1] * c.rank(0)
+        shape[axis] = -1
+        weight = c.tmp(f"tf.reshape(tf.constant({lit(w)}, {tdt(c.dtype(0))}), {lit(shape)})")
+        high = f"tf.gather({y}, {lit(hi)}, axis={axis})"
+        y = c.tmp(f"{low} * (1 - {weight}) + {high} * {weight}")
+    return y
 
 
 # --- reductions ----------------------------------------------------------------------------
@@ -427,11 +504,17 @@ CONVERTERS = {
     "Gemm": conv_gemm,
     "Einsum": conv_einsum,
     "Conv": conv_conv,
+    "ConvTranspose": conv_conv_transpose,
     "MaxPool": conv_max_pool,
     "AveragePool": conv_average_pool,
     "GlobalAveragePool": conv_global_pool("tf.reduce_mean"),
     "GlobalMaxPool": conv_global_pool("tf.reduce_max"),
     "BatchNormalization": conv_batch_norm,
+    "LayerNormalization": conv_layer_norm,
+    "Resize": conv_resize,
+    "QuantizeLinear": conv_quantize_linear,
+    "DequantizeLinear": conv_dequantize_linear,
+    "InstanceNormalization": conv_instance_norm,
     "Softmax": conv_softmax("tf.nn.softmax"),
     "LogSoftmax": conv_softmax("tf.nn.log_softmax"),
     "ReduceSum": conv_reduce,

@@ -13,11 +13,13 @@ import numpy as np
 from . import program
 from .errors import Unsupported
 from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_scan,
+                             conv_transpose_geometry, layer_norm_axes, norm_epsilon, quant_range,
+                             quant_shape, resize_params, resize_tables,
                              element_axis, expand_shape, topk_params, flatten_dims,
                              gather_axis, lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
                              reshape_target, shape_values, slice_steps, spatial_rank, split_sizes,
                              squeeze_dims, transpose_perm, unsqueeze_dims, window)
-from .program import fold, ints, is_float, norm_axis, subscript, template
+from .program import fold, ints, is_float, norm_axis, string_lit, subscript, template
 
 TORCH_DTYPES = {
     np.dtype("float32"): "torch.float32",
@@ -200,6 +202,17 @@ def conv_conv(c):
             f"{lit(padding)}, {lit(dilations)}, {c.attr('group', 1)})")
 
 
+def conv_conv_transpose(c):
+    n = spatial_rank(c, "torch", 3)
+    _, strides, dilations, begins, ends, extra, group, full = conv_transpose_geometry(c)
+    bias = c.x(2) if c.has(2) else "None"
+    y = (f"torch.nn.functional.conv_transpose{n}d({c.x(0)}, {c.x(1)}, {bias}, {lit(strides)}, "
+         f"{lit([0] * n)}, {lit(extra)}, {group}, {lit(dilations)})")
+    if not any(begins) and not any(ends):
+        return y
+    return subscript(y, [None, None] + [(b, f - e, 1) for b, e, f in zip(begins, ends, full)])
+
+
 def native_padding(kernel, begins, ends):
     """Whether torch's pooling padding argument can express the pads (symmetric, <= k/2)."""
     return begins == ends and all(2 * p <= k for p, k in zip(begins, kernel))
@@ -260,8 +273,85 @@ def conv_batch_norm(c):
             f"False, 0.0, {eps})")
 
 
+def conv_layer_norm(c):
+    normalized = [c.shape(0)[d] for d in layer_norm_axes(c)]
+    bias = c.x(2) if c.has(2) else "None"
+    return (f"torch.nn.functional.layer_norm({c.x(0)}, {lit(normalized)}, {c.x(1)}, {bias}, "
+            f"{lit(norm_epsilon(c))})")
+
+
+def conv_instance_norm(c):
+    return (f"torch.nn.functional.instance_norm({c.x(0)}, None, None, {c.x(1)}, {c.x(2)}, True, "
+            f"0.0, {lit(norm_epsilon(c))})")
+
+
 def conv_softmax(fn):
     return lambda c: f"{fn}({c.x(0)}, {norm_axis(c.attr('axis', -1), c.rank(0))})"
+
+
+def quant_param(c, i):
+    """Input i (a scale or zero point) as f32, shaped to broadcast along the node's axis."""
+    shape = quant_shape(c)
+    x = cast_to(c.x(i), np.float32)
+    return x if shape is None else f"torch.reshape({x}, {lit(shape)})"
+
+
+def conv_quantize_linear(c):
+    q = f"torch.round(torch.div({c.x(0)}, {quant_param(c, 1)}))"
+    if c.has(2):
+        q = f"torch.add({q}, {quant_param(c, 2)})"
+    lo, hi = quant_range(c)
+    return cast_to(f"torch.clamp({q}, {lit(lo)}, {lit(hi)})", c.out_dtype())
+
+
+def conv_dequantize_linear(c):
+    x = cast_to(c.x(0), np.float32)
+    if c.has(2):
+        x = f"torch.sub({x}, {quant_param(c, 2)})"
+    return f"torch.mul({x}, {quant_param(c, 1)})"
+
+
+TORCH_RESIZE = {("nearest", "asymmetric", "floor"): "nearest",
+                ("nearest", "half_pixel", "round_prefer_ceil"): "nearest-exact",
+                ("linear", "half_pixel", None): "linear",
+                ("linear", "align_corners", None): "linear"}
+
+
+def resize_gathers(c):
+    """Resize as gathers along each spatial axis (resize_tables), linear as lo * (1 - w) + hi * w
+    with the weights in x's dtype."""
+    y = c.x(0)
+    dt = TORCH_DTYPES[np.dtype(c.dtype(0))]
+    for axis, (lo, hi, w) in enumerate(resize_tables(c), start=2):
+        low = f"torch.index_select({y}, {axis}, torch.tensor({lit(lo)}))"
+        if lo == hi:
+            y = c.tmp(low)
+            continue
+        shape = [1] * c.rank(0)
+        shape[axis] = -1
+        weight = c.tmp(f"torch.reshape(torch.tensor({lit(w)}, dtype={dt}), {lit(shape)})")
+        high = f"torch.index_select({y}, {axis}, torch.tensor({lit(hi)}))"
+        y = c.tmp(f"{low} * (1 - {weight}) + {high} * {weight}")
+    return y
+
+
+def conv_resize(c):
+    """torch.nn.functional.interpolate where its modes are ONNX's (Inductor lowers them), else
+    gathers: nearest is asymmetric + floor, nearest-exact half_pixel + round_prefer_ceil, linear
+    half_pixel (torch clamps the source as ONNX's edge padding does) or align_corners."""
+    mode, coord, rounding, sizes = resize_params(c)
+    if coord == "pytorch_half_pixel" and min(sizes[2:]) > 1:
+        coord = "half_pixel"
+    name = TORCH_RESIZE.get((mode, coord, rounding if mode == "nearest" else None))
+    if name is None:
+        return resize_gathers(c)
+    n = c.rank(0) - 2
+    if name == "linear":
+        name = ("linear", "bilinear", "trilinear")[n - 1]
+        corners = lit(coord == "align_corners")
+        return (f"torch.nn.functional.interpolate({c.x(0)}, {lit(sizes[2:])}, None, "
+                f"{string_lit(name)}, {corners})")
+    return f"torch.nn.functional.interpolate({c.x(0)}, {lit(sizes[2:])}, None, {string_lit(name)})"
 
 
 # --- reductions ----------------------------------------------------------------------------
@@ -451,11 +541,17 @@ CONVERTERS = {
     "Gemm": conv_gemm,
     "Einsum": conv_einsum,
     "Conv": conv_conv,
+    "ConvTranspose": conv_conv_transpose,
     "MaxPool": conv_max_pool,
     "AveragePool": conv_average_pool,
     "GlobalAveragePool": conv_global_pool("torch.mean"),
     "GlobalMaxPool": conv_global_pool("torch.amax"),
     "BatchNormalization": conv_batch_norm,
+    "LayerNormalization": conv_layer_norm,
+    "Resize": conv_resize,
+    "QuantizeLinear": conv_quantize_linear,
+    "DequantizeLinear": conv_dequantize_linear,
+    "InstanceNormalization": conv_instance_norm,
     "Softmax": conv_softmax("torch.softmax"),
     "LogSoftmax": conv_softmax("torch.log_softmax"),
     "ReduceSum": conv_reduce,

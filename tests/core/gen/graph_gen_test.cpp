@@ -1,6 +1,7 @@
 #include "core/gen/graph_gen.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -96,6 +97,22 @@ TEST(GraphGen, ShapeBoundsHold) {
     for (const auto& in : g.inputs)
       for (int64_t d : in.type.shape) EXPECT_LE(d, 3) << in.name;
   }
+}
+
+// The operands and attributes of these ops are structured (core/gen/attr_choice.cpp): layer_norm's
+// scale has x's shape from the axis on, instance_norm's is per channel, conv_transpose's weight
+// [C, M/group, k...] and bias [M] imply its group, a QDQ scale runs along the axis named, resize's
+// sizes keep N and C. Each is drawn often, where unstructured operands would rarely type.
+TEST(GraphGen, StructuredOpsAreDrawn) {
+  GenOptions opt;
+  opt.ops = {"layer_norm",      "instance_norm",     "conv_transpose",
+             "quantize_linear", "dequantize_linear", "resize"};
+  opt.dtypes = {DType::f32, DType::u8, DType::i8};
+  opt.min_nodes = opt.max_nodes = 6;
+  std::map<std::string, int> drawn;
+  for (uint64_t seed = 0; seed < 20; ++seed)
+    for (const Node& n : generate_graph(opt, seed).nodes) ++drawn[n.op];
+  for (const std::string& op : opt.ops) EXPECT_GE(drawn[op], 4) << op;
 }
 
 // ONNX leaves two updates to one element undefined with reduction "none": whatever the axis

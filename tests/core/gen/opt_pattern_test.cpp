@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/base/error.h"
+#include "core/ops/attrs.h"
 
 namespace retort {
 namespace {
@@ -35,23 +36,41 @@ TEST(OptPattern, BuiltinsParseAndNameWhatTheirPassRemoves) {
   }
 }
 
-// The library draws on two compilers' own tests: ONNX Runtime's optimizer tests and TVM's Relax
-// transform tests (those patterns named tvm_*).
-TEST(OptPattern, BuiltinsComeFromOnnxRuntimeAndTvmTests) {
-  size_t ort = 0, tvm = 0;
+// The library draws on compilers' own tests: ONNX Runtime's optimizer tests, TVM's Relax
+// transform tests (those patterns named tvm_*) and Inductor's fused-attention tests (sdpa, the
+// attention-shaped subgraph of its scaled-dot-product rewrite).
+TEST(OptPattern, BuiltinsComeFromCompilerTests) {
+  size_t ort = 0, tvm = 0, inductor = 0;
   for (const OptPattern& p : builtin_opt_patterns()) {
     SCOPED_TRACE(p.name);
     bool from_tvm = p.source.starts_with(
         "https://github.com/apache/tvm/blob/main/tests/python/relax/test_transform_");
     bool from_ort = p.source.starts_with(
         "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/test/optimizer/");
-    EXPECT_NE(from_tvm, from_ort);
+    bool from_inductor = p.source.starts_with(
+        "https://github.com/pytorch/pytorch/blob/main/test/inductor/test_fused_attention.py");
+    EXPECT_EQ(from_tvm + from_ort + from_inductor, 1);
     EXPECT_EQ(p.name.starts_with("tvm_"), from_tvm);
     ort += from_ort;
     tvm += from_tvm;
+    inductor += from_inductor;
   }
   EXPECT_GE(ort, 15u);
   EXPECT_GE(tvm, 7u);
+  EXPECT_EQ(inductor, 1u);
+}
+
+// The sdpa pattern is attention written out over [batch, heads, seq, d]: the key transposed on
+// its last two axes, Q K^T divided by sqrt(d), softmax along the last axis, times V.
+TEST(OptPattern, SdpaIsAttentionShaped) {
+  const OptPattern& p = get_opt_pattern("sdpa");
+  std::vector<std::string> ops;
+  for (const Node& n : p.graph.nodes) ops.push_back(n.op);
+  EXPECT_EQ(ops, (std::vector<std::string>{"transpose", "matmul", "div", "softmax", "matmul"}));
+  EXPECT_EQ(attr_ints(p.graph.nodes[0].attrs, "perm"), (std::vector<int64_t>{0, 1, 3, 2}));
+  EXPECT_EQ(attr_int(p.graph.nodes[3].attrs, "axis"), -1);
+  EXPECT_EQ(p.graph.type_of("y"), (TensorType{DType::f32, {2, 3, 5, 4}}));
+  EXPECT_EQ(p.fires, (std::vector<std::string>{"transpose", "div"}));
 }
 
 TEST(OptPattern, FrontMatterIsRead) {

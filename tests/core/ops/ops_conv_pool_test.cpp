@@ -293,5 +293,52 @@ TEST(OpsConvPool, WindowGeometry) {
   EXPECT_EQ(l.pad_begin, (std::vector<int64_t>{0, 0, 1}));
 }
 
+// x = [1, 2, 3] and w = [1, 10]: input i writes w's two taps at i * stride + t * dilation.
+TEST(OpsConvPool, ConvTransposeStridesPadsDilationsOutputPadding) {
+  using Ints = std::vector<int64_t>;
+  Tensor x = f32({1, 1, 3}, {1, 2, 3});
+  Tensor w = f32({1, 1, 2}, {1, 10});
+  expect_close(run_op("conv_transpose", {x, w}), {1, 1, 4}, {1, 12, 23, 30});
+  expect_close(run_op("conv_transpose", {x, w}, {{"strides", Ints{2}}}), {1, 1, 6},
+               {1, 10, 2, 20, 3, 30});
+  expect_close(run_op("conv_transpose", {x, w}, {{"pads", Ints{1, 0}}}), {1, 1, 3}, {12, 23, 30});
+  expect_close(run_op("conv_transpose", {x, w}, {{"dilations", Ints{2}}}), {1, 1, 5},
+               {1, 2, 13, 20, 30});
+  Tensor b = f32({1}, {0.5});
+  expect_close(run_op("conv_transpose", {x, w, b},
+                      {{"strides", Ints{2}}, {"output_padding", Ints{1}}, {"pads", Ints{0, 2}}}),
+               {1, 1, 5}, {1.5, 10.5, 2.5, 20.5, 3.5});
+}
+
+// w [C=2, M/group=1, 1]: group 2 keeps the channels apart, group 1 sums them into one.
+TEST(OpsConvPool, ConvTransposeGroups) {
+  Tensor x = f32({1, 2, 2}, {1, 2, 3, 4});
+  Tensor w = f32({2, 1, 1}, {2, 5});
+  expect_close(run_op("conv_transpose", {x, w}, {{"group", int64_t{2}}}), {1, 2, 2},
+               {2, 4, 15, 20});
+  expect_close(run_op("conv_transpose", {x, w}), {1, 1, 2}, {17, 24});
+  // 2-D: one pixel through a 2x2 kernel at stride 2 is the kernel itself.
+  Tensor p = f32({1, 1, 1, 1}, {3});
+  Tensor k = f32({1, 1, 2, 2}, {1, 2, 3, 4});
+  expect_close(run_op("conv_transpose", {p, k}, {{"strides", std::vector<int64_t>{2, 2}}}),
+               {1, 1, 2, 2}, {3, 6, 9, 12});
+}
+
+TEST(OpsConvPool, ConvTransposeErrors) {
+  TensorType x{DType::f32, {1, 2, 3}};
+  std::string msg = infer_error("conv_transpose", {x, {DType::f32, {3, 1, 2}}});
+  EXPECT_NE(msg.find("w.shape[0]"), std::string::npos) << msg;
+  msg = infer_error("conv_transpose", {x, {DType::f32, {2, 1, 2}}},
+                    {{"output_padding", std::vector<int64_t>{1}}});
+  EXPECT_NE(msg.find("below its stride"), std::string::npos) << msg;
+  msg = infer_error("conv_transpose", {x, {DType::f32, {2, 1, 2}}, {DType::f32, {2}}});
+  EXPECT_NE(msg.find("bias 'b' must be f32[1]"), std::string::npos) << msg;
+  msg = infer_error("conv_transpose", {x, {DType::f32, {2, 1, 1}}},
+                    {{"pads", std::vector<int64_t>{2, 1}}});
+  EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
+  EXPECT_EQ(infer_op("conv_transpose", {x, {DType::f32, {2, 3, 2}}}, {{"group", int64_t{2}}}),
+            (TensorType{DType::f32, {1, 6, 4}}));
+}
+
 }  // namespace
 }  // namespace retort

@@ -39,6 +39,55 @@ TEST(OpsNorm, BatchNormErrors) {
             (TensorType{DType::f16, {2, 3}}));
 }
 
+// Each row from the axis on is one block: row 0 has mean 2 and (biased) variance 2/3; row 1 is
+// constant, so its normalized values are 0 and y is b.
+TEST(OpsNorm, LayerNormPerRowAndWholeTensor) {
+  Tensor x = f32({2, 3}, {1, 2, 3, 2, 2, 2});
+  Tensor scale = f32({3}, {1, 2, 0.5});
+  Tensor b = f32({3}, {0, 1, -1});
+  double e = double{1e-5f};
+  double s = 1 / std::sqrt(2.0 / 3 + e);
+  expect_close(run_op("layer_norm", {x, scale, b}), {2, 3}, {-s, 1, 0.5 * s - 1, 0, 1, -1});
+  expect_close(run_op("layer_norm", {x, scale}), {2, 3}, {-s, 0, 0.5 * s, 0, 0, 0});
+  // axis 0: one block of six, mean 2, variance 1/3; scale of x's whole shape.
+  Tensor scale6 = f32({2, 3}, {1, 1, 1, 2, 2, 2});
+  double t = 1 / std::sqrt(1.0 / 3 + 0.5);
+  expect_close(run_op("layer_norm", {x, scale6}, {{"axis", int64_t{0}}, {"epsilon", 0.5}}), {2, 3},
+               {-t, 0, t, 0, 0, 0});
+}
+
+TEST(OpsNorm, LayerNormErrors) {
+  TensorType x{DType::f32, {2, 3, 4}};
+  std::string msg = infer_error("layer_norm", {x, {DType::f32, {3, 4}}});
+  EXPECT_NE(msg.find("normalized shape f32[4]"), std::string::npos) << msg;
+  EXPECT_EQ(infer_op("layer_norm", {x, {DType::f32, {3, 4}}}, {{"axis", int64_t{-2}}}), x);
+  msg = infer_error("layer_norm", {x, {DType::f32, {4}}}, {{"stash_type", int64_t{0}}});
+  EXPECT_NE(msg.find("stash_type"), std::string::npos) << msg;
+  msg = infer_error("layer_norm", {x, {DType::f64, {4}}});
+  EXPECT_NE(msg.find("f32 like x"), std::string::npos) << msg;
+  msg = infer_error("layer_norm", {{DType::i32, {2, 3}}, {DType::i32, {3}}});
+  EXPECT_NE(msg.find("i32"), std::string::npos) << msg;
+}
+
+// Channel 0's plane [1, 3]: mean 2, variance 1; channel 1's plane is constant, so y is b.
+TEST(OpsNorm, InstanceNormPerPlane) {
+  Tensor x = f32({2, 2, 2}, {1, 3, 5, 5, 0, 4, -1, 1});
+  Tensor scale = f32({2}, {2, 3});
+  Tensor b = f32({2}, {1, -1});
+  double e = double{1e-5f};
+  double s1 = 1 / std::sqrt(1 + e), s4 = 1 / std::sqrt(4 + e);
+  expect_close(run_op("instance_norm", {x, scale, b}), {2, 2, 2},
+               {1 - 2 * s1, 1 + 2 * s1, -1, -1, 1 - 4 * s4, 1 + 4 * s4, -1 - 3 * s1, -1 + 3 * s1});
+}
+
+TEST(OpsNorm, InstanceNormErrors) {
+  TensorType c{DType::f32, {3}};
+  std::string msg = infer_error("instance_norm", {{DType::f32, {2, 3}}, c, c});
+  EXPECT_NE(msg.find("rank"), std::string::npos) << msg;
+  msg = infer_error("instance_norm", {{DType::f32, {2, 3, 4}}, c, {DType::f32, {4}}});
+  EXPECT_NE(msg.find("'b' must be f32[3]"), std::string::npos) << msg;
+}
+
 TEST(OpsNorm, SoftmaxAlongLastAxis) {
   Tensor x = f32({2, 3}, {1, 2, 3, 0, 0, 0});
   double z = std::exp(1) + std::exp(2) + std::exp(3);
@@ -73,6 +122,8 @@ TEST(OpsNorm, RegistryEntries) {
   EXPECT_EQ(r.find_onnx("BatchNormalization")->name, "batch_norm");
   EXPECT_EQ(r.find_onnx("Softmax")->name, "softmax");
   EXPECT_EQ(r.find_onnx("LogSoftmax")->name, "log_softmax");
+  EXPECT_EQ(r.find_onnx("LayerNormalization")->name, "layer_norm");
+  EXPECT_EQ(r.find_onnx("InstanceNormalization")->name, "instance_norm");
   EXPECT_EQ(r.get("softmax").find_attr("axis")->default_value, AttrValue{int64_t{-1}});
 }
 
