@@ -26,6 +26,7 @@ std::string UndefinedUse::str() const {
                        overflows,
                        overflows.ends_with("summing")       ? "sum of magnitudes"
                        : overflows.ends_with("multiplying") ? "product of the factors above 1"
+                       : overflows.ends_with("in its sum")  ? "sum"
                                                             : "result",
                        element, element_value);
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
@@ -122,24 +123,6 @@ UndefinedUse overflow_use(const Node& node, int64_t k, double v, std::string ove
                       .overflows = std::move(overflows)};
 }
 
-// For ops tagged "overflow-undefined" (integer reductions): the first element of the node's
-// result that, computed exactly (in f64), leaves the dtype. The reference wraps, but ONNX leaves
-// overflow undefined and runtimes accumulate otherwise (ONNX Runtime's i32 reduce_sum gave
-// INT32_MAX where the wrapped sum was INT32_MIN).
-std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op, const Tensor& x) {
-  if (!op.has_tag("overflow-undefined") || !is_integer(x.dtype())) return std::nullopt;
-  Tensor wide = x.cast(DType::f64);
-  std::vector<TensorType> types = op.infer({wide.type()}, node.attrs, node.outputs.size());
-  Tensor exact = op.kernel({&wide}, node.attrs, types).at(0);
-  auto [lo, hi] = integer_range(x.dtype());
-  for (int64_t k = 0; k < exact.numel(); ++k) {
-    double v = exact.get(k);
-    if (v >= static_cast<double>(lo) && v < static_cast<double>(hi) + 1.0) continue;
-    return overflow_use(node, k, v, std::string(dtype_name(x.dtype())));
-  }
-  return std::nullopt;
-}
-
 // For float products (tag "multiplies": reduce_prod): the first output element whose factors'
 // magnitudes of at least 1 multiply past the dtype's largest value. The reference multiplies in
 // f64, where FLT_MAX x 0.625 x FLT_MAX x -0 stays -0; a compiler multiplying in the dtype in its
@@ -177,6 +160,36 @@ double terms_per_output(const Node& node, const std::vector<const Tensor*>& inpu
   if (inputs.size() > 1) return static_cast<double>(inputs.size());
   return out.numel() ? static_cast<double>(inputs[0]->numel()) / static_cast<double>(out.numel())
                      : 1.0;
+}
+
+// For ops tagged "overflow-undefined" (integer reductions and scans) and integer means (tag
+// "averages", whose sum a runtime keeps in the dtype): the first element of the node's result (a
+// mean's sum) that, computed exactly, leaves the dtype. The reference wraps (and sums an i32 mean
+// in 64 bits), but ONNX leaves overflow undefined and runtimes accumulate otherwise (ONNX
+// Runtime's i32 reduce_sum gave INT32_MAX where the wrapped sum was INT32_MIN). The exact value
+// is computed in f64, which rounds past 2^53: an i64 result also overflowed when it lies far from
+// the reference's wrapped one (a wrap moves it by 2^64, rounding by far less than 2^62).
+std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op, const Tensor& x) {
+  bool averages = op.has_tag("averages");
+  if ((!op.has_tag("overflow-undefined") && !averages) || !is_integer(x.dtype()))
+    return std::nullopt;
+  Tensor wide = x.cast(DType::f64);
+  std::vector<TensorType> types = op.infer({wide.type()}, node.attrs, node.outputs.size());
+  Tensor exact = op.kernel({&wide}, node.attrs, types).at(0);
+  Tensor wrapped =
+      op.kernel({&x}, node.attrs, op.infer({x.type()}, node.attrs, types.size())).at(0);
+  double terms = averages ? terms_per_output(node, {&wide}, exact) : 1.0;
+  double wrap_distance = std::ldexp(1.0, integer_bits(x.dtype()) - 2) / terms;
+  auto [lo, hi] = integer_range(x.dtype());
+  for (int64_t k = 0; k < exact.numel(); ++k) {
+    double v = exact.get(k);
+    if (v * terms >= static_cast<double>(lo) && v * terms < static_cast<double>(hi) + 1.0 &&
+        std::abs(v - static_cast<double>(wrapped.get_int(k))) < wrap_distance)
+      continue;
+    std::string dtype(dtype_name(x.dtype()));
+    return overflow_use(node, k, v * terms, averages ? dtype + " in its sum" : dtype);
+  }
+  return std::nullopt;
 }
 
 // For float ops that sum (tags "accumulates", "averages"): the first output element whose sum of
