@@ -166,9 +166,11 @@ double terms_per_output(const Node& node, const std::vector<const Tensor*>& inpu
 // "averages", whose sum a runtime keeps in the dtype): the first element of the node's result (a
 // mean's sum) that, computed exactly, leaves the dtype. The reference wraps (and sums an i32 mean
 // in 64 bits), but ONNX leaves overflow undefined and runtimes accumulate otherwise (ONNX
-// Runtime's i32 reduce_sum gave INT32_MAX where the wrapped sum was INT32_MIN). The exact value
-// is computed in f64, which rounds past 2^53: an i64 result also overflowed when it lies far from
-// the reference's wrapped one (a wrap moves it by 2^64, rounding by far less than 2^62).
+// Runtime's i32 reduce_sum gave INT32_MAX where the wrapped sum was INT32_MIN). The result is
+// computed again in f64, which rounds past 2^53: where it fits, the reference's wrapped result is
+// the exact one and the f64 one lies within rounding of it; where it does not, they lie 2^bits
+// apart. A mean's sum is checked against the range in f64 (an i64 sum within 2^10 of an end
+// counts as outside: undefined where it is not, never the other way).
 std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op, const Tensor& x) {
   bool averages = op.has_tag("averages");
   if ((!op.has_tag("overflow-undefined") && !averages) || !is_integer(x.dtype()))
@@ -182,12 +184,13 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
   double wrap_distance = std::ldexp(1.0, integer_bits(x.dtype()) - 2) / terms;
   auto [lo, hi] = integer_range(x.dtype());
   for (int64_t k = 0; k < exact.numel(); ++k) {
-    double v = exact.get(k);
-    if (v * terms >= static_cast<double>(lo) && v * terms < static_cast<double>(hi) + 1.0 &&
-        std::abs(v - static_cast<double>(wrapped.get_int(k))) < wrap_distance)
-      continue;
+    double v = exact.get(k), sum = v * terms;
+    bool wrapped_away = std::abs(v - static_cast<double>(wrapped.get_int(k))) >= wrap_distance;
+    bool sum_outside =
+        averages && !(sum >= static_cast<double>(lo) && sum < static_cast<double>(hi) + 1.0);
+    if (!wrapped_away && !sum_outside) continue;
     std::string dtype(dtype_name(x.dtype()));
-    return overflow_use(node, k, v * terms, averages ? dtype + " in its sum" : dtype);
+    return overflow_use(node, k, sum, averages ? dtype + " in its sum" : dtype);
   }
   return std::nullopt;
 }

@@ -83,8 +83,10 @@ AttrValue choose_target_shape(const NodeContext& ctx, Rng& rng) {
       out.insert(out.begin(), pick(rng, 1, 3));
     return out;
   }
-  // Peel small prime factors off the element count into a random number of dimensions.
+  // Peel small prime factors off the element count into a random number of dimensions. A size-0
+  // tensor keeps its shape: no count to factor, and -1 beside a 0 names no extent.
   int64_t n = numel(s);
+  if (n == 0) return s;
   Shape out;
   int64_t dims = pick(rng, 1, ctx.options.max_rank);
   for (int64_t i = 0; i + 1 < dims; ++i) {
