@@ -15,8 +15,9 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
+// A size-0 dimension leaves some ranges empty (a slice start in [0, -1]): lo then.
 int64_t pick(Rng& rng, int64_t lo, int64_t hi) {
-  return rng.uniform_int(lo, hi);
+  return hi < lo ? lo : rng.uniform_int(lo, hi);
 }
 
 const Shape& shape0(const NodeContext& ctx) {
@@ -423,7 +424,7 @@ std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t
   bool conv = names.size() > 1 && names[1] == "w";
   if (!conv || slot == 0 || ctx.inputs.empty()) return std::nullopt;
   const TensorType& x = ctx.inputs[0];
-  if (x.shape.size() < 3) return std::nullopt;
+  if (x.shape.size() < 3 || x.shape[1] < 1) return std::nullopt;  // no channels to group
   if (slot == 1) {
     // Weight [M, C/group, k...]: a random group dividing C, M a multiple of it.
     int64_t c = x.shape[1];

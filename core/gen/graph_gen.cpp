@@ -170,6 +170,18 @@ class Generator {
            static_cast<double>(kMaxEinsumSteps);
   }
 
+  // Whether every index input has an axis to index: along an extent of 0 only an empty indices
+  // tensor is valid (a gather in a graph of the empty class).
+  bool indexable(const OpDef& op, const std::vector<TensorType>& types, const Attrs& attrs) const {
+    if (class_ != ShapeClass::Empty) return true;
+    for (size_t i = 0; i < types.size(); ++i) {
+      InputDomain d = op.domain_of_input(i, types, attrs);
+      if (d.kind == ValueDomain::AxisIndex && d.axis_size == 0 && numel(types[i].shape) > 0)
+        return false;
+    }
+    return true;
+  }
+
   TensorType random_type() {
     if (class_ != ShapeClass::Plain) return {pick(opt_.dtypes), class_shape()};
     Shape s;
@@ -318,7 +330,7 @@ class Generator {
       if (!dtype_allowed(t.dtype) || static_cast<int>(t.shape.size()) > opt_.max_rank ||
           numel(t.shape) < (class_ == ShapeClass::Empty ? 0 : 1) || numel(t.shape) > max_numel())
         return;
-    if (!short_enough(op, types, attrs)) return;
+    if (!short_enough(op, types, attrs) || !indexable(op, types, attrs)) return;
     if (avoided(op, attrs, types, picked) && !rng_.coin(opt_.avoid_keep)) return;
     keep(op, std::move(attrs), picked, std::move(leaves), outs);
   }
