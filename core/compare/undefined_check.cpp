@@ -171,16 +171,29 @@ double terms_per_output(const Node& node, const std::vector<const Tensor*>& inpu
 // the exact one and the f64 one lies within rounding of it; where it does not, they lie 2^bits
 // apart. A mean's sum is checked against the range in f64 (an i64 sum within 2^10 of an end
 // counts as outside: undefined where it is not, never the other way).
-std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op, const Tensor& x) {
+// in: the node's inputs (an integer gemm's a, b and c alike).
+std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op,
+                                               const std::vector<const Tensor*>& in) {
   bool averages = op.has_tag("averages");
+  if (in.empty() || in.size() < node.inputs.size()) return std::nullopt;  // a value not kept
+  const Tensor& x = *in[0];
   if ((!op.has_tag("overflow-undefined") && !averages) || !is_integer(x.dtype()))
     return std::nullopt;
-  Tensor wide = x.cast(DType::f64);
-  std::vector<TensorType> types = op.infer({wide.type()}, node.attrs, node.outputs.size());
-  Tensor exact = op.kernel({&wide}, node.attrs, types).at(0);
+  std::vector<Tensor> wide;
+  std::vector<const Tensor*> wide_in;
+  std::vector<TensorType> wide_types, types;
+  wide.reserve(in.size());
+  for (const Tensor* t : in) {
+    wide.push_back(t->cast(DType::f64));
+    wide_in.push_back(&wide.back());
+    wide_types.push_back(wide.back().type());
+    types.push_back(t->type());
+  }
+  std::vector<TensorType> exact_types = op.infer(wide_types, node.attrs, node.outputs.size());
+  Tensor exact = op.kernel(wide_in, node.attrs, exact_types).at(0);
   Tensor wrapped =
-      op.kernel({&x}, node.attrs, op.infer({x.type()}, node.attrs, types.size())).at(0);
-  double terms = averages ? terms_per_output(node, {&wide}, exact) : 1.0;
+      op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+  double terms = averages ? terms_per_output(node, wide_in, exact) : 1.0;
   double wrap_distance = std::ldexp(1.0, integer_bits(x.dtype()) - 2) / terms;
   auto [lo, hi] = integer_range(x.dtype());
   for (int64_t k = 0; k < exact.numel(); ++k) {
@@ -375,6 +388,18 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
 
 namespace {
 
+// The node's inputs in values, up to the first it lacks (an omitted optional one, or one not
+// kept).
+std::vector<const Tensor*> given_inputs(const Node& node, const TensorMap& values) {
+  std::vector<const Tensor*> in;
+  for (const std::string& name : node.inputs) {
+    auto it = name.empty() ? values.end() : values.find(name);
+    if (it == values.end()) break;
+    in.push_back(&it->second);
+  }
+  return in;
+}
+
 // The first use of node's inputs outside its op's domains, or of a result it cannot hold.
 std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const OpDef& op,
                                          const TensorMap& values,
@@ -410,7 +435,7 @@ std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const
   }
   auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
   if (x != values.end()) {
-    if (auto use = undefined_overflow(node, op, x->second)) return use;
+    if (auto use = undefined_overflow(node, op, given_inputs(node, values))) return use;
     if (auto use = undefined_product(node, op, x->second)) return use;
   }
   if (auto use = undefined_accumulation(node, op, values)) return use;

@@ -123,6 +123,20 @@ output q
   ab["b"] = ints(DType::i32, {1}, {-2});
   EXPECT_FALSE(find_undefined(d, ab).has_value());
 
+  // onnx.reference scales an integer gemm's product in double and converts it back.
+  Graph m = parse_rtg(R"(graph m
+input a : i32[1,1]
+input b : i32[1,1]
+y = gemm(a, b)
+output y
+)");
+  TensorMap mv = {{"a", ints(DType::i32, {1, 1}, {46341})},
+                  {"b", ints(DType::i32, {1, 1}, {46340})}};
+  EXPECT_FALSE(find_undefined(m, mv).has_value());
+  mv["b"] = ints(DType::i32, {1, 1}, {46341});
+  ASSERT_TRUE(find_undefined(m, mv).has_value());
+  EXPECT_EQ(find_undefined(m, mv)->node, "y");
+
   Graph c = parse_rtg(R"(graph c
 input f : f64[1]
 input h : f32[1]
