@@ -27,6 +27,7 @@
 #include "core/backend/family.h"
 #include "core/backend/support.h"
 #include "core/base/error.h"
+#include "core/base/option_number.h"
 #include "core/base/terminal_text.h"
 #include "core/base/version.h"
 #include "core/campaign/campaign.h"
@@ -200,6 +201,7 @@ GenOptions gen_options_from(Session& s, const Args& args, GenOptions g, Output& 
     for (const auto& op : g.ops) OpRegistry::instance().get(op);
   }
   if (auto v = args.option("--rank")) g.max_rank = static_cast<int>(parse_u64(*v, "--rank"));
+  if (auto v = args.option("--shapes")) g.shape_classes = parse_fraction(*v, "--shapes");
   if (auto v = args.option("--for")) g.op_dtypes = support_for(s, *v, out).supported();
   return g;
 }
@@ -232,6 +234,7 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   o.gen = gen_options_from(s, args, o.gen, out);
   if (!args.option("--for")) o.gen.op_dtypes = campaign_support(s, o.backends, out);
   if (auto v = args.option("--rules")) o.rules = split_list(*v);
+  if (auto v = args.option("--wide-values")) o.wide_values = parse_fraction(*v, "--wide-values");
   for (const StrategyDef& strategy : strategies())
     for (const StrategyOption& option : strategy.options)
       if (auto v = args.option(option.name)) option.set(o, *v);
@@ -568,7 +571,12 @@ std::vector<OptionSpec> gen_option_specs() {
           {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
           {"--rank", "N", "highest rank of a value (default 4)"},
           {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)",
-           Completion::BackendName}};
+           Completion::BackendName},
+          {"--shapes", "P",
+           fmt::format("the chance that a graph takes its shapes from a class: lengths past "
+                       "vector widths, a size-0 dim, size-1 dims, a dim of 16k-64k (default {:g} "
+                       "in fuzz, 0 in gen)",
+                       CampaignOptions::campaign_gen().shape_classes)}};
 }
 
 void register_fuzz_commands(CommandRegistry& r) {
@@ -597,10 +605,15 @@ void register_fuzz_commands(CommandRegistry& r) {
       gen_options[2],
       gen_options[3],
       gen_options[4],
+      gen_options[5],
       seed,
       {"--time", "S",
        "a deadline for the whole command, review included: it ends within S seconds"},
       {"--cases", "N", "stop once case indices reach N (with --shard: of all shards)"},
+      {"--wide-values", "P",
+       fmt::format("the chance that a case draws its inputs with the wide plan: integers past "
+                   "2^31, 2^53 and narrow wrap points (default {:g})",
+                   CampaignOptions{}.wide_values)},
       {"--strategy", "S,...",
        fmt::format("how cases make programs: {}; several take turns (default {})",
                    fmt::join(strategy_names(), ", "),

@@ -94,7 +94,7 @@ void run_inputs(Session& s, const Args& args, Output& out) {
   InputPlan& plan = s.input_plan();
   if (auto text = args.option("--range")) {
     std::optional<InputPlan> range = parse_input_range(*text);
-    if (!range) fail("--range wants standard, full, special or LO..HI, not '{}'", *text);
+    if (!range) fail("--range wants standard, full, special, wide or LO..HI, not '{}'", *text);
     range->fixed = std::move(plan.fixed);
     plan = std::move(*range);
   }
@@ -144,14 +144,17 @@ void register_run_commands(CommandRegistry& r) {
          .run = run_input,
          .raw_text = true});
   r.add({.name = "inputs",
-         .options = {{"--range", "R", "standard (default), full, special, or LO..HI"}},
+         .options = {{"--range", "R", "standard (default), full, special, wide, or LO..HI"}},
          .summary = "Print or set how inputs are drawn.",
          .help =
              "standard: floats in [-1, 1), integers in [-8, 8]. full: integers over their dtype's\n"
              "whole range (wrap-around), floats of magnitude 2^-8 .. 2^14 of either sign.\n"
              "LO..HI: uniform in [LO, HI] (integers rounded and clipped to the dtype). special:\n"
              "each element, half the time, one of 0, -0, 1, -1, the dtype's min and max, inf,\n"
-             "-inf, nan where the dtype has them. An input that an op needs in a domain (log:\n"
+             "-inf, nan where the dtype has them. wide: integers exactly where narrower paths\n"
+             "wrap (i64 near and past +-2^31, 2^32, +-2^53 and its ends; a narrow dtype's ends,\n"
+             "half range and square root of its range; magnitudes over all its bits), floats\n"
+             "near 2^7 .. 2^64; a quarter standard. An input that an op needs in a domain (log:\n"
              "positive) keeps its domain draw, and a note says so. Draws stay seeded.",
          .run = run_inputs});
   r.add({.name = "seed",

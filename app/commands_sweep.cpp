@@ -21,7 +21,7 @@ std::vector<InputPlan> plans_option(const std::string& text) {
   std::vector<InputPlan> plans;
   for (const auto& word : split_list(text)) {
     auto plan = parse_input_range(word);
-    if (!plan) fail("--plans: '{}' is no input plan (standard, full, special, LO..HI)", word);
+    if (!plan) fail("--plans: '{}' is no input plan (standard, full, special, wide, LO..HI)", word);
     plans.push_back(*plan);
   }
   if (plans.empty()) fail("--plans needs at least one input plan");

@@ -23,6 +23,12 @@ GenOptions CampaignOptions::default_gen() {
   return g;
 }
 
+GenOptions CampaignOptions::campaign_gen() {
+  GenOptions g = default_gen();
+  g.shape_classes = 0.25;
+  return g;
+}
+
 void CampaignOptions::validate() const {
   if (gen.min_nodes < 1 || gen.min_nodes > gen.max_nodes || gen.max_nodes > kMaxCaseNodes)
     fail("--nodes: between 1 and {} op nodes, LO <= HI, not {}..{}", kMaxCaseNodes, gen.min_nodes,
@@ -34,6 +40,8 @@ void CampaignOptions::validate() const {
     fail("--rank: between 0 and {}, not {}", kMaxRank, gen.max_rank);
   if (gen.max_dim < 1 || gen.max_dim > kMaxCaseDim)
     fail("max_dim: between 1 and {}, not {}", kMaxCaseDim, gen.max_dim);
+  if (!(gen.shape_classes >= 0 && gen.shape_classes <= 1))
+    fail("--shapes: between 0 and 1, not {}", gen.shape_classes);
   if (!(gen.avoid_keep >= 0 && gen.avoid_keep <= 1))
     fail("avoid_keep: a probability between 0 and 1, not {}", gen.avoid_keep);
   if (backends.empty()) fail("--backends: name at least one backend (e.g. ref,ort:O0,ort:O3)");
@@ -61,6 +69,8 @@ void CampaignOptions::validate() const {
   if (!(saturate_seconds > 0 && saturate_seconds <= kMaxSaturateSeconds))
     fail("saturate_seconds: more than 0 and at most {}, not {}", kMaxSaturateSeconds,
          saturate_seconds);
+  if (!(wide_values >= 0 && wide_values <= 1))
+    fail("--wide-values: between 0 and 1, not {}", wide_values);
   if (!(relax_p >= 0 && relax_p <= 1)) fail("--relax: between 0 and 1, not {}", relax_p);
   if (!(relax_alpha >= 0 && relax_alpha <= 1))
     fail("--relax-step: between 0 and 1, not {}", relax_alpha);
@@ -120,6 +130,7 @@ nlohmann::json CampaignOptions::to_json() const {
           {"max_dim", gen.max_dim},
           {"avoid", avoid},
           {"avoid_keep", gen.avoid_keep},
+          {"shape_classes", gen.shape_classes},
           {"backends", backends},
           {"python", environments},
           {"strategies", strategies},
@@ -130,6 +141,7 @@ nlohmann::json CampaignOptions::to_json() const {
           {"random_variants", random_variants},
           {"intermediate", intermediate},
           {"input_ranges", input_ranges},
+          {"wide_values", wide_values},
           {"relax_p", relax_p},
           {"relax_alpha", relax_alpha},
           {"seconds", seconds},
@@ -168,6 +180,8 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
       for (const auto& p : j.at("avoid"))
         o.gen.avoid.push_back(NodePattern::from_json(p, "campaign options: avoid"));
     if (j.contains("avoid_keep")) o.gen.avoid_keep = j.at("avoid_keep").get<double>();
+    // Campaigns stored before shape classes drew plain shapes (and draw the same graphs again).
+    o.gen.shape_classes = j.contains("shape_classes") ? j.at("shape_classes").get<double>() : 0;
     o.backends = j.at("backends").get<std::vector<std::string>>();
     o.attached = backend_specs_from_json(j.at("attached"));
     // Campaigns stored before `--python` ran in Retort's environments.
@@ -185,6 +199,7 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.random_variants = j.at("random_variants").get<size_t>();
     o.intermediate = j.at("intermediate").get<bool>();
     o.input_ranges = j.contains("input_ranges") && j.at("input_ranges").get<bool>();
+    o.wide_values = j.contains("wide_values") ? j.at("wide_values").get<double>() : 0;
     // Campaigns stored before HirFuzz keep its defaults (they never ran its cases).
     if (j.contains("relax_p")) o.relax_p = j.at("relax_p").get<double>();
     if (j.contains("relax_alpha")) o.relax_alpha = j.at("relax_alpha").get<double>();
@@ -249,7 +264,7 @@ RuleSet campaign_rules(const std::vector<std::string>& names) {
 }
 
 InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed) {
-  return o.input_ranges ? campaign_input_plan(case_seed) : InputPlan{};
+  return o.input_ranges ? campaign_input_plan(case_seed, o.wide_values) : InputPlan{};
 }
 
 }  // namespace retort

@@ -19,7 +19,7 @@
 namespace retort {
 
 struct CampaignOptions {
-  GenOptions gen = default_gen();
+  GenOptions gen = campaign_gen();
   std::vector<std::string> backends{"ref", "ort:O0", "ort:O3"};
   // How the attached (not built-in) backends among them were attached, so that --resume and
   // the processes of --jobs attach them again.
@@ -42,6 +42,10 @@ struct CampaignOptions {
   // from the case seed): standard, full range, special values or a wide interval. Campaigns
   // stored before this existed read as false and keep the standard draw.
   bool input_ranges = true;
+  // With input_ranges, the chance that a case draws the wide plan (integers past 2^31, 2^53 and
+  // narrow wrap points; `--wide-values P`). Campaigns stored before it read as 0 and replay the
+  // plans they drew.
+  double wide_values = 0.25;
   // HirFuzz's dynamic relaxation: a hirfuzz case breaks constraints (level 0) with probability p,
   // which moves by alpha towards the level that last found a new bug (the paper's recommended
   // p = 0.6, alpha = 0.01).
@@ -52,7 +56,9 @@ struct CampaignOptions {
   uint64_t seed = 1;
   uint64_t shard = 0, shards = 1;  // cases i with i % shards == shard
 
-  static GenOptions default_gen();  // 10 nodes, every op and dtype
+  static GenOptions default_gen();  // 10 nodes, every op and dtype (the gen command's)
+  // default_gen with a quarter of the graphs drawn with a shape class (core/gen/graph_gen.h).
+  static GenOptions campaign_gen();
 
   // The one check of a campaign's options, wherever they come from (the command line, a campaign
   // stored in a findings database): throws Error naming the option (--nodes, --shard, ...) when

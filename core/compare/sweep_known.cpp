@@ -73,7 +73,7 @@ const std::vector<KnownDisagreement>& known_disagreements() {
        "to 0 it gives -inf for a finite log-probability"},
       {"gemm",
        ints,
-       {"full", "special"},
+       {"full", "special", "wide"},
        "mismatch",
        silent,
        "integer Gemm that overflows or has a fractional alpha or beta: Retort wraps and "
@@ -88,7 +88,7 @@ const std::vector<KnownDisagreement>& known_disagreements() {
        "first (inf - inf = NaN); the spec does not say whether a dot product may be contracted"},
       {"reduce_mean",
        ints,
-       {"full", "special"},
+       {"full", "special", "wide"},
        "mismatch",
        silent,
        "integer ReduceMean whose sum overflows: Retort wraps the int64 sum (docs/ops/nn.md), "

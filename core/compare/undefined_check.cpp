@@ -26,6 +26,7 @@ std::string UndefinedUse::str() const {
                        overflows,
                        overflows.ends_with("summing")       ? "sum of magnitudes"
                        : overflows.ends_with("multiplying") ? "product of the factors above 1"
+                       : overflows.ends_with("in its sum")  ? "sum"
                                                             : "result",
                        element, element_value);
   return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
@@ -122,24 +123,6 @@ UndefinedUse overflow_use(const Node& node, int64_t k, double v, std::string ove
                       .overflows = std::move(overflows)};
 }
 
-// For ops tagged "overflow-undefined" (integer reductions): the first element of the node's
-// result that, computed exactly (in f64), leaves the dtype. The reference wraps, but ONNX leaves
-// overflow undefined and runtimes accumulate otherwise (ONNX Runtime's i32 reduce_sum gave
-// INT32_MAX where the wrapped sum was INT32_MIN).
-std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op, const Tensor& x) {
-  if (!op.has_tag("overflow-undefined") || !is_integer(x.dtype())) return std::nullopt;
-  Tensor wide = x.cast(DType::f64);
-  std::vector<TensorType> types = op.infer({wide.type()}, node.attrs, node.outputs.size());
-  Tensor exact = op.kernel({&wide}, node.attrs, types).at(0);
-  auto [lo, hi] = integer_range(x.dtype());
-  for (int64_t k = 0; k < exact.numel(); ++k) {
-    double v = exact.get(k);
-    if (v >= static_cast<double>(lo) && v < static_cast<double>(hi) + 1.0) continue;
-    return overflow_use(node, k, v, std::string(dtype_name(x.dtype())));
-  }
-  return std::nullopt;
-}
-
 // For float products (tag "multiplies": reduce_prod): the first output element whose factors'
 // magnitudes of at least 1 multiply past the dtype's largest value. The reference multiplies in
 // f64, where FLT_MAX x 0.625 x FLT_MAX x -0 stays -0; a compiler multiplying in the dtype in its
@@ -178,6 +161,52 @@ double terms_per_output(const Node& node, const std::vector<const Tensor*>& inpu
   if (inputs.size() > 1) return static_cast<double>(inputs.size());
   return out.numel() ? static_cast<double>(inputs[0]->numel()) / static_cast<double>(out.numel())
                      : 1.0;
+}
+
+// For ops tagged "overflow-undefined" (integer reductions and scans) and integer means (tag
+// "averages", whose sum a runtime keeps in the dtype): the first element of the node's result (a
+// mean's sum) that, computed exactly, leaves the dtype. The reference wraps (and sums an i32 mean
+// in 64 bits), but ONNX leaves overflow undefined and runtimes accumulate otherwise (ONNX
+// Runtime's i32 reduce_sum gave INT32_MAX where the wrapped sum was INT32_MIN). The result is
+// computed again in f64, which rounds past 2^53: where it fits, the reference's wrapped result is
+// the exact one and the f64 one lies within rounding of it; where it does not, they lie 2^bits
+// apart. A mean's sum is checked against the range in f64 (an i64 sum within 2^10 of an end
+// counts as outside: undefined where it is not, never the other way).
+// in: the node's inputs (an integer gemm's a, b and c alike).
+std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op,
+                                               const std::vector<const Tensor*>& in) {
+  bool averages = op.has_tag("averages");
+  if (in.empty() || in.size() < node.inputs.size()) return std::nullopt;  // a value not kept
+  const Tensor& x = *in[0];
+  if ((!op.has_tag("overflow-undefined") && !averages) || !is_integer(x.dtype()))
+    return std::nullopt;
+  std::vector<Tensor> wide;
+  std::vector<const Tensor*> wide_in;
+  std::vector<TensorType> wide_types, types;
+  wide.reserve(in.size());
+  for (const Tensor* t : in) {
+    wide.push_back(t->cast(DType::f64));
+    wide_in.push_back(&wide.back());
+    wide_types.push_back(wide.back().type());
+    types.push_back(t->type());
+  }
+  std::vector<TensorType> exact_types = op.infer(wide_types, node.attrs, node.outputs.size());
+  Tensor exact = op.kernel(wide_in, node.attrs, exact_types).at(0);
+  Tensor wrapped =
+      op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+  double terms = averages ? terms_per_output(node, wide_in, exact) : 1.0;
+  double wrap_distance = std::ldexp(1.0, integer_bits(x.dtype()) - 2) / terms;
+  auto [lo, hi] = integer_range(x.dtype());
+  for (int64_t k = 0; k < exact.numel(); ++k) {
+    double v = exact.get(k), sum = v * terms;
+    bool wrapped_away = std::abs(v - static_cast<double>(wrapped.get_int(k))) >= wrap_distance;
+    bool sum_outside =
+        averages && !(sum >= static_cast<double>(lo) && sum < static_cast<double>(hi) + 1.0);
+    if (!wrapped_away && !sum_outside) continue;
+    std::string dtype(dtype_name(x.dtype()));
+    return overflow_use(node, k, sum, averages ? dtype + " in its sum" : dtype);
+  }
+  return std::nullopt;
 }
 
 // For float ops that sum (tags "accumulates", "averages"): the first output element whose sum of
@@ -360,6 +389,18 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
 
 namespace {
 
+// The node's inputs in values, up to the first it lacks (an omitted optional one, or one not
+// kept).
+std::vector<const Tensor*> given_inputs(const Node& node, const TensorMap& values) {
+  std::vector<const Tensor*> in;
+  for (const std::string& name : node.inputs) {
+    auto it = name.empty() ? values.end() : values.find(name);
+    if (it == values.end()) break;
+    in.push_back(&it->second);
+  }
+  return in;
+}
+
 // The first use of node's inputs outside its op's domains, or of a result it cannot hold.
 std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const OpDef& op,
                                          const TensorMap& values,
@@ -395,7 +436,7 @@ std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const
   }
   auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
   if (x != values.end()) {
-    if (auto use = undefined_overflow(node, op, x->second)) return use;
+    if (auto use = undefined_overflow(node, op, given_inputs(node, values))) return use;
     if (auto use = undefined_product(node, op, x->second)) return use;
   }
   if (auto use = undefined_accumulation(node, op, values)) return use;

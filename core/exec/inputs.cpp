@@ -125,9 +125,71 @@ std::vector<double> special_values(DType t) {
   return v;
 }
 
+// x + offset, held to [lo, hi] without signed overflow (x may be an end of int64).
+int64_t offset_within(int64_t x, int64_t offset, int64_t lo, int64_t hi) {
+  if (offset > 0) return hi - x < offset ? hi : x + offset;
+  return x - lo < -offset ? lo : x + offset;
+}
+
+// The integers of `t` where narrower paths go wrong: its ends, half its range (a sum of two
+// wraps), the square root of its range (a product of two wraps), and for i64 the ends of 32 bits
+// and of a double's exact integers.
+std::vector<int64_t> wide_anchors(DType t) {
+  auto [lo, hi] = integer_range(t);
+  int bits = integer_bits(t) - (is_signed(t) ? 1 : 0);  // magnitude bits
+  std::vector<int64_t> v{lo, hi, int64_t{1} << (bits - 1), int64_t{1} << ((bits + 1) / 2)};
+  if (t == DType::i64)
+    for (int e : {31, 53}) v.push_back(int64_t{1} << e);  // 2^32 and 2^62 are there already
+  if (is_signed(t)) {
+    size_t positive = v.size();
+    for (size_t i = 2; i < positive; ++i) v.push_back(-v[i]);
+  }
+  return v;
+}
+
+// One integer of the wide plan, exactly: a standard value, an anchor moved by -2..2, or a
+// magnitude in [2^e, 2^(e+1)) for e drawn over the dtype's bits, either sign where it has one.
+int64_t wide_integer(DType t, Rng& rng) {
+  int64_t pick = rng.uniform_int(0, 7);
+  if (pick < 2) {
+    int64_t v = rng.uniform_int(-8, 8);
+    return is_signed(t) ? v : std::abs(v);
+  }
+  if (pick < 5) {
+    std::vector<int64_t> anchors = wide_anchors(t);
+    auto [lo, hi] = integer_range(t);
+    return offset_within(pick_from(rng, anchors), rng.uniform_int(-2, 2), lo, hi);
+  }
+  int bits = integer_bits(t) - (is_signed(t) ? 1 : 0);
+  int e = static_cast<int>(rng.uniform_int(bits / 2, bits - 1));
+  int64_t v = rng.uniform_int(int64_t{1} << e, ((int64_t{1} << e) - 1) * 2 + 1);
+  return is_signed(t) && rng.coin() ? -v : v;
+}
+
+// One float of the wide plan: a standard value, or +-(2^k + -2..2) for a k where an integer
+// dtype ends (rounded to the dtype when stored), within the dtype's range.
+double wide_float(DType t, Rng& rng) {
+  if (rng.uniform_int(0, 3) == 0) return rng.uniform(-1, 1);
+  std::vector<int> powers;
+  for (int k : {7, 8, 15, 16, 31, 32, 53, 63, 64})
+    if (std::ldexp(1.0, k) + 2 <= float_max(t)) powers.push_back(k);
+  double v = std::ldexp(1.0, pick_from(rng, powers)) + static_cast<double>(rng.uniform_int(-2, 2));
+  return rng.coin() ? -v : v;
+}
+
 Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) {
   if (type.dtype == DType::boolean || plan.range == InputRange::Standard)
     return random_tensor(type, rng);
+  if (plan.range == InputRange::Wide) {
+    Tensor t(type);
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if (is_float(type.dtype))
+        t.set(i, wide_float(type.dtype, rng));
+      else
+        t.set_int(i, wide_integer(type.dtype, rng));
+    }
+    return t;
+  }
   if (plan.range == InputRange::Interval) {
     double lo = plan.lo, hi = plan.hi;
     if (is_integer(type.dtype)) {
@@ -174,6 +236,8 @@ std::string InputPlan::range_str() const {
       return "full";
     case InputRange::Special:
       return "special";
+    case InputRange::Wide:
+      return "wide";
     case InputRange::Interval:
       return fmt::format("{}..{}", float_literal(lo), float_literal(hi));
   }
@@ -193,8 +257,10 @@ std::string InputPlan::str() const {
 std::optional<InputPlan> parse_input_range(const std::string& text) {
   InputPlan plan;
   if (text == "standard") return plan;
-  if (text == "full" || text == "special") {
-    plan.range = text == "full" ? InputRange::Full : InputRange::Special;
+  if (text == "full" || text == "special" || text == "wide") {
+    plan.range = text == "full"      ? InputRange::Full
+                 : text == "special" ? InputRange::Special
+                                     : InputRange::Wide;
     return plan;
   }
   // The separator is the first ".." that is not part of a number ("-1.5..2" has one).
@@ -210,9 +276,13 @@ std::optional<InputPlan> parse_input_range(const std::string& text) {
   return std::nullopt;
 }
 
-InputPlan campaign_input_plan(uint64_t case_seed) {
-  Rng rng(mix_seed(case_seed, stable_hash("inputs")));
+InputPlan campaign_input_plan(uint64_t case_seed, double wide) {
   InputPlan plan;
+  if (wide > 0 && Rng(mix_seed(case_seed, stable_hash("wide inputs"))).coin(wide)) {
+    plan.range = InputRange::Wide;
+    return plan;
+  }
+  Rng rng(mix_seed(case_seed, stable_hash("inputs")));
   if (rng.coin()) return plan;
   switch (rng.uniform_int(0, 2)) {
     case 0:

@@ -15,8 +15,9 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
+// A size-0 dimension leaves some ranges empty (a slice start in [0, -1]): lo then.
 int64_t pick(Rng& rng, int64_t lo, int64_t hi) {
-  return rng.uniform_int(lo, hi);
+  return hi < lo ? lo : rng.uniform_int(lo, hi);
 }
 
 const Shape& shape0(const NodeContext& ctx) {
@@ -83,8 +84,10 @@ AttrValue choose_target_shape(const NodeContext& ctx, Rng& rng) {
       out.insert(out.begin(), pick(rng, 1, 3));
     return out;
   }
-  // Peel small prime factors off the element count into a random number of dimensions.
+  // Peel small prime factors off the element count into a random number of dimensions. A size-0
+  // tensor keeps its shape: no count to factor, and -1 beside a 0 names no extent.
   int64_t n = numel(s);
+  if (n == 0) return s;
   Shape out;
   int64_t dims = pick(rng, 1, ctx.options.max_rank);
   for (int64_t i = 0; i + 1 < dims; ++i) {
@@ -532,7 +535,7 @@ std::optional<TensorType> structured_operand_type(const NodeContext& ctx, size_t
   }
   if (!conv || slot == 0 || ctx.inputs.empty()) return std::nullopt;
   const TensorType& x = ctx.inputs[0];
-  if (x.shape.size() < 3) return std::nullopt;
+  if (x.shape.size() < 3 || x.shape[1] < 1) return std::nullopt;  // no channels to group
   if (slot == 1) {
     // Weight [M, C/group, k...]: a random group dividing C, M a multiple of it.
     int64_t c = x.shape[1];

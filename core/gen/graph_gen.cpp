@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "core/base/error.h"
+#include "core/base/rng.h"
 #include "core/gen/attr_choice.h"
+#include "core/ops/einsum.h"
 #include "core/ops/registry.h"
 #include "core/tensor/random_tensor.h"
 
@@ -16,6 +18,16 @@ namespace {
 
 // Node attempts allowed per wanted node before the options are declared unsatisfiable.
 constexpr int kAttemptsPerNode = 400;
+
+// The vector class's last dimensions: at and just past the widths of 128- to 512-bit vectors of
+// 8- to 64-bit lanes.
+constexpr int64_t kVectorLengths[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+// The large class's long dimension: powers of two where libraries switch (16385 is jax#39103's)
+// and their neighbours, or any length between.
+constexpr int64_t kLargeLengths[] = {16384, 16385, 32767, 32768, 32769, 65535, 65536};
+// Products an einsum of a shape-class graph may sum: its loop runs over every label, so two
+// operands within the element budget with disjoint labels would take 2^34 steps.
+constexpr int64_t kMaxEinsumSteps = int64_t{1} << 24;
 
 struct Value {
   std::string name;
@@ -34,7 +46,8 @@ struct PendingLeaf {
 
 class Generator {
  public:
-  Generator(const GenOptions& options, uint64_t seed) : opt_(options), rng_(seed) {
+  Generator(const GenOptions& options, uint64_t seed)
+      : opt_(options), rng_(seed), class_(graph_shape_class(options, seed)) {
     validate();
     const OpRegistry& reg = OpRegistry::instance();
     if (opt_.ops.empty())
@@ -75,6 +88,8 @@ class Generator {
     if (opt_.max_dim < 1) fail("generator max_dim {} must be at least 1", opt_.max_dim);
     if (opt_.const_prob < 0 || opt_.const_prob > 1)
       fail("generator const_prob {} is outside [0, 1]", opt_.const_prob);
+    if (!(opt_.shape_classes >= 0 && opt_.shape_classes <= 1))
+      fail("generator shape_classes {} is outside [0, 1]", opt_.shape_classes);
   }
 
   template <typename T>
@@ -92,18 +107,83 @@ class Generator {
   }
 
   int64_t max_numel() const {
+    if (class_ != ShapeClass::Plain) return kShapeClassElements;
     double n = std::pow(static_cast<double>(opt_.max_dim), opt_.max_rank);
     return static_cast<int64_t>(std::clamp(n, 64.0, 1e5));
   }
 
-  // Inputs and constants stay within max_rank and max_dim even when proposed from larger results.
+  // The largest dimension of a leaf: max_dim, or the longest its shape class draws.
+  int64_t max_leaf_dim() const {
+    if (class_ == ShapeClass::Vector) return std::max(opt_.max_dim, std::end(kVectorLengths)[-1]);
+    if (class_ == ShapeClass::Large) return std::end(kLargeLengths)[-1];
+    return opt_.max_dim;
+  }
+
+  // Inputs and constants stay within max_rank and max_dim (a shape class's dimensions and
+  // element budget) even when proposed from larger results.
   bool leaf_fits(const TensorType& t) const {
     if (static_cast<int>(t.shape.size()) > opt_.max_rank) return false;
+    if (class_ != ShapeClass::Plain && numel(t.shape) > max_numel()) return false;
     return std::all_of(t.shape.begin(), t.shape.end(),
-                       [&](int64_t d) { return d <= opt_.max_dim; });
+                       [&](int64_t d) { return d <= max_leaf_dim(); });
+  }
+
+  // A shape of the graph's class (rank 1 at least, but for unit).
+  Shape class_shape() {
+    Shape s;
+    int64_t lowest_rank = class_ == ShapeClass::Unit || opt_.max_rank == 0 ? 0 : 1;
+    for (int64_t r = rng_.uniform_int(lowest_rank, opt_.max_rank); r > 0; --r)
+      s.push_back(rng_.uniform_int(1, opt_.max_dim));
+    if (s.empty()) return s;
+    size_t at = rng_.below(s.size());
+    switch (class_) {
+      case ShapeClass::Vector:
+        s.back() = pick_from(rng_, kVectorLengths);
+        break;
+      case ShapeClass::Empty:
+        s[at] = 0;
+        break;
+      case ShapeClass::Unit:
+        for (int64_t& d : s)
+          if (rng_.coin(0.6)) d = 1;
+        break;
+      case ShapeClass::Large:
+        s[at] = rng_.coin() ? pick_from(rng_, kLargeLengths)
+                            : rng_.uniform_int(kLargeLengths[0], std::end(kLargeLengths)[-1]);
+        for (size_t i = 0; i < s.size() && numel(s) > kShapeClassElements; ++i)
+          if (i != at) s[i] = 1;
+        break;
+      case ShapeClass::Plain:
+        break;
+    }
+    return s;
+  }
+
+  // Whether the node's reference loop stays short: an einsum's runs over every label.
+  bool short_enough(const OpDef& op, const std::vector<TensorType>& types, const Attrs& attrs) {
+    if (class_ == ShapeClass::Plain || op.name != "einsum") return true;
+    std::vector<Shape> shapes;
+    for (const TensorType& t : types) shapes.push_back(t.shape);
+    EinsumPlan plan = plan_einsum(attr_string(attrs, "equation"), shapes);
+    return static_cast<double>(numel(plan.out_shape)) *
+               static_cast<double>(numel(plan.sum_shape)) <=
+           static_cast<double>(kMaxEinsumSteps);
+  }
+
+  // Whether every index input has an axis to index: along an extent of 0 only an empty indices
+  // tensor is valid (a gather in a graph of the empty class).
+  bool indexable(const OpDef& op, const std::vector<TensorType>& types, const Attrs& attrs) const {
+    if (class_ != ShapeClass::Empty) return true;
+    for (size_t i = 0; i < types.size(); ++i) {
+      InputDomain d = op.domain_of_input(i, types, attrs);
+      if (d.kind == ValueDomain::AxisIndex && d.axis_size == 0 && numel(types[i].shape) > 0)
+        return false;
+    }
+    return true;
   }
 
   TensorType random_type() {
+    if (class_ != ShapeClass::Plain) return {pick(opt_.dtypes), class_shape()};
     Shape s;
     for (int64_t r = rng_.uniform_int(0, opt_.max_rank); r > 0; --r)
       s.push_back(rng_.uniform_int(1, opt_.max_dim));
@@ -248,8 +328,9 @@ class Generator {
     }
     for (const TensorType& t : outs)
       if (!dtype_allowed(t.dtype) || static_cast<int>(t.shape.size()) > opt_.max_rank ||
-          numel(t.shape) < 1 || numel(t.shape) > max_numel())
+          numel(t.shape) < (class_ == ShapeClass::Empty ? 0 : 1) || numel(t.shape) > max_numel())
         return;
+    if (!short_enough(op, types, attrs) || !indexable(op, types, attrs)) return;
     if (avoided(op, attrs, types, picked) && !rng_.coin(opt_.avoid_keep)) return;
     keep(op, std::move(attrs), picked, std::move(leaves), outs);
   }
@@ -307,6 +388,7 @@ class Generator {
 
   const GenOptions& opt_;
   Rng rng_;
+  ShapeClass class_;
   std::vector<const OpDef*> ops_;
   Graph g_;
   std::vector<Value> values_;
@@ -315,6 +397,29 @@ class Generator {
 };
 
 }  // namespace
+
+std::string_view shape_class_name(ShapeClass c) {
+  switch (c) {
+    case ShapeClass::Vector:
+      return "vector";
+    case ShapeClass::Empty:
+      return "empty";
+    case ShapeClass::Unit:
+      return "unit";
+    case ShapeClass::Large:
+      return "large";
+    case ShapeClass::Plain:
+      break;
+  }
+  return "plain";
+}
+
+ShapeClass graph_shape_class(const GenOptions& options, uint64_t seed) {
+  if (!(options.shape_classes > 0)) return ShapeClass::Plain;
+  Rng rng(mix_seed(seed, stable_hash("shape class")));
+  if (!rng.coin(options.shape_classes)) return ShapeClass::Plain;
+  return pick_from(rng, kShapeClasses);
+}
 
 Graph generate_graph(const GenOptions& options, uint64_t seed) {
   return Generator(options, seed).run();

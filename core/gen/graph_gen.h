@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/dtype.h"
@@ -14,6 +15,22 @@
 #include "core/graph/graph.h"
 
 namespace retort {
+
+// Shapes where compilers switch code paths (docs/generator.md, "Shape classes"). A graph drawn
+// with a class makes its new leaves' shapes so:
+//   vector  the last dimension a length at or just past a vector width (1, 7-9, 15-17, 31-33,
+//           63-65): the vectorized body and the scalar tail disagree there
+//   empty   one dimension 0: size-0 tensors
+//   unit    dimensions of 1 (each with probability 0.6): broadcasts and squeezed loops
+//   large   one dimension of 16384..65536, the rest small: where libraries switch paths and
+//           reductions get long
+// and every value of it holds at most kShapeClassElements elements.
+enum class ShapeClass { Plain, Vector, Empty, Unit, Large };
+inline constexpr ShapeClass kShapeClasses[] = {ShapeClass::Vector, ShapeClass::Empty,
+                                               ShapeClass::Unit, ShapeClass::Large};
+inline constexpr int64_t kShapeClassElements = int64_t{1} << 17;
+
+std::string_view shape_class_name(ShapeClass c);  // "plain", "vector", ...
 
 struct GenOptions {
   int min_nodes = 10, max_nodes = 30;  // the op node count is drawn from [min_nodes, max_nodes]
@@ -33,7 +50,14 @@ struct GenOptions {
   // The coin is thrown only for a matching node, so a graph with none is drawn as without them.
   std::vector<NodePattern> avoid;
   double avoid_keep = 0.1;
+  // The chance that a graph draws its leaves' shapes from a shape class (each equally likely)
+  // instead of dimensions up to max_dim. The coin and the class have a stream of their own, so
+  // with 0 every seed gives the graph it gave before shape classes existed.
+  double shape_classes = 0;
 };
+
+// The shape class that generate_graph(options, seed) draws with (Plain: none).
+ShapeClass graph_shape_class(const GenOptions& options, uint64_t seed);
 
 // A graph that has passed infer_graph, with between min_nodes and max_nodes op nodes; every value
 // nobody reads is an output. The same options and seed give the same graph. Throws Error when the

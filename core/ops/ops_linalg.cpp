@@ -306,7 +306,9 @@ OpDef gemm_op() {
   op.infer = infer_gemm;
   op.kernel = kernel_gemm;
   op.onnx = {"Gemm", 13, {}};
-  op.tags = {"linalg", "accumulates"};
+  // An integer gemm whose exact result leaves its dtype is undefined (core/compare/
+  // undefined_check): ONNX leaves it open, onnx.reference scales in double and converts.
+  op.tags = {"linalg", "accumulates", "overflow-undefined"};
   return op;
 }
 

@@ -101,9 +101,11 @@ bool in_domain(double v, const InputDomain& domain) {
       return !std::isnan(v);
     case ValueDomain::Finite:
       return std::isfinite(v);
-    case ValueDomain::IntegerTarget:  // NaN fails both comparisons
+    // NaN fails both comparisons. hi + 1 is a power of two a double holds exactly, where
+    // INT64_MAX itself rounds up to 2^63, which i64 does not hold.
+    case ValueDomain::IntegerTarget:
       return std::trunc(v) >= static_cast<double>(domain.lo) &&
-             std::trunc(v) <= static_cast<double>(domain.hi);
+             std::trunc(v) < static_cast<double>(domain.hi) + 1.0;
   }
   return true;
 }

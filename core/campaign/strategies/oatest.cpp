@@ -22,12 +22,14 @@ constexpr double kPoolShare = 0.5;
 
 class OatestRun : public StrategyRun {
  public:
-  explicit OatestRun(const CampaignOptions& o) : o_(o) {}
+  // Plain shapes: the weave's bridges go through element counts (a reshape to [n] reads 0 as
+  // "keep the extent"), which the empty shape class's values lack.
+  explicit OatestRun(const CampaignOptions& o) : o_(o), gen_(o.gen) { gen_.shape_classes = 0; }
 
   CasePrograms draw(uint64_t seed) override {
     Rng rng(mix_seed(seed, kWeaveSalt));
-    Graph base = !pool_.empty() && rng.coin(kPoolShare) ? pick_from(rng, pool_)
-                                                        : generate_graph(o_.gen, seed);
+    Graph base =
+        !pool_.empty() && rng.coin(kPoolShare) ? pick_from(rng, pool_) : generate_graph(gen_, seed);
     const OptPattern& pattern = pick_from(rng, builtin_opt_patterns());
     Graph woven = weave_pattern(base, pattern, rng);
     woven.name = "oatest_" + pattern.name;
@@ -47,6 +49,7 @@ class OatestRun : public StrategyRun {
 
  private:
   CampaignOptions o_;
+  GenOptions gen_;  // o_.gen in plain shapes
   // A finding keeps its whole graph, so reproducing one never needs the pool.
   std::vector<Graph> pool_;
 };

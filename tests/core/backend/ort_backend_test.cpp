@@ -8,6 +8,7 @@
 #include "core/backend/backend_set.h"
 #include "core/backend/family_env.h"
 #include "core/backend/ref_backend.h"
+#include "core/exec/inputs.h"
 #include "core/io/rtg.h"
 
 namespace retort {
@@ -106,6 +107,36 @@ TEST(OrtBackend, ClipBoundsMeanWhatTheReferenceSays) {
     for (const char* y : {"y1", "y2", "y3", "y4"})
       EXPECT_EQ(r.outputs.at(y), ref.outputs.at(y)) << level << " " << y;
   }
+}
+
+// The wide plan's i64 values (past 2^53, at the ends) and the shape classes' sizes (a size-0 dim,
+// a length of 65) reach the worker and come back unchanged, and its i64 add is exact past 2^53.
+TEST(OrtBackend, WideValuesAndClassShapesReachTheWorkerUnchanged) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  Graph g = parse_rtg(
+      "input a : i64[64]\ninput e : f32[0,3]\ninput v : f32[65]\n"
+      "ya = identity(a)\nys = add(a, a)\nye = identity(e)\nyv = neg(v)\n"
+      "output ya, ys, ye, yv\n",
+      "wide.rtg");
+  infer_graph(g);
+  TensorMap in = generate_inputs(g, 11, nullptr, *parse_input_range("wide"));
+  int past_double = 0;
+  for (int64_t i = 0; i < 64; ++i) {
+    int64_t v = in.at("a").get_int(i);
+    past_double += v != std::numeric_limits<int64_t>::min() &&
+                   static_cast<int64_t>(static_cast<double>(v)) != v;
+  }
+  ASSERT_GT(past_double, 0);  // values a double cannot hold, so a trip through one would show
+  RunRequest req{.graph = &g, .onnx = {}, .inputs = in, .outputs = {}};
+  RunResult ref = RefBackend().run(req);
+  ASSERT_EQ(ref.status, RunStatus::Ok) << ref.message;
+  RunResult r = BackendSet().get("ort:O0").run(req);
+  ASSERT_EQ(r.status, RunStatus::Ok) << r.message;
+  EXPECT_EQ(r.outputs.at("ya"), in.at("a"));
+  EXPECT_EQ(r.outputs.at("ys"), ref.outputs.at("ys"));
+  EXPECT_EQ(r.outputs.at("ye").type(), (TensorType{DType::f32, {0, 3}}));
+  EXPECT_EQ(r.outputs.at("yv"), ref.outputs.at("yv"));
 }
 
 TEST(OrtBackend, ABadOptionIsAnErrorResult) {

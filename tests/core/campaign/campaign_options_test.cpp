@@ -20,9 +20,25 @@ TEST(CampaignOptions, CasesDrawAcrossInputRangesAndTheChoiceSurvivesStorage) {
   EXPECT_TRUE(plans.count("special"));
   EXPECT_GE(plans.size(), 4u);
 
+  EXPECT_TRUE(plans.count("wide"));
+
+  o.wide_values = 0.5;
   CampaignOptions back = CampaignOptions::from_json(o.to_json());
   EXPECT_TRUE(back.input_ranges);
+  EXPECT_EQ(back.wide_values, 0.5);
   EXPECT_EQ(case_input_plan(back, 17).str(), case_input_plan(o, 17).str());
+}
+
+// Campaigns stored before the wide plan replay the plans their cases drew then.
+TEST(CampaignOptions, CampaignsStoredBeforeTheWidePlanDrawNone) {
+  nlohmann::json j = CampaignOptions{}.to_json();
+  j.erase("wide_values");
+  CampaignOptions old = CampaignOptions::from_json(j);
+  EXPECT_EQ(old.wide_values, 0);
+  for (uint64_t seed = 1; seed <= 64; ++seed)
+    EXPECT_EQ(case_input_plan(old, seed).str(), campaign_input_plan(seed).str());
+  j["wide_values"] = 1.5;
+  EXPECT_THROW(CampaignOptions::from_json(j), Error);
 }
 
 TEST(CampaignOptions, SupportTablesSurviveStorage) {

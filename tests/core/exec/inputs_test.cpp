@@ -151,7 +151,9 @@ TEST(InputPlan, RangesParseAndDrawWithinTheirBounds) {
   EXPECT_EQ(interval->hi, 200);
   EXPECT_EQ(interval->str(), "-1.5..200.0");
   EXPECT_FALSE(parse_input_range("3..1"));
-  EXPECT_FALSE(parse_input_range("wide"));
+  EXPECT_EQ(parse_input_range("wide")->range, InputRange::Wide);
+  EXPECT_EQ(parse_input_range("wide")->str(), "wide");
+  EXPECT_FALSE(parse_input_range("widest"));
   EXPECT_FALSE(parse_input_range("1..inf"));
 
   Graph g = graph_with_inputs({"a"}, {DType::i8, {256}});
@@ -205,12 +207,69 @@ TEST(InputPlan, FixedInputsWinAndMustHaveTheInputsType) {
 TEST(InputPlan, CampaignsDrawEveryRangeFromTheCaseSeed) {
   std::set<InputRange> seen;
   for (uint64_t seed = 0; seed < 64; ++seed) {
-    InputPlan p = campaign_input_plan(seed);
-    EXPECT_EQ(p.str(), campaign_input_plan(seed).str());
+    InputPlan p = campaign_input_plan(seed, 0.25);
+    EXPECT_EQ(p.str(), campaign_input_plan(seed, 0.25).str());
     EXPECT_TRUE(p.fixed.empty());
     seen.insert(p.range);
+    // The wide coin has its own stream: any other plan is the one drawn without it.
+    if (p.range != InputRange::Wide) {
+      EXPECT_EQ(p.str(), campaign_input_plan(seed).str());
+    }
+    EXPECT_NE(campaign_input_plan(seed).range, InputRange::Wide);
+    EXPECT_EQ(campaign_input_plan(seed, 1).range, InputRange::Wide);
   }
-  EXPECT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen.size(), 5u);
+}
+
+// i64 values near and past 2^31, 2^32, 2^53 and at its ends, drawn exactly: values a double
+// cannot hold come out as they were drawn.
+TEST(InputPlan, WideDrawsI64PastTwoToThe53Exactly) {
+  Graph g = graph_with_inputs({"a"}, {DType::i64, {4096}});
+  InputPlan wide = *parse_input_range("wide");
+  Tensor a = generate_inputs(g, 7, nullptr, wide).at("a");
+  EXPECT_EQ(a, generate_inputs(g, 7, nullptr, wide).at("a"));
+  const int64_t two31 = int64_t{1} << 31, two53 = int64_t{1} << 53;
+  int not_double = 0, near31 = 0, past31 = 0, past_neg31 = 0, spread = 0, small = 0;
+  bool max = false, min = false;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    int64_t v = a.get_int(i);
+    not_double +=
+        std::abs(v) > two53 && static_cast<int64_t>(static_cast<double>(v)) != v && v != INT64_MIN;
+    near31 += std::abs(v - two31) <= 2;
+    past31 += v == two31 || v == two31 + 1;
+    past_neg31 += v == -two31 - 1;
+    spread += std::abs(v) > (int64_t{1} << 32) && std::abs(v) < (int64_t{1} << 52);
+    small += std::abs(v) <= 8;
+    max |= v == INT64_MAX;
+    min |= v == INT64_MIN;
+  }
+  EXPECT_GT(not_double, 100);
+  EXPECT_GT(near31, 10);
+  EXPECT_GT(past31, 0);
+  EXPECT_GT(past_neg31, 0);
+  EXPECT_GT(spread, 100);
+  EXPECT_GT(small, 500);  // a quarter stays standard, so products still have small factors
+  EXPECT_TRUE(max);
+  EXPECT_TRUE(min);
+}
+
+// Narrow integers get their ends and the values whose sums and products wrap.
+TEST(InputPlan, WideDrawsNarrowIntegersAtTheirWrapPoints) {
+  auto values = [](DType t) {
+    Graph g = graph_with_inputs({"a"}, {t, {2048}});
+    Tensor a = generate_inputs(g, 3, nullptr, *parse_input_range("wide")).at("a");
+    std::set<int64_t> out;
+    for (int64_t i = 0; i < a.numel(); ++i) out.insert(a.get_int(i));
+    return out;
+  };
+  std::set<int64_t> i8 = values(DType::i8), u8 = values(DType::u8), i32 = values(DType::i32);
+  for (int64_t v : {-128, -127, 126, 127, 64, 65, -64, 16, 17}) EXPECT_TRUE(i8.count(v)) << v;
+  for (int64_t v : {0, 1, 254, 255, 128, 129, 16}) EXPECT_TRUE(u8.count(v)) << v;
+  for (int64_t v : {int64_t{INT32_MIN}, int64_t{INT32_MAX}, int64_t{1} << 30, int64_t{65536}})
+    EXPECT_TRUE(i32.count(v)) << v;
+  EXPECT_GE(*i8.begin(), -128);
+  EXPECT_LE(*u8.rbegin(), 255);
+  EXPECT_GE(*u8.begin(), 0);
 }
 
 }  // namespace

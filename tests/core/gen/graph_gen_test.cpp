@@ -193,5 +193,64 @@ TEST(GraphGen, AvoidedPatternsAreDrawnLessAndNothingElseChanges) {
   EXPECT_GE(unchanged, 100u);
 }
 
+// Each shape class shows in its graphs (a last dim past max_dim up to 65, a size-0 dim, size-1
+// dims, a dim of 16k-64k), every value stays within the element budget, and the reference runs
+// them with inputs drawn for them.
+TEST(GraphGen, ShapeClassesShowWithinTheirBudgetAndRun) {
+  GenOptions opt;
+  opt.shape_classes = 1;
+  opt.min_nodes = opt.max_nodes = 6;
+  std::map<ShapeClass, int> graphs, shown;
+  for (uint64_t seed = 0; seed < 120; ++seed) {
+    SCOPED_TRACE(seed);
+    ShapeClass c = graph_shape_class(opt, seed);
+    ASSERT_NE(c, ShapeClass::Plain);
+    Graph g = generate_graph(opt, seed);
+    ++graphs[c];
+    bool shows = false;
+    for (const auto& [name, type] : g.types) {
+      ASSERT_LE(numel(type.shape), kShapeClassElements) << name;
+      for (int64_t d : type.shape)
+        shows |= c == ShapeClass::Vector  ? d > opt.max_dim && d <= 65
+                 : c == ShapeClass::Empty ? d == 0
+                 : c == ShapeClass::Large ? d >= 16384
+                                          : d == 1;
+    }
+    shown[c] += shows;
+    TensorMap outs;
+    ASSERT_NO_THROW(outs = evaluate(g, generate_inputs(g, seed, nullptr))) << shape_class_name(c);
+    EXPECT_EQ(outs.size(), g.outputs.size());
+  }
+  for (ShapeClass c : kShapeClasses) {
+    EXPECT_GE(graphs[c], 15) << shape_class_name(c);
+    EXPECT_GE(shown[c] * 4, graphs[c] * 3) << shape_class_name(c);
+  }
+}
+
+// The class coin has a stream of its own: a graph drawn without a class is the graph the seed
+// gave before shape classes existed, and the same seed draws the same class and graph.
+TEST(GraphGen, ShapeClassesLeaveOtherGraphsAsTheyWere) {
+  GenOptions plain;
+  plain.min_nodes = plain.max_nodes = 6;
+  GenOptions classes = plain;
+  classes.shape_classes = 0.25;
+  int with_class = 0;
+  for (uint64_t seed = 0; seed < 24; ++seed) {
+    EXPECT_EQ(graph_shape_class(plain, seed), ShapeClass::Plain);
+    ShapeClass c = graph_shape_class(classes, seed);
+    EXPECT_EQ(c, graph_shape_class(classes, seed));
+    Graph g = generate_graph(classes, seed);
+    EXPECT_EQ(print_rtg(g), print_rtg(generate_graph(classes, seed)));
+    if (c == ShapeClass::Plain) {
+      EXPECT_EQ(print_rtg(g), print_rtg(generate_graph(plain, seed))) << seed;
+    }
+    with_class += c != ShapeClass::Plain;
+  }
+  EXPECT_GE(with_class, 2);
+  EXPECT_LE(with_class, 14);
+  classes.shape_classes = 2;
+  EXPECT_THROW(generate_graph(classes, 1), Error);
+}
+
 }  // namespace
 }  // namespace retort
