@@ -221,6 +221,14 @@ std::map<std::string, std::set<DType>> campaign_support(Session& s,
   return supported_by_all(tables);
 }
 
+// --forms all|none|FORM,...: the program forms a campaign's cases draw from (validate() checks
+// the names).
+std::vector<std::string> parse_forms(const std::string& text) {
+  if (text == "all") return program_form_kinds();
+  if (text == "none") return {};
+  return split_list(text);
+}
+
 // The generation, saturation and variant options of a new campaign.
 CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   CampaignOptions o;
@@ -238,6 +246,7 @@ CampaignOptions options_from(Session& s, const Args& args, Output& out) {
   for (const StrategyDef& strategy : strategies())
     for (const StrategyOption& option : strategy.options)
       if (auto v = args.option(option.name)) option.set(o, *v);
+  if (auto v = args.option("--forms")) o.forms = parse_forms(*v);
   if (auto v = args.option("--shard")) std::tie(o.shard, o.shards) = parse_shard(*v);
   o.validate();             // the same check a stored campaign's options pass (`fuzz --resume`)
   campaign_rules(o.rules);  // a bad rule set name is an error now, not in every case
@@ -623,7 +632,10 @@ void register_fuzz_commands(CommandRegistry& r) {
        "campaign, run on --resume only when named again"},
       {"--rules", "SET,...",
        "built-in rule sets or .rules files (default polyjuice); with --resume: the "
-       "campaign's rule files, which it reads only when named here"}};
+       "campaign's rule files, which it reads only when named here"},
+      {"--forms", "all|none|F,...",
+       fmt::format("the program forms a case may ask of torch.compile (default all): {}",
+                   fmt::join(program_form_kinds(), ", "))}};
   // Each strategy's own options (core/campaign/strategies/), in the registry's order.
   for (const StrategyDef& strategy : strategies())
     for (const StrategyOption& option : strategy.options)

@@ -39,6 +39,26 @@ inline constexpr std::string_view kProgramMutationKinds[] = {"resolve", "mutate-
                                                              "functionalize", "tcb"};
 // TENSURE's storage formats (seeds/003): einsum and matmul operands stored sparse (JAX BCOO).
 inline constexpr std::string_view kStorageMutationKinds[] = {"sparse"};
+// Program forms (issue 40; scripts/backends/retort_backends/torch_forms.py): the generated torch
+// program computing the same values in a form that is not pure dataflow over contiguous tensors,
+// where torch.compile's wrong results live. A campaign asks them of every case (`fuzz --forms`),
+// as mutations that the families declaring them apply (FamilyDef::program_mutations).
+struct ProgramForm {
+  std::string_view kind;
+  std::string_view what;  // for help and docs
+};
+inline constexpr ProgramForm kProgramForms[] = {
+    {"transposed-input", "an input of rank >= 2 with its last two dims column-major"},
+    {"strided-input", "an input as a stride-2 slice of a larger buffer"},
+    {"expanded-input",
+     "an input expanded with stride 0 along a dim its values do not change along"},
+    {"channels-last-input", "a 4-d or 5-d input in channels_last memory format"},
+    {"in-place", "an elementwise op in place on a fresh buffer: a.clone().add_(b)"},
+    {"slice-assign", "a result written into a fresh buffer by two slice assignments"},
+    {"index-put", "a result written into a fresh buffer by index_put_ of its rows"},
+    {"view-after-mutation", "an elementwise op in place, its result read through an earlier view"},
+    {"python-scalar", "a one-element constant beside a float tensor written as a Python number"},
+    {"dynamic", "torch.compile(dynamic=True)"}};
 
 struct RunRequest {
   const Graph* graph = nullptr;      // validated by infer_graph

@@ -9,6 +9,7 @@
 #include "core/backend/backend.h"
 #include "core/base/error.h"
 #include "core/base/suggest.h"
+#include "core/base/terminal_text.h"
 #include "core/base/words.h"
 
 namespace retort {
@@ -114,6 +115,20 @@ std::vector<std::string> all_program_mutations() {
   std::vector<std::string> kinds = torchprobe_mutations();
   kinds.insert(kinds.end(), std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds));
   return kinds;
+}
+
+std::vector<std::string> program_form_kinds() {
+  std::vector<std::string> kinds;
+  for (const ProgramForm& f : kProgramForms) kinds.emplace_back(f.kind);
+  return kinds;
+}
+
+void check_program_forms(const std::vector<std::string>& names, std::string_view what) {
+  std::vector<std::string> kinds = program_form_kinds();
+  for (const std::string& n : names)
+    if (std::find(kinds.begin(), kinds.end(), n) == kinds.end())
+      fail("{}: '{}' is no program form (known: {})", what, terminal_name(n),
+           fmt::join(kinds, ", "));
 }
 
 bool applies_mutation(const std::string& backend, std::string_view kind) {

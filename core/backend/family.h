@@ -126,6 +126,9 @@ std::string oracle_group(const std::string& backend);
 // and every kind (TorchProbe's, then kStorageMutationKinds).
 std::vector<std::string> torchprobe_mutations();
 std::vector<std::string> all_program_mutations();
+// The kinds of kProgramForms; throws Error naming `what` for a name in `names` that is none.
+std::vector<std::string> program_form_kinds();
+void check_program_forms(const std::vector<std::string>& names, std::string_view what);
 // Whether a run on `backend` gets mutations of this kind: its family applies them, or it is no
 // family's (an attached worker, which ignores what it does not know).
 bool applies_mutation(const std::string& backend, std::string_view kind);

@@ -11,6 +11,7 @@
 #include "core/base/rng.h"
 #include "core/base/shape.h"
 #include "core/base/terminal_text.h"
+#include "core/campaign/case_salt.h"
 #include "core/campaign/strategy.h"
 #include "core/ops/registry.h"
 #include "core/rules/rule.h"
@@ -60,6 +61,7 @@ void CampaignOptions::validate() const {
   if (strategies.empty())
     fail("--strategy: name at least one ({})", fmt::join(strategy_names(), ", "));
   for (const auto& name : strategies) get_strategy(name);
+  check_program_forms(forms, "--forms");
   if (rules.empty()) fail("--rules: a campaign needs at least one rule set");
   if (iter_limit > kMaxIterations)
     fail("--iters: at most {} saturation iterations, not {}", kMaxIterations, iter_limit);
@@ -142,6 +144,7 @@ nlohmann::json CampaignOptions::to_json() const {
           {"intermediate", intermediate},
           {"input_ranges", input_ranges},
           {"wide_values", wide_values},
+          {"forms", forms},
           {"relax_p", relax_p},
           {"relax_alpha", relax_alpha},
           {"seconds", seconds},
@@ -200,6 +203,8 @@ CampaignOptions CampaignOptions::from_json(const nlohmann::json& j) {
     o.intermediate = j.at("intermediate").get<bool>();
     o.input_ranges = j.contains("input_ranges") && j.at("input_ranges").get<bool>();
     o.wide_values = j.contains("wide_values") ? j.at("wide_values").get<double>() : 0;
+    o.forms = j.contains("forms") ? j.at("forms").get<std::vector<std::string>>()
+                                  : std::vector<std::string>{};
     // Campaigns stored before HirFuzz keep its defaults (they never ran its cases).
     if (j.contains("relax_p")) o.relax_p = j.at("relax_p").get<double>();
     if (j.contains("relax_alpha")) o.relax_alpha = j.at("relax_alpha").get<double>();
@@ -265,6 +270,21 @@ RuleSet campaign_rules(const std::vector<std::string>& names) {
 
 InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed) {
   return o.input_ranges ? campaign_input_plan(case_seed, o.wide_values) : InputPlan{};
+}
+
+std::vector<ProgramMutation> case_forms(const CampaignOptions& o, uint64_t case_seed) {
+  std::vector<ProgramMutation> out;
+  if (o.forms.empty()) return out;
+  Rng rng(mix_seed(case_seed, kFormSalt));
+  auto n = rng.uniform_int(0, 3);
+  for (int64_t k = 0; k < n; ++k) {
+    const std::string& kind =
+        o.forms[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(o.forms.size()) - 1))];
+    bool taken = std::any_of(out.begin(), out.end(),
+                             [&](const ProgramMutation& m) { return m.kind == kind; });
+    if (!taken) out.push_back({kind, rng.next_u64() >> 1});
+  }
+  return out;
 }
 
 }  // namespace retort

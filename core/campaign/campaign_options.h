@@ -46,6 +46,10 @@ struct CampaignOptions {
   // narrow wrap points; `--wide-values P`). Campaigns stored before it read as 0 and replay the
   // plans they drew.
   double wide_values = 0.25;
+  // The program forms (core/backend/backend.h kProgramForms) a case may ask of the backends that
+  // take them (torch.compile's): case_forms draws some per case. Campaigns stored before this
+  // existed read as none.
+  std::vector<std::string> forms = program_form_kinds();
   // HirFuzz's dynamic relaxation: a hirfuzz case breaks constraints (level 0) with probability p,
   // which moves by alpha towards the level that last found a new bug (the paper's recommended
   // p = 0.6, alpha = 0.01).
@@ -96,6 +100,9 @@ RuleSet campaign_rules(const std::vector<std::string>& names);
 
 // How case `case_seed` of a campaign with these options draws its inputs.
 InputPlan case_input_plan(const CampaignOptions& o, uint64_t case_seed);
+// The program forms case `case_seed` asks for: none to three of o.forms, each with a seed
+// (backends that do not take a form never get it, core/backend/family.h applies_mutation).
+std::vector<ProgramMutation> case_forms(const CampaignOptions& o, uint64_t case_seed);
 
 // The seed of case `index` of a campaign: depends only on (campaign seed, index), so any shard
 // or job can run any case and a resumed campaign draws the same graphs.

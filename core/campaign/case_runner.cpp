@@ -111,6 +111,10 @@ CaseOutcome CaseRunner::run(int64_t campaign, uint64_t index) {
     rec.nodes = programs.graphs.front().graph.op_count();
     rec.gen_ms = ms_since(t);
     strategy.vary(programs, rec);
+    if (!programs.relaxed) {
+      std::vector<ProgramMutation> forms = case_forms(options_, rec.seed);
+      programs.mutations.insert(programs.mutations.end(), forms.begin(), forms.end());
+    }
     if (programs.relaxed)
       run_for_crashes(programs, out);
     else

@@ -17,7 +17,8 @@ enum CaseSalt : uint64_t {
   kFunctionSalt = 7,  // HirFuzz's functions and call-chain rewrites
   kRelaxSalt = 8,     // HirFuzz's broken constraints
   kProgramSalt = 9,   // TorchProbe's program mutations
-  kStorageSalt = 10   // TENSURE's storage formats
+  kStorageSalt = 10,  // TENSURE's storage formats
+  kFormSalt = 11      // the program forms (campaign_options.h case_forms)
 };
 
 }  // namespace retort

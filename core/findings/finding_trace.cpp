@@ -11,7 +11,10 @@ std::string FindingTrace::to_json() const {
   if (mutations.empty()) return rewrites.empty() ? "[]" : rewrites;
   nlohmann::json list = nlohmann::json::array();
   for (const ProgramMutation& m : mutations) list.push_back({{"kind", m.kind}, {"seed", m.seed}});
-  return nlohmann::json{{"program_mutations", list}}.dump();
+  nlohmann::json out =
+      rewrites.empty() ? nlohmann::json::object() : nlohmann::json::parse(rewrites);
+  out["program_mutations"] = list;
+  return out.dump();
 }
 
 FindingTrace FindingTrace::from_json(const std::string& text, const std::string& where) {
@@ -20,12 +23,14 @@ FindingTrace FindingTrace::from_json(const std::string& text, const std::string&
   if (!j.is_object())
     fail("{}: its trace is not JSON of a rewrite trace or program mutations", where);
   FindingTrace out;
-  if (!j.contains("program_mutations")) {
+  if (j.contains("steps") || !j.contains("program_mutations")) {
     if (!j.contains("steps") || !j.at("steps").is_array())
       fail("{}: its rewrite trace has no list of steps", where);
-    out.rewrites = text;
-    return out;
+    nlohmann::json trace = j;
+    trace.erase("program_mutations");
+    out.rewrites = j.contains("program_mutations") ? trace.dump() : text;
   }
+  if (!j.contains("program_mutations")) return out;
   const nlohmann::json& list = j.at("program_mutations");
   if (!list.is_array()) fail("{}: its program mutations are not a list", where);
   for (const auto& m : list) {

@@ -1,6 +1,7 @@
 // How a finding's variants were made, kept with it so that opening it makes them again: the
-// rewrite trace of the e-graph they were extracted from, or the program mutations TorchProbe
-// applied (a finding has one or the other; a relaxed HirFuzz graph has neither).
+// rewrite trace of the e-graph they were extracted from, and the program mutations its programs
+// ran with (TorchProbe's, and the program forms of any case); a relaxed HirFuzz graph has
+// neither.
 #pragma once
 
 #include <string>
@@ -17,8 +18,9 @@ struct FindingTrace {
   std::string rewrites{};
   std::vector<ProgramMutation> mutations{};
 
-  // The stored form: the rewrite trace, or {"program_mutations": [{"kind": K, "seed": S}, ...]}
-  // when there are mutations, or "[]" when there is neither.
+  // The stored form: the rewrite trace, with "program_mutations": [{"kind": K, "seed": S}, ...]
+  // added when there are mutations ({"program_mutations": [...]} alone without a trace), or
+  // "[]" when there is neither.
   std::string to_json() const;
   // Reads what to_json wrote (and "[]", which older databases hold for a relaxed graph); an
   // Error names `where` when the text is neither.

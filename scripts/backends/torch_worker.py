@@ -11,7 +11,7 @@ import sys
 import torch
 
 from retort_backends.errors import Unsupported
-from retort_backends.torch_program import TorchFamily, to_numpy, to_torch
+from retort_backends.torch_program import TorchFamily, program_arguments, to_numpy
 from retort_backends.worker import serve
 
 # Phrases in which torch says it has no kernel or rule for a dtype or value, e.g.
@@ -40,11 +40,11 @@ class TorchScript(TorchFamily):
         torch._C._jit_set_te_must_use_llvm_cpu(False)
 
     def build(self, entry, args):
-        jit = compile_module(entry.module, self.mode, self.freeze, to_torch(args))
+        jit = compile_module(entry.module, self.mode, self.freeze, program_arguments(entry, args))
 
         def run(arrays):
             with torch.no_grad():
-                return to_numpy(jit(*to_torch(arrays)))
+                return to_numpy(jit(*program_arguments(entry, arrays)))
 
         entry.fn = run
 

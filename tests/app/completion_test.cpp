@@ -136,11 +136,11 @@ TEST(AppCompletion, BackendsFamiliesAndReleases) {
     return complete_word(app_commands(), session, before, word).candidates;
   };
   EXPECT_EQ(complete("compare --backends ", "induc"),
-            (Names{"inductor", "inductor:cuda", "inductor:default",
-                   "inductor:max-autotune-no-cudagraphs"}));
+            (Names{"inductor", "inductor:cpp-wrapper", "inductor:cuda", "inductor:default",
+                   "inductor:freezing", "inductor:max-autotune-no-cudagraphs"}));
   EXPECT_EQ(complete("compare --backends ref ", "induc"),
-            (Names{"inductor", "inductor:cuda", "inductor:default",
-                   "inductor:max-autotune-no-cudagraphs"}));
+            (Names{"inductor", "inductor:cpp-wrapper", "inductor:cuda", "inductor:default",
+                   "inductor:freezing", "inductor:max-autotune-no-cudagraphs"}));
   EXPECT_EQ(complete("fuzz --backends ", "al"), (Names{"all"}));
   EXPECT_EQ(complete("backend install ", "induc"), (Names{"inductor@"}));
   // readline breaks the word at '@': the version is the word being typed.

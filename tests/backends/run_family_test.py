@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Runs family_worker_test.py for one family in that family's environment, or skips.
+"""Runs family_worker_test.py (or another test of this folder) for one family in that family's
+environment, or skips.
 
-  run_family_test.py FAMILY [family_worker_test.py arguments]
+  run_family_test.py FAMILY [--script TEST.py] [the test's arguments]
 The environment is ENVS/FAMILY@VERSION, where ENVS is $RETORT_ENVS_DIR or
 ${XDG_CACHE_HOME:-~/.cache}/retort/envs and VERSION is the version that
 scripts/backends/locks/FAMILY.txt pins for the family's main package (scripts/setup.sh makes it).
@@ -46,8 +47,12 @@ def main():
         print(f"skipped: {family} with {device[0]} needs an NVIDIA GPU, and this machine has "
               "none (/dev/nvidiactl is absent)")
         return SKIP
-    test = os.path.join(HERE, "family_worker_test.py")
-    os.execv(python, [python, test, "--family", family.replace("-", "_"), *args])
+    if args[:1] == ["--script"]:
+        test, args = os.path.join(HERE, os.path.basename(args[1])), args[2:]
+    else:
+        test, args = (os.path.join(HERE, "family_worker_test.py"),
+                      ["--family", family.replace("-", "_"), *args])
+    os.execv(python, [python, test, *args])
 
 
 if __name__ == "__main__":

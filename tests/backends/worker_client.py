@@ -49,9 +49,10 @@ class WorkerClient:
         header, out_blobs = self.model_request("run", model_bytes, inputs, outputs, fields)
         return header, arrays_of(header.get("outputs", []), out_blobs)
 
-    def program(self, model_bytes, inputs, outputs):
-        """(reply header, {name: constant}) of a program request: the standalone program."""
-        header, out_blobs = self.model_request("program", model_bytes, inputs, outputs, {})
+    def program(self, model_bytes, inputs, outputs, **fields):
+        """(reply header, {name: constant}) of a program request: the standalone program;
+        `fields` go into the request as they are (mutations=[...])."""
+        header, out_blobs = self.model_request("program", model_bytes, inputs, outputs, fields)
         return header, arrays_of(header.get("consts", []), out_blobs)
 
     def model_request(self, kind, model_bytes, inputs, outputs, fields):

@@ -13,6 +13,12 @@ FamilyDef inductor_family() {
                     {.name = "max-autotune-no-cudagraphs",
                      .options = {{"mode", "max-autotune-no-cudagraphs"}},
                      .help = "torch.compile(mode=\"max-autotune-no-cudagraphs\")"},
+                    {.name = "freezing",
+                     .options = {{"mode", "freezing"}},
+                     .help = "torch.compile with Inductor's freezing: buffers folded as constants"},
+                    {.name = "cpp-wrapper",
+                     .options = {{"mode", "cpp-wrapper"}},
+                     .help = "torch.compile with Inductor's cpp_wrapper: one C++ unit per graph"},
                     {.name = "cuda",
                      .options = {{"mode", "default"}, {"device", "cuda"}},
                      .help = "torch.compile on an NVIDIA GPU: Inductor's Triton kernels",
@@ -31,7 +37,12 @@ FamilyDef inductor_family() {
           .cannot_run =
               "ops torch has no CPU kernel for (most f16 math on old releases): "
               "unsupported",
-          .program_mutations = torchprobe_mutations(),
+          // TorchProbe's mutations and the program forms (backend.h kProgramForms).
+          .program_mutations = [] {
+            std::vector<std::string> kinds = torchprobe_mutations();
+            for (const std::string& f : program_form_kinds()) kinds.push_back(f);
+            return kinds;
+          }(),
           // torch._inductor.config switches (scripts/backends/retort_backends/
           // inductor_passes.py sets each to the value that turns its pass off): the FX
           // rewrites, the scheduler's fusion and reordering, and the C++ code generator's

@@ -8,7 +8,7 @@ become buffers (self.c0, ...).
 import numpy as np
 import torch
 
-from . import probe
+from . import probe, torch_forms
 from .program import Builder, Program, indented
 from .torch_ops import CONVERTERS
 from .worker import Compiled, Family
@@ -18,8 +18,9 @@ from .worker import Compiled, Family
 IMPORTS = ["import torch", "from torch import Tensor", "from typing import Dict, List, Tuple"]
 
 
-def module_source(builder, params, results):
-    """The source of the module class, and the line number of the first line of forward()."""
+def module_source(builder, params, results, forms=()):
+    """The source of the module class with what the program forms add after it (arguments()
+    and DYNAMIC, torch_forms.py), and the line number of the first line of forward()."""
     args = ", ".join(f"{p}: Tensor" for p in params)
     ret = "Tuple[" + ", ".join(["Tensor"] * len(results)) + "]"
     head = [
@@ -35,25 +36,29 @@ def module_source(builder, params, results):
         f"    def forward(self, {args}) -> {ret}:",
     ]
     body = indented(builder.lines + [f"return ({', '.join(results)},)"])
-    return "\n".join(head + body + [""]), len(head) + 1
+    ranks = [len(shape) for _, _, shape in builder.model.input_types()]
+    tail = torch_forms.module_tail(len(params), ranks, forms)
+    return "\n".join(head + body + ["", "", tail]), len(head) + 1
 
 
 def torch_builder(model, outputs, mutations, args):
-    """The builder of forward() computing `outputs` of the model, its parameters and results;
-    with TorchProbe's mutations (probe.py) applied, profiled on `args` (numpy, model input
-    order)."""
+    """The builder of forward() computing `outputs` of the model, its parameters, results and
+    program forms; with the forms' program rewrites (torch_forms.py) and then TorchProbe's
+    mutations (probe.py) applied, profiled on `args` (numpy, model input order)."""
     builder = Builder(model, CONVERTERS, "torch", const_ref=lambda ident: f"self.{ident}")
     params = builder.bind_inputs()
     results = builder.convert_for(outputs)
+    forms, mutations = torch_forms.split(mutations)
+    torch_forms.rewrite(builder, forms)
     if mutations:
         mutate(builder, params, results, mutations, args)
-    return builder, params, results
+    return builder, params, results, forms
 
 
 def torch_program(model, outputs, mutations=(), args=None):
     """(program, module in eval mode) computing `outputs` of the model (torch_builder)."""
-    builder, params, results = torch_builder(model, outputs, mutations, args)
-    source, first_line = module_source(builder, params, results)
+    builder, params, results, forms = torch_builder(model, outputs, mutations, args)
+    source, first_line = module_source(builder, params, results, forms)
     prog = Program(source, first_line, builder.line_nodes, prefix="retort_torch")
     buffers = {k: torch.from_numpy(np.array(v)) for k, v in builder.consts.items()}
     return prog, prog.namespace["RetortModel"](buffers).eval()
@@ -61,9 +66,9 @@ def torch_program(model, outputs, mutations=(), args=None):
 
 def torch_standalone(model, outputs, mutations=(), args=None):
     """The program as a standalone module (Family.standalone): forward is the module, with its
-    buffers read by const()."""
-    builder, params, results = torch_builder(model, outputs, mutations, args)
-    source, _ = module_source(builder, params, results)
+    buffers read by const(); arguments() and DYNAMIC say how it is called (torch_forms.py)."""
+    builder, params, results, forms = torch_builder(model, outputs, mutations, args)
+    source, _ = module_source(builder, params, results, forms)
     buffers = ", ".join(f"{k!r}: torch.from_numpy(const({k!r}))" for k in builder.consts)
     code = f"{source}\n\nforward = RetortModel({{{buffers}}}).eval()\n"
     return code, dict(builder.consts)
@@ -95,6 +100,15 @@ def mutate(builder, params, results, mutations, args):
 
 def to_torch(arrays, device="cpu"):
     return [torch.from_numpy(a).to(device) for a in arrays]
+
+
+def program_arguments(entry, arrays, device="cpu"):
+    """The run's inputs as the program's forms pass them (views of other layouts)."""
+    return entry.program.namespace["arguments"](*to_torch(arrays, device))
+
+
+def program_dynamic(entry):
+    return entry.program.namespace["DYNAMIC"]
 
 
 def to_numpy(tensors):

@@ -131,12 +131,18 @@ TEST(Family, ProgramMutationsGoWhereTheyApply) {
   EXPECT_FALSE(applies_mutation("ort:O3", "tcb"));
   EXPECT_FALSE(applies_mutation("tvm", "sparse"));
   EXPECT_TRUE(applies_mutation("mine:fast", "sparse"));
+  // The program forms (issue 40) go to torch.compile only.
+  EXPECT_TRUE(applies_mutation("inductor", "strided-input"));
+  EXPECT_FALSE(applies_mutation("torch:eager", "dynamic"));
+  EXPECT_FALSE(applies_mutation("xla", "in-place"));
   for (const auto& f : families())
     for (const auto& kind : f.program_mutations) {
       bool known = std::find(std::begin(kProgramMutationKinds), std::end(kProgramMutationKinds),
                              kind) != std::end(kProgramMutationKinds) ||
                    std::find(std::begin(kStorageMutationKinds), std::end(kStorageMutationKinds),
-                             kind) != std::end(kStorageMutationKinds);
+                             kind) != std::end(kStorageMutationKinds) ||
+                   std::any_of(std::begin(kProgramForms), std::end(kProgramForms),
+                               [&](const ProgramForm& p) { return p.kind == kind; });
       EXPECT_TRUE(known) << f.name << ": " << kind;
     }
 }

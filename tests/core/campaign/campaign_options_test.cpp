@@ -60,6 +60,43 @@ TEST(CampaignOptions, CampaignsStoredBeforeForAndInputRangesStillRead) {
     EXPECT_EQ(case_input_plan(old, seed).str(), "standard");
 }
 
+// Issue 40: cases ask for program forms drawn from --forms (none in some cases, never one twice),
+// the same after storage; campaigns stored before forms existed ask for none.
+TEST(CampaignOptions, CasesDrawProgramFormsAndTheChoiceSurvivesStorage) {
+  CampaignOptions o;
+  std::set<std::string> kinds;
+  size_t without = 0;
+  for (uint64_t seed = 1; seed <= 64; ++seed) {
+    std::vector<ProgramMutation> forms = case_forms(o, seed);
+    without += forms.empty();
+    std::set<std::string> once;
+    for (const ProgramMutation& m : forms) {
+      kinds.insert(m.kind);
+      EXPECT_TRUE(once.insert(m.kind).second) << m.kind;
+    }
+  }
+  EXPECT_GT(without, 0u);
+  EXPECT_EQ(kinds.size(), std::size(kProgramForms));
+  EXPECT_EQ(case_forms(CampaignOptions::from_json(o.to_json()), 9), case_forms(o, 9));
+
+  o.forms = {"dynamic"};
+  for (uint64_t seed = 1; seed <= 16; ++seed)
+    for (const ProgramMutation& m : case_forms(o, seed)) EXPECT_EQ(m.kind, "dynamic");
+  nlohmann::json j = o.to_json();
+  j.erase("forms");
+  EXPECT_TRUE(case_forms(CampaignOptions::from_json(j), 9).empty() &&
+              case_forms(CampaignOptions::from_json(j), 10).empty());
+  o.forms = {"in-place", "inplace"};
+  try {
+    o.validate();
+    ADD_FAILURE() << "an unknown form passed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.message()).find("--forms: 'inplace' is no program form"),
+              std::string::npos)
+        << e.message();
+  }
+}
+
 std::string stored_error(const std::string& field, const nlohmann::json& value) {
   nlohmann::json j = CampaignOptions().to_json();
   j[field] = value;

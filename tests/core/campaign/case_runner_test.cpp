@@ -12,6 +12,7 @@
 #include "core/backend/ref_backend.h"
 #include "core/base/error.h"
 #include "core/compare/output_match.h"
+#include "core/findings/finding_trace.h"
 #include "tests/core/compare/wrong_backend.h"
 
 namespace retort {
@@ -173,6 +174,7 @@ TEST(CaseRunner, TorchprobeCasesAskForProgramMutationsAndKeepThem) {
   o.strategies = {"torchprobe"};
   o.backends = {"ref", "torchish"};
   o.gen.dtypes = {DType::f32};
+  o.forms = {};  // TorchProbe's own mutations only; the forms come after them (below)
   RefBackend ref;
   MutatedBackend first, again;
   CaseRunner a(o, {&ref, &first}), b(o, {&ref, &again});
@@ -192,7 +194,18 @@ TEST(CaseRunner, TorchprobeCasesAskForProgramMutationsAndKeepThem) {
   for (const std::vector<ProgramMutation>& asked : first.asked) EXPECT_EQ(asked, m);
   ASSERT_FALSE(c.findings.empty());
   EXPECT_EQ(c.findings[0].trace.mutations, m);
-  EXPECT_EQ(c.findings[0].trace.to_json().find("steps"), std::string::npos);
+  EXPECT_EQ(FindingTrace::from_json(c.findings[0].trace.to_json(), "f").mutations, m);
+
+  // With the program forms on (issue 40), the case asks for the same mutations, then its forms.
+  o.forms = {"dynamic"};
+  MutatedBackend formed;
+  CaseRunner f(o, {&ref, &formed});
+  f.run(1, 4);
+  ASSERT_FALSE(formed.asked.empty());
+  const std::vector<ProgramMutation>& with = formed.asked.front();
+  ASSERT_GE(with.size(), m.size());
+  EXPECT_TRUE(std::equal(m.begin(), m.end(), with.begin()));
+  for (size_t k = m.size(); k < with.size(); ++k) EXPECT_EQ(with[k].kind, "dynamic");
 }
 
 // TENSURE's storage formats: about half the cases ask the backends to store the einsum's
@@ -201,6 +214,7 @@ TEST(CaseRunner, TensureCasesAskForSparseOperandsInHalfTheCases) {
   CampaignOptions o;
   o.strategies = {"tensure"};
   o.backends = {"ref", "torchish"};
+  o.forms = {};
   RefBackend ref;
   MutatedBackend first, again;
   CaseRunner a(o, {&ref, &first}), b(o, {&ref, &again});

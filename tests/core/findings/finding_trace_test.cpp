@@ -35,6 +35,16 @@ TEST(FindingTrace, RewritesOrMutationsRoundTrip) {
   EXPECT_EQ(FindingTrace{}.to_json(), "[]");
 }
 
+// A POLYJUICE case on torch.compile has both: its variants' rewrites and its program forms.
+TEST(FindingTrace, RewritesWithProgramFormsRoundTrip) {
+  RewriteTrace rewrites;
+  rewrites.iteration = 2;
+  FindingTrace both{trace_to_json(rewrites).dump(), {{"transposed-input", 5}, {"in-place", 9}}};
+  FindingTrace back = FindingTrace::from_json(both.to_json(), "finding #4");
+  EXPECT_EQ(back.mutations, both.mutations);
+  EXPECT_EQ(back.rewrites, both.rewrites);
+}
+
 TEST(FindingTrace, WhatDoesNotReadIsAnErrorNamingTheFinding) {
   EXPECT_EQ(error_of("not json"),
             "finding #7: its trace is not JSON of a rewrite trace or program mutations");
