@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/gen/attr_choice.h"
+#include "core/io/onnx_io.h"
 #include "core/ops/registry.h"
 #include "core/tensor/random_tensor.h"
 
@@ -246,6 +247,7 @@ class Generator {
     } catch (const Error&) {
       return;  // ill-typed: inference is the judge
     }
+    if (!onnx_takes_bf16(op, types, outs)) return;  // every backend runs the ONNX export
     for (const TensorType& t : outs)
       if (!dtype_allowed(t.dtype) || static_cast<int>(t.shape.size()) > opt_.max_rank ||
           numel(t.shape) < 1 || numel(t.shape) > max_numel())
