@@ -393,6 +393,25 @@ class Fig7Test(unittest.TestCase):
         self.assertFalse(np.array_equal(rewritten, expected))
 
 
+@unittest.skipUnless(FAMILY == "openvino", "OpenVINO's precision hint")
+class OpenVINODefaultPrecisionTest(unittest.TestCase):
+    """The default mode leaves an f32 model at f32 precision: the plugin's own hint is bf16 on
+    CPUs with AVX512_BF16 or AMX, where this product of inputs that bf16 rounds to 1 would be
+    64 (on other CPUs the hint is f32 anyway)."""
+
+    def test_an_f32_matmul_keeps_f32_precision(self):
+        x = np.full((1, 64), 1 + 2**-9, np.float32)
+        w = np.full((64, 1), 1 + 2**-9, np.float32)
+        model = model_of([helper.make_node("MatMul", ["x", "w"], ["y"])], {"x": x, "w": w},
+                         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1])])
+        client = WorkerClient(WORKER, {"precision": "default"})
+        try:
+            check_run(self, client, model.SerializeToString(), {"x": x, "w": w}, {"y": x @ w},
+                      "default precision")
+        finally:
+            self.assertEqual(client.close(), 0)
+
+
 @unittest.skipUnless(FAMILY in ("inductor", "xla"), "the programs of torch and JAX")
 class Bf16ProgramTest(unittest.TestCase):
     """The program a worker compiles for a bf16 model computes in bf16: torch gets
