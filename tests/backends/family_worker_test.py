@@ -245,9 +245,6 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
         """bf16 crosses the protocol and the framework both ways, rounded as bf16 math rounds."""
         model, inputs, expected = bf16_case()
         header, arrays = self.client.run(model, inputs, ["z"])
-        if FAMILY in BF16_UNSUPPORTED:
-            self.assertEqual((header["type"], header.get("kind")), ("error", "unsupported"))
-            return
         self.assertEqual(header["type"], "result", header.get("message"))
         self.assertEqual(header["outputs"][0]["dtype"], "bf16")
         np.testing.assert_array_equal(arrays["z"].astype(np.float32), expected)
@@ -311,10 +308,6 @@ def bf16_case():
                      [helper.make_tensor_value_info("z", TensorProto.BFLOAT16, [4])])
     expected = np.array([1, 1 + 2**-6, 256, -3], np.float32)
     return model.SerializeToString(), {"x": x, "y": y}, expected
-
-
-# Families whose runtime has no bf16 Add here: they must answer `unsupported`.
-BF16_UNSUPPORTED = set()
 
 
 # How a standalone program's forward is called, per family whose worker generates one.
