@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 import openvino as ov
 
-from retort_backends.tensors import BFLOAT16
+from retort_backends.tensors import BFLOAT16, is_bfloat16
 from retort_backends.worker import Compiled, Family, serve
 
 LIMITS = ("No conversion rule found", "is not supported", "not implemented")
@@ -27,7 +27,7 @@ WIDE_FLOATS = (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE)
 # OpenVINO's Python API shows a bf16 tensor's data as 16-bit words (numpy float16) and reads no
 # ml_dtypes array: bf16 crosses as bits.
 def to_ov(array):
-    if array.dtype != BFLOAT16:
+    if not is_bfloat16(array.dtype):
         return array
     tensor = ov.Tensor(ov.Type.bf16, list(array.shape))
     tensor.data[...] = array.view(tensor.data.dtype)

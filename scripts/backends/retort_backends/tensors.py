@@ -17,14 +17,19 @@ except ImportError:  # an older onnx (Debian's 1.12): a bf16 tensor is unsupport
 DTYPE_NAMES = {v: k for k, v in NUMPY_DTYPES.items()}
 
 
+def is_bfloat16(dtype):
+    # Not `== BFLOAT16` alone: numpy 1.x reads None as float64 in a dtype comparison.
+    return BFLOAT16 is not None and np.dtype(dtype) == BFLOAT16
+
+
 def is_float(dtype):
-    return np.dtype(dtype).kind == "f" or np.dtype(dtype) == BFLOAT16
+    return np.dtype(dtype).kind == "f" or is_bfloat16(dtype)
 
 
 def bits_view(array):
     """A bfloat16 array as the int16 array of its bits (frameworks that take no ml_dtypes
     array take these and view them as their own bfloat16); other arrays as they are."""
-    return array.view(np.int16) if array.dtype == BFLOAT16 else array
+    return array.view(np.int16) if is_bfloat16(array.dtype) else array
 
 
 def dtype_name(dtype):

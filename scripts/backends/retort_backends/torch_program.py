@@ -10,7 +10,7 @@ import torch
 
 from . import probe
 from .program import Builder, Program, indented
-from .tensors import BFLOAT16, bits_view
+from .tensors import BFLOAT16, bits_view, is_bfloat16
 from .torch_ops import CONVERTERS
 from .worker import Compiled, Family
 
@@ -98,7 +98,7 @@ def from_numpy(array):
     """The torch tensor sharing a numpy array's memory; a bfloat16 one through its bits
     (torch.from_numpy takes no ml_dtypes array), as torch.bfloat16."""
     t = torch.from_numpy(bits_view(array))
-    return t.view(torch.bfloat16) if array.dtype == BFLOAT16 else t
+    return t.view(torch.bfloat16) if is_bfloat16(array.dtype) else t
 
 
 def to_torch(arrays, device="cpu"):
