@@ -576,7 +576,7 @@ void run_gen(Session& s, const Args& args, Output& out) {
 
 std::vector<OptionSpec> gen_option_specs() {
   return {{"--nodes", "N|LO..HI", "op nodes per generated graph (default 10)"},
-          {"--dtypes", "T,T,...", "element types to draw (default: all)"},
+          {"--dtypes", "T,T,...", "element types to draw (default: all but bf16)"},
           {"--ops", "OP,OP,...", "ops to draw (default: all)", Completion::OpName},
           {"--rank", "N", "highest rank of a value (default 4)"},
           {"--for", "BACKEND", "draw only op x dtype pairs BACKEND runs (`backend support`)",

@@ -15,6 +15,7 @@ constexpr DTypeInfo kInfo[] = {
     {DType::f32, "f32", 4, 1}, {DType::f64, "f64", 8, 11},    {DType::f16, "f16", 2, 10},
     {DType::i8, "i8", 1, 3},   {DType::u8, "u8", 1, 2},       {DType::i16, "i16", 2, 5},
     {DType::i32, "i32", 4, 6}, {DType::i64, "i64", 8, 7},     {DType::boolean, "bool", 1, 9},
+    {DType::bf16, "bf16", 2, 16},
 };
 const DTypeInfo& info(DType t) { return kInfo[static_cast<size_t>(t)]; }
 }  // namespace
@@ -29,7 +30,9 @@ std::optional<DType> parse_dtype(std::string_view name) {
 
 size_t dtype_size(DType t) { return info(t).size; }
 
-bool is_float(DType t) { return t == DType::f32 || t == DType::f64 || t == DType::f16; }
+bool is_float(DType t) {
+  return t == DType::f32 || t == DType::f64 || t == DType::f16 || t == DType::bf16;
+}
 
 bool is_integer(DType t) { return !is_float(t) && t != DType::boolean; }
 
@@ -41,6 +44,8 @@ double float_max(DType t) {
   switch (t) {
     case DType::f16:
       return 65504.0;
+    case DType::bf16:
+      return 0x1.fep127;
     case DType::f32:
       return std::numeric_limits<float>::max();
     default:
@@ -52,6 +57,8 @@ double float_epsilon(DType t) {
   switch (t) {
     case DType::f16:
       return 0x1p-10;
+    case DType::bf16:
+      return 0x1p-7;
     case DType::f32:
       return std::numeric_limits<float>::epsilon();
     default:

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/base/bfloat16.h"
 #include "core/base/half.h"
 
 namespace retort {
@@ -18,6 +19,10 @@ int64_t ordered_bits(double v, DType dtype) {
   switch (dtype) {
     case DType::f16:
       bits = float_to_half(static_cast<float>(v));
+      sign = 0x8000;
+      break;
+    case DType::bf16:
+      bits = float_to_bfloat16(static_cast<float>(v));
       sign = 0x8000;
       break;
     case DType::f32:
@@ -50,6 +55,14 @@ double ulp_of(double v, DType dtype) {
       std::frexp(a,
                  &e);  // a = m 2^e with m in [0.5, 1): 11 significant bits, subnormals below 2^-14
       return std::ldexp(1.0, std::max(e - 11, -24));
+    }
+    case DType::bf16: {
+      // f32's exponent range with 8 significant bits: subnormals below 2^-126 are 2^-133 apart.
+      double a = std::fabs(round_to_bfloat16(v));
+      if (a == 0) return 0x1p-133;
+      int e = 0;
+      std::frexp(a, &e);
+      return std::ldexp(1.0, std::max(e - 8, -133));
     }
     case DType::f32: {
       float a = std::fabs(static_cast<float>(v));

@@ -8,8 +8,8 @@
 namespace retort {
 
 // 0 when a == b (+0 and -0 too), 1 for neighbours; counts across zero (the smallest positive
-// and negative subnormals are 2 apart). a and b are finite values of `dtype` (f16, f32 or f64),
-// as a tensor of that dtype holds them.
+// and negative subnormals are 2 apart). a and b are finite values of `dtype` (bf16, f16, f32 or
+// f64), as a tensor of that dtype holds them.
 double ulp_distance(double a, double b, DType dtype);
 
 // The spacing of `dtype`'s values at finite v: the distance from |v| (as that dtype holds it) to

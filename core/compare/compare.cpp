@@ -347,8 +347,8 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
           !options.count_precision && explained_by_precision(check, c, a, b, bands)) {
         c.verdict = Verdict::Precision;
         c.message =
-            "within the band between the reference and evaluations in wider types (f16 as f32, "
-            "everything as f64): a wider type inside the backend";
+            "within the band between the reference and evaluations in wider types (f16 and bf16 "
+            "as f32, everything as f64): a wider type inside the backend";
       }
       if (is_value_difference(c.verdict)) {
         std::string changed = reruns.changed(check.backend_a, check.graph_a);

@@ -398,7 +398,8 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
   auto it = evaluations_.find(g);
   if (it != evaluations_.end()) return it->second;
   Evaluations e;
-  // f16 in f32 is what a compiler does that computes f16 math in f32; f64 covers the rest.
+  // f16 and bf16 in f32 is what a compiler does that computes their math in f32 (Inductor keeps
+  // bf16 intermediates of a fused kernel in f32); f64 covers the rest.
   for (DType to : {DType::f32, DType::f64}) {
     std::optional<Graph> w = widened_graph(*graphs_[g], to);
     if (!w) continue;

@@ -1,9 +1,9 @@
-// The `precision` verdict: a compiler may compute f16 (or f32) ops in a wider type and skip some
-// of the roundings back to the declared dtype (ONNX Runtime runs f16 math in f32, and may not
-// round before an f16 intermediate overflows). Such a result lies in the band that the
+// The `precision` verdict: a compiler may compute f16 or bf16 (or f32) ops in a wider type and
+// skip some of the roundings back to the declared dtype (ONNX Runtime runs f16 math in f32, and
+// may not round before an f16 intermediate overflows). Such a result lies in the band that the
 // reference, which rounds after every op, and the wider evaluations of the same graph span (f16
-// made f32; every f16 and f32 made f64). An explicit cast up from a narrower float is never
-// crossed: its input is rounded to its dtype in every evaluation, and an output it makes holds
+// and bf16 made f32; every f16, bf16 and f32 made f64). An explicit cast up from a narrower
+// float is never crossed: its input is rounded to its dtype in every evaluation, and an output it makes holds
 // only that dtype's values (ONNX Runtime's f16 product cast to f64 without its f16 rounding is a
 // bug, the class of its #8787/#9915; 1.16.3 and 1.30.0 do it). Behind a discontinuous op (a cast to an integer or bool, a
 // comparison, floor, ceil, round, sign) the skipped rounding becomes a jump, which lands on the

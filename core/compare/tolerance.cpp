@@ -26,9 +26,13 @@ bool Tolerance::allows(double a, double e, DType dtype) const {
 }
 
 // f32 follows the NNSmith/HirFuzz practice (differences of order 1e-3 are numerical noise in a
-// multi-op graph); f16 has about three decimal digits; f64 is held much tighter.
+// multi-op graph); f16 has about three decimal digits, bf16 between two and three (an ulp of
+// 2^-7 at 1: 5e-2 is six of them); f64 is held much tighter.
 ToleranceTable::ToleranceTable()
-    : floats_{{DType::f32, {1e-3, 1e-3}}, {DType::f64, {1e-7, 1e-7}}, {DType::f16, {1e-2, 1e-2}}} {}
+    : floats_{{DType::f32, {1e-3, 1e-3}},
+              {DType::f64, {1e-7, 1e-7}},
+              {DType::f16, {1e-2, 1e-2}},
+              {DType::bf16, {5e-2, 5e-2}}} {}
 
 Tolerance ToleranceTable::of(DType dtype) const {
   auto it = floats_.find(dtype);
@@ -37,7 +41,7 @@ Tolerance ToleranceTable::of(DType dtype) const {
 
 void ToleranceTable::set(DType dtype, Tolerance tolerance) {
   if (!is_float(dtype))
-    fail("{} compares exactly; tolerances apply to f16, f32 and f64", dtype_name(dtype));
+    fail("{} compares exactly; tolerances apply to bf16, f16, f32 and f64", dtype_name(dtype));
   check_value(tolerance.atol, "atol", dtype);
   check_value(tolerance.rtol, "rtol", dtype);
   check_value(tolerance.ulps, "ulps", dtype);

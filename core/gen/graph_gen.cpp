@@ -9,6 +9,7 @@
 #include "core/base/rng.h"
 #include "core/gen/attr_choice.h"
 #include "core/ops/einsum.h"
+#include "core/io/onnx_io.h"
 #include "core/ops/registry.h"
 #include "core/tensor/random_tensor.h"
 
@@ -326,6 +327,7 @@ class Generator {
     } catch (const Error&) {
       return;  // ill-typed: inference is the judge
     }
+    if (!onnx_takes_bf16(op, types, outs)) return;  // every backend runs the ONNX export
     for (const TensorType& t : outs)
       if (!dtype_allowed(t.dtype) || static_cast<int>(t.shape.size()) > opt_.max_rank ||
           numel(t.shape) < (class_ == ShapeClass::Empty ? 0 : 1) || numel(t.shape) > max_numel())

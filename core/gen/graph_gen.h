@@ -35,7 +35,7 @@ std::string_view shape_class_name(ShapeClass c);  // "plain", "vector", ...
 struct GenOptions {
   int min_nodes = 10, max_nodes = 30;  // the op node count is drawn from [min_nodes, max_nodes]
   // Every value of the graph (inputs, constants, node results) has one of these dtypes.
-  std::vector<DType> dtypes{std::begin(kAllDTypes), std::end(kAllDTypes)};
+  std::vector<DType> dtypes{std::begin(kDefaultDrawnDTypes), std::end(kDefaultDrawnDTypes)};
   int max_rank = 4;  // of every value
   int64_t max_dim =
       6;  // of input and constant dimensions; results stay below max_dim^max_rank elements

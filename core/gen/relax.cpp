@@ -14,7 +14,7 @@ bool retype_input(Graph& g, Rng& rng, std::vector<std::string>& broken) {
   ValueInfo& in = g.inputs[rng.below(g.inputs.size())];
   DType was = in.type.dtype;
   DType now = was;
-  while (now == was) now = pick_from(rng, kAllDTypes);
+  while (now == was) now = pick_from(rng, kDefaultDrawnDTypes);
   in.type.dtype = now;
   g.types[in.name] = in.type;
   broken.push_back(fmt::format("input '{}' declared {} (its readers expect {})", in.name,

@@ -30,6 +30,8 @@ std::string_view npy_descr(DType dtype) {
       return "<f8";
     case DType::f16:
       return "<f2";
+    case DType::bf16:
+      return "<V2";  // numpy has no bfloat16: np.save of an ml_dtypes.bfloat16 array writes this
     case DType::i8:
       return "|i1";
     case DType::u8:

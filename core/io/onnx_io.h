@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/exec/interpreter.h"
 #include "core/graph/graph.h"
+#include "core/ops/op_def.h"
 
 namespace retort {
 
@@ -55,6 +56,14 @@ std::string export_onnx(const Graph& g);
 // for graphs that break constraints on purpose (core/gen/relax.h). Throws Error only for what
 // ONNX cannot carry at all.
 std::string export_onnx_unchecked(const Graph& g);
+
+// Whether the ONNX definition of `op` at kOnnxExportOpset takes bf16 wherever a node with these
+// input and output types has one: many opset-17 ops take no bf16 (Sin, Conv, MaxPool, Round,
+// TopK; most gained it in opset 22), though the reference computes them. True without bf16 and
+// for ops without an ONNX form; every other dtype of a registry row is one ONNX takes
+// (tests/core/io/onnx_export_check_test.cpp).
+bool onnx_takes_bf16(const OpDef& op, const std::vector<TensorType>& inputs,
+                     const std::vector<TensorType>& outputs);
 
 // A TensorProto file (as the ONNX test data ships, input_0.pb) to a Tensor, and back.
 Tensor read_tensor_proto(const std::string& bytes, std::string* name = nullptr);

@@ -51,7 +51,7 @@ int64_t typed_count(const onnx::TensorProto& proto, DType dtype) {
     case DType::i64:
       return proto.int64_data_size();
     default:
-      return proto.int32_data_size();  // also f16 bits, i8, u8, i16 and bool
+      return proto.int32_data_size();  // also f16 and bf16 bits, i8, u8, i16, bool
   }
 }
 
@@ -90,7 +90,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto, const std::string& what
       std::copy(proto.int64_data().begin(), proto.int64_data().end(), t.data<int64_t>());
       break;
     case DType::f16:
-      // int32_data carries the 16 bits of each half.
+    case DType::bf16:
+      // int32_data carries the 16 bits of each half or bfloat16.
       for (int i = 0; i < n; ++i)
         t.data<uint16_t>()[i] = static_cast<uint16_t>(proto.int32_data(i));
       break;

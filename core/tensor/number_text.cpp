@@ -34,16 +34,17 @@ std::string float_literal(double v) {
 
 std::string float_literal_for(double v, DType t) {
   if (t == DType::f64 || std::isnan(v) || std::isinf(v)) return float_literal(v);
-  // f32 values have a shortest form of their own; f16 needs at most 5 significant digits. Both
-  // are checked against the reading path, which rounds through double.
+  // f32 values have a shortest form of their own; f16 needs at most 5 significant digits, bf16
+  // at most 4. All are checked against the reading path, which rounds through double.
   std::string candidate;
   if (t == DType::f32) {
     candidate = fmt::format("{}", static_cast<float>(v));
     if (!finishes_as_float(candidate)) candidate += ".0";
     if (reads_back(candidate, v, t)) return candidate;
-  } else if (t == DType::f16) {
-    // Whole halves read better as 65504.0 than as the equally exact 6.55e+04.
-    if (v == std::trunc(v)) return float_literal(v);
+  } else if (t == DType::f16 || t == DType::bf16) {
+    // Whole halves read better as 65504.0 than as the equally exact 6.55e+04; a bf16 of 2^24 and
+    // more reads better in few digits (3.39e+38).
+    if (v == std::trunc(v) && std::fabs(v) < 0x1p24) return float_literal(v);
     for (int digits = 1; digits <= 6; ++digits) {
       candidate = fmt::format("{:.{}g}", v, digits);
       if (!finishes_as_float(candidate)) candidate += ".0";

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/base/bfloat16.h"
 #include "core/base/error.h"
 #include "core/base/half.h"
 #include "core/tensor/value_budget.h"
@@ -59,6 +60,8 @@ double Tensor::get(int64_t i) const {
       return data<double>()[i];
     case DType::f16:
       return half_to_float(data<uint16_t>()[i]);
+    case DType::bf16:
+      return bfloat16_to_float(data<uint16_t>()[i]);
     case DType::i8:
       return data<int8_t>()[i];
     case DType::u8:
@@ -104,6 +107,9 @@ void Tensor::set(int64_t i, double v) {
       return;
     case DType::f16:
       data<uint16_t>()[i] = float_to_half(static_cast<float>(v));
+      return;
+    case DType::bf16:
+      data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(v));
       return;
     case DType::boolean:
       data<uint8_t>()[i] = v != 0.0 ? 1 : 0;

@@ -51,9 +51,9 @@ InputDomain InputDomain::integer_target(int64_t lo, int64_t hi) {
 
 InputDomain InputDomain::well_conditioned(DType dtype) {
   // The largest power of two whose ulp in the dtype is within the dtype's default tolerance
-  // (atol 1e-2, 1e-3, 1e-7: core/compare/tolerance.cpp): 16 has an f16 ulp of 2^-6, 8192 an f32
-  // ulp of 2^-10, 2^29 an f64 ulp of 2^-23.
-  int exponent = dtype == DType::f16 ? 4 : dtype == DType::f32 ? 13 : 29;
+  // (atol 5e-2, 1e-2, 1e-3, 1e-7: core/compare/tolerance.cpp): 8 has a bf16 ulp of 2^-4, 16 an
+  // f16 ulp of 2^-6, 8192 an f32 ulp of 2^-10, 2^29 an f64 ulp of 2^-23.
+  int exponent = dtype == DType::bf16 ? 3 : dtype == DType::f16 ? 4 : dtype == DType::f32 ? 13 : 29;
   InputDomain d(ValueDomain::WellConditioned);
   d.hi = int64_t{1} << exponent;
   d.lo = -d.hi;

@@ -40,7 +40,7 @@ enum class ValueDomain {
   Finite,
   // sin, cos and tan's argument: NaN, an infinity (whose results every runtime agrees on), or a
   // magnitude whose ulp in the input's dtype stays within that dtype's default tolerance (at most
-  // 16 in f16, 8192 in f32, 2^29 in f64; the bound is `hi`). Beyond it the result of an
+  // 8 in bf16, 16 in f16, 8192 in f32, 2^29 in f64; the bound is `hi`). Beyond it the result of an
   // intermediate one ulp off is anything in [-1, 1] (sin(exp(230)) with exp one ulp lower gives
   // 0.93 for 0.53). Like IntegerTarget it depends on the node (its input's dtype); for integers it
   // is Any.

@@ -1,14 +1,17 @@
-// float16 for onnxruntime-node releases whose binding takes no float16 tensors (before 1.19:
-// "Tensor.data must be a typed array (-1) for float16 tensors"). The ONNX model is rewritten so
-// that every float16 graph input X becomes a float32 input X + SUFFIX followed by Cast(to=f16)
-// to X, and every float16 graph output Y a Cast(to=f32) to the output Y + SUFFIX. Both casts are
-// exact (every f16 value is a f32 value), so the model computes what it did. Only the protobuf
-// fields this needs are decoded; every other byte is kept as it was.
+// float16 and bfloat16 for onnxruntime-node bindings that take no such tensors: releases before
+// 1.19 take no float16 ("Tensor.data must be a typed array (-1) for float16 tensors"), and no
+// release takes bfloat16 (onnxruntime-common has no such tensor type). The ONNX model is
+// rewritten so that every graph input X of such a type becomes a float32 input X + suffix
+// followed by a Cast to X's type, and every such graph output Y a Cast(to=f32) to the output
+// Y + suffix (one suffix per type, so that an output's type is known from its name). Both casts
+// are exact (every f16 and bf16 value is a f32 value), so the model computes what it did. Only
+// the protobuf fields this needs are decoded; every other byte is kept as it was.
 'use strict';
 
-const SUFFIX = '__retort_f32';
 const FLOAT = 1;
 const FLOAT16 = 10;
+const BFLOAT16 = 16;
+const SUFFIX = { [FLOAT16]: '__retort_f32', [BFLOAT16]: '__retort_bf16_f32' };
 
 const { readVarint, decode, encode, bytesField, intField, text, first } = require('./onnx_proto.js');
 
@@ -44,11 +47,11 @@ function castNode(from, to, elem) {
                                bytesField(4, 'Cast'), bytesField(5, attr)]));
 }
 
-// True when a graph input or output of the model is float16.
-function hasFloat16Boundary(model) {
+// The element types of the model's graph inputs and outputs.
+function boundaryTypes(model) {
   const graph = first(decode(Buffer.from(model)), 7);
-  return Boolean(graph) && decode(graph.value).some(
-      (g) => (g.field === 11 || g.field === 12) && elemType(g.value) === FLOAT16);
+  if (!graph) return new Set();
+  return new Set(decode(graph.value).filter((g) => g.field === 11 || g.field === 12).map((g) => elemType(g.value)));
 }
 
 // An ONNX model y = Identity(x) on float16[1], to ask a binding whether it takes float16.
@@ -61,7 +64,8 @@ function probeModel() {
   return new Uint8Array(encode([intField(1, 8), bytesField(7, graph), bytesField(8, opset)]));
 }
 
-function withF32Boundaries(model) {
+// The model with float32 boundaries in place of those of the element types in `types`.
+function withF32Boundaries(model, types) {
   const fields = decode(Buffer.from(model));
   return encode(fields.map((f) => {
     if (f.field !== 7) return f;
@@ -69,17 +73,19 @@ function withF32Boundaries(model) {
     const before = [], after = [], rest = [];
     for (const g of graph) {
       const isIo = g.field === 11 || g.field === 12;
-      if (!isIo || elemType(g.value) !== FLOAT16) {
+      const elem = isIo ? elemType(g.value) : 0;
+      if (!types.includes(elem)) {
         rest.push(g);
         continue;
       }
       const name = text(first(decode(g.value), 1));
+      const wide = name + SUFFIX[elem];
       if (g.field === 11) {
-        rest.push(bytesField(11, retyped(g.value, name + SUFFIX, FLOAT)));
-        before.push(castNode(name + SUFFIX, name, FLOAT16));
+        rest.push(bytesField(11, retyped(g.value, wide, FLOAT)));
+        before.push(castNode(wide, name, elem));
       } else {
-        rest.push(bytesField(12, retyped(g.value, name + SUFFIX, FLOAT)));
-        after.push(castNode(name, name + SUFFIX, FLOAT));
+        rest.push(bytesField(12, retyped(g.value, wide, FLOAT)));
+        after.push(castNode(name, wide, FLOAT));
       }
     }
     // Nodes must stay in topological order: the input casts first, the output casts last.
@@ -125,12 +131,30 @@ function floatToHalf(x) {
   return sign | half;
 }
 
-function toFloat32(halves) {
-  return Float32Array.from(halves, halfToFloat);
+// bfloat16 is the upper half of a float32: widening shifts its bits up; narrowing rounds the
+// lower half to nearest even (exact for every value that came from a bfloat16).
+function bfloat16ToFloat(b) {
+  return new Float32Array(new Uint32Array([b << 16]).buffer)[0];
 }
 
-function fromFloat32(floats) {
-  return Uint16Array.from(floats, floatToHalf);
+function floatToBfloat16(x) {
+  const bits = new Uint32Array(new Float32Array([x]).buffer)[0];
+  if ((bits & 0x7fffffff) > 0x7f800000) return (bits >>> 16) | 0x40;
+  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
 }
 
-module.exports = { SUFFIX, hasFloat16Boundary, probeModel, withF32Boundaries, toFloat32, fromFloat32 };
+const CONVERT = {
+  [FLOAT16]: [halfToFloat, floatToHalf],
+  [BFLOAT16]: [bfloat16ToFloat, floatToBfloat16],
+};
+
+// The float32 values of 16-bit words of element type `elem` (FLOAT16 or BFLOAT16), and back.
+function toFloat32(words, elem) {
+  return Float32Array.from(words, CONVERT[elem][0]);
+}
+
+function fromFloat32(floats, elem) {
+  return Uint16Array.from(floats, CONVERT[elem][1]);
+}
+
+module.exports = { FLOAT16, BFLOAT16, SUFFIX, boundaryTypes, probeModel, withF32Boundaries, toFloat32, fromFloat32 };

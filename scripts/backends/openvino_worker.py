@@ -3,8 +3,11 @@
 
 OpenVINO reads the ONNX model itself (its ONNX frontend) and compiles it for the CPU plugin.
 Option of `hello`: precision = f32 (INFERENCE_PRECISION_HINT f32) | default (the plugin's
-choice: bf16 or f16 on CPUs that have them, else f32); disabled_passes = names of SWITCHES joined
-by ',' (`findings blame`): the CPU plugin's public properties that turn a transformation off (no
+choice, bf16 or f16 on CPUs that have them (AVX512_BF16, AMX, AVX512_FP16), else f32, for a
+model whose floats are all bf16 or f16; f32 for a model with an f32 or f64 value, whose results
+the plugin's choice would leave with a narrower type's precision by design, which no equivalence
+oracle can tell from a bug); disabled_passes = names of SWITCHES joined by ','
+(`findings blame`): the CPU plugin's public properties that turn a transformation off (no
 public property turns off one of its graph transformations by name). The CPU runs one stream on
 one thread.
 """
@@ -14,11 +17,29 @@ import sys
 import tempfile
 
 import numpy as np
+import onnx
 import openvino as ov
 
+from retort_backends.tensors import BFLOAT16, is_bfloat16
 from retort_backends.worker import PASS_NAMES, Compiled, Family, serve
 
 LIMITS = ("No conversion rule found", "is not supported", "not implemented")
+WIDE_FLOATS = (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE)
+
+
+# OpenVINO's Python API shows a bf16 tensor's data as 16-bit words (numpy float16) and reads no
+# ml_dtypes array: bf16 crosses as bits.
+def to_ov(array):
+    if not is_bfloat16(array.dtype):
+        return array
+    tensor = ov.Tensor(ov.Type.bf16, list(array.shape))
+    tensor.data[...] = array.view(tensor.data.dtype)
+    return tensor
+
+
+def from_ov(tensor):
+    data = np.array(tensor.data)
+    return data.view(BFLOAT16) if tensor.element_type == ov.Type.bf16 else data
 
 # Pass switch -> the compile_model properties that turn it off; names not here are ignored.
 SWITCHES = {
@@ -56,16 +77,19 @@ class OpenVINO(Family):
             f.write(model.restricted_to(outputs).SerializeToString())
         entry = Compiled()
         entry.ov_model = self.core.read_model(path)
+        entry.config = dict(self.config)
+        if any(code in WIDE_FLOATS for code, _ in model.types.values()):
+            entry.config["INFERENCE_PRECISION_HINT"] = "f32"
         return entry
 
     def build(self, entry, args):
-        compiled = self.core.compile_model(entry.ov_model, "CPU", self.config)
+        compiled = self.core.compile_model(entry.ov_model, "CPU", entry.config)
         request = compiled.create_infer_request()
         n_outputs = len(compiled.outputs)
 
         def run(arrays):
-            results = request.infer({k: a for k, a in enumerate(arrays)})
-            return [np.array(results[compiled.output(j)]) for j in range(n_outputs)]
+            request.infer({k: to_ov(a) for k, a in enumerate(arrays)})
+            return [from_ov(request.get_output_tensor(j)) for j in range(n_outputs)]
 
         entry.fn = run
 

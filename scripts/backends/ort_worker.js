@@ -34,6 +34,7 @@ const DTYPES = {
   f32: ['float32', Float32Array],
   f64: ['float64', Float64Array],
   f16: ['float16', Uint16Array],
+  bf16: ['bfloat16', Uint16Array],
   i8: ['int8', Int8Array],
   u8: ['uint8', Uint8Array],
   i16: ['int16', Int16Array],
@@ -42,6 +43,8 @@ const DTYPES = {
   bool: ['bool', Uint8Array],
 };
 const FROM_ORT = Object.fromEntries(Object.entries(DTYPES).map(([name, [ortType]]) => [ortType, name]));
+// The 16-bit floats float16.js may give float32 boundaries, by ONNX element type.
+const NARROW = { [float16.FLOAT16]: 'f16', [float16.BFLOAT16]: 'bf16' };
 
 const OPT_LEVELS = ['disabled', 'basic', 'extended', 'all'];
 const EXEC_MODES = ['sequential', 'parallel'];
@@ -50,7 +53,9 @@ function writeFrame(header, blobs = []) {
   process.stdout.write(encodeFrame(header, blobs));
 }
 
-function toOrtTensor(entry, blobs) {
+// [feed name, tensor] of an input; one of an element type in `widened` as float32, under the
+// name float16.js gave it.
+function toOrtTensor(entry, blobs, widened) {
   const dtype = DTYPES[entry.dtype];
   if (!dtype) throw new Error(`input ${entry.name}: unknown dtype ${entry.dtype}`);
   const [ortType, ArrayType] = dtype;
@@ -59,7 +64,9 @@ function toOrtTensor(entry, blobs) {
   const bytes = new Uint8Array(blob.length);
   bytes.set(blob);
   const data = new ArrayType(bytes.buffer, 0, blob.length / ArrayType.BYTES_PER_ELEMENT);
-  return new ort.Tensor(ortType, data, entry.shape);
+  const elem = widened.find((e) => NARROW[e] === entry.dtype);
+  if (elem === undefined) return [entry.name, new ort.Tensor(ortType, data, entry.shape)];
+  return [entry.name + float16.SUFFIX[elem], new ort.Tensor('float32', float16.toFloat32(data, elem), entry.shape)];
 }
 
 function fromOrtTensor(name, tensor, blobs) {
@@ -144,18 +151,22 @@ function isUnsupported(message, model) {
 let options = null;
 const sessions = new Map(); // sha256 of the model -> {session, compileMs}, oldest first
 
+// The model as the session runs it: with float32 boundaries for the element types in `widened`.
+function sessionModel(model, widened) {
+  return widened.length ? float16.withF32Boundaries(model, widened) : new Uint8Array(model);
+}
+
 // The session of a model (from the cache when it ran before) and the milliseconds its creation
-// took. `f32Boundaries`: the model rewritten by float16.js for a binding without float16.
-async function sessionFor(model, f32Boundaries) {
-  const key = crypto.createHash('sha256').update(model).digest('hex') + (f32Boundaries ? ':f32' : '');
+// took. `widened`: as for sessionModel.
+async function sessionFor(model, widened) {
+  const key = crypto.createHash('sha256').update(model).digest('hex') + `:${widened.join(',')}`;
   let entry = sessions.get(key);
   const cached = Boolean(entry);
   if (entry) {
     sessions.delete(key);
   } else {
     const start = process.hrtime.bigint();
-    const bytes = f32Boundaries ? float16.withF32Boundaries(model) : new Uint8Array(model);
-    const session = await ort.InferenceSession.create(bytes, options);
+    const session = await ort.InferenceSession.create(sessionModel(model, widened), options);
     entry = { session, compileMs: Number(process.hrtime.bigint() - start) / 1e6 };
     if (sessions.size >= SESSION_CACHE_SIZE) {
       const [oldestKey, oldest] = sessions.entries().next().value;
@@ -183,20 +194,24 @@ async function bindingTakesFloat16() {
   return float16Binding;
 }
 
-function f32Feeds(feeds) {
-  const out = {};
-  for (const [name, t] of Object.entries(feeds)) {
-    if (t.type !== 'float16') out[name] = t;
-    else out[name + float16.SUFFIX] = new ort.Tensor('float32', float16.toFloat32(t.data), t.dims);
-  }
-  return out;
+// The element types of the model's boundaries that the binding cannot take: bfloat16 always,
+// float16 before 1.19.
+async function widenedTypes(model) {
+  const types = float16.boundaryTypes(model);
+  const widened = [];
+  if (types.has(float16.BFLOAT16)) widened.push(float16.BFLOAT16);
+  if (types.has(float16.FLOAT16) && !(await bindingTakesFloat16())) widened.push(float16.FLOAT16);
+  return widened;
 }
 
-function f16Results(results) {
+// The results under the model's own output names, the float32 ones of widened outputs narrowed
+// back (as {type, data, dims}, which fromOrtTensor reads: the binding makes no bfloat16 tensor).
+function narrowResults(results, widened) {
   const out = {};
   for (const [name, t] of Object.entries(results)) {
-    if (!name.endsWith(float16.SUFFIX)) out[name] = t;
-    else out[name.slice(0, -float16.SUFFIX.length)] = new ort.Tensor('float16', float16.fromFloat32(t.data), t.dims);
+    const elem = widened.find((e) => name.endsWith(float16.SUFFIX[e]));
+    if (elem === undefined) out[name] = t;
+    else out[name.slice(0, -float16.SUFFIX[elem].length)] = { type: DTYPES[NARROW[elem]][0], data: float16.fromFloat32(t.data, elem), dims: t.dims };
   }
   return out;
 }
@@ -220,18 +235,16 @@ async function run(header, blobs) {
   const id = header.id;
   try {
     const model = blobs[header.model];
-    // A release whose binding takes no float16 tensors (before 1.19) runs the model with f32 at
-    // its boundaries (exact both ways); the tensors are converted here.
-    const f32Boundaries = float16.hasFloat16Boundary(model) && !(await bindingTakesFloat16());
-    const { session, compileMs, cached } = await sessionFor(model, f32Boundaries);
-    let feeds = {};
-    for (const entry of header.inputs) feeds[entry.name] = toOrtTensor(entry, blobs);
-    if (f32Boundaries) feeds = f32Feeds(feeds);
+    // A binding that takes no tensors of a type the model has at its boundaries (bfloat16; float16
+    // before 1.19) runs the model with f32 there (exact both ways); the tensors are converted here.
+    const widened = await widenedTypes(model);
+    const { session, compileMs, cached } = await sessionFor(model, widened);
+    const feeds = Object.fromEntries(header.inputs.map((entry) => toOrtTensor(entry, blobs, widened)));
     // Fetch every output and pick by name: onnxruntime-node 1.20.1 answers a fetch list with the
     // model's first outputs, whatever names it lists.
     const runStart = process.hrtime.bigint();
     let results = await session.run(feeds);
-    if (f32Boundaries) results = f16Results(results);
+    results = narrowResults(results, widened);
     const runMs = Number(process.hrtime.bigint() - runStart) / 1e6;
     const outBlobs = [];
     const outputs = header.outputs.map((name) => {
@@ -239,7 +252,7 @@ async function run(header, blobs) {
       return fromOrtTensor(name, results[name], outBlobs);
     });
     const result = { type: 'result', id, outputs, compile_ms: round3(compileMs), run_ms: round3(runMs), cached };
-    if (header.optimized_ops) result.optimized_ops = await optimizedOps(f32Boundaries ? float16.withF32Boundaries(model) : new Uint8Array(model));
+    if (header.optimized_ops) result.optimized_ops = await optimizedOps(sessionModel(model, widened));
     writeFrame(result, outBlobs);
   } catch (e) {
     const message = String(e && e.message ? e.message : e);

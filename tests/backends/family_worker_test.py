@@ -251,6 +251,14 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
         for (name, want), got in zip(expected.items(), results):
             assert_close(self, np.asarray(got), want, name, TOLERANCE.get(FAMILY))
 
+    def test_bf16(self):
+        """bf16 crosses the protocol and the framework both ways, rounded as bf16 math rounds."""
+        model, inputs, expected = bf16_case()
+        header, arrays = self.client.run(model, inputs, ["z"])
+        self.assertEqual(header["type"], "result", header.get("message"))
+        self.assertEqual(header["outputs"][0]["dtype"], "bf16")
+        np.testing.assert_array_equal(arrays["z"].astype(np.float32), expected)
+
     def known_difference(self, label, model, inputs, outputs):
         """For a known difference, only a well-formed answer is asked; True then."""
         if label not in KNOWN_DIFFERENCES.get(FAMILY, set()):
@@ -297,6 +305,19 @@ def call_torch(forward, args):
 def call_tf(forward, args):
     import tensorflow as tf
     return [r.numpy() for r in forward(*[tf.constant(a) for a in args])]
+
+
+def bf16_case():
+    """(model, inputs, expected f32 values) of z = x + y in bf16: sums that lie halfway between
+    two bf16 values (1 + 2^-8, 1 + 3 * 2^-8, 257) round to the even one, which f32 would keep."""
+    import ml_dtypes
+
+    x = np.array([1, 1, 256, -3], ml_dtypes.bfloat16)
+    y = np.array([2**-8, 3 * 2**-8, 1, 2**-9], ml_dtypes.bfloat16)
+    model = model_of([helper.make_node("Add", ["x", "y"], ["z"])], {"x": x, "y": y},
+                     [helper.make_tensor_value_info("z", TensorProto.BFLOAT16, [4])])
+    expected = np.array([1, 1 + 2**-6, 256, -3], np.float32)
+    return model.SerializeToString(), {"x": x, "y": y}, expected
 
 
 # How a standalone program's forward is called, per family whose worker generates one.
@@ -373,6 +394,68 @@ class Fig7Test(unittest.TestCase):
         (original, rewritten), expected = self.outputs(python)
         np.testing.assert_array_equal(original, expected)
         self.assertFalse(np.array_equal(rewritten, expected))
+
+
+@unittest.skipUnless(FAMILY == "openvino", "OpenVINO's precision hint")
+class OpenVINODefaultPrecisionTest(unittest.TestCase):
+    """The default mode leaves an f32 model at f32 precision: the plugin's own hint is bf16 on
+    CPUs with AVX512_BF16 or AMX, where this product of inputs that bf16 rounds to 1 would be
+    64 (on other CPUs the hint is f32 anyway)."""
+
+    def test_an_f32_matmul_keeps_f32_precision(self):
+        x = np.full((1, 64), 1 + 2**-9, np.float32)
+        w = np.full((64, 1), 1 + 2**-9, np.float32)
+        model = model_of([helper.make_node("MatMul", ["x", "w"], ["y"])], {"x": x, "w": w},
+                         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1])])
+        client = WorkerClient(WORKER, {"precision": "default"})
+        try:
+            check_run(self, client, model.SerializeToString(), {"x": x, "w": w}, {"y": x @ w},
+                      "default precision")
+        finally:
+            self.assertEqual(client.close(), 0)
+
+
+@unittest.skipUnless(FAMILY in ("inductor", "xla"), "the programs of torch and JAX")
+class Bf16ProgramTest(unittest.TestCase):
+    """The program a worker compiles for a bf16 model computes in bf16: torch gets
+    torch.bfloat16 tensors, JAX traces bf16 values into its HLO (no f32 in between)."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(ROOT, "scripts", "backends"))
+
+    def test_the_program_computes_in_bf16(self):
+        from retort_backends.model import Model
+
+        model, inputs, expected = bf16_case()
+        args = list(inputs.values())
+        if FAMILY == "inductor":
+            import torch
+
+            from retort_backends.torch_program import to_numpy, to_torch, torch_program
+
+            _, module = torch_program(Model(model), ["z"])
+            seen = []
+            module.register_forward_pre_hook(lambda _, a: seen.extend(t.dtype for t in a))
+            with torch.no_grad():
+                (z,) = module(*to_torch(args))
+            self.assertEqual(seen, [torch.bfloat16, torch.bfloat16])
+            self.assertEqual(z.dtype, torch.bfloat16)
+            (got,) = to_numpy([z])
+        else:
+            import jax
+
+            from xla_worker import jax_program
+
+            forward = jax_program(Model(model), ["z"]).namespace["forward"]
+            jaxpr = jax.make_jaxpr(forward)(*args)
+            self.assertEqual([str(v.aval.dtype) for v in jaxpr.jaxpr.invars + jaxpr.jaxpr.outvars],
+                             ["bfloat16"] * 3)
+            hlo = jax.jit(forward).lower(*args).as_text()
+            self.assertIn("bf16", hlo)
+            self.assertNotIn("f32", hlo)
+            (got,) = forward(*args)
+        np.testing.assert_array_equal(np.asarray(got).astype(np.float32), expected)
 
 
 @unittest.skipUnless(FAMILY == "xla", "JAX programs: the xla family")

@@ -8,6 +8,11 @@ import numpy as np
 
 DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "i8": "int8", "u8": "uint8",
           "i16": "int16", "i32": "int32", "i64": "int64", "bool": "bool"}
+try:  # bfloat16 comes with ml_dtypes (onnx 1.15 and later require it)
+    import ml_dtypes
+    DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:
+    pass
 DTYPE_NAMES = {np.dtype(v): k for k, v in DTYPES.items()}
 
 

@@ -1,5 +1,6 @@
 // OpenVINO: reads the ONNX model and compiles it for CPU, with f32 inference precision (the
-// baseline) or the CPU's default precision hint (bf16/f16 where the CPU has them).
+// baseline) or the CPU's default precision hint (bf16/f16 where the CPU has them) for a model
+// whose floats are all bf16 or f16; openvino_worker.py says why an f32 model keeps f32.
 #include "core/backend/family.h"
 
 namespace retort {
@@ -9,7 +10,7 @@ FamilyDef openvino_family() {
           .summary = "OpenVINO on CPU",
           .modes = {{.name = "default",
                      .options = {{"precision", "default"}},
-                     .help = "the CPU plugin's default inference precision hint"},
+                     .help = "the CPU plugin's default inference precision hint (f32 for f32 models)"},
                     {.name = "f32",
                      .options = {{"precision", "f32"}},
                      .help = "INFERENCE_PRECISION_HINT f32 (the baseline)"}},

@@ -11,11 +11,15 @@ import onnx.numpy_helper
 import onnx.shape_inference
 
 from .errors import Unsupported, quoted
+from .tensors import BFLOAT16
 
 # ONNX element types that have a Retort dtype.
-ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 5: "int16", 6: "int32", 7: "int64",
-               9: "bool", 10: "float16", 11: "float64"}
-ONNX_CODES = {np.dtype(v): k for k, v in ONNX_DTYPES.items()}
+ONNX_DTYPES = {1: np.dtype("float32"), 2: np.dtype("uint8"), 3: np.dtype("int8"),
+               5: np.dtype("int16"), 6: np.dtype("int32"), 7: np.dtype("int64"),
+               9: np.dtype("bool"), 10: np.dtype("float16"), 11: np.dtype("float64")}
+if BFLOAT16 is not None:
+    ONNX_DTYPES[16] = BFLOAT16
+ONNX_CODES = {v: k for k, v in ONNX_DTYPES.items()}
 
 
 # The domain of the local functions Retort exports for a graph's functions (HirFuzz's calls).
@@ -152,7 +156,7 @@ class Model:
         code = self.types[name][0]
         if code not in ONNX_DTYPES:
             raise Unsupported(f"value {quoted(name)}: ONNX dtype {code} has no Retort form")
-        return np.dtype(ONNX_DTYPES[code])
+        return ONNX_DTYPES[code]
 
     def shape_of(self, name):
         dims = self.types.get(name, (None, None))[1]

@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from .errors import Unsupported
-from .program import ints, is_float, norm_axis
+from .program import ints, norm_axis
+from .tensors import is_float
 
 # Selu's default attributes (the ONNX spec's values, exact in f64).
 SELU_ALPHA = 1.67326319217681884765625

@@ -29,6 +29,7 @@ import numpy as np
 
 from .errors import Unsupported
 from .program import indented
+from .tensors import is_float
 
 KINDS = ("resolve", "mutate-recover", "functionalize", "tcb")  # TorchProbe's
 STORAGE_KINDS = ("sparse",)  # TENSURE's
@@ -377,7 +378,7 @@ def scalars(name, value, rng, dialect):
         d = rng.randrange(value.ndim)
         out.append((f"{name}.shape[{d}]", int(value.shape[d]), True, True))
     if value.size > 0:
-        kind = {"b": "bool", "f": "float"}.get(value.dtype.kind, "int")
+        kind = "float" if is_float(value.dtype) else {"b": "bool"}.get(value.dtype.kind, "int")
         pos = tuple(rng.randrange(n) for n in value.shape)
         element = value[pos].item()
         exact = kind != "float"

@@ -47,10 +47,6 @@ def norm_axis(axis, rank):
     return axis + rank if axis < 0 else axis
 
 
-def is_float(dtype):
-    return np.dtype(dtype).kind == "f"
-
-
 def ints(array):
     return [int(v) for v in np.asarray(array).reshape(-1)]
 

@@ -7,7 +7,29 @@ from .errors import ProtocolError, Unsupported
 DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "i8": "int8", "u8": "uint8",
           "i16": "int16", "i32": "int32", "i64": "int64", "bool": "bool"}
 NUMPY_DTYPES = {k: np.dtype(v) for k, v in DTYPES.items()}
+try:
+    # numpy has no bfloat16; ml_dtypes (which onnx 1.15 and later, jax and tf require) adds it.
+    import ml_dtypes
+    BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+    NUMPY_DTYPES["bf16"] = BFLOAT16
+except ImportError:  # an older onnx (Debian's 1.12): a bf16 tensor is unsupported
+    BFLOAT16 = None
 DTYPE_NAMES = {v: k for k, v in NUMPY_DTYPES.items()}
+
+
+def is_bfloat16(dtype):
+    # Not `== BFLOAT16` alone: numpy 1.x reads None as float64 in a dtype comparison.
+    return BFLOAT16 is not None and np.dtype(dtype) == BFLOAT16
+
+
+def is_float(dtype):
+    return np.dtype(dtype).kind == "f" or is_bfloat16(dtype)
+
+
+def bits_view(array):
+    """A bfloat16 array as the int16 array of its bits (frameworks that take no ml_dtypes
+    array take these and view them as their own bfloat16); other arrays as they are."""
+    return array.view(np.int16) if is_bfloat16(array.dtype) else array
 
 
 def dtype_name(dtype):

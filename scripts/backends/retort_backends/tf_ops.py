@@ -17,8 +17,9 @@ from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
                              unsqueeze_dims, window)
-from .program import (batch_norm, clip, fold, ints, is_float, lit, norm_axis, normalize,
-                      string_lit, subscript, template)
+from .program import (batch_norm, clip, fold, ints, lit, norm_axis, normalize, string_lit,
+                      subscript, template)
+from .tensors import is_float
 
 
 def tdt(dtype):

@@ -19,7 +19,8 @@ from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_
                              gather_axis, lowest, mean_count, pad_gathers, pad_widths, reduce_dims,
                              reshape_target, shape_values, slice_steps, spatial_rank, split_sizes,
                              squeeze_dims, transpose_perm, unsqueeze_dims, window)
-from .program import fold, ints, is_float, norm_axis, string_lit, subscript, template
+from .program import fold, ints, norm_axis, string_lit, subscript, template
+from .tensors import BFLOAT16, is_float
 
 TORCH_DTYPES = {
     np.dtype("float32"): "torch.float32",
@@ -32,6 +33,8 @@ TORCH_DTYPES = {
     np.dtype("int64"): "torch.int64",
     np.dtype("bool"): "torch.bool",
 }
+if BFLOAT16 is not None:
+    TORCH_DTYPES[BFLOAT16] = "torch.bfloat16"
 
 
 def lit(v):

@@ -10,6 +10,7 @@ import torch
 
 from . import probe, torch_forms
 from .program import Builder, Program, indented
+from .tensors import BFLOAT16, bits_view, is_bfloat16
 from .torch_ops import CONVERTERS
 from .worker import Compiled, Family
 
@@ -60,7 +61,7 @@ def torch_program(model, outputs, mutations=(), args=None):
     builder, params, results, forms = torch_builder(model, outputs, mutations, args)
     source, first_line = module_source(builder, params, results, forms)
     prog = Program(source, first_line, builder.line_nodes, prefix="retort_torch")
-    buffers = {k: torch.from_numpy(np.array(v)) for k, v in builder.consts.items()}
+    buffers = {k: from_numpy(np.array(v)) for k, v in builder.consts.items()}
     return prog, prog.namespace["RetortModel"](buffers).eval()
 
 
@@ -79,7 +80,7 @@ def mutate(builder, params, results, mutations, args):
     comes from running the program so far on `args`."""
     buffers = type("Buffers", (), {})()
     for ident, value in builder.consts.items():
-        setattr(buffers, ident, torch.from_numpy(np.array(value)))
+        setattr(buffers, ident, from_numpy(np.array(value)))
 
     def profile(stmts):
         scope = {}
@@ -98,8 +99,15 @@ def mutate(builder, params, results, mutations, args):
     probe.rewrite(builder, results, mutations, probe.Torch, profile)
 
 
+def from_numpy(array):
+    """The torch tensor sharing a numpy array's memory; a bfloat16 one through its bits
+    (torch.from_numpy takes no ml_dtypes array), as torch.bfloat16."""
+    t = torch.from_numpy(bits_view(array))
+    return t.view(torch.bfloat16) if is_bfloat16(array.dtype) else t
+
+
 def to_torch(arrays, device="cpu"):
-    return [torch.from_numpy(a).to(device) for a in arrays]
+    return [from_numpy(a).to(device) for a in arrays]
 
 
 def program_arguments(entry, arrays, device="cpu"):
@@ -112,7 +120,12 @@ def program_dynamic(entry):
 
 
 def to_numpy(tensors):
-    return [t.detach().cpu().contiguous().numpy() for t in tensors]
+    out = []
+    for t in tensors:
+        t = t.detach().cpu().contiguous()
+        out.append(t.view(torch.int16).numpy().view(BFLOAT16) if t.dtype == torch.bfloat16
+                   else t.numpy())
+    return out
 
 
 class TorchFamily(Family):

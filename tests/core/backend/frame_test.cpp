@@ -16,19 +16,23 @@ TEST(Frame, RoundTripsHeaderAndTensors) {
   Tensor x = Tensor::from_doubles(DType::f32, {2, 3}, {1, 2, 3, 4, 5, -6.5});
   Tensor b = Tensor::from_ints(DType::boolean, {}, {1});
   Tensor h = Tensor::from_doubles(DType::f16, {2}, {0.5, -2});
-  f.header["inputs"] = {tensor_entry("x", x, f), tensor_entry("b", b, f), tensor_entry("h", h, f)};
+  Tensor bh = Tensor::from_doubles(DType::bf16, {3}, {1 + 0x1p-7, -3e38, 0x1p-133});
+  f.header["inputs"] = {tensor_entry("x", x, f), tensor_entry("b", b, f), tensor_entry("h", h, f),
+                        tensor_entry("bh", bh, f)};
 
   std::string bytes = encode_frame(f);
   Frame back = decode_frame(bytes);
   EXPECT_EQ(back.header.at("type"), "run");
   EXPECT_EQ(back.header.at("id"), 7);
-  EXPECT_EQ(back.header.at("blobs"), nlohmann::json({24, 1, 4}));
-  ASSERT_EQ(back.blobs.size(), 3u);
+  EXPECT_EQ(back.header.at("blobs"), nlohmann::json({24, 1, 4, 6}));
+  ASSERT_EQ(back.blobs.size(), 4u);
   auto [xn, xt] = tensor_from_entry(back.header.at("inputs")[0], back);
   EXPECT_EQ(xn, "x");
   EXPECT_EQ(xt, x);
   EXPECT_EQ(tensor_from_entry(back.header.at("inputs")[1], back).second, b);
   EXPECT_EQ(tensor_from_entry(back.header.at("inputs")[2], back).second, h);
+  EXPECT_EQ(back.header.at("inputs")[3].at("dtype"), "bf16");
+  EXPECT_EQ(tensor_from_entry(back.header.at("inputs")[3], back).second, bh);
 }
 
 TEST(Frame, TheLengthPrefixIsLittleEndian) {

@@ -32,6 +32,18 @@ TEST(Ulp, CountsAcrossZeroAndAtTheExtremes) {
   EXPECT_EQ(ulp_distance(h_max, half_to_float(0x7bfe), DType::f16), 1);
 }
 
+TEST(Ulp, Bf16HasEightSignificantBitsAndF32sRange) {
+  // 1 + 2^-7 is one bf16 ulp from 1 (float_epsilon), 2^16 f32 ulps.
+  EXPECT_EQ(ulp_distance(1.0, 1 + 0x1p-7, DType::bf16), 1);
+  EXPECT_EQ(ulp_distance(1.0, 1 + 0x1p-7, DType::f32), 65536);
+  EXPECT_EQ(ulp_distance(-1.0, 1.0, DType::bf16), 2 * 0x3f80);
+  EXPECT_EQ(ulp_of(1.0, DType::bf16), 0x1p-7);
+  EXPECT_EQ(ulp_of(-3.0, DType::bf16), 0x1p-6);
+  EXPECT_EQ(ulp_of(1e30, DType::bf16), 0x1p92);  // 1e30 is in [2^99, 2^100)
+  EXPECT_EQ(ulp_of(0.0, DType::bf16), 0x1p-133);
+  EXPECT_EQ(ulp_distance(1e30, 1e30 + ulp_of(1e30, DType::bf16), DType::bf16), 1);
+}
+
 TEST(Ulp, TheSpacingOfEachDtypesValues) {
   EXPECT_EQ(ulp_of(1.0, DType::f16), 0x1p-10);
   EXPECT_EQ(ulp_of(-1.5, DType::f16), 0x1p-10);

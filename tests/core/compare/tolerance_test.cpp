@@ -13,6 +13,11 @@ TEST(CompareTolerance, DefaultsAndExactIntegers) {
   EXPECT_DOUBLE_EQ(t.of(DType::f64).rtol, 1e-7);
   EXPECT_DOUBLE_EQ(t.of(DType::i32).atol, 0);
   EXPECT_DOUBLE_EQ(t.of(DType::boolean).rtol, 0);
+  // bf16 keeps 8 significant bits: its default is six of its ulps at 1 (2^-7 each).
+  EXPECT_DOUBLE_EQ(t.of(DType::bf16).atol, 5e-2);
+  EXPECT_TRUE(t.of(DType::bf16).allows(1 + 0x1p-7, 1, DType::bf16));
+  EXPECT_FALSE(t.of(DType::f16).allows(1.03, 1, DType::f16));
+  EXPECT_NE(t.str().find("bf16 atol=0.05 rtol=0.05"), std::string::npos);
 }
 
 TEST(CompareTolerance, SetChecksItsValues) {

@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/exec/inputs.h"
 #include "core/exec/interpreter.h"
+#include "core/io/onnx_io.h"
 #include "core/io/rtg.h"
 #include "core/ops/registry.h"
 
@@ -73,6 +74,24 @@ TEST(GraphGen, DTypeRestrictionHolds) {
     Graph g = generate_graph(opt, seed);
     for (const auto& [name, type] : g.types) EXPECT_EQ(type.dtype, DType::f32) << name;
   }
+}
+
+// bf16 is drawn when named, never by default; what is drawn exports, though many opset-17 ops
+// take no bf16 (Sin, Conv, MaxPool, TopK): the generator asks ONNX's schemas.
+TEST(GraphGen, Bf16IsDrawnWhenNamedAndExports) {
+  GenOptions opt;
+  EXPECT_EQ(std::count(opt.dtypes.begin(), opt.dtypes.end(), DType::bf16), 0);
+  opt.dtypes = {DType::bf16, DType::i64};
+  opt.ops = {"add", "mul", "sin", "max_pool", "relu", "matmul", "cast", "topk"};
+  std::set<std::string> ops;
+  for (uint64_t seed = 0; seed < 30; ++seed) {
+    Graph g = generate_graph(opt, seed);
+    for (const Node& n : g.nodes)
+      if (g.type_of(n.inputs[0]).dtype == DType::bf16) ops.insert(n.op);
+    EXPECT_NO_THROW(export_onnx(g)) << print_rtg(g);
+  }
+  EXPECT_TRUE(ops.count("add") && ops.count("matmul")) << ops.size();
+  EXPECT_FALSE(ops.count("sin") || ops.count("max_pool") || ops.count("topk"));
 }
 
 TEST(GraphGen, OpListRestrictionHolds) {

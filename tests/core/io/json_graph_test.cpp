@@ -169,8 +169,8 @@ TEST(JsonGraph, ErrorsNameTheJsonPath) {
       "g.json: constants[0].data: expected 8 bytes for f32[2], found 3");
   EXPECT_EQ(json_error(doc(R"([{"name":"y","op":"relu","inputs":["x"],"outputs":["y"]}])",
                            R"("constants":[{"name":"c","dtype":"f31","shape":[2],"data":""}],)")),
-            "g.json: constants[0].dtype: unknown dtype 'f31' (known: f32, f64, f16, i8, u8, i16, "
-            "i32, i64, bool)");
+            "g.json: constants[0].dtype: unknown dtype 'f31' (known: f32, f64, f16, bf16, i8, u8, "
+            "i16, i32, i64, bool)");
   EXPECT_EQ(json_error(doc(R"([{"name":"y","op":"relu","inputs":["x"],"outputs":["y"]}])",
                            R"("constants":[{"name":"c","dtype":"f32","shape":[-2],"data":""}],)")),
             "g.json: constants[0].shape: dimension -2 is negative");

@@ -112,6 +112,9 @@ TEST(OnnxTensor, ReadsTypedFields) {
   std::string name;
   EXPECT_EQ(read_tensor_proto(f16.str(), &name), Tensor::scalar(DType::f16, 1.5));
   EXPECT_EQ(name, "h");
+  ProtoWriter bf16;
+  bf16.varint(kDataType, 16).varint(kInt32Data, 0x3fc0);  // 1.5 in bfloat16
+  EXPECT_EQ(read_tensor_proto(bf16.str()), Tensor::scalar(DType::bf16, 1.5));
 }
 
 TEST(OnnxTensor, RejectsMalformedData) {

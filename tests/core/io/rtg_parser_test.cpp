@@ -158,7 +158,8 @@ TEST(RtgParser, SyntaxErrorsSayWhereAndWhatWasExpected) {
   EXPECT_EQ(parse_error("input x : f32\n"),
             "t.rtg:1:14: expected '[' after dtype 'f32' (a scalar is f32[]), found end of line");
   EXPECT_EQ(parse_error("input x : f33[2]\n"),
-            "t.rtg:1:11: unknown dtype 'f33' (known: f32, f64, f16, i8, u8, i16, i32, i64, bool)");
+            "t.rtg:1:11: unknown dtype 'f33' (known: f32, f64, f16, bf16, i8, u8, i16, i32, i64, "
+            "bool)");
   EXPECT_EQ(parse_error("input x : f32[2,-3]\n"), "t.rtg:1:17: dimension -3 is negative");
   EXPECT_EQ(parse_error("input x : f32[1,1,1,1,1,1,1]\n"),
             "t.rtg:1:11: f32[1,1,1,1,1,1,1]: rank 7 is above the maximum rank 6");

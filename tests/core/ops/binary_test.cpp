@@ -49,6 +49,18 @@ TEST(BinaryOps, F16SumIsRoundedOnceTiesToEven) {
   expect_values(run_op("add", {a, b}), {2048, 2052});
 }
 
+TEST(BinaryOps, Bf16ResultsAreRoundedToBf16) {
+  // At 1 the bf16 spacing is 2^-7. f32 keeps 1 + 2^-8 and (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14; bf16
+  // rounds the tie to the even 1 and the square to 1 + 2^-6.
+  Tensor one = Tensor::from_doubles(DType::bf16, {2}, {1, 1 + 0x1p-7});
+  Tensor y = run_op("add", {one, Tensor::from_doubles(DType::bf16, {2}, {0x1p-8, 0x1p-8})});
+  EXPECT_EQ(y.dtype(), DType::bf16);
+  expect_values(y, {1, 1 + 0x1p-6});
+  expect_values(run_op("mul", {one, one}), {1, 1 + 0x1p-6});
+  expect_values(run_op("mul", {one.cast(DType::f32), one.cast(DType::f32)}),
+                {1, 1 + 0x1p-6 + 0x1p-14});
+}
+
 TEST(BinaryOps, SubAndMulWrap) {
   expect_ints(run_op("sub", {ints(DType::u8, {1}, {3}), ints(DType::u8, {1}, {5})}), {254});
   expect_ints(run_op("sub", {i64({kMin64}), i64({1})}), {kMax64});

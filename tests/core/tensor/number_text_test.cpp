@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/base/bfloat16.h"
 #include "core/base/half.h"
 #include "core/tensor/tensor.h"
 
@@ -39,6 +40,22 @@ TEST(NumberText, EveryHalfReadsBackExactly) {
     Tensor t = Tensor::scalar(DType::f16, *parsed);
     ASSERT_EQ(t.data<uint16_t>()[0], h) << text;
   }
+}
+
+// bf16 values read back exactly from at most 4 significant digits (3.39e+38 for the largest).
+TEST(NumberText, EveryBfloat16ReadsBackExactly) {
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    uint16_t b = static_cast<uint16_t>(bits);
+    double v = bfloat16_to_float(b);
+    if (std::isnan(v)) continue;
+    std::string text = float_literal_for(v, DType::bf16);
+    auto parsed = parse_float_text(text);
+    ASSERT_TRUE(parsed) << text;
+    ASSERT_EQ(Tensor::scalar(DType::bf16, *parsed).data<uint16_t>()[0], b) << text;
+  }
+  EXPECT_EQ(float_literal_for(bfloat16_to_float(float_to_bfloat16(0.1f)), DType::bf16), "0.1");
+  EXPECT_EQ(float_literal_for(256.0, DType::bf16), "256.0");
+  EXPECT_EQ(float_literal_for(float_max(DType::bf16), DType::bf16), "3.39e+38");
 }
 
 size_t significant_digits(const std::string& text) {
