@@ -221,8 +221,8 @@ TEST(RtgParser, OpAndAttributeErrorsComeFromTheRegistry) {
   EXPECT_EQ(parse_error("input x : f32[2,3]\ny = concat(x, x, axis=0.5)\noutput y\n"),
             "t.rtg:2:23: attribute 'axis' of op 'concat' expects an int, found 0.5");
   EXPECT_EQ(parse_error("input x : f32[2,3]\ny = cast(x, to=f17)\noutput y\n"),
-            "t.rtg:2:16: attribute 'to' of op 'cast' expects a dtype (f32, f64, f16, i8, u8, "
-            "i16, i32, i64, bool), found f17");
+            "t.rtg:2:16: attribute 'to' of op 'cast' expects a dtype (f32, f64, f16, bf16, i8, "
+            "u8, i16, i32, i64, bool), found f17");
   EXPECT_EQ(parse_error("input x : f32[2,3]\ny = concat(x, axis=0, axis=1)\noutput y\n"),
             "t.rtg:2:23: attribute 'axis' is given twice");
 }
