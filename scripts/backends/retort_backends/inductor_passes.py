@@ -33,7 +33,11 @@ OFF = {
 
 def disable(names):
     """Sets the switches of `names` (a list of OFF's keys) to their off values; returns the
-    names it set."""
+    names it set. Imports Inductor only when there is one to set: eager and TorchScript modes
+    run this worker on torch releases without it (Debian's 1.13)."""
+    names = [name for name in names if name in OFF]
+    if not names:
+        return []
     import torch._inductor.config as config
 
     done = []
