@@ -10,6 +10,8 @@ screen | grep -Fq 'program' && fail "the program pane shows before any program c
 run_cmd 'program mutate tcb --seed 4' 240
 wait_text 'program mutation(s), as torch:eager writes it'
 wait_text '1. tcb (seed 4)'
+# The program's forms trailer ends the printed text: the mutation's branch is a page up the log.
+keys PPage
 wait_text 'if '
 run_cmd 'undo'
 wait_text '0 program mutation(s)'
