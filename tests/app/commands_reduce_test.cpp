@@ -24,19 +24,25 @@ class ReduceCommands : public testing::ShellTest {
       if (n.op == op) return true;
     return false;
   }
+
+  // neg(mul(a, b)) with its min and max variants, and `bad`, a worker whose transpose is wrong:
+  // only the variants the rules brought a transpose into fail.
+  void mul_neg_with_bad_transpose() {
+    for (const char* statement : {"input a : f32[2,3,4]", "input b : f32[2,3,4]", "m = mul(a, b)",
+                                  "out = neg(m)", "output out"})
+      run_ok(fmt::format("def {}", statement));
+    run_ok("egraph");
+    run_ok("saturate --iters 2");
+    run_ok("extract min");
+    run_ok("extract max");
+    attach_bad("transpose");
+  }
 };
 
 // The worker miscompiles transpose, which the original lacks: only rewritten variants fail, and
 // bisect names the rule that brought the transpose in.
 TEST_F(ReduceCommands, BisectNamesTheRuleThatBringsTheMiscompiledOpIn) {
-  for (const char* statement : {"input a : f32[2,3,4]", "input b : f32[2,3,4]", "m = mul(a, b)",
-                                "out = neg(m)", "output out"})
-    run_ok(fmt::format("def {}", statement));
-  run_ok("egraph");
-  run_ok("saturate --iters 2");
-  run_ok("extract min");
-  run_ok("extract max");
-  attach_bad("transpose");
+  mul_neg_with_bad_transpose();
   std::string text = run_ok("compare --backends ref,bad");
   EXPECT_NE(text.find("bad      pass      mismatch  pass"), std::string::npos) << text;
 
@@ -67,14 +73,7 @@ TEST_F(ReduceCommands, BisectNamesTheRuleThatBringsTheMiscompiledOpIn) {
 // rewrite brought in (the point of the pair), and variants that no longer fit the reduced
 // original go with a line saying so, so that `compare` runs on what is left.
 TEST_F(ReduceCommands, ReduceTakesThePairOfTheVariantMadeLastAndKeepsItsRewrite) {
-  for (const char* statement : {"input a : f32[2,3,4]", "input b : f32[2,3,4]", "m = mul(a, b)",
-                                "out = neg(m)", "output out"})
-    run_ok(fmt::format("def {}", statement));
-  run_ok("egraph");
-  run_ok("saturate --iters 2");
-  run_ok("extract min");
-  run_ok("extract max");
-  attach_bad("transpose");
+  mul_neg_with_bad_transpose();
   run_ok("compare max --backends ref,bad");
   const CompareReport& before = *session.compare_report();
   ASSERT_EQ(before.bug_count(), 2u);

@@ -121,14 +121,19 @@ def conv_einsum(c):
 LETTERS = "DHW"
 
 
-def conv_conv(c):
+def convolution_layout(c):
+    """A convolution's spatial rank (at most 3) and its lax dimension numbers, channels first."""
     n = spatial_rank(c)
     if n > 3:
         raise Unsupported(f"{n} spatial axes")
+    sp = LETTERS[3 - n:]
+    return n, f"({string_lit('NC' + sp)}, {string_lit('OI' + sp)}, {string_lit('NC' + sp)})"
+
+
+def conv_conv(c):
+    n, numbers = convolution_layout(c)
     kernel = list(c.shape(1)[2:])
     strides, dilations, begins, ends = window(c, kernel)
-    sp = LETTERS[3 - n:]
-    numbers = f"({string_lit('NC' + sp)}, {string_lit('OI' + sp)}, {string_lit('NC' + sp)})"
     expr = (f"lax.conv_general_dilated({c.x(0)}, {c.x(1)}, {lit(strides)}, "
             f"{lit([[b, e] for b, e in zip(begins, ends)])}, rhs_dilation={lit(dilations)}, "
             f"dimension_numbers={numbers}, feature_group_count={int(c.attr('group', 1))})")
@@ -140,9 +145,7 @@ def conv_conv(c):
 def conv_conv_transpose(c):
     """The convolution of x dilated by the strides with the kernel flipped and laid out [M, C/group,
     k...], padded to the full extent, then cropped by ONNX's pads."""
-    n = spatial_rank(c)
-    if n > 3:
-        raise Unsupported(f"{n} spatial axes")
+    n, numbers = convolution_layout(c)
     kernel, strides, dilations, begins, ends, extra, group, full = conv_transpose_geometry(c)
     channels, per_group = c.shape(1)[0], c.shape(1)[1]
     grouped = f"jnp.reshape({c.x(1)}, {lit([group, channels // group, per_group] + kernel)})"
@@ -150,8 +153,6 @@ def conv_conv_transpose(c):
          f"{lit([group * per_group, channels // group] + kernel)}), "
          f"axis={lit(list(range(2, n + 2)))})")
     pads = [[(k - 1) * d, (k - 1) * d + e] for k, d, e in zip(kernel, dilations, extra)]
-    sp = LETTERS[3 - n:]
-    numbers = f"({string_lit('NC' + sp)}, {string_lit('OI' + sp)}, {string_lit('NC' + sp)})"
     y = (f"lax.conv_general_dilated({c.x(0)}, {w}, {lit([1] * n)}, {lit(pads)}, "
          f"lhs_dilation={lit(strides)}, rhs_dilation={lit(dilations)}, "
          f"dimension_numbers={numbers}, feature_group_count={group})")
