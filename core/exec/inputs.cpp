@@ -127,8 +127,8 @@ std::vector<double> special_values(DType t) {
 
 // x + offset, held to [lo, hi] without signed overflow (x may be an end of int64).
 int64_t offset_within(int64_t x, int64_t offset, int64_t lo, int64_t hi) {
-  if (offset > 0) return hi - x < offset ? hi : x + offset;
-  return x - lo < -offset ? lo : x + offset;
+  if (offset > 0) return x > hi - offset ? hi : x + offset;
+  return x < lo - offset ? lo : x + offset;
 }
 
 // The integers of `t` where narrower paths go wrong: its ends, half its range (a sum of two

@@ -69,8 +69,8 @@ TEST(GenerateInputs, HonoursEveryRegisteredInputDomain) {
         // cast's input on its integer target, which takes a narrow one here).
         Attrs given;
         if (d == ValueDomain::IntegerTarget) given["to"] = std::string("i8");
-        if (op->name == "einsum") given["equation"] = std::string("i->i");  // required
-        if (op->name == "topk") given["k"] = int64_t{1};                    // required
+        if (op->name == "einsum") given["equation"] = std::string("i->i");     // required
+        if (op->name == "topk") given["k"] = int64_t{1};                       // required
         if (op->name == "resize") given["sizes"] = std::vector<int64_t>{256};  // required
         if (op->find_attr("kernel_shape") && op->find_attr("kernel_shape")->required)
           given["kernel_shape"] = std::vector<int64_t>{1};
@@ -232,15 +232,20 @@ TEST(InputPlan, WideDrawsI64PastTwoToThe53Exactly) {
   const int64_t two31 = int64_t{1} << 31, two53 = int64_t{1} << 53;
   int not_double = 0, near31 = 0, past31 = 0, past_neg31 = 0, spread = 0, small = 0;
   bool max = false, min = false;
+  // |v| as unsigned: std::abs(INT64_MIN) overflows.
+  auto magnitude = [](int64_t v) {
+    return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  };
   for (int64_t i = 0; i < a.numel(); ++i) {
     int64_t v = a.get_int(i);
+    uint64_t m = magnitude(v);
     not_double +=
-        std::abs(v) > two53 && static_cast<int64_t>(static_cast<double>(v)) != v && v != INT64_MIN;
-    near31 += std::abs(v - two31) <= 2;
+        m > uint64_t{two53} && v != INT64_MIN && static_cast<int64_t>(static_cast<double>(v)) != v;
+    near31 += v >= two31 - 2 && v <= two31 + 2;
     past31 += v == two31 || v == two31 + 1;
     past_neg31 += v == -two31 - 1;
-    spread += std::abs(v) > (int64_t{1} << 32) && std::abs(v) < (int64_t{1} << 52);
-    small += std::abs(v) <= 8;
+    spread += m > (uint64_t{1} << 32) && m < (uint64_t{1} << 52);
+    small += m <= 8;
     max |= v == INT64_MAX;
     min |= v == INT64_MIN;
   }
