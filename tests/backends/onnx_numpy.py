@@ -281,15 +281,22 @@ def _reduce(op, x, axes, keepdims, noop):
         return x.sum(axis=axes, keepdims=keep, dtype=x.dtype)
     if op == "ReduceProd":
         return x.prod(axis=axes, keepdims=keep, dtype=x.dtype)
-    if op == "ReduceMax":
-        return x.max(axis=axes, keepdims=keep)
-    if op == "ReduceMin":
-        return x.min(axis=axes, keepdims=keep)
+    if op in ("ReduceMax", "ReduceMin"):
+        return _extreme(op, x, axes, keep)
     if x.dtype.kind == "f":
         return x.mean(axis=axes, keepdims=keep).astype(x.dtype)
     count = int(np.prod([x.shape[a] for a in axes]))
     return _int_div(x.sum(axis=axes, keepdims=keep, dtype=np.int64),
                     np.array(count)).astype(x.dtype)
+
+
+def _extreme(op, x, axes, keep):
+    """Max and min; over an empty axis the identity (-inf or the dtype's least for max)."""
+    biggest = np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max
+    if op == "ReduceMax":
+        return x.max(axis=axes, keepdims=keep, initial=-biggest if x.dtype.kind == "f"
+                     else np.iinfo(x.dtype).min)
+    return x.min(axis=axes, keepdims=keep, initial=biggest)
 
 
 def _arg(fn, x, axis=0, keepdims=1, select_last_index=0):

@@ -273,6 +273,9 @@ def reduce_cases():
         Case("ReduceProd two axes", "ReduceProd", [f32(2, 3, 4, low=0.5, high=1.5)],
              axes=[0, 2], keepdims=0),
         Case("ReduceMax i64 all", "ReduceMax", [ints(3, 4, dtype=np.int64)], keepdims=0),
+        # ONNX: the identity over an empty axis (-inf, the dtype's least for max).
+        Case("ReduceMax empty axis", "ReduceMax", [f32(3, 0, 2)], axes=[1], keepdims=0),
+        Case("ReduceMin empty i32", "ReduceMin", [ints(2, 0)], axes=[1]),
         Case("ArgMax", "ArgMax", [x], axis=1),
         Case("ArgMax f64", "ArgMax", [f32(3, 5, dtype=np.float64)], axis=0, keepdims=0),
         Case("ArgMin", "ArgMin", [x], axis=-1, keepdims=0),

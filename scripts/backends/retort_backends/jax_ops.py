@@ -277,19 +277,34 @@ def conv_reduce(c):
     keep = lit(bool(c.attr("keepdims", 1)))
     axis = f"axis={lit(tuple(dims))}, keepdims={keep}"
     dt = c.dtype(0)
+    # Integers keep their dtype (jnp would widen them); floats take jnp's own accumulation, as a
+    # JAX user writes it: an explicit f16 dtype skips jnp's f32 upcast and sums in f16.
+    keep_dtype = "" if is_float(dt) else f", dtype={jdt(dt)}"
     if c.op == "ReduceSum":
-        return f"jnp.sum({x}, {axis}, dtype={jdt(dt)})"
+        return f"jnp.sum({x}, {axis}{keep_dtype})"
     if c.op == "ReduceProd":
-        return f"jnp.prod({x}, {axis}, dtype={jdt(dt)})"
-    if c.op == "ReduceMax":
-        return f"jnp.max({x}, {axis})"
-    if c.op == "ReduceMin":
-        return f"jnp.min({x}, {axis})"
+        return f"jnp.prod({x}, {axis}{keep_dtype})"
+    if c.op in ("ReduceMax", "ReduceMin"):
+        return extreme(c, x, axis, dims)
     if is_float(dt):
         return f"jnp.mean({x}, {axis})"
     count = mean_count(c, dims)
     total = f"jnp.sum({x}, {axis}, dtype=jnp.int64)"
     return cast_to(f"lax.div({total}, jnp.full_like({total}, {count}))", dt)
+
+
+def extreme(c, x, axis, dims):
+    """jnp.max/min; over an empty axis ONNX gives the identity (-inf or the dtype's least for
+    max), where jnp raises, so only then is it passed as `initial`."""
+    fn = "max" if c.op == "ReduceMax" else "min"
+    if all(c.shape(0)[d] != 0 for d in dims):
+        return f"jnp.{fn}({x}, {axis})"
+    dt = jdt(c.dtype(0))
+    if is_float(c.dtype(0)):
+        ident = "-jnp.inf" if fn == "max" else "jnp.inf"
+    else:
+        ident = f"jnp.iinfo({dt}).{'min' if fn == 'max' else 'max'}"
+    return f"jnp.{fn}({x}, {axis}, initial={ident})"
 
 
 def conv_cumsum(c):

@@ -360,6 +360,21 @@ def conv_resize(c):
 # --- reductions ----------------------------------------------------------------------------
 
 
+def extreme(c, x, dims, keep, dt):
+    """torch.amax/amin; over an empty axis ONNX gives the identity (-inf or the dtype's least for
+    max), where torch raises, so then the output is that constant."""
+    fn = "amax" if c.op == "ReduceMax" else "amin"
+    shape = list(c.shape(0))
+    if all(shape[d] != 0 for d in dims):
+        return f"torch.{fn}({x}, {lit(dims)}, {keep})"
+    if is_float(c.dtype(0)):
+        ident = "float('-inf')" if fn == "amax" else "float('inf')"
+    else:
+        ident = f"torch.iinfo({dt}).{'min' if fn == 'amax' else 'max'}"
+    out = [1 if d in dims else n for d, n in enumerate(shape) if d not in dims or keep == "True"]
+    return f"torch.full({lit(out)}, {ident}, dtype={dt})"
+
+
 def conv_reduce(c):
     dims = reduce_dims(c)
     x = c.x(0)
@@ -369,10 +384,8 @@ def conv_reduce(c):
     dt = TORCH_DTYPES[np.dtype(c.dtype(0))]
     if c.op == "ReduceSum":
         return f"torch.sum({x}, {lit(dims)}, {keep}, dtype={dt})"
-    if c.op == "ReduceMax":
-        return f"torch.amax({x}, {lit(dims)}, {keep})"
-    if c.op == "ReduceMin":
-        return f"torch.amin({x}, {lit(dims)}, {keep})"
+    if c.op in ("ReduceMax", "ReduceMin"):
+        return extreme(c, x, dims, keep, dt)
     if c.op == "ReduceMean":
         if is_float(c.dtype(0)):
             return f"torch.mean({x}, {lit(dims)}, {keep})"

@@ -188,6 +188,20 @@ TEST(Compare, ADifferenceThatDoesNotRepeatIsNondeterministic) {
   EXPECT_EQ(r.findings[0].verdict, Verdict::Mismatch);
 }
 
+// A backend wrong on every run by another amount reads what no input defines (uninitialised
+// memory): against the exact reference that is a bug, whichever run is taken.
+TEST(Compare, ADifferenceWrongOnEveryRunIsAMismatchThoughItChanges) {
+  Fixture f;
+  FlakyBackend garbage("garbage", "out", /*every_run=*/true);
+  CompareReport r = run_compare({{"original", &f.original}}, {&garbage}, {});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Mismatch);
+  EXPECT_EQ(r.bug_count(), 1u);
+  EXPECT_NE(r.findings[0].message.find("a repeated run gave other values, as wrong"),
+            std::string::npos)
+      << r.findings[0].message;
+}
+
 // A backend that computes f16 ops in f64 and skips the roundings between them, rounding to f16
 // only at the Cast to f64 (what ONNX Runtime does for f16 Exp): its result lies between the
 // reference and the wide evaluation, so the difference is `precision`, not a bug, unless asked. A

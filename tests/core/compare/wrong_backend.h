@@ -86,19 +86,21 @@ class ValuesBackend : public NamedRefBackend {
 // the same run giving other values when repeated.
 class FlakyBackend : public NamedRefBackend {
  public:
-  FlakyBackend(std::string name, std::string output)
-      : NamedRefBackend(std::move(name)), output_(std::move(output)) {}
+  // every_run: wrong by another amount each run (a kernel reading uninitialised memory).
+  FlakyBackend(std::string name, std::string output, bool every_run = false)
+      : NamedRefBackend(std::move(name)), output_(std::move(output)), every_run_(every_run) {}
   RunResult run(const RunRequest& request) override {
     RunResult r = ref_.run(request);
-    if (runs_++ == 0)
+    if (runs_++ == 0 || every_run_)
       for (auto& [name, t] : r.outputs)
-        if (name == output_) t.set(0, t.get(0) + 1.0);
+        if (name == output_) t.set(0, t.get(0) + static_cast<double>(runs_));
     return r;
   }
   size_t runs() const { return runs_; }
 
  private:
   std::string output_;
+  bool every_run_;
   size_t runs_ = 0;
 };
 
