@@ -533,10 +533,12 @@ class Review {
 
   // Runs `settle` on each finding of `todo` in order until the deadline (or `until`), with the
   // number of findings left to take (itself included). Those it settles (returns true for) leave
-  // todo; the rest stay, those it took first. Returns how many it took and did not settle.
+  // todo; the rest stay, those it took first. Returns how many it took and did not settle. A
+  // phase with nothing to take is not recorded.
   size_t phase(const std::string& name, std::vector<FindingRecord>& todo,
                const std::function<bool(const FindingRecord&, size_t left)>& settle,
                std::optional<Clock::time_point> until = std::nullopt) {
+    if (todo.empty()) return 0;
     ReviewPhase p{name, 0, 0, 0};
     auto start = Clock::now();
     std::vector<FindingRecord> kept;
@@ -794,7 +796,8 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   for (const FindingRecord& f : unasked) stats.unasked += now.count(f.signature.key());
   // 5. The passes: the known ones last (a known bug's pass only confirms its label).
   reviewed.insert(reviewed.end(), found_known.begin(), found_known.end());
-  stats.phases.push_back(blame_reviewed(db, reviewed, run.lookup(), run.bounded(), review));
+  ReviewPhase passes = blame_reviewed(db, reviewed, run.lookup(), run.bounded(), review);
+  if (passes.taken) stats.phases.push_back(passes);
   stats.merged = merge_by_root(db);
   return stats;
 }

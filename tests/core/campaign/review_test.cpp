@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/backend/backend_set.h"
 #include "core/backend/ref_backend.h"
 #include "core/backend/worker_backend.h"
 #include "core/base/error.h"
@@ -184,6 +185,26 @@ TEST_F(ReviewTest, TheRootIsTheFailingOp) {
       "p = max_pool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, parts=2)\n"
       "q = softmax(z)\noutput s0\noutput q\n";
   EXPECT_EQ(root(finding(beside, "split", "f32", 1), beside), "ort: max_pool");
+}
+
+// docs/bugs.md row 2 on the real ONNX Runtime, seen at an Abs after the Concat that reads the
+// merged Splits (the label a campaign gives it when no intermediate value differs): its root is
+// the Split, not "concat split".
+TEST(ReviewRoot, TheSplitMergeRootIsTheSplit) {
+  const char* graph =
+      "graph g\ninput x : f32[6]\na0, a1 = split(x, axis=0, parts=2)\n"
+      "b0, b1, b2 = split(x, axis=0, parts=3)\nc = concat(a0, b0, axis=0)\ny = abs(c)\n"
+      "output y\n";
+  FindingRecord f;
+  f.signature = {"ort", "reference", "shape/dtype mismatch", "abs", "f32", "", ""};
+  f.backend_a = "ort:O3";
+  f.backend_b = "ref";
+  f.graph_a = f.graph_b = "original";
+  f.inputs_seed = 1;
+  BackendSet set;
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return set.get(n); };
+  EXPECT_EQ(reduced_root(f, ReduceCase{.a = parse_rtg(graph), .b = {}, .pairs = {}}, {}, by_name),
+            "ort: split");
 }
 
 // A deadline that leaves time for the cheap known-bug check only still labels every finding a
