@@ -485,7 +485,7 @@ size_t merge_by_root(FindingsDb& db) {
 class DeadlineLookup {
  public:
   DeadlineLookup(const BackendLookup& lookup, Clock::time_point deadline)
-      : lookup_(lookup), deadline_(deadline) {}
+      : lookup_(lookup), deadline_(deadline), current_(deadline) {}
   DeadlineLookup(const DeadlineLookup&) = delete;
   DeadlineLookup& operator=(const DeadlineLookup&) = delete;
   ~DeadlineLookup() {
@@ -495,8 +495,14 @@ class DeadlineLookup {
   Backend& operator()(const std::string& name) {
     Backend& b = lookup_(name);
     if (bounded_.insert(&b).second)
-      b.begin_case(CaseLimits{.deadline = deadline_, .timeouts = std::nullopt});
+      b.begin_case(CaseLimits{.deadline = current_, .timeouts = std::nullopt});
     return b;
+  }
+  // Runs from now on end by `t` as well (one finding's share of the review); nullopt: by the
+  // review's deadline only. Each backend's trouble (case_trouble) starts afresh.
+  void narrow(std::optional<Clock::time_point> t) {
+    current_ = t ? std::min(*t, deadline_) : deadline_;
+    for (Backend* b : bounded_) b->begin_case(CaseLimits{.deadline = current_, .timeouts = {}});
   }
   // The backend without the review's limits set: to ask it its state.
   Backend& peek(const std::string& name) const { return lookup_(name); }
@@ -507,7 +513,7 @@ class DeadlineLookup {
 
  private:
   const BackendLookup& lookup_;
-  Clock::time_point deadline_;
+  Clock::time_point deadline_, current_;
   std::set<Backend*> bounded_;
 };
 
@@ -614,11 +620,20 @@ class Review {
   }
 
   // Phase 4: f's second opinion within its share of the time left, stored with its review.
+  // A run still going at the end of the share is stopped (its worker killed) and says nothing,
+  // so that one slow backend (onnx.reference on a large graph) cannot take every finding's time;
+  // the share is at least kOpinionSeconds, time for a worker to start.
   bool ask(const FindingRecord& f, size_t left) {
+    constexpr double kOpinionSeconds = 10;
     std::vector<std::string> asked = split_list(f.backends);
     asked.insert(asked.end(), review_.extra.begin(), review_.extra.end());
-    double share = std::min(review_.finding_seconds, bounded_.seconds_left() / left);
+    double share = std::max(kOpinionSeconds,
+                            std::min(review_.finding_seconds, bounded_.seconds_left() / left));
+    bounded_.narrow(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(share)));
     Agreement a = second_opinion(f, plan(f), warm_first(asked), by_name_, share);
+    silence_cut(a);
+    bounded_.narrow(std::nullopt);
     if (bounded_.passed()) return false;
     std::map<std::string, FindingReview> reviews = db_.reviews();
     auto it = reviews.find(f.signature.key());
@@ -651,6 +666,16 @@ class Review {
       }
     });
     return names;
+  }
+
+  // A backend whose run the finding's share cut gave no answer: it is silent, not differing.
+  void silence_cut(Agreement& a) const {
+    for (auto* names : {&a.agree, &a.differ})
+      std::erase_if(*names, [&](const std::string& name) {
+        bool cut = name != "ref" && bounded_.peek(name).case_trouble().cut;
+        if (cut) a.silent.push_back(name);
+        return cut;
+      });
   }
 
   void say(const FindingRecord& f, const std::string& what) const {
