@@ -622,17 +622,30 @@ class Review {
   // Phase 4: f's second opinion within its share of the time left, stored with its review.
   // A run still going at the end of the share is stopped (its worker killed) and says nothing,
   // so that one slow backend (onnx.reference on a large graph) cannot take every finding's time;
-  // the share is at least kOpinionSeconds, time for a worker to start.
+  // the share is at least kOpinionSeconds, time for a worker to start. A worker whose start a
+  // share cut is not started again by this review (it says nothing on the findings after):
+  // each try would take a finding's whole share.
   bool ask(const FindingRecord& f, size_t left) {
     constexpr double kOpinionSeconds = 10;
-    std::vector<std::string> asked = split_list(f.backends);
+    std::vector<std::string> asked = split_list(f.backends), unstarted;
     asked.insert(asked.end(), review_.extra.begin(), review_.extra.end());
+    std::erase_if(asked, [&](const std::string& name) {
+      if (!too_slow_.count(name)) return false;
+      unstarted.push_back(name);
+      return true;
+    });
+    std::set<std::string> cold;
+    for (const std::string& name : asked)
+      if (!ready(name)) cold.insert(name);
     double share = std::max(kOpinionSeconds,
                             std::min(review_.finding_seconds, bounded_.seconds_left() / left));
     bounded_.narrow(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(share)));
     Agreement a = second_opinion(f, plan(f), warm_first(asked), by_name_, share);
     silence_cut(a);
+    for (const std::string& name : cold)
+      if (was_cut(name)) too_slow_.insert(name);
+    a.silent.insert(a.silent.end(), unstarted.begin(), unstarted.end());
     bounded_.narrow(std::nullopt);
     if (bounded_.passed()) return false;
     std::map<std::string, FindingReview> reviews = db_.reviews();
@@ -658,21 +671,36 @@ class Review {
   // opinion costs, so the share of a finding goes to answers before new starts.
   std::vector<std::string> warm_first(std::vector<std::string> names) const {
     std::stable_partition(names.begin(), names.end(), [&](const std::string& name) {
-      if (signature_family(name) == kSecondReference) return true;
-      try {
-        return bounded_.peek(name).info().state == "ready";
-      } catch (const Error&) {
-        return false;
-      }
+      return signature_family(name) == kSecondReference || ready(name);
     });
     return names;
+  }
+
+  // Whether the finding's share cut a run (or the start) of a backend.
+  bool was_cut(const std::string& name) const {
+    if (name == "ref") return false;
+    try {
+      return bounded_.peek(name).case_trouble().cut;
+    } catch (const Error&) {
+      return false;  // not one the lookup knows: it was never asked
+    }
+  }
+
+  // Whether a backend's worker runs (the reference, in process, always does).
+  bool ready(const std::string& name) const {
+    if (name == "ref") return true;
+    try {
+      return bounded_.peek(name).info().state == "ready";
+    } catch (const Error&) {
+      return false;
+    }
   }
 
   // A backend whose run the finding's share cut gave no answer: it is silent, not differing.
   void silence_cut(Agreement& a) const {
     for (auto* names : {&a.agree, &a.differ})
       std::erase_if(*names, [&](const std::string& name) {
-        bool cut = name != "ref" && bounded_.peek(name).case_trouble().cut;
+        bool cut = was_cut(name);
         if (cut) a.silent.push_back(name);
         return cut;
       });
@@ -689,6 +717,7 @@ class Review {
   BackendLookup by_name_;
   std::vector<KnownRoot> roots_;      // every root not disputed, for the next findings
   std::vector<KnownRoot> new_roots_;  // those this review's reductions found
+  std::set<std::string> too_slow_;    // backends whose worker start a finding's share cut
   ReviewStats stats_;
 };
 
