@@ -832,7 +832,8 @@ ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOpti
   } else if (review.opinion) {
     unasked.insert(unasked.end(), todo.begin(), todo.end());
   }
-  // 4. Second opinions.
+  // 4. Second opinions, the most frequent first (those of an earlier review's among them).
+  most_seen(unasked);
   if (review.opinion)
     run.phase("second opinion", unasked,
               [&](const FindingRecord& f, size_t left) { return run.ask(f, left); });
