@@ -321,13 +321,14 @@ class ProgressDisplay {
     status_.running = false;
     s_.publish_campaign(status_);
   }
-  // Before the k-th of n findings the review takes; `ends_by`: when the review stops at the
-  // latest, in seconds since the command started (the progress line's clock counts the same).
-  void reviewing(size_t k, size_t n, double ends_by) {
+  // Before the k-th of the n findings a phase of the review takes; `ends_by`: when the review
+  // stops at the latest, in seconds since the command started (the progress line's clock counts
+  // the same).
+  void reviewing(const std::string& phase, size_t k, size_t n, double ends_by) {
     status_.review = fmt::format("reviewing {}/{}", k, n);
     s_.publish_campaign(status_);
-    out_.progress(fmt::format("{} new findings (second opinion, reduction), ends by {:.0f} s",
-                              status_.review, ends_by));
+    out_.progress(
+        fmt::format("{} new findings ({}), ends by {:.0f} s", status_.review, phase, ends_by));
   }
   void review_done() {
     status_.review.clear();
@@ -441,17 +442,23 @@ void review_findings(Session& s, FindingsDb& db, int64_t campaign, const Campaig
       out.print("  review {}", terminal_name(line));
     };
   double ends_by = budget.elapsed() + review.seconds;
-  review.starting = [&](size_t k, size_t n) { progress.reviewing(k, n, ends_by); };
+  review.starting = [&](const std::string& phase, size_t k, size_t n) {
+    progress.reviewing(phase, k, n, ends_by);
+  };
   ReviewStats r = review_campaign(
       db, campaign, o, [&](const std::string& name) -> Backend& { return s.backends().get(name); },
       review);
   progress.review_done();
-  if (r.reviewed == 0 && r.known == 0 && r.left == 0) return;
+  if (r.reviewed == 0 && r.known == 0 && r.left == 0 && r.unasked == 0) return;
   out.print(
       "review: {} findings, {} of known bugs, {} reference disputed, {} reduced, {} merged into "
       "others{}",
       r.reviewed + r.known, r.known, r.disputed, r.reduced, r.merged,
       r.left ? fmt::format("; {} left for lack of time (`fuzz --resume` goes on)", r.left) : "");
+  if (r.unasked)
+    out.print("review: {} without a second opinion for lack of time (`fuzz --resume` asks)",
+              r.unasked);
+  if (!quiet) out.print("review phases: {}", r.phases_line());
 }
 
 void run_fuzz(Session& s, const Args& args, Output& out) {
@@ -655,7 +662,7 @@ void register_fuzz_commands(CommandRegistry& r) {
        {"--no-opinion", "", "no second opinion on the new findings"},
        {"--no-reduce", "", "do not reduce the new findings"},
        {"--review-time", "S",
-        "a deadline for the second opinions and reductions at the end (default 120; with "
+        "a deadline for the review at the end (default 120; with "
         "--time, also what the cases left of it)"},
        {"--include-known", "",
         "draw the trigger patterns of known bugs as often as the rest (default: less)"}});
@@ -688,12 +695,15 @@ void register_fuzz_commands(CommandRegistry& r) {
              "the review, and the findings left unreviewed say so. Ctrl-C ends after the case\n"
              "in flight; every\n"
              "finished case is in the database (one transaction each). Without --time or\n"
-             "--cases it runs until Ctrl-C. At the end each new distinct finding gets a\n"
-             "second opinion (its case run on onnx-ref and every installed family: who agrees\n"
-             "with whom; \"reference disputed\" when the two references disagree) and is\n"
-             "reduced, most frequent first, until the --review-time deadline (a run still going\n"
-             "then is stopped; its finding is left for --resume); findings whose reduced graphs\n"
-             "share a root merge into one. A finding that a known bug explains (docs/bugs.md's\n"
+             "--cases it runs until Ctrl-C. At the end the new distinct findings are reviewed\n"
+             "in phases over all of them, cheapest first, until the --review-time deadline:\n"
+             "the known-bug check, the roots found before, a reduction of the rest (most\n"
+             "frequent first, each within its share of the time), then a second opinion (its\n"
+             "case run on onnx-ref and every installed family, running workers first: who\n"
+             "agrees with whom; \"reference disputed\" when the two references disagree) and\n"
+             "the guilty passes. A run still going at the deadline is stopped and what is left\n"
+             "stays for --resume; findings whose reduced graphs share a root (the backend and\n"
+             "the failing op) merge into one. A finding that a known bug explains (docs/bugs.md's\n"
              "library, or a root added with `findings known add`) is labelled so when first\n"
              "recorded and not reviewed again; the known bugs' trigger patterns are drawn less\n"
              "unless --include-known. --resume shows the worker commands of attached\n"

@@ -241,18 +241,6 @@ std::set<std::string> ops_upstream_of(const Graph& g, const std::string& op) {
   return ops;
 }
 
-}  // namespace
-
-std::string reduced_root(const FindingRecord& f, const Graph& reduced) {
-  // An output the failure does not read (a softmax the reducer kept beside ORT's MaxPool) is no
-  // part of the root.
-  std::set<std::string> ops = ops_upstream_of(reduced, f.signature.op);
-  if (ops.size() > 1) ops.erase(f.signature.op);
-  return fmt::format("{}: {}", f.signature.family, fmt::join(ops, " "));
-}
-
-namespace {
-
 // The failure of f as the reducer checks it, on inputs drawn by `plan`.
 ReduceTarget failure_of(const FindingRecord& f, const InputPlan& plan) {
   // A failed run's text class is the campaign's own numbering; the reducer asks for the rest.
@@ -344,6 +332,40 @@ Graph fed_from_reference(const Graph& g, const NodeFilter& cut_here, InputPlan& 
   return cut;
 }
 
+// How f's failure shows on `graphs` with the values of the nodes `cut` selects fed from the
+// reference, on the inputs `inputs.fixed`: each graph alone against the reference (the same
+// backends, no pair to agree with). SameFailure when one graph shows it, Passes when all pass.
+CheckOutcome outcome_when_fed(const FindingRecord& f, const std::vector<Graph>& graphs,
+                              const NodeFilter& cut, const InputPlan& inputs,
+                              const BackendLookup& lookup) {
+  ReduceTarget target = failure_of(f, inputs);
+  if (target.oracle == Oracle::Equivalence) target.backend_b = "ref";
+  CheckOutcome outcome = CheckOutcome::Passes;
+  for (const Graph& g : graphs) {
+    ReduceCase c;
+    target.inputs = inputs;
+    c.a = fed_from_reference(g, cut, target.inputs);
+    CheckOutcome o = check_case(c, target, lookup);
+    if (o == CheckOutcome::SameFailure) return o;
+    if (o != CheckOutcome::Passes) outcome = o;
+  }
+  return outcome;
+}
+
+// The nodes of g's failing slice in g's (topological) order: upstream first.
+std::vector<const Node*> upstream_first(const Graph& g, const std::string& op) {
+  std::vector<const Node*> slice = failing_slice(g, op);
+  std::sort(slice.begin(), slice.end());  // g.nodes is one array in topological order
+  return slice;
+}
+
+// The first named output of a node: what a cut keys it by in each graph of a case.
+std::string first_output(const Node& n) {
+  for (const std::string& out : n.outputs)
+    if (!out.empty()) return out;
+  return "";
+}
+
 }  // namespace
 
 bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPlan& plan,
@@ -357,16 +379,39 @@ bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPla
   }
   InputPlan inputs = plan;
   inputs.fixed = generate_inputs(*finding_graph(f, "original"), f.inputs_seed, nullptr, plan);
-  // Each graph alone against the reference: the same backends, no pair to agree with.
-  ReduceTarget target = failure_of(f, inputs);
-  if (target.oracle == Oracle::Equivalence) target.backend_b = "ref";
-  for (const Graph& g : graphs) {
-    ReduceCase c;
-    target.inputs = inputs;
-    c.a = fed_from_reference(g, cut, target.inputs);
-    if (check_case(c, target, lookup) != CheckOutcome::Passes) return false;
+  return outcome_when_fed(f, graphs, cut, inputs, lookup) == CheckOutcome::Passes;
+}
+
+std::string reduced_root(const FindingRecord& f, const ReduceCase& reduced, const InputPlan& plan,
+                         const BackendLookup& lookup) {
+  std::vector<const Node*> slice = upstream_first(reduced.a, f.signature.op);
+  std::vector<Graph> graphs{reduced.a};
+  if (reduced.b) graphs.push_back(*reduced.b);
+  // The reducer's inputs: drawn from the graph it compares against, with the finding's seed.
+  InputPlan inputs = plan;
+  inputs.fixed = generate_inputs(graphs.back(), f.inputs_seed, nullptr, plan);
+  // Feeds the slice from the reference node by node, upstream first: the failing op is the
+  // first whose feeding makes the failure go, or the last one when feeding all that is upstream
+  // of it leaves it failing (the op computes it wrong from exact values). The nodes are keyed
+  // by output name, which an equivalence finding's two graphs share.
+  std::set<std::string> fed;
+  auto cut = [&](const Graph&, const Node& n) { return fed.count(first_output(n)) > 0; };
+  const Node* failing = slice.empty() ? nullptr : slice.back();
+  for (size_t k = 0; k + 1 < slice.size(); ++k) {
+    fed.insert(first_output(*slice[k]));
+    CheckOutcome o = CheckOutcome::Other;
+    try {
+      o = outcome_when_fed(f, graphs, cut, inputs, lookup);
+    } catch (const Error&) {
+      // A cut graph that does not run (a graph output made an input) tells nothing.
+    }
+    if (o == CheckOutcome::SameFailure) continue;
+    failing = o == CheckOutcome::Passes ? slice[k] : nullptr;
+    break;
   }
-  return true;
+  if (failing) return fmt::format("{}: {}", f.signature.family, failing->op);
+  return fmt::format("{}: {}", f.signature.family,
+                     fmt::join(ops_upstream_of(reduced.a, f.signature.op), " "));
 }
 
 bool still_fails(const FindingRecord& f, const InputPlan& plan, const BackendLookup& lookup) {
@@ -440,7 +485,7 @@ size_t merge_by_root(FindingsDb& db) {
 class DeadlineLookup {
  public:
   DeadlineLookup(const BackendLookup& lookup, Clock::time_point deadline)
-      : lookup_(lookup), deadline_(deadline) {}
+      : lookup_(lookup), deadline_(deadline), current_(deadline) {}
   DeadlineLookup(const DeadlineLookup&) = delete;
   DeadlineLookup& operator=(const DeadlineLookup&) = delete;
   ~DeadlineLookup() {
@@ -450,9 +495,17 @@ class DeadlineLookup {
   Backend& operator()(const std::string& name) {
     Backend& b = lookup_(name);
     if (bounded_.insert(&b).second)
-      b.begin_case(CaseLimits{.deadline = deadline_, .timeouts = std::nullopt});
+      b.begin_case(CaseLimits{.deadline = current_, .timeouts = std::nullopt});
     return b;
   }
+  // Runs from now on end by `t` as well (one finding's share of the review); nullopt: by the
+  // review's deadline only. Each backend's trouble (case_trouble) starts afresh.
+  void narrow(std::optional<Clock::time_point> t) {
+    current_ = t ? std::min(*t, deadline_) : deadline_;
+    for (Backend* b : bounded_) b->begin_case(CaseLimits{.deadline = current_, .timeouts = {}});
+  }
+  // The backend without the review's limits set: to ask it its state.
+  Backend& peek(const std::string& name) const { return lookup_(name); }
   bool passed() const { return Clock::now() >= deadline_; }
   double seconds_left() const {
     return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
@@ -460,123 +513,346 @@ class DeadlineLookup {
 
  private:
   const BackendLookup& lookup_;
-  Clock::time_point deadline_;
+  Clock::time_point deadline_, current_;
   std::set<Backend*> bounded_;
+};
+
+// One review's state across its phases: the deadline, the findings' input plans, the roots so
+// far, and each phase's time.
+class Review {
+ public:
+  Review(FindingsDb& db, const CampaignOptions& options, const BackendLookup& lookup,
+         const ReviewOptions& review)
+      : db_(db),
+        options_(options),
+        review_(review),
+        bounded_(lookup, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(review.seconds))),
+        by_name_([this](const std::string& name) -> Backend& { return bounded_(name); }),
+        roots_(known_roots(db.reviews())) {}
+
+  ReviewStats& stats() { return stats_; }
+  const BackendLookup& lookup() const { return by_name_; }
+  const DeadlineLookup& bounded() const { return bounded_; }
+
+  bool stopped() const { return (review_.cancel && review_.cancel->load()) || bounded_.passed(); }
+
+  // Runs `settle` on each finding of `todo` in order until the deadline (or `until`), with the
+  // number of findings left to take (itself included). Those it settles (returns true for) leave
+  // todo; the rest stay, those it took first. Returns how many it took and did not settle. A
+  // phase with nothing to take is not recorded.
+  size_t phase(const std::string& name, std::vector<FindingRecord>& todo,
+               const std::function<bool(const FindingRecord&, size_t left)>& settle,
+               std::optional<Clock::time_point> until = std::nullopt) {
+    if (todo.empty()) return 0;
+    ReviewPhase p{name, 0, 0, 0};
+    auto start = Clock::now();
+    std::vector<FindingRecord> kept;
+    for (size_t k = 0; k < todo.size(); ++k) {
+      if (stopped() || (until && Clock::now() >= *until)) {
+        kept.insert(kept.end(), todo.begin() + static_cast<std::ptrdiff_t>(k), todo.end());
+        break;
+      }
+      if (review_.starting) review_.starting(name, k + 1, todo.size());
+      ++p.taken;
+      if (settle(todo[k], todo.size() - k))
+        ++p.settled;
+      else
+        kept.push_back(std::move(todo[k]));
+    }
+    todo = std::move(kept);
+    p.seconds = seconds_since(start);
+    stats_.phases.push_back(p);
+    return p.taken - p.settled;
+  }
+
+  // Phase 1: the label of the known bug that explains f, stored; empty for none.
+  std::string known_label(KnownBugCheck& known, const FindingRecord& f) {
+    std::string label = known.explain(f, plan(f));
+    if (label.empty()) return label;
+    db_.set_known(f.signature.key(), label);
+    ++stats_.known;
+    say(f, "; known: " + label);
+    return label;
+  }
+
+  // Phases 2 and 3: whether a root found before explains f; it takes that root then.
+  bool takes_root(const FindingRecord& f, const std::vector<KnownRoot>& roots) {
+    std::optional<std::string> root = explaining_root(f, roots, plan(f), by_name_);
+    if (!root) return false;
+    FindingReview r;
+    r.root = *root;
+    db_.set_review(f.signature.key(), r);
+    ++stats_.reviewed;
+    say(f, fmt::format("; goes with the values of '{}' fed from the reference", *root));
+    return true;
+  }
+
+  // Phase 3: f reduced within its share of the time until `until`, with `left` findings
+  // (itself included) to share it; a root another reduction found this time is tried first.
+  bool reduce(const FindingRecord& f, size_t left, Clock::time_point until) {
+    if (!new_roots_.empty() && takes_root(f, new_roots_)) return true;
+    double seconds_left = std::chrono::duration<double>(until - Clock::now()).count();
+    double share = std::min(review_.finding_seconds, std::max(1.0, seconds_left / left));
+    InputPlan p = plan(f);
+    FindingReview r;
+    std::string line;
+    if (auto reduced = reduce_finding(f, p, by_name_, share, review_.cancel)) {
+      r.reduced = print_rtg(reduced->smallest.a);
+      if (reduced->smallest.b) r.reduced_b = print_rtg(*reduced->smallest.b);
+      r.root = reduced_root(f, reduced->smallest, p, by_name_);
+      line = fmt::format("; reduced {} -> {} nodes, root {}", reduced->start_nodes,
+                         reduced->smallest.nodes(), r.root);
+    } else {
+      line = "; not reduced (the failure does not show again alone)";
+    }
+    // A finding the deadline cut short was not fully reduced: it is left for --resume.
+    if (bounded_.passed()) return false;
+    if (!r.root.empty()) {
+      add_root(roots_, r.root);
+      add_root(new_roots_, r.root);
+      ++stats_.reduced;
+    }
+    db_.set_review(f.signature.key(), r);
+    ++stats_.reviewed;
+    say(f, line);
+    return true;
+  }
+
+  // Phase 4: f's second opinion within its share of the time left, stored with its review.
+  // A run still going at the end of the share is stopped (its worker killed) and says nothing,
+  // so that one slow backend (onnx.reference on a large graph) cannot take every finding's time;
+  // the share is at least kOpinionSeconds, time for a worker to start. A worker whose start a
+  // share cut is not started again by this review (it says nothing on the findings after):
+  // each try would take a finding's whole share.
+  bool ask(const FindingRecord& f, size_t left) {
+    constexpr double kOpinionSeconds = 10;
+    std::vector<std::string> asked = split_list(f.backends), unstarted;
+    asked.insert(asked.end(), review_.extra.begin(), review_.extra.end());
+    std::erase_if(asked, [&](const std::string& name) {
+      if (!too_slow_.count(name)) return false;
+      unstarted.push_back(name);
+      return true;
+    });
+    std::set<std::string> cold;
+    for (const std::string& name : asked)
+      if (!ready(name)) cold.insert(name);
+    double share = std::max(kOpinionSeconds,
+                            std::min(review_.finding_seconds, bounded_.seconds_left() / left));
+    bounded_.narrow(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(share)));
+    Agreement a = second_opinion(f, plan(f), warm_first(asked), by_name_, share);
+    silence_cut(a);
+    for (const std::string& name : cold)
+      if (was_cut(name)) too_slow_.insert(name);
+    a.silent.insert(a.silent.end(), unstarted.begin(), unstarted.end());
+    bounded_.narrow(std::nullopt);
+    if (bounded_.passed()) return false;
+    std::map<std::string, FindingReview> reviews = db_.reviews();
+    auto it = reviews.find(f.signature.key());
+    bool fresh = it == reviews.end();
+    FindingReview r = fresh ? FindingReview{} : it->second;
+    r.agreement = a.to_json();
+    r.disputed = a.disputed;
+    stats_.disputed += a.disputed;
+    db_.set_review(f.signature.key(), r);
+    stats_.reviewed += fresh;
+    say(f, ": " + a.str());
+    return true;
+  }
+
+  const std::vector<KnownRoot>& roots() const { return roots_; }
+
+ private:
+  InputPlan plan(const FindingRecord& f) const { return case_input_plan(options_, f.case_seed); }
+
+  // The opinion's backends with those whose workers run already first, each in its order
+  // (onnx-ref, which decides a dispute, leads the rest): a worker's start is most of what an
+  // opinion costs, so the share of a finding goes to answers before new starts.
+  std::vector<std::string> warm_first(std::vector<std::string> names) const {
+    std::stable_partition(names.begin(), names.end(), [&](const std::string& name) {
+      return signature_family(name) == kSecondReference || ready(name);
+    });
+    return names;
+  }
+
+  // Whether the finding's share cut a run (or the start) of a backend.
+  bool was_cut(const std::string& name) const {
+    if (name == "ref") return false;
+    try {
+      return bounded_.peek(name).case_trouble().cut;
+    } catch (const Error&) {
+      return false;  // not one the lookup knows: it was never asked
+    }
+  }
+
+  // Whether a backend's worker runs (the reference, in process, always does).
+  bool ready(const std::string& name) const {
+    if (name == "ref") return true;
+    try {
+      return bounded_.peek(name).info().state == "ready";
+    } catch (const Error&) {
+      return false;
+    }
+  }
+
+  // A backend whose run the finding's share cut gave no answer: it is silent, not differing.
+  void silence_cut(Agreement& a) const {
+    for (auto* names : {&a.agree, &a.differ})
+      std::erase_if(*names, [&](const std::string& name) {
+        bool cut = was_cut(name);
+        if (cut) a.silent.push_back(name);
+        return cut;
+      });
+  }
+
+  void say(const FindingRecord& f, const std::string& what) const {
+    if (review_.progress) review_.progress(fmt::format("#{} {}{}", f.id, f.signature.str(), what));
+  }
+
+  FindingsDb& db_;
+  const CampaignOptions& options_;
+  const ReviewOptions& review_;
+  DeadlineLookup bounded_;
+  BackendLookup by_name_;
+  std::vector<KnownRoot> roots_;      // every root not disputed, for the next findings
+  std::vector<KnownRoot> new_roots_;  // those this review's reductions found
+  std::set<std::string> too_slow_;    // backends whose worker start a finding's share cut
+  ReviewStats stats_;
 };
 
 // The review's time left names the passes of the findings it reviewed now, then of those it
 // found known (a blame is a dozen compares: it comes after every finding had its review; a known
 // bug's pass confirms its label). A search the deadline cuts keeps the passes found so far,
 // marked not minimal.
-void blame_reviewed(FindingsDb& db, const std::vector<FindingRecord>& reviewed,
-                    const BackendLookup& lookup, const DeadlineLookup& bounded,
-                    const ReviewOptions& review) {
+ReviewPhase blame_reviewed(FindingsDb& db, const std::vector<FindingRecord>& reviewed,
+                           const BackendLookup& lookup, const DeadlineLookup& bounded,
+                           const ReviewOptions& review) {
+  ReviewPhase phase{"passes", 0, 0, 0};
+  auto start = Clock::now();
   std::map<std::string, FindingReview> reviews = db.reviews();
   std::map<std::string, PassBlame> blames = db.blames();
   for (const FindingRecord& f : reviewed) {
-    if ((review.cancel && review.cancel->load()) || bounded.passed()) return;
+    if ((review.cancel && review.cancel->load()) || bounded.passed()) break;
     auto r = reviews.find(f.signature.key());
     bool known = !f.known.empty();
     if ((!known && (r == reviews.end() || r->second.disputed)) || blames.count(f.signature.key()) ||
         !find_pass_switches(f.backend_a))
       continue;
+    ++phase.taken;
     try {
       PassBlame b = blame_finding(db, f, lookup,
                                   {.seconds = bounded.seconds_left(), .cancel = review.cancel});
       db.set_blame(f.signature.key(), b);
+      ++phase.settled;
       if (review.progress) review.progress(fmt::format("#{} pass {}", f.id, blame_text(b)));
     } catch (const Error&) {
       // A backend that is not a worker here, or a finding that no longer shows: no pass named.
     }
   }
+  phase.seconds = seconds_since(start);
+  return phase;
+}
+
+// Whether a stored review still wants its second opinion: one the reduction settled (reduced,
+// or found not to fail again) before the deadline stopped the opinions. A finding that took a
+// root found before needs none: that root's finding had it.
+bool wants_opinion(const FindingReview& r) {
+  return r.agreement.empty() && (r.root.empty() || !r.reduced.empty());
 }
 
 }  // namespace
 
+std::string ReviewStats::phases_line() const {
+  std::vector<std::string> parts;
+  for (const ReviewPhase& p : phases)
+    parts.push_back(
+        fmt::format("{} {:.1f} s ({} taken, {} settled)", p.name, p.seconds, p.taken, p.settled));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
                             const BackendLookup& lookup, const ReviewOptions& review) {
-  ReviewStats stats;
+  Review run(db, options, lookup, review);
+  ReviewStats& stats = run.stats();
   std::map<std::string, FindingReview> done = db.reviews();
-  std::vector<FindingRecord> todo;
-  // A finding a known bug explains was reviewed when it was recorded.
-  for (FindingRecord& f : db.findings())
-    if (f.campaign == campaign && reviewable(f) && f.known.empty() &&
-        !done.count(f.signature.key()))
+  std::vector<FindingRecord> todo, unasked;
+  // A finding a known bug explains was reviewed when it was recorded; one reviewed before but
+  // left without its second opinion gets it in phase 4.
+  for (FindingRecord& f : db.findings()) {
+    if (f.campaign != campaign || !reviewable(f) || !f.known.empty()) continue;
+    auto r = done.find(f.signature.key());
+    if (r == done.end())
       todo.push_back(std::move(f));
-  std::stable_sort(todo.begin(), todo.end(), [](const FindingRecord& a, const FindingRecord& b) {
-    return a.count > b.count;
-  });
-  std::vector<KnownRoot> roots = known_roots(done);
-  DeadlineLookup bounded(lookup, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                    std::chrono::duration<double>(review.seconds)));
-  BackendLookup by_name = [&](const std::string& name) -> Backend& { return bounded(name); };
-  // Known bugs first (a run or two each): for findings recorded before the check could tell,
-  // and roots added since.
-  KnownBugCheck known(known_bugs(db), by_name);
-  std::vector<FindingRecord> found_known;
-  for (size_t k = 0; k < todo.size(); ++k) {
-    const FindingRecord& f = todo[k];
-    if ((review.cancel && review.cancel->load()) || bounded.passed()) {
-      ++stats.left;
-      continue;
-    }
-    if (review.starting) review.starting(k + 1, todo.size());
-    InputPlan plan = case_input_plan(options, f.case_seed);
-    FindingReview r;
-    std::string line = fmt::format("#{} {}", f.id, f.signature.str());
-    if (std::string label = known.explain(f, plan); !label.empty()) {
-      db.set_known(f.signature.key(), label);
-      found_known.push_back(f);
-      found_known.back().known = label;
-      ++stats.known;
-      if (review.progress) review.progress(line + "; known: " + label);
-      continue;
-    }
-    if (review.reduce)
-      if (std::optional<std::string> root = explaining_root(f, roots, plan, by_name)) {
-        r.root = *root;
-        db.set_review(f.signature.key(), r);
-        ++stats.reviewed;
-        if (review.progress)
-          review.progress(
-              line + fmt::format("; goes with the values of '{}' fed from the reference", *root));
-        continue;
-      }
-    if (review.opinion) {
-      std::vector<std::string> asked;
-      for (const auto& b : split_list(f.backends)) asked.push_back(b);
-      asked.insert(asked.end(), review.extra.begin(), review.extra.end());
-      Agreement a = second_opinion(f, plan, asked, by_name, review.finding_seconds);
-      r.agreement = a.to_json();
-      r.disputed = a.disputed;
-      stats.disputed += a.disputed;
-      line += ": " + a.str();
-    }
-    if (review.reduce && !r.disputed) {
-      if (auto reduced = reduce_finding(f, plan, by_name, review.finding_seconds, review.cancel)) {
-        r.reduced = print_rtg(reduced->smallest.a);
-        if (reduced->smallest.b) r.reduced_b = print_rtg(*reduced->smallest.b);
-        r.root = reduced_root(f, reduced->smallest.a);
-        add_root(roots, r.root);
-        ++stats.reduced;
-        line += fmt::format("; reduced {} -> {} nodes", reduced->start_nodes,
-                            reduced->smallest.nodes());
-      } else {
-        line += "; not reduced (the failure does not show again alone)";
-      }
-    }
-    // A finding the deadline cut short was not fully asked about: it is left for --resume.
-    if (bounded.passed()) {
-      ++stats.left;
-      continue;
-    }
-    db.set_review(f.signature.key(), r);
-    ++stats.reviewed;
-    if (review.progress) review.progress(line);
+    else if (review.opinion && wants_opinion(r->second))
+      unasked.push_back(std::move(f));
   }
-  // The known ones last (in todo they are unlabelled and have no review: passed over there).
-  todo.insert(todo.end(), found_known.begin(), found_known.end());
-  blame_reviewed(db, todo, by_name, bounded, review);
+  auto most_seen = [](std::vector<FindingRecord>& v) {
+    std::stable_sort(v.begin(), v.end(), [](const FindingRecord& a, const FindingRecord& b) {
+      return a.count > b.count;
+    });
+  };
+  most_seen(todo);
+  most_seen(unasked);
+  const size_t total = todo.size();
+  // 1. Known bugs (a run or two each): for findings recorded before the check could tell, and
+  // roots added since.
+  KnownBugCheck known(known_bugs(db), run.lookup());
+  std::vector<FindingRecord> found_known;
+  size_t checked = run.phase("known bugs", todo, [&](const FindingRecord& f, size_t) {
+    std::string label = run.known_label(known, f);
+    if (label.empty()) return false;
+    found_known.push_back(f);
+    found_known.back().known = label;
+    return true;
+  });
+  std::vector<FindingRecord> reviewed = todo;  // each unknown one, for the passes
+  if (review.reduce) {
+    // 2. The roots of earlier reviews (a run per root).
+    std::vector<KnownRoot> roots = run.roots();
+    if (!roots.empty())
+      run.phase("roots", todo,
+                [&](const FindingRecord& f, size_t) { return run.takes_root(f, roots); });
+    // 3. Reductions, leaving the opinions a quarter of the time left.
+    Clock::time_point until = Clock::now();
+    if (!todo.empty()) {
+      double share = run.bounded().seconds_left() * (review.opinion ? 0.75 : 1.0);
+      until += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share));
+    }
+    std::vector<FindingRecord> reducing = todo;
+    run.phase(
+        "reduction", reducing,
+        [&](const FindingRecord& f, size_t left) { return run.reduce(f, left, until); }, until);
+    // Those the reduction left stay without a review; the others want their opinion.
+    for (const FindingRecord& f : todo)
+      if (std::none_of(reducing.begin(), reducing.end(),
+                       [&](const FindingRecord& r) { return r.id == f.id; }) &&
+          review.opinion && wants_opinion(db.reviews()[f.signature.key()]))
+        unasked.push_back(f);
+  } else if (review.opinion) {
+    unasked.insert(unasked.end(), todo.begin(), todo.end());
+  }
+  // 4. Second opinions, the most frequent first (those of an earlier review's among them).
+  most_seen(unasked);
+  if (review.opinion)
+    run.phase("second opinion", unasked,
+              [&](const FindingRecord& f, size_t left) { return run.ask(f, left); });
+  if (!review.opinion && !review.reduce) {
+    // Nothing to ask: the review of each finding checked is that no known bug explains it.
+    for (size_t k = 0; k < checked; ++k) {
+      db.set_review(reviewed[k].signature.key(), FindingReview{});
+      ++stats.reviewed;
+    }
+  }
+  std::map<std::string, FindingReview> now = db.reviews();
+  size_t settled = 0;
+  for (const FindingRecord& f : reviewed) settled += now.count(f.signature.key());
+  stats.left = total - stats.known - settled;
+  for (const FindingRecord& f : unasked) stats.unasked += now.count(f.signature.key());
+  // 5. The passes: the known ones last (a known bug's pass only confirms its label).
+  reviewed.insert(reviewed.end(), found_known.begin(), found_known.end());
+  ReviewPhase passes = blame_reviewed(db, reviewed, run.lookup(), run.bounded(), review);
+  if (passes.taken) stats.phases.push_back(passes);
   stats.merged = merge_by_root(db);
   return stats;
 }

@@ -1,6 +1,6 @@
-// The end of a campaign: each new distinct finding gets a second opinion and is reduced, and the
-// findings whose reduced graphs come down to one root merge into one (issue 22: a finding a
-// compiler maintainer would accept).
+// The end of a campaign: each new distinct finding is checked against the known bugs, reduced
+// and given a second opinion, and the findings whose reduced graphs come down to one root merge
+// into one (issue 22: a finding a compiler maintainer would accept).
 //
 // Second opinion: the finding's graph under test runs, on the inputs of its case, on onnx-ref
 // (ONNX's own reference), on every backend the campaign compared, and on the default mode of
@@ -10,10 +10,11 @@
 // and it is not counted as a compiler bug.
 //
 // Reduction: core/compare/reduce.h, the same failure, bounded in time. The root of a reduced
-// graph is its backend family and the ops left besides the one the signature names (the op
-// whose value differs or that the error names): ORT's MaxPool length bug reduced under a Split
-// error, a Clip error and a Reshape error has the root "ort: max_pool" each time. Findings with
-// one root merge into the oldest (the others keep their rows and name it).
+// graph is its backend family and its failing op: the op whose values go wrong although every
+// value upstream of it comes from the reference (ORT's MaxPool length bug reduced under a Split
+// error, a Clip error and a Reshape error has the root "ort: max_pool" each time; its ReduceSum
+// of i64 after a CumSum has "ort: reduce_sum"). Findings with one root merge into the oldest
+// (the others keep their rows and name it).
 #pragma once
 
 #include <atomic>
@@ -54,8 +55,11 @@ Agreement second_opinion(const FindingRecord& f, const InputPlan& plan,
                          const std::vector<std::string>& backends, const BackendLookup& lookup,
                          double seconds);
 
-// The root of a finding's reduced graph (see above).
-std::string reduced_root(const FindingRecord& f, const Graph& reduced);
+// The root of a finding's reduced case (see above), found with a run or two per node of its
+// failing slice; `plan` is the finding's input plan. With no node found so (a cut graph that
+// does not run), the ops of the failing slice.
+std::string reduced_root(const FindingRecord& f, const ReduceCase& reduced, const InputPlan& plan,
+                         const BackendLookup& lookup);
 
 // One of a finding's graphs: the original, or a variant by name; nullopt when it has none.
 std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name);
@@ -79,28 +83,49 @@ bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPla
 struct ReviewOptions {
   bool opinion = true, reduce = true;
   double seconds = 120;            // for the whole review; findings left over stay unreviewed
-  double finding_seconds = 30;     // per finding: reduction's limit, and the opinion's
+  double finding_seconds = 30;     // per finding at most: reduction's limit, and the opinion's
   std::vector<std::string> extra;  // opinion_backends() of the campaign
   const std::atomic<bool>* cancel = nullptr;
-  std::function<void(const std::string&)> progress;  // one line per reviewed finding
-  // Before the k-th (from 1) of the n findings to review, for a "reviewing k/N" display.
-  std::function<void(size_t k, size_t n)> starting;
+  std::function<void(const std::string&)> progress;  // one line per finding a phase settles
+  // Before the k-th (from 1) of the n findings a phase takes, for a "reviewing k/N" display.
+  std::function<void(const std::string& phase, size_t k, size_t n)> starting;
+};
+
+// What one phase of a review did: its name, its seconds, how many findings it took and settled.
+struct ReviewPhase {
+  std::string name;
+  double seconds = 0;
+  size_t taken = 0, settled = 0;
 };
 
 struct ReviewStats {
   size_t reviewed = 0, left = 0;  // reviewed now; new findings left for lack of time
   size_t disputed = 0, reduced = 0;
-  size_t merged = 0;  // findings merged into another this time
-  size_t known = 0;   // found explained by a known bug now (core/campaign/known_bugs.h)
+  size_t merged = 0;   // findings merged into another this time
+  size_t known = 0;    // found explained by a known bug now (core/campaign/known_bugs.h)
+  size_t unasked = 0;  // reviewed, but left without a second opinion for lack of time
+  std::vector<ReviewPhase> phases;  // in the order they ran
+
+  // "known bugs 3.1 s (28 taken, 27 settled), roots 0.4 s (1, 0), ..."
+  std::string phases_line() const;
 };
 
-// Reviews the findings this campaign recorded first that have no review yet and no known bug
-// explains (most frequent first): each is checked against the known bugs first (a finding one
-// explains is labelled so, as a campaign does when it records it), and only the rest get a
-// second opinion and a reduction. With time left, names the passes (core/campaign/blame.h) of
-// those it reviewed and did not find disputed, then of those it found known, on backends whose
-// families declare pass switches, in the same order; then merges findings with one root. Backends that the lookup
-// does not know say nothing.
+// Reviews the findings this campaign recorded first that have no review yet and that no known
+// bug explains, in phases over all of them, cheapest first, each stopping at the deadline:
+//   1. the known-bug check (a finding one explains is labelled so, as a campaign does when it
+//      records it);
+//   2. with reduction, the roots found before: a finding whose failure goes when a root's ops
+//      are fed from the reference takes that root (a run per root);
+//   3. with reduction, the rest are reduced, most frequent first, each within its share of the
+//      time left (at most finding_seconds), so one slow finding cannot take the others' time;
+//      a finding another reduced root explains takes it instead;
+//   4. the second opinion of the findings reduced (or found not to fail again), each within its
+//      share, asking first the backends whose workers already run;
+//   5. with time left, the passes (core/campaign/blame.h) of the findings reviewed and not
+//      disputed, then of those found known, on backends whose families declare pass switches.
+// Then findings with one root merge. A finding without a review stays for `fuzz --resume`, and
+// so does a reviewed one without its second opinion. Backends that the lookup does not know say
+// nothing.
 ReviewStats review_campaign(FindingsDb& db, int64_t campaign, const CampaignOptions& options,
                             const BackendLookup& lookup, const ReviewOptions& review);
 

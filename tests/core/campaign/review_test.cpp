@@ -9,9 +9,13 @@
 #include <filesystem>
 #include <map>
 
+#include <fmt/format.h>
+
+#include "core/backend/backend_set.h"
 #include "core/backend/ref_backend.h"
 #include "core/backend/worker_backend.h"
 #include "core/base/error.h"
+#include "core/campaign/known_bugs.h"
 #include "core/io/rtg.h"
 #include "tests/core/compare/wrong_backend.h"
 
@@ -158,24 +162,99 @@ TEST_F(ReviewTest, OnlyASecondReferenceThatDiffersOnTheFindingsOutputDisputesIt)
   EXPECT_TRUE(a.disputed) << a.str();
 }
 
-TEST_F(ReviewTest, RootsAreTheOpsBesidesTheSignaturesOp) {
-  FindingRecord split = finding(kChain, "split", "f32", 1);
-  Graph g = parse_rtg(
-      "graph r\ninput x : f32[1,1,5,5]\n"
-      "p = max_pool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, parts=2)\n"
-      "output s0\noutput s1\n");
-  EXPECT_EQ(reduced_root(split, g), "ort: max_pool");
-  EXPECT_EQ(reduced_root(finding(kChain, "exp", "f32", 1), parse_rtg(kChain)), "ort: abs neg");
-  FindingRecord neg = finding(kChain, "neg", "f32", 1);
-  EXPECT_EQ(reduced_root(neg, parse_rtg("graph n\ninput x : f32[2]\ny = neg(x)\noutput y\n")),
-            "ort: neg");
-  // An output the failure does not read is no part of the root (default campaign #3: a softmax
-  // the reducer kept beside ORT's MaxPool made the root "ort: max_pool softmax").
-  Graph beside = parse_rtg(
+// The root is the failing op: the first whose values go wrong with all upstream of it exact,
+// not the ops upstream of the signature's (oatest #4's ReduceSum of a CumSum read "ort: cumsum").
+TEST_F(ReviewTest, TheRootIsTheFailingOp) {
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  auto root = [&](const FindingRecord& f, const std::string& graph) {
+    return reduced_root(f, ReduceCase{.a = parse_rtg(graph), .b = {}, .pairs = {}}, {}, by_name);
+  };
+  FindingRecord at_exp = finding(kChain, "exp", "f32", 1);
+  WrongOpBackend wrong_exp{"ort:O3", {{"exp", 1.0}}};
+  backends_["ort:O3"] = &wrong_exp;
+  EXPECT_EQ(root(at_exp, kChain), "ort: exp");
+  WrongOpBackend wrong_neg{"ort:O3", {{"neg", 1.0}}};
+  backends_["ort:O3"] = &wrong_neg;
+  EXPECT_EQ(root(at_exp, kChain), "ort: neg");
+  // A wrong MaxPool under a failure at the Split after it; an output the failure does not read
+  // (a softmax the reducer kept beside it) is no part of the root.
+  WrongOpBackend wrong_pool{"ort:O3", {{"max_pool", 1.0}}};
+  backends_["ort:O3"] = &wrong_pool;
+  const char* beside =
       "graph r\ninput x : f32[1,1,5,5]\ninput z : f32[2,3]\n"
       "p = max_pool(x, kernel_shape=[2,2])\ns0, s1 = split(p, axis=2, parts=2)\n"
-      "q = softmax(z)\noutput s0\noutput q\n");
-  EXPECT_EQ(reduced_root(split, beside), "ort: max_pool");
+      "q = softmax(z)\noutput s0\noutput q\n";
+  EXPECT_EQ(root(finding(beside, "split", "f32", 1), beside), "ort: max_pool");
+}
+
+// docs/bugs.md row 2 on the real ONNX Runtime, seen at an Abs after the Concat that reads the
+// merged Splits (the label a campaign gives it when no intermediate value differs): its root is
+// the Split, not "concat split".
+TEST(ReviewRoot, TheSplitMergeRootIsTheSplit) {
+  const char* graph =
+      "graph g\ninput x : f32[6]\na0, a1 = split(x, axis=0, parts=2)\n"
+      "b0, b1, b2 = split(x, axis=0, parts=3)\nc = concat(a0, b0, axis=0)\ny = abs(c)\n"
+      "output y\n";
+  FindingRecord f;
+  f.signature = {"ort", "reference", "shape/dtype mismatch", "abs", "f32", "", ""};
+  f.backend_a = "ort:O3";
+  f.backend_b = "ref";
+  f.graph_a = f.graph_b = "original";
+  f.inputs_seed = 1;
+  BackendSet set;
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return set.get(n); };
+  EXPECT_EQ(reduced_root(f, ReduceCase{.a = parse_rtg(graph), .b = {}, .pairs = {}}, {}, by_name),
+            "ort: split");
+}
+
+// A deadline that leaves time for the cheap known-bug check only still labels every finding a
+// known bug explains, however slow the review of a more frequent new finding would be (its
+// second opinion from a worker that hangs): the check runs over all findings first.
+TEST_F(ReviewTest, TheKnownBugCheckCoversEveryFindingBeforeTheSlowPhases) {
+  WrongOpBackend wrong{"ort:O3", {{"neg", 1.0}, {"sin", 1.0}}};
+  backends_["ort:O3"] = &wrong;
+  WorkerBackend hang({.name = "hang:default",
+                      .argv = {RETORT_FAULT_WORKER, "--fault", "hang"},
+                      .timeout_s = 600,
+                      .options = {}});
+  backends_["hang:default"] = &hang;
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  CampaignOptions o;
+  o.input_ranges = false;
+  int64_t c = db.add_campaign({0, utc_now(), o.to_json().dump(), "0", "{}", 1, 0, 1});
+  // A root of the user's: ORT's wrong neg.
+  FindingRecord neg =
+      finding("graph n\ninput x : f32[2,3]\ny = neg(x)\noutput y\n", "neg", "f32", c);
+  db.add_user_root(user_root_from(neg, "", ""));
+  FindingRecord fresh =
+      finding("graph s\ninput x : f32[2,3]\ny = sin(x)\noutput y\n", "sin", "f32", c);
+  fresh.count = 10;
+  db.record_case({c, 0, 0, 1, 1, 0, 0, 0, 0, 1, ""}, {fresh});
+  db.record_case({c, 1, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {finding(kChain, "exp", "f32", c)});
+  db.record_case(
+      {c, 2, 0, 3, 1, 0, 0, 0, 0, 1, ""},
+      {finding("graph t\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = tanh(b)\noutput y\n",
+               "tanh", "f32", c)});
+  BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
+  ReviewOptions review;
+  review.extra = {"hang:default"};
+  review.reduce = false;
+  review.seconds = 3;
+  std::vector<std::string> phases;
+  review.starting = [&](const std::string& phase, size_t k, size_t n) {
+    phases.push_back(fmt::format("{} {}/{}", phase, k, n));
+  };
+  ReviewStats stats = review_campaign(db, c, o, by_name, review);
+  EXPECT_EQ(stats.known, 2u);
+  EXPECT_EQ(stats.left, 1u);  // the new one, for --resume
+  std::map<std::string, std::string> labels;
+  for (const FindingRecord& f : db.findings()) labels[f.signature.op] = f.known;
+  EXPECT_EQ(labels["exp"], "user 1");
+  EXPECT_EQ(labels["tanh"], "user 1");
+  EXPECT_EQ(labels["sin"], "");
+  EXPECT_TRUE(db.reviews().empty());
+  EXPECT_EQ(phases, (std::vector<std::string>{"known bugs 1/3", "known bugs 2/3", "known bugs 3/3",
+                                              "second opinion 1/1"}));
 }
 
 // ORT's wrong neg, seen under two signatures (at exp and at tanh, downstream): the more frequent
