@@ -11,6 +11,7 @@
 
 #include "core/backend/backend_set.h"
 #include "core/backend/family_env.h"
+#include "core/graph/graph_dot.h"
 #include "core/io/file_io.h"
 #include "tests/app/shell_fixture.h"
 
