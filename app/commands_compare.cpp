@@ -98,10 +98,11 @@ void print_inspect(const InspectResult& r, const InspectSide& a, const InspectSi
     out.print("no divergence: {} values agree between {} and {}", r.pairs, a.label, b.label);
     return;
   }
-  out.print("first divergence after {} agreeing values: value '{}' of node '{}' ({}) in {}",
-            r.pairs - 1, r.value_a, r.node_a, r.op_a, a.label);
+  // Values named as the graph pane's boxes name them, never by a node's internal name.
+  out.print("first divergence after {} agreeing values: {} in {}", r.pairs - 1,
+            value_ref(*a.graph, r.value_a), a.label);
   if (r.value_b != r.value_a || a.graph != b.graph)
-    out.print("  equals value '{}' of node '{}' ({}) in {}", r.value_b, r.node_b, r.op_b, b.label);
+    out.print("  equals {} in {}", value_ref(*b.graph, r.value_b), b.label);
   out.print("  {}", r.diff.str());
   out.print("  {}: {}", a.label, r.summary_a);
   out.print("  {}: {}", b.label, r.summary_b);

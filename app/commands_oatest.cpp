@@ -14,6 +14,7 @@
 #include "core/campaign/trigger.h"
 #include "core/gen/opt_pattern.h"
 #include "core/gen/weave.h"
+#include "core/graph/graph_dot.h"
 
 namespace retort {
 
@@ -49,9 +50,12 @@ void run_weave(Session& s, const Args& args, Output& out) {
   Graph woven = weave_pattern(base, pattern, rng, &report);
   woven.name = base.name + "_" + pattern.name;
   s.start_graph(std::move(woven));
-  out.print("wove {} ({}) into {} {} after node {} of {}, with seed {}", pattern.name, pattern.pass,
-            generated ? "generated graph" : "graph", base.name, report.point, base.op_count(),
-            seed);
+  std::string where = report.point == 0 ? fmt::format("before its {} nodes", base.op_count())
+                                        : fmt::format("after {}, node {} of {}",
+                                                      node_ref(base.nodes[report.point - 1]),
+                                                      report.point, base.op_count());
+  out.print("wove {} ({}) into {} {} {}, with seed {}", pattern.name, pattern.pass,
+            generated ? "generated graph" : "graph", base.name, where, seed);
   for (const auto& line : report.inputs) out.print("  in   {}", line);
   for (const auto& line : report.outputs) out.print("  out  {}", line);
   if (report.bridge_nodes) out.print("  {} bridge nodes", report.bridge_nodes);

@@ -48,10 +48,11 @@ std::vector<std::string> names_of_kind(Completion kind, const CommandRegistry& c
     case Completion::NodeName: {
       if (!session.has_graph()) return {};
       const Graph& g = session.graph();
-      std::set<std::string> names;
-      for (const auto& node : g.nodes) names.insert(node.name);
-      for (const auto& [value, type] : g.types) names.insert(value);
-      return {names.begin(), names.end()};
+      // Values only: a statement names values, and a generated graph's internal node names
+      // (n0, n1...) are shown nowhere else.
+      std::vector<std::string> names;
+      for (const auto& [value, type] : g.types) names.push_back(value);
+      return names;
     }
     case Completion::FilePath:
     case Completion::None:

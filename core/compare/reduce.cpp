@@ -10,6 +10,7 @@
 #include "core/base/error.h"
 #include "core/compare/undefined_check.h"
 #include "core/exec/inputs.h"
+#include "core/graph/graph_dot.h"
 
 namespace retort {
 
@@ -195,8 +196,7 @@ void removed_nodes(const ReduceCase& cur, std::vector<Candidate>& out) {
         if (r_b.empty()) continue;
         rename_reads(*c.b, w, r_b);
       }
-      add_candidate(out,
-                    fmt::format("node '{}' ({}) removed, its readers read '{}'", n.name, n.op, r),
+      add_candidate(out, fmt::format("{} removed, its readers read '{}'", node_ref(n), r),
                     std::move(c));
     }
     ReduceCase c = cur;
@@ -209,10 +209,8 @@ void removed_nodes(const ReduceCase& cur, std::vector<Candidate>& out) {
       rename_reads(*c.b, w, fresh);
       c.b->inputs.push_back({fresh, type});
     }
-    add_candidate(
-        out,
-        fmt::format("node '{}' ({}) removed, a new input '{}' in its place", n.name, n.op, fresh),
-        std::move(c));
+    add_candidate(out, fmt::format("{} removed, a new input '{}' in its place", node_ref(n), fresh),
+                  std::move(c));
   }
 }
 

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/compare/inspect.h"
 #include "core/exec/inputs.h"
+#include "core/graph/graph_dot.h"
 
 namespace retort {
 
@@ -92,7 +93,11 @@ const Node* node_named_in(const std::string& message, const Graph& g) {
     for (size_t pos = message.find(prefix); pos != std::string::npos;
          pos = message.find(prefix, pos + 1)) {
       std::string name = quoted_after(message, pos + prefix.size());
-      if (const Node* n = name.empty() ? nullptr : g.find_node(name)) return n;
+      if (name.empty()) continue;
+      // A compiler names the exported ONNX node by its name; Retort's own errors name it as
+      // boxes do (node_title).
+      if (const Node* n = g.find_node(name)) return n;
+      if (const Node* n = node_titled(g, name)) return n;
     }
   }
   return nullptr;

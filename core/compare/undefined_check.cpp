@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/graph/graph_dot.h"
 #include "core/ops/index_space.h"
 #include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
@@ -22,14 +23,14 @@ std::string UndefinedUse::str() const {
     return fmt::format("{}; then {}", alone.str(), crash_open_at);
   }
   if (!overflows.empty())
-    return fmt::format("node '{}' ({}) overflows {}: its exact {} [{}] is {:.17g}", node, op,
+    return fmt::format("{} overflows {}: its exact {} [{}] is {:.17g}", node_ref(node, op),
                        overflows,
                        overflows.ends_with("summing")       ? "sum of magnitudes"
                        : overflows.ends_with("multiplying") ? "product of the factors above 1"
                        : overflows.ends_with("in its sum")  ? "sum"
                                                             : "result",
                        element, element_value);
-  return fmt::format("node '{}' ({}) input {} '{}' needs {} values: [{}] = {:.7g}", node, op,
+  return fmt::format("{} input {} '{}' needs {} values: [{}] = {:.7g}", node_ref(node, op),
                      input_index, value, domain.str(), element, element_value);
 }
 
@@ -69,7 +70,7 @@ std::optional<UndefinedUse> undefined_pair(const Node& node, const Tensor& a, co
     double x = a.get(offsets[0]), y = b.get(offsets[1]);
     PairVerdict v = verdict(x, y);
     if (v.defined) return;
-    use = UndefinedUse{.node = node.name,
+    use = UndefinedUse{.node = node_title(node),
                        .op = node.op,
                        .value = node.inputs[0],
                        .input_index = 0,
@@ -113,7 +114,7 @@ std::optional<UndefinedUse> undefined_pair_use(const Node& node, const Tensor& a
 // The node's result, not an input, is undefined at element k, whose exact value v leaves what
 // `overflows` names.
 UndefinedUse overflow_use(const Node& node, int64_t k, double v, std::string overflows) {
-  return UndefinedUse{.node = node.name,
+  return UndefinedUse{.node = node_title(node),
                       .op = node.op,
                       .value = node.inputs[0],
                       .input_index = 0,
@@ -425,7 +426,7 @@ std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const
     for (int64_t k = 0; k < t.numel(); ++k) {
       double v = t.get(k);
       if (in_domain(v, domain)) continue;
-      return UndefinedUse{.node = node.name,
+      return UndefinedUse{.node = node_title(node),
                           .op = node.op,
                           .value = node.inputs[i],
                           .input_index = i,

@@ -15,6 +15,7 @@
 #include "core/base/error.h"
 #include "core/base/rng.h"
 #include "core/egraph/id_table.h"
+#include "core/graph/graph_dot.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -142,7 +143,7 @@ GraphMeta add_graph(EGraph& eg, const Graph& g) {
         }
       }
     } catch (const Error& e) {
-      throw e.at_node(node.name);
+      throw e.at_node(node_title(node));
     }
   }
   // New terms come in increasing id order. A node identical to an earlier one yields the

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/base/error.h"
+#include "core/graph/graph_dot.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -119,7 +120,7 @@ TensorMap PreparedGraph::run(const TensorMap& inputs, const EvalOptions& options
         value[step.outs[i]] = &*made[step.outs[i]];
       }
     } catch (const Error& e) {
-      throw e.at_node(node.name);
+      throw e.at_node(node_title(node));
     }
     if (!options.keep_intermediates)
       for (size_t s : step.frees) {

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/graph/graph_dot.h"
 #include "core/ops/attrs.h"
 
 namespace retort {
@@ -139,8 +140,7 @@ Graph permute_einsum_operands(const Graph& g, Rng& rng) {
     if (n.op != "einsum" || n.inputs.size() < 2) continue;
     auto [terms, output] = split_equation(attr_string(n.attrs, "equation"));
     if (terms.size() != n.inputs.size())
-      fail("einsum node '{}': {} operand terms for {} inputs", n.name, terms.size(),
-           n.inputs.size());
+      fail("{}: {} operand terms for {} inputs", node_ref(n), terms.size(), n.inputs.size());
     std::vector<size_t> order(terms.size());
     std::iota(order.begin(), order.end(), size_t{0});
     while (std::is_sorted(order.begin(), order.end())) shuffle(order, rng);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/base/dtype.h"
+#include "core/graph/graph_dot.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -57,8 +58,8 @@ bool rewire(Graph& g, Rng& rng, std::vector<std::string>& broken) {
     for (const auto& o : g.nodes[k].outputs) consider(o);
   if (earlier.empty()) return false;
   const std::string& now = pick_from(rng, earlier);
-  broken.push_back(fmt::format("node '{}' ({}) input {} reads '{}' ({}) instead of {}", n.name,
-                               n.op, slot, now, g.type_of(now).str(), was.str()));
+  broken.push_back(fmt::format("{} input {} reads '{}' ({}) instead of {}", node_ref(n), slot, now,
+                               g.type_of(now).str(), was.str()));
   n.inputs[slot] = now;
   return true;
 }
@@ -83,8 +84,7 @@ bool scramble_attribute(Graph& g, Rng& rng, std::vector<std::string>& broken) {
     value = list;
   }
   n.attrs[a.name] = value;
-  broken.push_back(
-      fmt::format("node '{}' ({}) attribute {} = {}", n.name, n.op, a.name, attr_value_str(value)));
+  broken.push_back(fmt::format("{} attribute {} = {}", node_ref(n), a.name, attr_value_str(value)));
   return true;
 }
 

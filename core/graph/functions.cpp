@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/graph.h"
+#include "core/graph/graph_dot.h"
 
 namespace retort {
 
@@ -45,9 +46,9 @@ void check_convex(const Graph& g, const Call& call, const std::vector<size_t>& a
     if (inside.count(i)) {
       if (reads_any(n, from_call))
         fail(
-            "the call of '{}' is not convex: node '{}' reads a value computed outside the call "
-            "from the call's own values",
-            call.function, n.name);
+            "the call of '{}' is not convex: {} reads a value computed outside the call from the "
+            "call's own values",
+            call.function, node_ref(n));
       made.insert(n.outputs.begin(), n.outputs.end());
     } else if (reads_any(n, made) || reads_any(n, from_call)) {
       from_call.insert(n.outputs.begin(), n.outputs.end());

@@ -10,6 +10,7 @@
 
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
+#include "core/graph/graph_dot.h"
 #include "core/ops/registry.h"
 #include "core/tensor/value_budget.h"
 
@@ -273,7 +274,7 @@ void infer_graph(Graph& g) {
       infer_node(known, node);
     } catch (const Error& e) {
       known.move_into(g.types);  // those found before the failing node stay readable
-      throw e.at_node(node.name);
+      throw e.at_node(node_title(node));
     }
   }
   known.move_into(g.types);

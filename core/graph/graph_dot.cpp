@@ -39,6 +39,27 @@ std::string node_title(const Node& n) {
   return out.empty() ? n.name : out;
 }
 
+const Node* node_titled(const Graph& g, const std::string& title) {
+  for (const auto& n : g.nodes)
+    if (node_title(n) == title) return &n;
+  return nullptr;
+}
+
+std::string node_ref(const Node& n) {
+  return node_ref(node_title(n), n.op);
+}
+
+std::string node_ref(const std::string& title, const std::string& op) {
+  return fmt::format("node '{}' ({})", title, op);
+}
+
+std::string value_ref(const Graph& g, const std::string& value) {
+  if (const Node* n = g.producer(value))
+    return n->outputs.size() == 1 ? node_ref(*n)
+                                  : fmt::format("value '{}' of {}", value, node_ref(*n));
+  return fmt::format("{} '{}'", g.find_constant(value) ? "constant" : "input", value);
+}
+
 namespace {
 
 std::string type_text(const Graph& g, const std::string& value) {

@@ -1,6 +1,8 @@
 // DOT text of a computation graph (pure text; views/ lays it out and renders it). Node ids in
 // the DOT text are stable and readable: `in:NAME` for inputs, `const:NAME` for constants,
 // `node:NAME` for ops and `out:NAME` for the output markers, so a layout can be mapped back.
+// Also the one naming of nodes for readers (node_title, node_ref, value_ref): what boxes show is
+// what panes, commands and messages say.
 #pragma once
 
 #include <map>
@@ -40,6 +42,15 @@ std::string operand_call(const Node& n);
 // users' operand_call shows, so a picture or pane never names one thing two ways (a generated
 // graph's node n2 writes value v3); the node's own name when it has no outputs.
 std::string node_title(const Node& n);
+// The node of g whose node_title is `title` (an Error's node()), or null.
+const Node* node_titled(const Graph& g, const std::string& title);
+// How a message names a node: its title and op, "node 'v3' (mul)"; never its internal name.
+std::string node_ref(const Node& n);
+std::string node_ref(const std::string& title, const std::string& op);
+// How a message names a value: its producer's node_ref when the value is that node's only
+// output, "value 'b' of node 'a, b' (split)" when it writes several, else "input 'x'" or
+// "constant 'c'".
+std::string value_ref(const Graph& g, const std::string& value);
 
 // Node ids of one graph's DOT text.
 std::string dot_input_id(const std::string& name);

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/graph/graph_dot.h"
 #include "core/io/base64.h"
 #include "core/io/json_reader.h"
 #include "core/io/shape_limits.h"
@@ -225,7 +226,7 @@ json graph_to_json(const Graph& g) {
 Graph graph_from_json(const json& j, const std::string& file, const std::string& path_prefix) {
   Graph g = Reader(file, path_prefix).graph(j);
   std::vector<std::string> order;
-  for (const auto& n : g.nodes) order.push_back(n.name);
+  for (const auto& n : g.nodes) order.push_back(node_title(n));  // as errors name nodes
   try {
     infer_graph(g);
   } catch (const Error& e) {

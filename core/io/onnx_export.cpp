@@ -10,6 +10,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "core/graph/graph_dot.h"
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
 #include "core/ops/registry.h"
@@ -109,7 +110,7 @@ class Exporter {
       try {
         write_node(n, *gp);
       } catch (const Error& e) {
-        throw e.at_node(n.name);
+        throw e.at_node(node_title(n));
       }
     }
     std::set<std::string> outputs(g_.outputs.begin(), g_.outputs.end());
@@ -307,7 +308,7 @@ class Exporter {
       try {
         write_node(n, scratch);
       } catch (const Error& e) {
-        throw e.at_node(n.name);
+        throw e.at_node(node_title(n));
       }
     }
     for (const auto& init : scratch.initializer()) {

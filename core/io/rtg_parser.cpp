@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "core/base/error.h"
+#include "core/graph/graph_dot.h"
 #include "core/io/rtg.h"
 #include "core/io/rtg_init.h"
 #include "core/io/rtg_lexer.h"
@@ -696,10 +697,13 @@ std::string where(const SourceLoc& l) {
   return l.known() ? fmt::format(" (at line {})", l.line) : "";
 }
 
-// Turns infer_graph's node-named errors into errors at the statement that wrote the node.
-[[noreturn]] void rethrow_located(const Error& e, const std::map<std::string, SourceLoc>& node_locs,
+// Turns infer_graph's node-named errors (by node_title) into errors at the statement that wrote
+// the node.
+[[noreturn]] void rethrow_located(const Error& e, const Graph& g,
+                                  const std::map<std::string, SourceLoc>& node_locs,
                                   const SourceLoc& fallback) {
-  auto it = node_locs.find(e.node());
+  const Node* n = node_titled(g, e.node());
+  auto it = n ? node_locs.find(n->name) : node_locs.end();
   if (it != node_locs.end()) throw Error(e.message(), it->second, e.node());
   throw Error(e.message(), fallback, e.node());
 }
@@ -718,7 +722,7 @@ class FileBuilder {
     try {
       infer_graph(g_);
     } catch (const Error& e) {
-      rethrow_located(e, node_locs_, SourceLoc{file_});
+      rethrow_located(e, g_, node_locs_, SourceLoc{file_});
     }
     return std::move(g_);
   }
@@ -954,7 +958,7 @@ void apply_rtg_statement(Graph& g, std::string_view statement) {
                       "starts an empty graph)",
                       redefined, e.node().empty() ? "" : "node '" + e.node() + "': ", e.message()),
           start);
-    rethrow_located(e, node_locs, start);
+    rethrow_located(e, edited, node_locs, start);
   }
   g = std::move(edited);
 }

@@ -11,6 +11,7 @@
 
 #include "core/backend/backend_set.h"
 #include "core/backend/family_env.h"
+#include "core/graph/graph_dot.h"
 #include "core/io/file_io.h"
 #include "tests/app/shell_fixture.h"
 
@@ -73,10 +74,10 @@ TEST_F(CompareCommands, CompareInspectAndReproFindAWrongMul) {
   const Graph& g = session.graph();
   std::string first_mul;
   for (const Node& n : g.nodes)
-    if (n.op == "mul" && first_mul.empty()) first_mul = n.name;
+    if (n.op == "mul" && first_mul.empty()) first_mul = node_title(n);
   ASSERT_FALSE(first_mul.empty());
   text = run_ok("inspect original --backend bad");
-  EXPECT_NE(text.find(fmt::format("of node '{}' (mul) in original on bad", first_mul)),
+  EXPECT_NE(text.find(fmt::format("node '{}' (mul) in original on bad", first_mul)),
             std::string::npos)
       << text;
 
@@ -90,6 +91,33 @@ TEST_F(CompareCommands, CompareInspectAndReproFindAWrongMul) {
   EXPECT_NE(run_failing(fmt::format("export repro {}", dir.string())).find("not empty"),
             std::string::npos);
   run_ok(fmt::format("export repro {} --force", dir.string()));
+}
+
+// An extracted variant's new nodes are named n0, n1... inside, their values v0, v1...; the graph
+// pane's boxes, `show` and the pair's node line show only the values, and so does the first
+// divergence (it said "value 'v0' of node 'n0' (mul)", a name shown nowhere else).
+TEST_F(CompareCommands, InspectOnAPairNamesTheWrongNodeAsTheGraphPaneDoes) {
+  for (const char* line :
+       {"def input a : f32[2,3]", "def input s : f32[2,3]", "def m = mul(a, s)", "def c = neg(m)",
+        "def output c", "egraph", "apply mul-comm 1", "extract random as swapped --seed 2"})
+    run_ok(line);
+  const Graph& swapped = session.variant("swapped");
+  const Node* mul = nullptr;
+  for (const Node& n : swapped.nodes)
+    if (n.op == "mul") mul = &n;
+  ASSERT_NE(mul, nullptr);
+  ASSERT_NE(mul->name, node_title(*mul)) << "the swapped mul kept its name; nothing to tell apart";
+  attach_bad_mul();
+  std::string text = run_ok("inspect swapped --backend bad");
+  EXPECT_NE(text.find(fmt::format("the pair's node: '{}' mul(s, a) in swapped", node_title(*mul))),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(fmt::format("first divergence after 0 agreeing values: node '{}' (mul) in "
+                                  "swapped on bad",
+                                  node_title(*mul))),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(fmt::format("'{}'", mul->name)), std::string::npos) << text;
 }
 
 TEST_F(CompareCommands, EquivalenceOracleAcrossVariantsAndJson) {

@@ -43,8 +43,10 @@ class CompletionTest : public ::testing::Test {
     g.inputs.push_back({"x", {DType::f32, {2}}});
     g.types["x"] = {DType::f32, {2}};
     g.types["y"] = {DType::f32, {2}};
+    g.types["v_exp"] = {DType::f32, {2}};
     g.nodes.push_back(Node{});
-    g.nodes.back().name = "n_exp";
+    g.nodes.back().name = "n0";
+    g.nodes.back().outputs = {"v_exp"};
     session.set_graph(g);
   }
   CompletionResult complete(std::string_view before, std::string_view word) {
@@ -77,9 +79,11 @@ TEST_F(CompletionTest, OptionsAndTheirValuesAreSkipped) {
   EXPECT_EQ(complete("eval --force ", "o").candidates, (Names{"orig"}));
 }
 
-TEST_F(CompletionTest, NodeNamesForRawStatements) {
-  EXPECT_EQ(complete("def z = f(", "").candidates, (Names{"n_exp", "x", "y"}));
-  EXPECT_EQ(complete("def z = ", "n").candidates, (Names{"n_exp"}));
+// Statements name values; a node's internal name (n0) is not one.
+TEST_F(CompletionTest, ValueNamesForRawStatements) {
+  EXPECT_EQ(complete("def z = f(", "").candidates, (Names{"v_exp", "x", "y"}));
+  EXPECT_EQ(complete("def z = ", "v").candidates, (Names{"v_exp"}));
+  EXPECT_EQ(complete("def z = ", "n").candidates, (Names{}));
 }
 
 TEST_F(CompletionTest, OpNamesComeFromTheRegistry) {

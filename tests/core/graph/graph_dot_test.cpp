@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "core/base/error.h"
 #include "core/io/rtg.h"
 
 namespace retort {
@@ -101,6 +104,41 @@ TEST(GraphDot, CollapsedNodesAreOneBox) {
   EXPECT_NE(dot.find("\"in:x\" -> \"region:quiet\""), std::string::npos) << dot;
   EXPECT_NE(dot.find("\"region:quiet\" -> \"node:d\""), std::string::npos) << dot;
   EXPECT_EQ(dot.find("\"region:quiet\" -> \"region:quiet\""), std::string::npos) << dot;
+}
+
+// A generated or extracted graph names its nodes n0, n1... and their values v0, v1...; boxes and
+// operands show only the values, so messages name a node by them too.
+Graph with_internal_node_names(Graph g) {
+  for (size_t k = 0; k < g.nodes.size(); ++k) g.nodes[k].name = "n" + std::to_string(k);
+  return g;
+}
+
+TEST(NodeNames, MessagesNameANodeByTheValuesItWritesAndItsOp) {
+  Graph g = with_internal_node_names(
+      parse_rtg("graph g\ninput x : f32[4]\nconst c : f32[4] = fill(1)\nv3 = mul(x, c)\n"
+                "a, b = split(v3, axis=0, parts=2)\noutput a\noutput b\n"));
+  EXPECT_EQ(node_title(g.nodes[0]), "v3");
+  EXPECT_EQ(node_ref(g.nodes[0]), "node 'v3' (mul)");
+  EXPECT_EQ(node_ref(g.nodes[1]), "node 'a, b' (split)");
+  EXPECT_EQ(node_titled(g, "a, b"), &g.nodes[1]);
+  EXPECT_EQ(node_titled(g, "n1"), nullptr);
+  EXPECT_EQ(value_ref(g, "v3"), "node 'v3' (mul)");
+  EXPECT_EQ(value_ref(g, "b"), "value 'b' of node 'a, b' (split)");
+  EXPECT_EQ(value_ref(g, "x"), "input 'x'");
+  EXPECT_EQ(value_ref(g, "c"), "constant 'c'");
+}
+
+// Inference and the interpreter name a failing node by its values, never its internal name.
+TEST(NodeNames, ErrorsNameTheNodeAsBoxesDo) {
+  Graph g = with_internal_node_names(
+      parse_rtg("graph g\ninput x : f32[2]\ninput z : f32[2]\nv3 = add(x, z)\noutput v3\n"));
+  g.inputs[1].type = TensorType{DType::f32, {3}};
+  try {
+    infer_graph(g);
+    FAIL() << "inferred";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "node 'v3': shapes [2] and [3] do not broadcast");
+  }
 }
 
 }  // namespace

@@ -239,7 +239,7 @@ TEST(RtgParser, InferenceErrorsPointAtTheStatement) {
             "t.rtg:2:5: node 'y': op 'concat' needs attribute 'axis' (the axis to join along, "
             "in [-rank, rank-1])");
   EXPECT_EQ(parse_error("input x : f32[2]\na, b = relu(x)\noutput a\n"),
-            "t.rtg:2:8: node 'a': op 'relu' has 1 output(s), but 2 name(s) were given");
+            "t.rtg:2:8: node 'a, b': op 'relu' has 1 output(s), but 2 name(s) were given");
 }
 
 TEST(RtgParser, ConstantErrors) {
