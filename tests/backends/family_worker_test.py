@@ -20,7 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE]
 
 from onnx_numpy import evaluate  # noqa: E402
-from samples import export_model, exported_samples, random_inputs, registry_onnx_types  # noqa: E402
+from samples import (export_model, exported_op_cases, exported_samples, random_inputs,  # noqa: E402
+                     registry_onnx_types)
 from torch_cases import all_cases, chain_cases  # noqa: E402
 from worker_checks import HostileNames, Protocol, assert_close, check_run, model_of  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
@@ -104,7 +105,7 @@ OPTIMIZED_OPS = {("tvm", "none"): {"Add": 1, "Transpose": 1, "MatMul": 1},
 
 
 def op_cases():
-    cases = all_cases() + chain_cases(5)
+    cases = all_cases() + chain_cases(5) + (exported_op_cases(RETORT) if RETORT else [])
     if not ONE_PER_OP:
         return cases
     seen, kept = set(), []
@@ -338,7 +339,7 @@ class RegistryCoverageTest(unittest.TestCase):
         table = importlib.import_module(f"retort_backends.{OP_TABLES[FAMILY]}").CONVERTERS
         types = registry_onnx_types(RETORT)
         self.assertGreater(len(types), 80)
-        tested = {case.op for case in all_cases()}
+        tested = {case.op for case in all_cases() + exported_op_cases(RETORT)}
         for name, onnx_type in types.items():
             with self.subTest(op=name):
                 self.assertIn(onnx_type, table)
