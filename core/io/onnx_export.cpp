@@ -12,6 +12,7 @@
 
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
+#include "core/ops/onnx_function.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -136,7 +137,7 @@ class Exporter {
     const OpDef& op = registry_.get(n.op);
     if (op.onnx.op_type.empty()) fail("op '{}' has no ONNX form", op.name);
     np->set_op_type(op.onnx.op_type);
-    if (!op.onnx.function.nodes.empty()) return write_function_call(n, op, *np);
+    if (onnx_function(op.name)) return write_function_call(n, op, *np);
     if (op.onnx.since_opset > kOnnxExportOpset)
       fail("op '{}' follows ONNX opset {}, above the exported opset {}", op.name,
            op.onnx.since_opset, kOnnxExportOpset);
@@ -190,7 +191,7 @@ class Exporter {
     }
   }
 
-  // A call of the op's function (OnnxMapping::function) with every ONNX attribute stated: the
+  // A call of the op's function (core/ops/onnx_function.h) with every ONNX attribute stated: the
   // body's references to an attribute the call leaves out would leave its nodes incomplete.
   void write_function_call(const Node& n, const OpDef& op, onnx::NodeProto& np) {
     np.set_domain(std::string(kOnnxOpsDomain));
@@ -212,6 +213,7 @@ class Exporter {
   void write_op_functions(onnx::ModelProto& model) {
     for (const std::string& name : called_ops_) {
       const OpDef& op = registry_.get(name);
+      const OnnxFunction& function = *onnx_function(name);
       auto* fp = model.add_functions();
       fp->set_name(op.onnx.op_type);
       fp->set_domain(std::string(kOnnxOpsDomain));
@@ -219,10 +221,10 @@ class Exporter {
       os->set_domain("");
       os->set_version(kOnnxExportOpset);
       for (const auto& i : op.input_names) fp->add_input(i);
-      for (const auto& o : op.onnx.function.outputs) fp->add_output(o);
+      for (const auto& o : function.outputs) fp->add_output(o);
       for (const AttrSpec& spec : op.attrs)
         if (spec.onnx) fp->add_attribute(spec.name);
-      for (const OnnxBodyNode& b : op.onnx.function.nodes) {
+      for (const OnnxBodyNode& b : function.nodes) {
         auto* np = fp->add_node();
         np->set_op_type(b.op_type);
         for (const auto& i : b.inputs) np->add_input(i);

@@ -13,6 +13,7 @@
 #include "core/io/onnx_fold.h"
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
+#include "core/ops/onnx_function.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -295,11 +296,11 @@ class Importer {
   }
 
   // The registry op of an ONNX node: by op_type in ONNX's domain, or a call of the function
-  // export writes for an op above its opset (OnnxMapping::function), which means that op.
+  // export writes for an op above its opset (core/ops/onnx_function.h), which means that op.
   const OpDef* registry_op(const onnx::NodeProto& p) const {
     if (is_default_domain(p.domain())) return registry_.find_onnx(p.op_type());
     const OpDef* op = p.domain() == kOnnxOpsDomain ? registry_.find_onnx(p.op_type()) : nullptr;
-    return op && !op->onnx.function.nodes.empty() ? op : nullptr;
+    return op && onnx_function(op->name) ? op : nullptr;
   }
 
   // An input ONNX leaves out can mean more than "not applied" (Clip's bounds are the dtype's

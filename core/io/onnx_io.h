@@ -17,8 +17,6 @@ inline constexpr int kOnnxExportOpset = 17;
 inline constexpr int kOnnxExportIrVersion = 8;
 // The domain of the local functions export writes for a graph's functions (core/graph/functions.h).
 inline constexpr std::string_view kOnnxFunctionDomain = "retort.functions";
-// The domain of the functions export writes for ops above the exported opset (OnnxFunction).
-inline constexpr std::string_view kOnnxOpsDomain = "retort.ops";
 
 // A model uses something Retort does not model (symbolic dimensions, an element type Retort
 // lacks, subgraphs, a shape-defining input that is computed at run time). The conformance

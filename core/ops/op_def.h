@@ -4,7 +4,6 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,31 +41,10 @@ struct OnnxAttrInput {
   std::function<std::optional<AttrValue>(DType input0)> onnx_absent = nullptr;
 };
 
-// One node of an op's ONNX function body (OnnxFunction): attributes as written, and in `refs`
-// those taken from the calling node's attribute of that name (ONNX's ref_attr_name).
-struct OnnxBodyNode {
-  std::string op_type;
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-  Attrs attrs;
-  std::map<std::string, std::string> refs;  // this node's attribute -> the op's attribute
-};
-
-// The op written in ops of the exported opset, for an op ONNX defines only above it
-// (GroupNormalization-21 beside opset 17): export writes the node as a call of a model-local
-// function of the domain "retort.ops" named op_type, whose inputs are the op's input_names and
-// whose attributes are the op's ONNX attributes; frameworks that know the op convert the call
-// (docs/backend-protocol.md), the others inline the body.
-struct OnnxFunction {
-  std::vector<OnnxBodyNode> nodes;
-  std::vector<std::string> outputs;
-};
-
 struct OnnxMapping {
   std::string op_type;   // ONNX op_type in the default domain
   int since_opset = 13;  // the opset version whose definition this mapping follows
   std::vector<OnnxAttrInput> attr_inputs;
-  OnnxFunction function;  // nodes empty: the op is exported as itself
 };
 
 using InferFn = std::function<std::vector<TensorType>(const std::vector<TensorType>& inputs,

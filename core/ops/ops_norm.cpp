@@ -236,46 +236,6 @@ int64_t group_norm_groups(const std::vector<TensorType>& in, const Attrs& attrs)
   return groups;
 }
 
-// GroupNormalization-21 in ops of opset 17, as ONNX's own function body: x as [N, G, -1], each
-// group normalized by its mean and biased variance, back as [N, C, -1], * scale[c] + b[c], back
-// to x's shape. The statistics are in x's dtype here (ONNX's stash_type 1 reads f16 in f32).
-OnnxFunction group_norm_body() {
-  using Ints = std::vector<int64_t>;
-  auto node = [](std::string op, std::vector<std::string> in, std::string out, Attrs attrs = {},
-                 std::map<std::string, std::string> refs = {}) {
-    return OnnxBodyNode{
-        std::move(op), std::move(in), {std::move(out)}, std::move(attrs), std::move(refs)};
-  };
-  return {{
-              node("Constant", {}, "groups", {}, {{"value_int", "num_groups"}}),
-              node("Constant", {}, "zero", {{"value_ints", Ints{0}}}),
-              node("Constant", {}, "one", {{"value_ints", Ints{1}}}),
-              node("Constant", {}, "rest", {{"value_ints", Ints{-1}}}),
-              node("Unsqueeze", {"groups", "zero"}, "groups_1d"),
-              node("Concat", {"zero", "groups_1d", "rest"}, "grouped_shape", {{"axis", 0}}),
-              node("Reshape", {"x", "grouped_shape"}, "grouped"),
-              node("ReduceMean", {"grouped"}, "mean", {{"axes", Ints{2}}}),
-              node("Sub", {"grouped", "mean"}, "centered"),
-              node("Mul", {"centered", "centered"}, "squares"),
-              node("ReduceMean", {"squares"}, "var", {{"axes", Ints{2}}}),
-              node("Constant", {}, "epsilon_f32", {}, {{"value_float", "epsilon"}}),
-              node("CastLike", {"epsilon_f32", "x"}, "eps"),
-              node("Add", {"var", "eps"}, "var_eps"),
-              node("Sqrt", {"var_eps"}, "deviation"),
-              node("Div", {"centered", "deviation"}, "normalized"),
-              node("Shape", {"x"}, "batch_channels", {{"end", 2}}),
-              node("Concat", {"batch_channels", "rest"}, "channels_shape", {{"axis", 0}}),
-              node("Reshape", {"normalized", "channels_shape"}, "per_channel"),
-              node("Unsqueeze", {"scale", "one"}, "scale_c"),
-              node("Unsqueeze", {"b", "one"}, "b_c"),
-              node("Mul", {"per_channel", "scale_c"}, "scaled"),
-              node("Add", {"scaled", "b_c"}, "shifted"),
-              node("Shape", {"x"}, "x_shape"),
-              node("Reshape", {"shifted", "x_shape"}, "y"),
-          },
-          {"y"}};
-}
-
 OpDef group_norm_op() {
   OpDef op;
   op.name = "group_norm";
@@ -305,8 +265,9 @@ OpDef group_norm_op() {
                                              onnx_float_attr(attrs, "epsilon"), param_of,
                                              read_doubles(*in[1]), read_doubles(*in[2])))};
   };
-  // Version 21: scale and b per channel (version 18 had them per group).
-  op.onnx = {"GroupNormalization", 21, {}, group_norm_body()};
+  // Version 21: scale and b per channel (version 18 had them per group). Above the exported
+  // opset: exported as a call of its function (core/ops/onnx_function.h).
+  op.onnx = {"GroupNormalization", 21, {}};
   op.input_domains = {ValueDomain::Finite};
   op.tags = {"norm", "approximated"};
   return op;

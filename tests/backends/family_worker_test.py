@@ -260,6 +260,23 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
         self.assertEqual(header["outputs"][0]["dtype"], "bf16")
         np.testing.assert_array_equal(arrays["z"].astype(np.float32), expected)
 
+    @unittest.skipUnless(RETORT and FAMILY in GROUP_NORM_FORMS,
+                         "needs --retort BIN; a family that converts group_norm's call")
+    def test_group_norm_reaches_the_compiler(self):
+        """group_norm comes as a call of Retort's retort.ops function (test_op_cases checks its
+        values): torch gets its own group_norm, JAX and TensorFlow the grouped reshape, and
+        OpenVINO's frontend its GroupNormalization op, not the function's body."""
+        case = exported_op_cases(RETORT)[0]
+        if FAMILY == "openvino":
+            self.assertEqual(openvino_read_ops(case.model, case.outputs),
+                             ["Parameter", "Parameter", "Parameter", "GroupNormalization",
+                              "Result"])
+            return
+        header, _ = self.client.program(case.model, case.inputs, case.outputs)
+        self.assertEqual(header["type"], "program", header)
+        for piece in GROUP_NORM_FORMS[FAMILY]:
+            self.assertIn(piece, header["source"])
+
     def known_difference(self, label, model, inputs, outputs):
         """For a known difference, only a well-formed answer is asked; True then."""
         if label not in KNOWN_DIFFERENCES.get(FAMILY, set()):
@@ -324,6 +341,23 @@ def bf16_case():
 # How a standalone program's forward is called, per family whose worker generates one.
 STANDALONE = {"inductor": call_torch, "xla": lambda forward, args: forward(*args),
               "tf_xla": call_tf}
+
+
+# What the program of a group_norm of x f32[2, 6, 5] with 3 groups holds, per family.
+GROUP_NORM_FORMS = {"inductor": ["torch.nn.functional.group_norm("],
+                    "xla": ["jnp.reshape(", "[2, 3, -1]"], "tf_xla": ["tf.reshape(", "[2, 3, -1]"],
+                    "openvino": []}
+
+
+def openvino_read_ops(model_bytes, outputs):
+    """The op types of the model OpenVINO's ONNX frontend reads from the worker's conversion."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "backends"))
+    from openvino_worker import OpenVINO
+    from retort_backends.model import Model
+
+    options = {name: default for name, (_, default) in OpenVINO.OPTIONS.items()}
+    entry = OpenVINO({**options, **OPTIONS}).convert(Model(model_bytes), outputs)
+    return [op.get_type_name() for op in entry.ov_model.get_ordered_ops()]
 
 
 # The op table of the families whose worker generates a program.

@@ -127,6 +127,22 @@ class FunctionInliner:
                 attrs.append(bound)
         del node.attribute[:]
         node.attribute.extend(attrs)
+        if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
+            FunctionInliner.constant_as_tensor(node)
+
+    @staticmethod
+    def constant_as_tensor(node):
+        """A Constant of value_int(s) or value_float(s) (a body's way to make a tensor of the
+        call's attribute) in the `value` form, the one every ONNX importer reads."""
+        forms = {"value_int": np.int64, "value_ints": np.int64, "value_float": np.float32,
+                 "value_floats": np.float32}
+        if len(node.attribute) != 1 or node.attribute[0].name not in forms:
+            return
+        a = node.attribute[0]
+        array = np.array(onnx.helper.get_attribute_value(a), forms[a.name])
+        del node.attribute[:]
+        node.attribute.append(onnx.helper.make_attribute(
+            "value", onnx.numpy_helper.from_array(array)))
 
 
 class Model:
