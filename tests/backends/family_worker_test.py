@@ -104,6 +104,23 @@ OPTIMIZED_OPS = {("tvm", "none"): {"Add": 1, "Transpose": 1, "MatMul": 1},
                  ("tvm", "graph"): {"Add": 1, "relax.call_tir": 1}}
 
 
+# What the program of a group_norm of x f32[2, 6, 5] with 3 groups holds, per family.
+GROUP_NORM_FORMS = {"inductor": ["torch.nn.functional.group_norm("],
+                    "xla": ["jnp.reshape(", "[2, 3, -1]"], "tf_xla": ["tf.reshape(", "[2, 3, -1]"],
+                    "openvino": []}
+
+
+def openvino_read_ops(model_bytes, outputs):
+    """The op types of the model OpenVINO's ONNX frontend reads from the worker's conversion."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "backends"))
+    from openvino_worker import OpenVINO
+    from retort_backends.model import Model
+
+    options = {name: default for name, (_, default) in OpenVINO.OPTIONS.items()}
+    entry = OpenVINO({**options, **OPTIONS}).convert(Model(model_bytes), outputs)
+    return [op.get_type_name() for op in entry.ov_model.get_ordered_ops()]
+
+
 def op_cases():
     cases = all_cases() + chain_cases(5) + (exported_op_cases(RETORT) if RETORT else [])
     if not ONE_PER_OP:
@@ -341,23 +358,6 @@ def bf16_case():
 # How a standalone program's forward is called, per family whose worker generates one.
 STANDALONE = {"inductor": call_torch, "xla": lambda forward, args: forward(*args),
               "tf_xla": call_tf}
-
-
-# What the program of a group_norm of x f32[2, 6, 5] with 3 groups holds, per family.
-GROUP_NORM_FORMS = {"inductor": ["torch.nn.functional.group_norm("],
-                    "xla": ["jnp.reshape(", "[2, 3, -1]"], "tf_xla": ["tf.reshape(", "[2, 3, -1]"],
-                    "openvino": []}
-
-
-def openvino_read_ops(model_bytes, outputs):
-    """The op types of the model OpenVINO's ONNX frontend reads from the worker's conversion."""
-    sys.path.insert(0, os.path.join(ROOT, "scripts", "backends"))
-    from openvino_worker import OpenVINO
-    from retort_backends.model import Model
-
-    options = {name: default for name, (_, default) in OpenVINO.OPTIONS.items()}
-    entry = OpenVINO({**options, **OPTIONS}).convert(Model(model_bytes), outputs)
-    return [op.get_type_name() for op in entry.ov_model.get_ordered_ops()]
 
 
 # The op table of the families whose worker generates a program.
