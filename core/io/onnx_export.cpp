@@ -372,13 +372,15 @@ class Exporter {
       a->set_type(onnx::AttributeProto::TENSOR);
       *a->mutable_t() = init;
     }
+    bool calls_op_function = false;
     for (const auto& n : scratch.node()) {
       *fp.add_node() = n;
-      if (n.domain() == kOnnxOpsDomain && fp.opset_import_size() == 1) {
-        auto* os = fp.add_opset_import();
-        os->set_domain(std::string(kOnnxOpsDomain));
-        os->set_version(1);
-      }
+      calls_op_function = calls_op_function || n.domain() == kOnnxOpsDomain;
+    }
+    if (calls_op_function) {  // a body with a group_norm imports the domain of its function
+      auto* os = fp.add_opset_import();
+      os->set_domain(std::string(kOnnxOpsDomain));
+      os->set_version(1);
     }
   }
 
