@@ -122,12 +122,15 @@ import os
 import numpy as np
 
 
+{}
+
 def const(name):
-    return np.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "{}", name + ".npy"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    return read_npy(os.path.join(here, "{}", name + ".npy"))
 
 
 {})",
-          backend, stem, stem, stem, program.text));
+          backend, stem, stem, repro_script_part("npy"), stem, program.text));
 }
 
 // The case literal both scripts start with. Names and messages are JSON strings with every
@@ -147,7 +150,8 @@ std::string assemble(const std::string& doc, const nlohmann::json& c, std::strin
   };
   put("@DOC@", doc);
   put("@CASE@", case_literal(c));  // last: the case holds a model's names
-  return fmt::format("{}\n\n{}\n\n{}", text, runner, repro_script_part("repro"));
+  return fmt::format("{}\n\n{}\n\n{}\n\n{}", text, repro_script_part("npy"), runner,
+                     repro_script_part("repro"));
 }
 
 std::string claim(const Finding& f) {

@@ -400,6 +400,12 @@ const std::map<std::string, Chooser>& named_choosers() {
       {"strides", choose_per_spatial},
       {"dilations", choose_per_spatial},
       {"group", choose_group},
+      // group_norm's groups: a divisor of x's channels.
+      {"num_groups",
+       [](const NodeContext& c, Rng& rng) {
+         return AttrValue{rank0(c) >= 2 && shape0(c)[1] > 0 ? pick_divisor(shape0(c)[1], rng)
+                                                            : int64_t{1}};
+       }},
       {"output_padding", choose_output_padding},
       {"sizes", choose_sizes},
       {"equation", choose_equation},

@@ -13,6 +13,7 @@
 #include "core/graph/graph_dot.h"
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
+#include "core/ops/onnx_function.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -119,6 +120,7 @@ class Exporter {
       for (const auto& o : n.outputs)
         if (!outputs.count(o)) add_value_info(o, g_.type_of(o), *gp->mutable_value_info());
     write_functions(model);
+    write_op_functions(model);
     for (const auto& [domain, version] : opsets_) {
       auto* os = model.add_opset_import();
       os->set_domain(domain);
@@ -135,10 +137,11 @@ class Exporter {
     if (n.is_opaque()) return write_opaque(n, *np);
     const OpDef& op = registry_.get(n.op);
     if (op.onnx.op_type.empty()) fail("op '{}' has no ONNX form", op.name);
+    np->set_op_type(op.onnx.op_type);
+    if (onnx_function(op.name)) return write_function_call(n, op, *np);
     if (op.onnx.since_opset > kOnnxExportOpset)
       fail("op '{}' follows ONNX opset {}, above the exported opset {}", op.name,
            op.onnx.since_opset, kOnnxExportOpset);
-    np->set_op_type(op.onnx.op_type);
 
     std::map<int, const OnnxAttrInput*> attr_at;
     int last_attr = -1;
@@ -185,6 +188,56 @@ class Exporter {
         a->set_i(onnx_dtype_code(attr_dtype(n.attrs, name)));
       } else {
         set_plain_attr(name, attr_coerce(value, spec->kind), *a);
+      }
+    }
+  }
+
+  // A call of the op's function (core/ops/onnx_function.h) with every ONNX attribute stated: the
+  // body's references to an attribute the call leaves out would leave its nodes incomplete.
+  void write_function_call(const Node& n, const OpDef& op, onnx::NodeProto& np) {
+    np.set_domain(std::string(kOnnxOpsDomain));
+    for (const auto& i : n.inputs) np.add_input(i);
+    for (const AttrSpec& spec : op.attrs) {
+      if (!spec.onnx) continue;
+      auto value = n.attrs.find(spec.name);
+      if (value == n.attrs.end() && !spec.default_value) continue;
+      set_plain_attr(
+          spec.name,
+          attr_coerce(value == n.attrs.end() ? *spec.default_value : value->second, spec.kind),
+          *np.add_attribute());
+    }
+    opsets_[std::string(kOnnxOpsDomain)] = 1;
+    called_ops_.insert(op.name);
+  }
+
+  // One FunctionProto per op whose function a node called.
+  void write_op_functions(onnx::ModelProto& model) {
+    for (const std::string& name : called_ops_) {
+      const OpDef& op = registry_.get(name);
+      const OnnxFunction& function = *onnx_function(name);
+      auto* fp = model.add_functions();
+      fp->set_name(op.onnx.op_type);
+      fp->set_domain(std::string(kOnnxOpsDomain));
+      auto* os = fp->add_opset_import();
+      os->set_domain("");
+      os->set_version(kOnnxExportOpset);
+      for (const auto& i : op.input_names) fp->add_input(i);
+      for (const auto& o : function.outputs) fp->add_output(o);
+      for (const AttrSpec& spec : op.attrs)
+        if (spec.onnx) fp->add_attribute(spec.name);
+      for (const OnnxBodyNode& b : function.nodes) {
+        auto* np = fp->add_node();
+        np->set_op_type(b.op_type);
+        for (const auto& i : b.inputs) np->add_input(i);
+        for (const auto& o : b.outputs) np->add_output(o);
+        for (const auto& [attr, value] : b.attrs) set_plain_attr(attr, value, *np->add_attribute());
+        for (const auto& [attr, from] : b.refs) {
+          auto* a = np->add_attribute();
+          a->set_name(attr);
+          a->set_ref_attr_name(from);
+          a->set_type(op.find_attr(from)->kind == AttrKind::Float ? onnx::AttributeProto::FLOAT
+                                                                  : onnx::AttributeProto::INT);
+        }
       }
     }
   }
@@ -320,7 +373,16 @@ class Exporter {
       a->set_type(onnx::AttributeProto::TENSOR);
       *a->mutable_t() = init;
     }
-    for (const auto& n : scratch.node()) *fp.add_node() = n;
+    bool calls_op_function = false;
+    for (const auto& n : scratch.node()) {
+      *fp.add_node() = n;
+      calls_op_function = calls_op_function || n.domain() == kOnnxOpsDomain;
+    }
+    if (calls_op_function) {  // a body with a group_norm imports the domain of its function
+      auto* os = fp.add_opset_import();
+      os->set_domain(std::string(kOnnxOpsDomain));
+      os->set_version(1);
+    }
   }
 
   std::string fresh_name(const std::string& stem) {
@@ -334,6 +396,7 @@ class Exporter {
   Graph g_;
   std::set<std::string> used_;
   std::map<std::string, int> opsets_;
+  std::set<std::string> called_ops_;  // ops whose function a node calls
 };
 
 }  // namespace

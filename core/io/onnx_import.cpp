@@ -13,6 +13,7 @@
 #include "core/io/onnx_fold.h"
 #include "core/io/onnx_io.h"
 #include "core/io/onnx_proto.h"
+#include "core/ops/onnx_function.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -261,8 +262,7 @@ class Importer {
     for (const auto& n : graph_.node()) {
       std::string name = n.name();
       if (name.empty() || claimed.count(name)) {
-        const OpDef* op =
-            is_default_domain(n.domain()) ? registry_.find_onnx(n.op_type()) : nullptr;
+        const OpDef* op = registry_op(n);
         std::string stem = op ? op->name : n.op_type();
         do name = fmt::format("{}_{}", stem, next[stem]++);
         while (used.count(name));
@@ -283,7 +283,7 @@ class Importer {
     while (!node.outputs.empty() && node.outputs.back().empty()) node.outputs.pop_back();
     while (!node.inputs.empty() && node.inputs.back().empty()) node.inputs.pop_back();
 
-    const OpDef* op = is_default_domain(p.domain()) ? registry_.find_onnx(p.op_type()) : nullptr;
+    const OpDef* op = registry_op(p);
     if (op) check_attribute_types(p);
     std::string why = op ? registry_form_problem(*op, p, node) : "Retort has no such op";
     if (why.empty()) {
@@ -293,6 +293,14 @@ class Importer {
       to_opaque_node(p, node);
     }
     out_.graph.nodes.push_back(std::move(node));
+  }
+
+  // The registry op of an ONNX node: by op_type in ONNX's domain, or a call of the function
+  // export writes for an op above its opset (core/ops/onnx_function.h), which means that op.
+  const OpDef* registry_op(const onnx::NodeProto& p) const {
+    if (is_default_domain(p.domain())) return registry_.find_onnx(p.op_type());
+    const OpDef* op = p.domain() == kOnnxOpsDomain ? registry_.find_onnx(p.op_type()) : nullptr;
+    return op && onnx_function(op->name) ? op : nullptr;
   }
 
   // An input ONNX leaves out can mean more than "not applied" (Clip's bounds are the dtype's
@@ -355,6 +363,11 @@ class Importer {
     if (model_def && mapped_def && model_def->SinceVersion() < mapped_def->SinceVersion())
       return fmt::format("opset {} uses version {} of '{}'; Retort follows version {}", version,
                          model_def->SinceVersion(), p.op_type(), mapped_def->SinceVersion());
+    // An op newer than libonnx's schemas (GroupNormalization-21, whose version 18 took scale and
+    // b per group): a model of an older opset means another definition, or none.
+    if (is_default_domain(p.domain()) && !mapped_def && version < op.onnx.since_opset)
+      return fmt::format("opset {} predates version {} of '{}', which Retort follows", version,
+                         op.onnx.since_opset, p.op_type());
     for (const auto& a : p.attribute()) {
       const AttrSpec* spec = op.find_attr(a.name());
       if (!spec || !spec->onnx) return fmt::format("attribute '{}' is not supported", a.name());

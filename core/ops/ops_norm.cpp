@@ -1,5 +1,5 @@
-// Normalisations: batch_norm (inference mode), layer_norm, instance_norm, softmax and
-// log_softmax.
+// Normalisations: batch_norm (inference mode), layer_norm, instance_norm, group_norm, softmax
+// and log_softmax.
 #include <cmath>
 #include <functional>
 
@@ -214,6 +214,65 @@ OpDef instance_norm_op() {
   return op;
 }
 
+// --- group_norm -------------------------------------------------------------------------------
+
+int64_t group_norm_groups(const std::vector<TensorType>& in, const Attrs& attrs) {
+  const TensorType& x = in[0];
+  require_dtype(x, kFloatTypes, "group_norm input 'x'");
+  require_rank(x, 2, static_cast<int64_t>(kMaxRank), "group_norm input 'x'");
+  if (attr_int(attrs, "stash_type") != 1)
+    fail("group_norm supports stash_type 1 (float32) only, got {}", attr_int(attrs, "stash_type"));
+  int64_t groups = attr_int(attrs, "num_groups");
+  if (groups < 1 || x.shape[1] % groups != 0)
+    fail("group_norm's num_groups {} must divide the {} channels of x {}", groups, x.shape[1],
+         x.str());
+  // ONNX's body reshapes x to [N, num_groups, -1], which no empty x has a meaning for.
+  if (numel(x.shape) == 0) fail("group_norm input 'x' {} has no elements", x.str());
+  static const char* names[] = {"x", "scale", "b"};
+  for (size_t i = 1; i < 3; ++i)
+    if (in[i] != TensorType{x.dtype, {x.shape[1]}})
+      fail("group_norm input '{}' must be {}[{}] (the channels of x {}), got {}", names[i],
+           dtype_name(x.dtype), x.shape[1], x.str(), in[i].str());
+  return groups;
+}
+
+OpDef group_norm_op() {
+  OpDef op;
+  op.name = "group_norm";
+  op.doc =
+      "Group normalisation: the channels of x in num_groups consecutive groups, each group of "
+      "an n normalized by its own mean and variance, then * scale[c] + b[c].";
+  op.input_names = {"x", "scale", "b"};
+  op.min_inputs = op.max_inputs = 3;
+  op.attrs = {{"num_groups", AttrKind::Int, std::nullopt, true,
+               "the number of groups; divides x's channels"},
+              epsilon_attr(),
+              stash_type_attr()};
+  op.infer = [](const std::vector<TensorType>& in, const Attrs& attrs, size_t) {
+    group_norm_groups(in, attrs);
+    return std::vector<TensorType>{in[0]};
+  };
+  op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
+                 const std::vector<TensorType>& out) {
+    std::vector<TensorType> types;
+    for (const Tensor* t : in) types.push_back(t->type());
+    int64_t groups = group_norm_groups(types, attrs);
+    const Shape& s = in[0]->shape();
+    int64_t channels = s[1], plane = numel(Shape(s.begin() + 2, s.end()));
+    auto param_of = [channels, plane](int64_t i) { return (i / plane) % channels; };
+    return std::vector<Tensor>{
+        tensor_from(out[0], normalize_blocks(read_doubles(*in[0]), channels / groups * plane,
+                                             onnx_float_attr(attrs, "epsilon"), param_of,
+                                             read_doubles(*in[1]), read_doubles(*in[2])))};
+  };
+  // Version 21: scale and b per channel (version 18 had them per group). Above the exported
+  // opset: exported as a call of its function (core/ops/onnx_function.h).
+  op.onnx = {"GroupNormalization", 21, {}};
+  op.input_domains = {ValueDomain::Finite};
+  op.tags = {"norm", "approximated"};
+  return op;
+}
+
 // --- softmax and log_softmax ------------------------------------------------------------------
 
 int64_t softmax_axis(const TensorType& x, const Attrs& attrs, const std::string& op) {
@@ -283,6 +342,7 @@ void register_norm_ops(OpRegistry& r) {
   r.add(batch_norm_op());
   r.add(layer_norm_op());
   r.add(instance_norm_op());
+  r.add(group_norm_op());
   r.add(softmax_op(false));
   r.add(softmax_op(true));
 }

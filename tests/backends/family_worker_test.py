@@ -20,7 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE]
 
 from onnx_numpy import evaluate  # noqa: E402
-from samples import export_model, exported_samples, random_inputs, registry_onnx_types  # noqa: E402
+from samples import (export_model, exported_op_cases, exported_samples, random_inputs,  # noqa: E402
+                     registry_onnx_types)
 from torch_cases import all_cases, chain_cases  # noqa: E402
 from worker_checks import HostileNames, Protocol, assert_close, check_run, model_of  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
@@ -106,8 +107,25 @@ OPTIMIZED_OPS = {("tvm", "none"): {"Add": 1, "Transpose": 1, "MatMul": 1},
                  ("tvm", "graph"): {"Add": 1, "relax.call_tir": 1}}
 
 
+# What the program of a group_norm of x f32[2, 6, 5] with 3 groups holds, per family.
+GROUP_NORM_FORMS = {"inductor": ["torch.nn.functional.group_norm("],
+                    "xla": ["jnp.reshape(", "[2, 3, -1]"], "tf_xla": ["tf.reshape(", "[2, 3, -1]"],
+                    "openvino": []}
+
+
+def openvino_read_ops(model_bytes, outputs):
+    """The op types of the model OpenVINO's ONNX frontend reads from the worker's conversion."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "backends"))
+    from openvino_worker import OpenVINO
+    from retort_backends.model import Model
+
+    options = {name: default for name, (_, default) in OpenVINO.OPTIONS.items()}
+    entry = OpenVINO({**options, **OPTIONS}).convert(Model(model_bytes), outputs)
+    return [op.get_type_name() for op in entry.ov_model.get_ordered_ops()]
+
+
 def op_cases():
-    cases = all_cases() + chain_cases(5)
+    cases = all_cases() + chain_cases(5) + (exported_op_cases(RETORT) if RETORT else [])
     if not ONE_PER_OP:
         return cases
     seen, kept = set(), []
@@ -262,6 +280,23 @@ class FamilyTest(HostileNames, Protocol, unittest.TestCase):
         self.assertEqual(header["outputs"][0]["dtype"], "bf16")
         np.testing.assert_array_equal(arrays["z"].astype(np.float32), expected)
 
+    @unittest.skipUnless(RETORT and FAMILY in GROUP_NORM_FORMS,
+                         "needs --retort BIN; a family that converts group_norm's call")
+    def test_group_norm_reaches_the_compiler(self):
+        """group_norm comes as a call of Retort's retort.ops function (test_op_cases checks its
+        values): torch gets its own group_norm, JAX and TensorFlow the grouped reshape, and
+        OpenVINO's frontend its GroupNormalization op, not the function's body."""
+        case = exported_op_cases(RETORT)[0]
+        if FAMILY == "openvino":
+            self.assertEqual(openvino_read_ops(case.model, case.outputs),
+                             ["Parameter", "Parameter", "Parameter", "GroupNormalization",
+                              "Result"])
+            return
+        header, _ = self.client.program(case.model, case.inputs, case.outputs)
+        self.assertEqual(header["type"], "program", header)
+        for piece in GROUP_NORM_FORMS[FAMILY]:
+            self.assertIn(piece, header["source"])
+
     def known_difference(self, label, model, inputs, outputs):
         """For a known difference, only a well-formed answer is asked; True then."""
         if label not in KNOWN_DIFFERENCES.get(FAMILY, set()):
@@ -341,7 +376,7 @@ class RegistryCoverageTest(unittest.TestCase):
         table = importlib.import_module(f"retort_backends.{OP_TABLES[FAMILY]}").CONVERTERS
         types = registry_onnx_types(RETORT)
         self.assertGreater(len(types), 80)
-        tested = {case.op for case in all_cases()}
+        tested = {case.op for case in all_cases() + exported_op_cases(RETORT)}
         for name, onnx_type in types.items():
             with self.subTest(op=name):
                 self.assertIn(onnx_type, table)

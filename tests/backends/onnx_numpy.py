@@ -264,6 +264,14 @@ def _instance_norm(x, scale, b, epsilon=1e-5, **_):
     return (y * scale.reshape(shape) + b.reshape(shape)).astype(x.dtype)
 
 
+def _group_norm(x, scale, b, num_groups, epsilon=1e-5, **_):
+    """GroupNormalization-21 (Retort exports it as a call of its retort.ops function): scale and
+    b per channel."""
+    shape = [1, -1] + [1] * (x.ndim - 2)
+    y = _normalize(x.reshape(x.shape[0], num_groups, -1), 2, epsilon).reshape(x.shape)
+    return (y * scale.reshape(shape) + b.reshape(shape)).astype(x.dtype)
+
+
 def _softmax(x, axis=-1, log=False):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     s = e / e.sum(axis=axis, keepdims=True)
@@ -452,6 +460,7 @@ def _node(op, ins, a, n_out):
         "QuantizeLinear": lambda: _quantize_linear(*ins, **a),
         "DequantizeLinear": lambda: _dequantize_linear(*ins, **a),
         "InstanceNormalization": lambda: _instance_norm(*ins, **a),
+        "GroupNormalization": lambda: _group_norm(*ins, **a),
         "Softmax": lambda: _softmax(ins[0], a.get("axis", -1)),
         "LogSoftmax": lambda: _softmax(ins[0], a.get("axis", -1), log=True),
         "ArgMax": lambda: _arg(np.argmax, ins[0], **a),

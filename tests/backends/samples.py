@@ -30,6 +30,41 @@ def registry_onnx_types(binary):
 
 SAMPLES = os.path.join(ROOT, "samples", "polyjuice")
 
+# Ops above the exported opset 17, which Retort exports as calls of its retort.ops functions
+# (GroupNormalization-21): their cases are Retort's own export, so that a family gets the call
+# (and the function's body) as the workbench sends it.
+EXPORTED_OP_GRAPHS = [
+    ("GroupNormalization", "GroupNormalization",
+     "input x : f32[2, 6, 5]\ninput s : f32[6]\ninput b : f32[6]\n"
+     "y = group_norm(x, s, b, num_groups=3)\noutput y\n"),
+    ("GroupNormalization 4d epsilon", "GroupNormalization",
+     "input x : f32[1, 4, 3, 3]\ninput s : f32[4]\ninput b : f32[4]\n"
+     "y = group_norm(x, s, b, num_groups=2, epsilon=0.25)\noutput y\n"),
+]
+
+
+class ExportedCase:
+    """An op case (torch_cases.Case's fields) whose model is Retort's export of a graph."""
+
+    def __init__(self, binary, tmp, label, op, text):
+        from onnx_numpy import evaluate
+
+        self.label, self.op = label, op
+        path = os.path.join(tmp, f"{len(os.listdir(tmp))}.rtg")
+        with open(path, "w") as f:
+            f.write(text)
+        model = export_model(binary, path, f"{path}.onnx")
+        self.model = model.SerializeToString()
+        self.inputs = random_inputs(model, seed=len(label))
+        values = evaluate(model, self.inputs)
+        self.outputs = [o.name for o in model.graph.output]
+        self.expected = {o: values[o] for o in self.outputs}
+
+
+def exported_op_cases(binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        return [ExportedCase(binary, tmp, *graph) for graph in EXPORTED_OP_GRAPHS]
+
 
 def random_inputs(model, seed):
     rng = np.random.default_rng(seed)

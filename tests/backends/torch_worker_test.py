@@ -23,7 +23,8 @@ sys.path[:0] = [HERE, WORKER_DIR]
 from retort_backends import torch_ops  # noqa: E402
 from retort_backends.model import Model  # noqa: E402
 from onnx_numpy import evaluate  # noqa: E402
-from samples import exported_samples, random_inputs, registry_onnx_types  # noqa: E402
+from samples import (exported_op_cases, exported_samples, random_inputs,  # noqa: E402
+                     registry_onnx_types)
 from torch_cases import all_cases, chain_cases, value_info  # noqa: E402
 from worker_client import WorkerClient  # noqa: E402
 from worker_checks import HostileNames, Protocol  # noqa: E402
@@ -42,7 +43,7 @@ def take_option(argv, name):
 
 
 RETORT = take_option(sys.argv, "--retort")
-CASES = all_cases()
+CASES = all_cases() + (exported_op_cases(RETORT) if RETORT else [])
 CHAINS = chain_cases()
 # Cases a torch 1.13 CPU build has no kernel for: reported as unsupported.
 UNSUPPORTED_CASES = {"Sqrt f16"}

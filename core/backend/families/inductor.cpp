@@ -32,7 +32,8 @@ FamilyDef inductor_family() {
           // torch 2.1's Inductor imports pkg_resources, which a uv environment lacks.
           .packages = {"torch=={}", "numpy", "onnx", "setuptools"},
           .repro_script = "torch",
-          .repro_requirements = {"torch=={}", "numpy", "setuptools"},
+          // ml_dtypes: the bundle reads bf16 values as its bfloat16 (scripts/repro/npy.py.in).
+          .repro_requirements = {"torch=={}", "numpy", "ml_dtypes", "setuptools"},
           .repro_program = true,
           .cannot_run =
               "ops torch has no CPU kernel for (most f16 math on old releases): "

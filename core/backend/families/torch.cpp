@@ -45,7 +45,8 @@ FamilyDef torch_family() {
           .timeout_s = 300,
           .installer = Installer::Pypi,
           .repro_script = "torch",
-          .repro_requirements = {"torch=={}", "numpy", "setuptools"},
+          // ml_dtypes: the bundle reads bf16 values as its bfloat16 (scripts/repro/npy.py.in).
+          .repro_requirements = {"torch=={}", "numpy", "ml_dtypes", "setuptools"},
           .repro_program = true,
           .cannot_run = "as inductor; frozen modes need a TorchScript module",
           .program_mutations = torchprobe_mutations()};

@@ -24,6 +24,9 @@ ONNX_CODES = {v: k for k, v in ONNX_DTYPES.items()}
 
 # The domain of the local functions Retort exports for a graph's functions (HirFuzz's calls).
 FUNCTION_DOMAIN = "retort.functions"
+# The domain of the functions Retort exports for ops above its opset (GroupNormalization): the
+# frameworks whose converters know the op keep the call, the others get the function's body.
+OPS_DOMAIN = "retort.ops"
 
 
 class CallSite:
@@ -39,13 +42,15 @@ class CallSite:
 
 
 class FunctionInliner:
-    """Replaces every call of a model-local function in the retort.functions domain by the
-    function's nodes, so shape inference types every value and frameworks that read ONNX see a
-    plain graph. The call sites are kept (Builder writes them back as nested Python functions)."""
+    """Replaces every call of a model-local function in one domain (retort.functions, or
+    retort.ops) by the function's nodes, so shape inference types every value and frameworks that
+    read ONNX see a plain graph. The call sites are kept (Builder writes them back as nested
+    Python functions)."""
 
-    def __init__(self, proto):
+    def __init__(self, proto, domain=FUNCTION_DOMAIN):
         self.proto = proto
-        self.functions = {f.name: f for f in proto.functions if f.domain == FUNCTION_DOMAIN}
+        self.domain = domain
+        self.functions = {f.name: f for f in proto.functions if f.domain == domain}
         self.used = {v for n in proto.graph.node for v in itertools.chain(n.input, n.output)}
         self.used.update(v.name for v in itertools.chain(proto.graph.input, proto.graph.output))
         self.used.update(i.name for i in proto.graph.initializer)
@@ -54,7 +59,7 @@ class FunctionInliner:
     def run(self):
         sites, nodes = [], []
         for node in self.proto.graph.node:
-            if node.domain != FUNCTION_DOMAIN:
+            if node.domain != self.domain:
                 nodes.append(node)
                 continue
             body = self.expand(node, depth=0)
@@ -63,8 +68,10 @@ class FunctionInliner:
             nodes.extend(body)
         del self.proto.graph.node[:]
         self.proto.graph.node.extend(nodes)
+        other = [f for f in self.proto.functions if f.domain != self.domain]
         del self.proto.functions[:]
-        kept = [o for o in self.proto.opset_import if o.domain != FUNCTION_DOMAIN]
+        self.proto.functions.extend(other)
+        kept = [o for o in self.proto.opset_import if o.domain != self.domain]
         del self.proto.opset_import[:]
         self.proto.opset_import.extend(kept)
         return sites
@@ -87,21 +94,55 @@ class FunctionInliner:
             raise Unsupported(f"call of {quoted(call.op_type)} has the wrong number of values")
         names = dict(zip(fn.input, call.input))
         names.update(zip(fn.output, call.output))
+        given = {a.name: a for a in call.attribute}
         out = []
         for inner in fn.node:
             node = onnx.NodeProto()
             node.CopyFrom(inner)
+            self.bind_attributes(node, given)
             for i, v in enumerate(node.input):
                 if v:
                     node.input[i] = names.setdefault(v, self.fresh())
             for i, v in enumerate(node.output):
                 if v:
                     node.output[i] = names.setdefault(v, self.fresh())
-            if node.domain == FUNCTION_DOMAIN:
+            if node.domain == self.domain:
                 out.extend(self.expand(node, depth + 1))
             else:
                 out.append(node)
         return out
+
+    @staticmethod
+    def bind_attributes(node, given):
+        """The body node's attributes that refer to the call's (ref_attr_name) as the call's
+        values; one the call leaves out is left out (ONNX's rule)."""
+        attrs = []
+        for a in node.attribute:
+            if not a.ref_attr_name:
+                attrs.append(a)
+            elif a.ref_attr_name in given:
+                bound = onnx.AttributeProto()
+                bound.CopyFrom(given[a.ref_attr_name])
+                bound.name = a.name
+                attrs.append(bound)
+        del node.attribute[:]
+        node.attribute.extend(attrs)
+        if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
+            FunctionInliner.constant_as_tensor(node)
+
+    @staticmethod
+    def constant_as_tensor(node):
+        """A Constant of value_int(s) or value_float(s) (a body's way to make a tensor of the
+        call's attribute) in the `value` form, the one every ONNX importer reads."""
+        forms = {"value_int": np.int64, "value_ints": np.int64, "value_float": np.float32,
+                 "value_floats": np.float32}
+        if len(node.attribute) != 1 or node.attribute[0].name not in forms:
+            return
+        a = node.attribute[0]
+        array = np.array(onnx.helper.get_attribute_value(a), forms[a.name])
+        del node.attribute[:]
+        node.attribute.append(onnx.helper.make_attribute(
+            "value", onnx.numpy_helper.from_array(array)))
 
 
 class Model:
@@ -207,11 +248,14 @@ class Model:
             if name not in known:
                 raise ValueError(f"value {quoted(name)} is not in the model")
 
-    def restricted_to(self, outputs):
+    def restricted_to(self, outputs, keep_ops=False):
         """The model's bytes with exactly `outputs` as graph outputs (for frameworks that take
-        the ONNX model itself); types come from shape inference."""
+        the ONNX model itself); types come from shape inference. Calls of retort.ops functions
+        are inlined unless keep_ops (a framework that converts them itself)."""
         proto = onnx.ModelProto()
         proto.CopyFrom(self.proto)
+        if not keep_ops:
+            FunctionInliner(proto, OPS_DOMAIN).run()
         infos = {v.name: v for v in itertools.chain(proto.graph.output, proto.graph.value_info)}
         del proto.graph.output[:]
         for name in outputs:

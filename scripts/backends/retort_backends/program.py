@@ -15,7 +15,7 @@ import numpy as np
 import onnx.helper
 
 from .errors import Unsupported, quoted
-from .model import node_label
+from .model import OPS_DOMAIN, node_label
 
 _program_ids = itertools.count()
 
@@ -89,11 +89,12 @@ def batch_norm(c, module, eps):
     return f"({c.x(0)} - {per_channel(3)}) * ({scale}) + {per_channel(2)}"
 
 
-def normalize(c, mean_fn, sqrt_fn, axes, eps):
+def normalize(c, mean_fn, sqrt_fn, axes, eps, x=None):
     """(x - mean) / sqrt(var + eps) over axes, mean and (biased) variance taken in two passes as
     ONNX's LayerNormalization and InstanceNormalization define them: mean_fn and sqrt_fn name the
-    framework's (jnp.mean, tf.reduce_mean...), eps is its typed epsilon."""
-    x, axis = c.x(0), lit(list(axes))
+    framework's (jnp.mean, tf.reduce_mean...), eps is its typed epsilon; x is the node's first
+    input unless given (GroupNormalization's grouped view of it)."""
+    x, axis = x or c.x(0), lit(list(axes))
     centred = c.tmp(f"{x} - {mean_fn}({x}, axis={axis}, keepdims=True)")
     var = f"{mean_fn}({centred} * {centred}, axis={axis}, keepdims=True)"
     return f"{centred} / {sqrt_fn}({var} + {eps})"
@@ -215,7 +216,7 @@ class Builder:
         self._label = node_label(node)
         self._node = node
         try:
-            if node.domain not in ("", "ai.onnx"):
+            if node.domain not in ("", "ai.onnx", OPS_DOMAIN):
                 raise Unsupported(f"domain {node.domain!r} has no {self.framework} form")
             converter = self.converters.get(node.op_type)
             if converter is None:

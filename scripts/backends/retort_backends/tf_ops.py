@@ -270,6 +270,17 @@ def conv_instance_norm(c):
     return f"{y} * tf.reshape({c.x(1)}, {shape}) + tf.reshape({c.x(2)}, {shape})"
 
 
+def conv_group_norm(c):
+    """GroupNormalization-21 from primitives: x as [N, num_groups, -1], each group normalized,
+    back to x's shape, scale and bias per channel."""
+    eps = typed(norm_epsilon(c), c.dtype(0))
+    grouped = c.tmp(f"tf.reshape({c.x(0)}, {lit([c.shape(0)[0], c.attr('num_groups'), -1])})")
+    y = normalize(c, 'tf.reduce_mean', 'tf.sqrt', [2], eps, grouped)
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+    return (f"tf.reshape({y}, {lit(list(c.shape(0)))}) * tf.reshape({c.x(1)}, {shape}) + "
+            f"tf.reshape({c.x(2)}, {shape})")
+
+
 def conv_softmax(fn):
     return lambda c: f"{fn}({c.x(0)}, axis={norm_axis(c.attr('axis', -1), c.rank(0))})"
 
@@ -516,6 +527,7 @@ CONVERTERS = {
     "QuantizeLinear": conv_quantize_linear,
     "DequantizeLinear": conv_dequantize_linear,
     "InstanceNormalization": conv_instance_norm,
+    "GroupNormalization": conv_group_norm,
     "Softmax": conv_softmax("tf.nn.softmax"),
     "LogSoftmax": conv_softmax("tf.nn.log_softmax"),
     "ReduceSum": conv_reduce,

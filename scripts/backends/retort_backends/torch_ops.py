@@ -288,6 +288,11 @@ def conv_instance_norm(c):
             f"0.0, {lit(norm_epsilon(c))})")
 
 
+def conv_group_norm(c):
+    return (f"torch.nn.functional.group_norm({c.x(0)}, {lit(c.attr('num_groups'))}, {c.x(1)}, "
+            f"{c.x(2)}, {lit(norm_epsilon(c))})")
+
+
 def conv_softmax(fn):
     return lambda c: f"{fn}({c.x(0)}, {norm_axis(c.attr('axis', -1), c.rank(0))})"
 
@@ -568,6 +573,7 @@ CONVERTERS = {
     "QuantizeLinear": conv_quantize_linear,
     "DequantizeLinear": conv_dequantize_linear,
     "InstanceNormalization": conv_instance_norm,
+    "GroupNormalization": conv_group_norm,
     "Softmax": conv_softmax("torch.softmax"),
     "LogSoftmax": conv_softmax("torch.log_softmax"),
     "ReduceSum": conv_reduce,

@@ -70,9 +70,17 @@ def torch_standalone(model, outputs, mutations=(), args=None):
     buffers read by const(); arguments() and DYNAMIC say how it is called (torch_forms.py)."""
     builder, params, results, forms = torch_builder(model, outputs, mutations, args)
     source, _ = module_source(builder, params, results, forms)
-    buffers = ", ".join(f"{k!r}: torch.from_numpy(const({k!r}))" for k in builder.consts)
+    buffers = ", ".join(f"{k!r}: {standalone_buffer(k, v)}" for k, v in builder.consts.items())
     code = f"{source}\n\nforward = RetortModel({{{buffers}}}).eval()\n"
     return code, dict(builder.consts)
+
+
+def standalone_buffer(name, value):
+    """How the standalone module makes a buffer of const(name): torch.from_numpy takes no
+    bfloat16 array (the bundle reads bf16 as ml_dtypes'), so that one by its bits."""
+    if is_bfloat16(value.dtype):
+        return f"torch.from_numpy(const({name!r}).view('int16')).view(torch.bfloat16)"
+    return f"torch.from_numpy(const({name!r}))"
 
 
 def mutate(builder, params, results, mutations, args):

@@ -72,6 +72,7 @@ TEST(GenerateInputs, HonoursEveryRegisteredInputDomain) {
         if (op->name == "einsum") given["equation"] = std::string("i->i");     // required
         if (op->name == "topk") given["k"] = int64_t{1};                       // required
         if (op->name == "resize") given["sizes"] = std::vector<int64_t>{256};  // required
+        if (op->name == "group_norm") given["num_groups"] = int64_t{1};        // required
         if (op->find_attr("kernel_shape") && op->find_attr("kernel_shape")->required)
           given["kernel_shape"] = std::vector<int64_t>{1};
         node.attrs = OpRegistry::instance().normalize_attrs(*op, given);

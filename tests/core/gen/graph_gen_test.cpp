@@ -119,12 +119,13 @@ TEST(GraphGen, ShapeBoundsHold) {
 }
 
 // The operands and attributes of these ops are structured (core/gen/attr_choice.cpp): layer_norm's
-// scale has x's shape from the axis on, instance_norm's is per channel, conv_transpose's weight
-// [C, M/group, k...] and bias [M] imply its group, a QDQ scale runs along the axis named, resize's
-// sizes keep N and C. Each is drawn often, where unstructured operands would rarely type.
+// scale has x's shape from the axis on, instance_norm's and group_norm's are per channel (with
+// num_groups a divisor of C), conv_transpose's weight [C, M/group, k...] and bias [M] imply its
+// group, a QDQ scale runs along the axis named, resize's sizes keep N and C. Each is drawn often,
+// where unstructured operands would rarely type.
 TEST(GraphGen, StructuredOpsAreDrawn) {
   GenOptions opt;
-  opt.ops = {"layer_norm",      "instance_norm",     "conv_transpose",
+  opt.ops = {"layer_norm",      "instance_norm",     "group_norm", "conv_transpose",
              "quantize_linear", "dequantize_linear", "resize"};
   opt.dtypes = {DType::f32, DType::u8, DType::i8};
   opt.min_nodes = opt.max_nodes = 6;

@@ -416,5 +416,62 @@ TEST(OnnxIo, NamesATerminalWouldActOnAreRefused) {
   }
 }
 
+// GroupNormalization is above the exported opset 17: export writes a call of a function of the
+// domain retort.ops whose body computes it in opset 17's ops, and import reads the call as
+// group_norm again (the body's values: the transcript compare_group_norm).
+TEST(OnnxIo, GroupNormTravelsAsAFunctionCall) {
+  Graph g = parse_rtg(
+      "input x : f32[2, 6, 3]\ninput s : f32[6]\ninput b : f32[6]\n"
+      "y = group_norm(x, s, b, num_groups=3)\noutput y\n");
+  infer_graph(g);
+  std::string bytes = export_onnx(g);
+  for (const char* expected : {"retort.ops", "GroupNormalization", "ReduceMean", "num_groups"})
+    EXPECT_NE(bytes.find(expected), std::string::npos) << expected;
+  Graph back = import_onnx(bytes);
+  ASSERT_EQ(back.nodes.size(), 1u);
+  EXPECT_EQ(back.nodes[0].op, "group_norm");
+  EXPECT_EQ(attr_int(back.nodes[0].attrs, "num_groups"), 3);
+  EXPECT_EQ(attr_float(back.nodes[0].attrs, "epsilon"), double{1e-5f});
+}
+
+// A ModelProto of one GroupNormalization node in ONNX's domain at `opset` (ProtoWriter's fields
+// of onnx.proto): x f32[1, 4, 2], scale and bias of `params` elements, 2 groups.
+std::string group_norm_model(int opset, int64_t params) {
+  auto value_info = [](const std::string& name, std::vector<int64_t> dims) {
+    ProtoWriter shape;
+    for (int64_t d : dims) shape.bytes(1, ProtoWriter().varint(1, d).str());
+    ProtoWriter tensor;
+    tensor.varint(1, 1).bytes(2, shape.str());
+    return ProtoWriter().bytes(1, name).bytes(2, ProtoWriter().bytes(1, tensor.str()).str()).str();
+  };
+  ProtoWriter node;
+  node.bytes(1, "x").bytes(1, "s").bytes(1, "b").bytes(2, "y").bytes(3, "gn");
+  node.bytes(4, "GroupNormalization");
+  node.bytes(5, ProtoWriter().bytes(1, "num_groups").varint(3, 2).varint(20, 2).str());
+  ProtoWriter graph;
+  graph.bytes(1, node.str()).bytes(2, "g");
+  graph.bytes(11, value_info("x", {1, 4, 2}))
+      .bytes(11, value_info("s", {params}))
+      .bytes(11, value_info("b", {params}))
+      .bytes(12, value_info("y", {1, 4, 2}));
+  ProtoWriter model;
+  model.varint(1, 8).bytes(7, graph.str()).bytes(8, ProtoWriter().varint(2, opset).str());
+  return model.str();
+}
+
+// Opset 21 has scale and bias per channel, as group_norm; opset 18's were per group, a meaning
+// import leaves to an opaque node.
+TEST(OnnxIo, GroupNormalizationImportsFromOpset21) {
+  OnnxImport now = import_onnx_model(group_norm_model(21, 4), "gn21.onnx");
+  ASSERT_EQ(now.graph.nodes.size(), 1u);
+  EXPECT_EQ(now.graph.nodes[0].op, "group_norm");
+  EXPECT_EQ(attr_int(now.graph.nodes[0].attrs, "num_groups"), 2);
+  OnnxImport before = import_onnx_model(group_norm_model(18, 2), "gn18.onnx");
+  ASSERT_EQ(before.graph.nodes.size(), 1u);
+  EXPECT_TRUE(before.graph.nodes[0].is_opaque());
+  EXPECT_EQ(before.opaque_reasons.at("gn"),
+            "opset 18 predates version 21 of 'GroupNormalization', which Retort follows");
+}
+
 }  // namespace
 }  // namespace retort

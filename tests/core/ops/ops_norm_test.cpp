@@ -88,6 +88,39 @@ TEST(OpsNorm, InstanceNormErrors) {
   EXPECT_NE(msg.find("'b' must be f32[3]"), std::string::npos) << msg;
 }
 
+// Two groups of two channels. Sample 0: group 0 is [1, 3, 1, 3] (mean 2, variance 1), group 1
+// [0, 4, 0, 4] (mean 2, variance 4); scale and b stay per channel. Sample 1 is constant: y is b.
+TEST(OpsNorm, GroupNormPerGroupOfChannels) {
+  Tensor x = f32({2, 4, 2}, {1, 3, 1, 3, 0, 4, 0, 4, 5, 5, 5, 5, 5, 5, 5, 5});
+  Tensor scale = f32({4}, {1, 2, 3, 4});
+  Tensor b = f32({4}, {0, 1, 2, 3});
+  double e = double{1e-5f};
+  double a = 1 / std::sqrt(1 + e), c = 1 / std::sqrt(4 + e);
+  expect_close(run_op("group_norm", {x, scale, b}, {{"num_groups", int64_t{2}}}), {2, 4, 2},
+               {-a, a, 1 - 2 * a, 1 + 2 * a, 2 - 6 * c, 2 + 6 * c, 3 - 8 * c, 3 + 8 * c, 0, 0, 1, 1,
+                2, 2, 3, 3});
+  // One group per channel is instance_norm; rank 2 normalizes each group's channels alone.
+  Tensor x3 = f32({1, 2, 3}, {1, 2, 3, 0, 0, 6});
+  Tensor s2 = f32({2}, {2, 3}), b2 = f32({2}, {1, -1});
+  EXPECT_EQ(run_op("group_norm", {x3, s2, b2}, {{"num_groups", int64_t{2}}}),
+            run_op("instance_norm", {x3, s2, b2}));
+  expect_close(run_op("group_norm", {f32({1, 4}, {1, 3, 0, 4}), scale, b},
+                      {{"num_groups", int64_t{2}}, {"epsilon", 0.0}}),
+               {1, 4}, {-1, 3, 2 - 3, 3 + 4});
+}
+
+TEST(OpsNorm, GroupNormErrors) {
+  TensorType x{DType::f32, {2, 6, 4}}, c{DType::f32, {6}};
+  std::string msg = infer_error("group_norm", {x, c, c}, {{"num_groups", int64_t{4}}});
+  EXPECT_NE(msg.find("num_groups 4 must divide the 6 channels"), std::string::npos) << msg;
+  msg = infer_error("group_norm", {x, c, {DType::f32, {3}}}, {{"num_groups", int64_t{3}}});
+  EXPECT_NE(msg.find("'b' must be f32[6]"), std::string::npos) << msg;
+  msg = infer_error("group_norm", {{DType::f32, {0, 6}}, c, c}, {{"num_groups", int64_t{3}}});
+  EXPECT_NE(msg.find("has no elements"), std::string::npos) << msg;
+  msg = infer_error("group_norm", {{DType::f32, {6}}, c, c}, {{"num_groups", int64_t{3}}});
+  EXPECT_NE(msg.find("rank"), std::string::npos) << msg;
+}
+
 TEST(OpsNorm, SoftmaxAlongLastAxis) {
   Tensor x = f32({2, 3}, {1, 2, 3, 0, 0, 0});
   double z = std::exp(1) + std::exp(2) + std::exp(3);
@@ -124,6 +157,7 @@ TEST(OpsNorm, RegistryEntries) {
   EXPECT_EQ(r.find_onnx("LogSoftmax")->name, "log_softmax");
   EXPECT_EQ(r.find_onnx("LayerNormalization")->name, "layer_norm");
   EXPECT_EQ(r.find_onnx("InstanceNormalization")->name, "instance_norm");
+  EXPECT_EQ(r.find_onnx("GroupNormalization")->name, "group_norm");
   EXPECT_EQ(r.get("softmax").find_attr("axis")->default_value, AttrValue{int64_t{-1}});
 }
 
