@@ -63,13 +63,11 @@ SWITCHES = {
 GRAPH_NAME = re.compile(r"(?<![A-Za-z0-9])p([0-9]+)_")
 
 
-def run_tool(name, args):
+def run_tool(name, args, env=None):
     """Runs one of IREE's command-line tools; its stderr is the error message. iree-compile is
-    the native binary that the console script of that name starts (no Python start), its
-    crash stack unsymbolized (symbolizing takes longer than the compile)."""
+    the native binary that the console script of that name starts (no Python start)."""
     path = binaries.find_tool(name) if name == "iree-compile" else os.path.join(TOOLS, name)
-    done = subprocess.run([path, *args], capture_output=True, text=True,
-                          env=dict(os.environ, LLVM_DISABLE_SYMBOLIZATION="1"))
+    done = subprocess.run([path, *args], capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"{name}: {done.stderr.strip() or f'exit {done.returncode}'}")
 
@@ -114,14 +112,14 @@ class IREE(Family):
         entry.mlir_path = mlir_path
         return entry
 
-    def compile(self, mlir_path, extra=()):
+    def compile(self, mlir_path, extra=(), env=None):
         """The module of an MLIR file, compiled as every run of this worker compiles it."""
         vmfb = os.path.join(self.tmp.name, "model.vmfb")
         run_tool("iree-compile", [mlir_path, "--iree-hal-target-device=local",
                                   "--iree-hal-local-target-device-backends=llvm-cpu",
                                   "--iree-input-demote-f64-to-f32=false",
                                   f"--iree-opt-level=O{self.opt_level}", *self.switch_flags,
-                                  *extra, "-o", vmfb])
+                                  *extra, "-o", vmfb], env)
         with open(vmfb, "rb") as f:
             module = ireert.VmModule.copy_buffer(self.config.vm_instance, f.read())
         context = ireert.SystemContext(config=self.config)
@@ -193,10 +191,12 @@ class IREE(Family):
             compilations += 1
             dumps = tempfile.mkdtemp(dir=self.tmp.name)
             # Single-threaded, a crash comes after the diagnostics before it: threads buffer
-            # theirs until all are done.
+            # theirs until all are done. A crash's stack is not symbolized: the probe needs no
+            # frames, and symbolizing takes longer than the compilation.
             flags = ["--mlir-print-ir-after-failure", f"--mlir-print-ir-tree-dir={dumps}"]
             try:
-                functions = self.compile(path, flags + ["--mlir-disable-threading"] * serial)
+                functions = self.compile(path, flags + ["--mlir-disable-threading"] * serial,
+                                         dict(os.environ, LLVM_DISABLE_SYMBOLIZATION="1"))
             except RuntimeError as e:
                 named = graphs_named(str(e), dumps) & set(indices)
                 if len(indices) == 1 or named:
