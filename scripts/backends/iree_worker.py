@@ -58,9 +58,13 @@ SWITCHES = {
 }
 
 
-# What names a probe graph in iree-compile's output: the probe's prefix "p<i>_" on its ONNX node
-# names (the MLIR ops' locations), its function (p<i>_graph) and that function's dispatches.
-GRAPH_NAME = re.compile(r"(?<![A-Za-z0-9])p([0-9]+)_")
+# How iree-compile names probe graph i: the location of an op, the ONNX node name prefixed
+# "p<i>_" ("p3_n0"); the graph's function @p<i>_graph and the dispatches named after it, as
+# symbols or in lld's references ("(p3_graph$async_dispatch_0...)"); the folder of the IR it
+# dumped after a pass failed on the function ("util_func_p3_graph$async"). Only the start of a
+# name counts: names inside a node's name ("p3_p7_x") are not the graph's.
+GRAPH_IN_MESSAGE = re.compile(r'["@(]p([0-9]+)_')
+GRAPH_IN_FOLDER = re.compile(r"^[a-z_]+_p([0-9]+)_graph")
 
 
 def run_tool(name, args, env=None):
@@ -79,9 +83,10 @@ def graphs_named(message, dumps):
     the failure under `dumps`, --mlir-print-ir-tree-dir). Its notes are left out: they may
     print other graphs' ops."""
     blamed = [line for line in message.splitlines() if "error:" in line or line.startswith(">>>")]
+    named = {int(i) for line in blamed for i in GRAPH_IN_MESSAGE.findall(line)}
     for _, folders, _ in os.walk(dumps):
-        blamed += folders
-    return {int(i) for text in blamed for i in GRAPH_NAME.findall(text)}
+        named |= {int(i) for folder in folders for i in GRAPH_IN_FOLDER.findall(folder)}
+    return named
 
 
 class IREE(Family):
@@ -141,8 +146,8 @@ class IREE(Family):
         prefixed "p<i>_"): the graphs an error names are answered with it and the rest
         compiled again, so a batch costs one compilation plus one per error; an error that
         names none (a crash, a conversion's own op) is compiled again single-threaded, and
-        when that names none either, halves the batch. A module that compiles
-        runs each function alone, so a run's failure is its graph's."""
+        when that names none either, halves the batch. A module that compiles runs each
+        function alone, so a run's failure is its graph's."""
         # The importer's own loading (ONNX checker, shape inference with data propagation),
         # imported here: only a probe needs it in process.
         from iree.compiler.extras import onnx_importer
@@ -198,11 +203,11 @@ class IREE(Family):
                 functions = self.compile(path, flags + ["--mlir-disable-threading"] * serial,
                                          dict(os.environ, LLVM_DISABLE_SYMBOLIZATION="1"))
             except RuntimeError as e:
-                named = graphs_named(str(e), dumps) & set(indices)
-                if len(indices) == 1 or named:
-                    for i in named or indices:
+                failed = graphs_named(str(e), dumps) & set(indices)
+                if len(indices) == 1 or failed:
+                    for i in failed or indices:
                         fail(i, e)
-                    answer([i for i in indices if i not in named])
+                    answer([i for i in indices if i not in failed and results[i] is None])
                 elif not serial:
                     answer(indices, serial=True)
                 else:
