@@ -204,6 +204,8 @@ def graph_pass_cases():
 
 
 class FamilyTest(HostileNames, Protocol, unittest.TestCase):
+    MIXED_PROBE_COMPILATIONS = 2 if FAMILY == "iree" else 3
+
     @classmethod
     def setUpClass(cls):
         cls.client = WorkerClient(WORKER, OPTIONS)

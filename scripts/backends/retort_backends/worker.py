@@ -77,6 +77,12 @@ class Family:
         Raises Unsupported when the family runs the ONNX model itself."""
         raise Unsupported(f"{self.NAME} runs the ONNX model, not a generated program")
 
+    def probe(self, parts):
+        """(results, compilations) of a probe request's graphs ((model bytes, outputs, inputs)
+        each) for a family that batches them its own way; None: the worker merges them into
+        one ONNX model (Worker.probe_group)."""
+        return None
+
     def optimized_ops(self, entry):
         """The node count per ONNX op_type of the graph the framework optimized for a built
         entry (a run's "optimized_ops", docs/backend-protocol.md), or None when the family
@@ -326,10 +332,14 @@ class Worker:
         for g in graphs:
             model_bytes, outputs, inputs, _ = self.request_parts(dict(g, type="probe"), blobs)
             parts.append((model_bytes, outputs, inputs))
-        results = [None] * len(parts)
-        self.compilations = 0
-        if parts:
-            self.probe_group(parts, list(range(len(parts))), results)
+        answered = self.family.probe(parts) if parts else None
+        if answered is not None:
+            results, self.compilations = answered
+        else:
+            results = [None] * len(parts)
+            self.compilations = 0
+            if parts:
+                self.probe_group(parts, list(range(len(parts))), results)
         return {"type": "probe", "id": header.get("id"), "results": results,
                 "compilations": self.compilations}, []
 
