@@ -374,8 +374,9 @@ def extreme(c, x, dims, keep, dt):
         return f"torch.{fn}({x}, {lit(dims)}, {keep})"
     if is_float(c.dtype(0)):
         ident = "float('-inf')" if fn == "amax" else "float('inf')"
-    else:
-        ident = f"torch.iinfo({dt}).{'min' if fn == 'amax' else 'max'}"
+    else:  # a literal: TorchScript has no torch.iinfo
+        info = np.iinfo(np.dtype(c.dtype(0)))
+        ident = lit(info.min if fn == "amax" else info.max)
     out = [1 if d in dims else n for d, n in enumerate(shape) if d not in dims or keep == "True"]
     return f"torch.full({lit(out)}, {ident}, dtype={dt})"
 
