@@ -12,10 +12,13 @@ set -euo pipefail
 retort=$(realpath "$1")
 backend=$2
 family=$3
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/retort
-python=$(compgen -G "$cache/envs/$family@*/bin/python" | head -1 || true)
-[ -n "$python" ] || {
-  echo "skipped: no release of $family is installed (retort backend install $family)"
+# The environment of the family's default release (its lock), as run_family_test.py finds it:
+# other installed releases may lack what the bundle's requirements pin.
+python=$(python3 -c "import sys, os; sys.path.insert(0, sys.argv[1]); import run_family_test as r
+print(os.path.join(r.envs_dir(), f'{sys.argv[2]}@{r.default_version(sys.argv[2])}', 'bin', 'python'))" \
+  "$(dirname "${BASH_SOURCE[0]}")/../backends" "$family")
+[ -x "$python" ] || {
+  echo "skipped: $family's default release is not installed (retort backend install $family)"
   exit 77
 }
 scratch=$(mktemp -d)
