@@ -158,7 +158,11 @@ int64_t wide_integer(DType t, Rng& rng) {
   if (pick < 5) {
     std::vector<int64_t> anchors = wide_anchors(t);
     auto [lo, hi] = integer_range(t);
-    return offset_within(pick_from(rng, anchors), rng.uniform_int(-2, 2), lo, hi);
+    // Drawn one after the other: as two arguments of one call their order is unspecified, and
+    // g++ and clang would draw other values from one seed.
+    int64_t offset = rng.uniform_int(-2, 2);
+    int64_t anchor = pick_from(rng, anchors);
+    return offset_within(anchor, offset, lo, hi);
   }
   int bits = integer_bits(t) - (is_signed(t) ? 1 : 0);
   int e = static_cast<int>(rng.uniform_int(bits / 2, bits - 1));
@@ -173,7 +177,8 @@ double wide_float(DType t, Rng& rng) {
   std::vector<int> powers;
   for (int k : {7, 8, 15, 16, 31, 32, 53, 63, 64})
     if (std::ldexp(1.0, k) + 2 <= float_max(t)) powers.push_back(k);
-  double v = std::ldexp(1.0, pick_from(rng, powers)) + static_cast<double>(rng.uniform_int(-2, 2));
+  int power = pick_from(rng, powers);  // before the offset: one draw order on every compiler
+  double v = std::ldexp(1.0, power) + static_cast<double>(rng.uniform_int(-2, 2));
   return rng.coin() ? -v : v;
 }
 
@@ -212,7 +217,8 @@ Tensor draw_with_range(const TensorType& type, Rng& rng, const InputPlan& plan) 
         if (!is_signed(type.dtype)) v = std::fabs(v);
       }
     } else if (is_float(type.dtype)) {
-      v = std::ldexp(rng.uniform(1, 2), static_cast<int>(rng.uniform_int(-8, 13)));
+      int exponent = static_cast<int>(rng.uniform_int(-8, 13));  // first, as g++ drew it
+      v = std::ldexp(rng.uniform(1, 2), exponent);
       if (rng.coin()) v = -v;
     } else {
       auto [lo, hi] = integer_limits(type.dtype);
