@@ -100,6 +100,18 @@ def normalize(c, mean_fn, sqrt_fn, axes, eps, x=None):
     return f"{centred} / {sqrt_fn}({var} + {eps})"
 
 
+def group_norm(c, module, mean_fn, eps):
+    """GroupNormalization-21 from primitives: x as [N, num_groups, -1], each group normalized
+    (normalize), back to x's shape, scale and bias per channel; module names the framework's
+    reshape and sqrt (jnp, tf), mean_fn its mean, eps is its typed epsilon."""
+    groups = lit([c.shape(0)[0], c.attr("num_groups"), -1])
+    grouped = c.tmp(f"{module}.reshape({c.x(0)}, {groups})")
+    y = normalize(c, mean_fn, f"{module}.sqrt", [2], eps, grouped)
+    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
+    return (f"{module}.reshape({y}, {lit(list(c.shape(0)))}) * {module}.reshape({c.x(1)}, {shape})"
+            f" + {module}.reshape({c.x(2)}, {shape})")
+
+
 def fold(c, fn):
     """fn applied left to right over every input of a variadic node (Max, Min, Sum, Mean)."""
     acc = c.x(0)

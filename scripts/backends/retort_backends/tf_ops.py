@@ -17,8 +17,8 @@ from .onnx_semantics import (SELU_ALPHA, SELU_GAMMA, batch_norm_epsilon, cumsum_
                              pool_geometry, reduce_dims, reshape_target, shape_values, slice_steps,
                              spatial_rank, split_sizes, squeeze_dims, transpose_perm,
                              unsqueeze_dims, window)
-from .program import (batch_norm, clip, fold, ints, lit, norm_axis, normalize, string_lit,
-                      subscript, template)
+from .program import (batch_norm, clip, fold, group_norm, ints, lit, norm_axis, normalize,
+                      string_lit, subscript, template)
 from .tensors import is_float
 
 
@@ -271,14 +271,7 @@ def conv_instance_norm(c):
 
 
 def conv_group_norm(c):
-    """GroupNormalization-21 from primitives: x as [N, num_groups, -1], each group normalized,
-    back to x's shape, scale and bias per channel."""
-    eps = typed(norm_epsilon(c), c.dtype(0))
-    grouped = c.tmp(f"tf.reshape({c.x(0)}, {lit([c.shape(0)[0], c.attr('num_groups'), -1])})")
-    y = normalize(c, 'tf.reduce_mean', 'tf.sqrt', [2], eps, grouped)
-    shape = lit([1, -1] + [1] * (c.rank(0) - 2))
-    return (f"tf.reshape({y}, {lit(list(c.shape(0)))}) * tf.reshape({c.x(1)}, {shape}) + "
-            f"tf.reshape({c.x(2)}, {shape})")
+    return group_norm(c, "tf", "tf.reduce_mean", typed(norm_epsilon(c), c.dtype(0)))
 
 
 def conv_softmax(fn):
