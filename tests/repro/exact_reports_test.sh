@@ -21,6 +21,13 @@ trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
 fail() { echo "FAIL: $*"; exit 1; }
 has() { grep -qF -- "$2" "$1" || fail "$1 lacks '$2':$(echo; cat "$1")"; }
+# reproduces WHAT DIR PYTHON SCRIPT: the bundle's script exits 1 ("reproduced"), its output in
+# DIR/run.log.
+reproduces() {
+  local status=0
+  (cd "$2" && "$3" "$4" >run.log 2>&1) || status=$?
+  [ "$status" = 1 ] || fail "the $1 script exited $status, not 1: $(cat "$2/run.log")"
+}
 
 cat >sum.rtg <<'RTG'
 graph sum_i64
@@ -36,9 +43,7 @@ attach="backend attach bad --cmd '$worker --fault perturb --perturb-op reduce_su
 out=$("$retort" -c "load sum.rtg; $attach; compare --backends ref,bad; export repro b --issue" 2>&1) ||
   fail "compare or export: $out"
 has b/issue.md '| `y` | i64[1] | i64[1] | 1 of 1 | [0]: 9007199254740993 instead of 9007199254740992 |'
-status=0
-(cd b && "$python" repro.py >run.log 2>&1) || status=$?
-[ "$status" = 1 ] || fail "the i64 script exited $status, not 1: $(cat b/run.log)"
+reproduces "i64" b "$python" repro.py
 has b/run.log "[0] 9007199254740993 (expected 9007199254740992)"
 has b/run.log "reproduced: bad on original disagrees with the reference"
 
@@ -48,9 +53,7 @@ tvm_python=${RETORT_ENVS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/retort/envs}/tvm@0
 if [ -x "$tvm_python" ]; then
   out=$("$retort" -c "load $repo/samples/bugs/tvm_reduce_max_empty.rtg; compare --backends ref,tvm; export repro t" 2>&1) ||
     fail "compare or export of tvm_reduce_max_empty: $out"
-  status=0
-  (cd t && "$tvm_python" repro.py >run.log 2>&1) || status=$?
-  [ "$status" = 1 ] || fail "the empty reduce_max script exited $status, not 1: $(cat t/run.log)"
+  reproduces "empty reduce_max" t "$tvm_python" repro.py
   has t/run.log "(expected -inf)"
 else
   echo "skipped the infinity part: no tvm@0.27.0.post1 environment"
@@ -62,15 +65,11 @@ if [ ! -d "$repo/scripts/backends/node_modules/onnxruntime-node" ]; then
 fi
 out=$("$retort" -c "load $repo/samples/bugs/ort_mod_int_min.rtg; compare --backends ref ort:O0; export repro m --full" 2>&1) ||
   fail "compare or export of ort_mod_int_min: $out"
-status=0
-(cd m && "$python" replay/replay.py >run.log 2>&1) || status=$?
-[ "$status" = 1 ] || fail "the SIGFPE replay exited $status, not 1: $(cat m/run.log)"
+reproduces "SIGFPE" m "$python" replay/replay.py
 has m/run.log "  killed by SIGFPE"
 has m/run.log "reproduced (killed by SIGFPE): ort:O0 fails on original"
 if [ -n "${RETORT_REPRO_ORT_PYTHON:-}" ]; then
-  status=0
-  (cd m && "$RETORT_REPRO_ORT_PYTHON" repro.py >run.log 2>&1) || status=$?
-  [ "$status" = 1 ] || fail "the standalone SIGFPE script exited $status, not 1: $(cat m/run.log)"
+  reproduces "standalone SIGFPE" m "$RETORT_REPRO_ORT_PYTHON" repro.py
   has m/run.log "reproduced (killed by SIGFPE): ort:O0 fails on original"
 else
   echo "note: set RETORT_REPRO_ORT_PYTHON to run the standalone ORT script too"
