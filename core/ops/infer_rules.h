@@ -46,4 +46,11 @@ InferFn infer_same_dtype(ShapeFn shape_of);
 // Output = broadcast of all inputs, dtype of input 0 (all inputs must share it).
 std::vector<TensorType> infer_broadcast(const std::vector<TensorType>& in, const Attrs&, size_t);
 
+// The types of a kernel's inputs, for the inference helpers a kernel shares with its op's infer.
+inline std::vector<TensorType> types_of(const std::vector<const Tensor*>& in) {
+  std::vector<TensorType> types;
+  for (const Tensor* t : in) types.push_back(t->type());
+  return types;
+}
+
 }  // namespace retort

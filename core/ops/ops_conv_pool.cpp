@@ -177,8 +177,7 @@ std::vector<TensorType> infer_conv_transpose(const std::vector<TensorType>& in, 
 // i * stride - pad_begin + t * dilation is the output's.
 std::vector<Tensor> kernel_conv_transpose(const std::vector<const Tensor*>& in, const Attrs& attrs,
                                           const std::vector<TensorType>& out) {
-  std::vector<TensorType> types;
-  for (const Tensor* t : in) types.push_back(t->type());
+  std::vector<TensorType> types = types_of(in);
   ConvTransposeDims d = conv_transpose_dims(types, attrs);
   const TransposedWindow& win = d.window;
   std::vector<double> x = read_doubles(*in[0]), w = read_doubles(*in[1]);

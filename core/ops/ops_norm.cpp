@@ -157,8 +157,7 @@ OpDef layer_norm_op() {
   };
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
                  const std::vector<TensorType>& out) {
-    std::vector<TensorType> types;
-    for (const Tensor* t : in) types.push_back(t->type());
+    std::vector<TensorType> types = types_of(in);
     int64_t axis = layer_norm_axis(types, attrs);
     const Shape& s = in[0]->shape();
     int64_t block = numel(Shape(s.begin() + axis, s.end()));
@@ -254,8 +253,7 @@ OpDef group_norm_op() {
   };
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
                  const std::vector<TensorType>& out) {
-    std::vector<TensorType> types;
-    for (const Tensor* t : in) types.push_back(t->type());
+    std::vector<TensorType> types = types_of(in);
     int64_t groups = group_norm_groups(types, attrs);
     const Shape& s = in[0]->shape();
     int64_t channels = s[1], plane = numel(Shape(s.begin() + 2, s.end()));

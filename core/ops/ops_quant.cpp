@@ -60,8 +60,7 @@ OpDef quantize_linear_op() {
   };
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
                  const std::vector<TensorType>& out) {
-    std::vector<TensorType> types;
-    for (const Tensor* t : in) types.push_back(t->type());
+    std::vector<TensorType> types = types_of(in);
     int64_t axis = quant_axis("quantize_linear", types, attrs);
     bool u8 = out[0].dtype == DType::u8;
     double lo = u8 ? 0 : -128, hi = u8 ? 255 : 127;
@@ -100,8 +99,7 @@ OpDef dequantize_linear_op() {
   };
   op.kernel = [](const std::vector<const Tensor*>& in, const Attrs& attrs,
                  const std::vector<TensorType>& out) {
-    std::vector<TensorType> types;
-    for (const Tensor* t : in) types.push_back(t->type());
+    std::vector<TensorType> types = types_of(in);
     int64_t axis = quant_axis("dequantize_linear", types, attrs);
     Tensor y(out[0]);
     // x - zero point is exact, and its product with an f32 scale is exact in double: rounding it
