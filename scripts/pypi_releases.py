@@ -4,8 +4,8 @@
 
   pypi_releases.py list PACKAGE
       one line per release, oldest first: VERSION, DATE and OK parted by tabs, where OK is "yes"
-      when the release has a wheel (or pure-Python file) this interpreter can install, else the
-      reason.
+      when the release has a wheel (or pure-Python file) this interpreter can install (its tags
+      and its Requires-Python), else the reason.
   pypi_releases.py date PACKAGE VERSION
       the release's last upload time (ISO 8601), or exit 1 and a one-line reason.
 """
@@ -42,6 +42,33 @@ def platform_ok(tag):
     return tag == "any" or (("manylinux" in tag or tag.startswith("linux")) and tag.endswith(machine))
 
 
+def release_tuple(text):
+    return tuple(int(p) for p in re.findall(r"\d+", text)[:3])
+
+
+def python_ok(spec):
+    """Whether this interpreter meets a file's Requires-Python (">=3.12", ">=3.9,!=3.10.*").
+    A clause of another form (a pre-release, ===) is not held against it."""
+    here = sys.version_info[:3]
+    for clause in (spec or "").split(","):
+        m = re.fullmatch(r"\s*(~=|==|!=|<=|>=|<|>)\s*(\d+(?:\.\d+)*)(\.\*)?\s*", clause)
+        if not m:
+            continue
+        op, version, star = m.groups()
+        want = release_tuple(version)
+        if star or op == "~=":  # a prefix: 3.10.* is 3.10; ~=3.9 is >= 3.9 within 3.*
+            prefix = want if star else want[:-1]
+            same = here[: len(prefix)] == prefix
+            ok = {"==": same, "!=": not same, "~=": same and here >= want}.get(op, True)
+        else:
+            padded = want + (0,) * (3 - len(want))
+            ok = {"==": here == padded, "!=": here != padded, "<=": here <= padded,
+                  ">=": here >= padded, "<": here < padded, ">": here > padded}[op]
+        if not ok:
+            return False
+    return True
+
+
 def installable(files):
     """'yes', or why none of these files installs on this interpreter."""
     if not files:
@@ -49,15 +76,20 @@ def installable(files):
     if all(f.get("yanked") for f in files):
         return "yanked"
     py = f"cp{sys.version_info.major}{sys.version_info.minor}"
-    wheels = [f["filename"] for f in files if f["filename"].endswith(".whl") and not f.get("yanked")]
+    wheels = [f for f in files if f["filename"].endswith(".whl") and not f.get("yanked")]
+    needs = None  # the Requires-Python of a wheel that fits but for this Python's version
     for w in wheels:
-        name_py, abi, plat = w[:-4].split("-")[-3:]
+        name_py, abi, plat = w["filename"][:-4].split("-")[-3:]
         pys = name_py.split(".")
         if (py in pys or "py3" in pys or "py2.py3" in name_py) and any(platform_ok(t) for t in plat.split(".")):
             if abi in ("none", "abi3") or abi.startswith(py):
-                return "yes"
+                if python_ok(w.get("requires_python")):
+                    return "yes"
+                needs = w["requires_python"]
     if not wheels:
         return "source only (no wheel)"
+    if needs:
+        return f"needs Python {needs} (this is {sys.version_info.major}.{sys.version_info.minor})"
     return f"no wheel for {py} on {sysconfig.get_platform()}"
 
 
