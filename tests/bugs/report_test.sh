@@ -36,10 +36,14 @@ status=0
 
 sample=$repo/samples/bugs/ort_maxpool_same_dilation.rtg
 "$retort" -c "load $sample; compare --backends ref ort:O0; export repro mp --issue" >/dev/null
-has mp/issue.md "onnxruntime==1.30.0"
+# The default release, as scripts/backends/package-lock.json pins it.
+ort=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["packages"]["node_modules/onnxruntime-node"]["version"])' \
+  "$repo/scripts/backends/package-lock.json")
+has mp/issue.md "onnxruntime==$ort"
 has mp/issue.md "MaxPool (auto_pad=SAME_UPPER, dilations=[2]) gives an output of the wrong shape"
 has mp/issue.md "import onnxruntime as ort"
-has mp/requirements.txt "onnxruntime==1.30.0"
+has mp/requirements.txt "onnxruntime==$ort"
 if [ -n "${RETORT_REPRO_ORT_PYTHON:-}" ]; then
   status=0
   (cd mp && "$RETORT_REPRO_ORT_PYTHON" repro.py >run.log 2>&1) || status=$?
