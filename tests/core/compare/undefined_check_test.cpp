@@ -445,13 +445,13 @@ output m, e, p
   auto use = find_undefined(g, values);
   ASSERT_TRUE(use.has_value());
   EXPECT_EQ(use->node, "m");
-  EXPECT_EQ(use->str(), "node 'm' (reduce_mean) averages no values (input 'x' is empty): ONNX "
-                        "leaves that mean undefined");
+  EXPECT_EQ(use->str(),
+            "node 'm' (reduce_mean) averages no values (input 'x' is empty): ONNX "
+            "leaves that mean undefined");
   EXPECT_TRUE(use->tainted.count("m"));
   EXPECT_FALSE(use->tainted.count("e"));
   EXPECT_TRUE(use->tainted.count("p"));  // global_average_pool of [3,1,0] averages no values too
 }
-
 
 }  // namespace
 }  // namespace retort
