@@ -22,6 +22,10 @@ std::string UndefinedUse::str() const {
     alone.crash_open_at.clear();
     return fmt::format("{}; then {}", alone.str(), crash_open_at);
   }
+  if (averages_nothing)
+    return fmt::format(
+        "{} averages no values (input '{}' is empty): ONNX leaves that mean undefined",
+        node_ref(node, op), value);
   if (!overflows.empty())
     return fmt::format("{} overflows {}: its exact {} [{}] is {:.17g}", node_ref(node, op),
                        overflows,
@@ -390,6 +394,20 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
 
 namespace {
 
+// A mean of no values (reduce_mean over an empty axis, global_average_pool of an empty spatial
+// extent) is undefined in ONNX (onnx/onnx#5568); the reference and onnx.reference give NaN,
+// ONNX Runtime 0.
+std::optional<UndefinedUse> undefined_empty_mean(const Node& node, const OpDef& op,
+                                                 const TensorMap& values) {
+  if (!op.has_tag("averages") || node.inputs.empty() || node.outputs.empty()) return std::nullopt;
+  auto x = values.find(node.inputs[0]);
+  auto y = values.find(node.outputs[0]);
+  if (x == values.end() || y == values.end() || x->second.numel() != 0 || y->second.numel() == 0)
+    return std::nullopt;
+  return UndefinedUse{
+      .node = node_title(node), .op = node.op, .value = node.inputs[0], .averages_nothing = true};
+}
+
 // The node's inputs in values, up to the first it lacks (an omitted optional one, or one not
 // kept).
 std::vector<const Tensor*> given_inputs(const Node& node, const TensorMap& values) {
@@ -441,6 +459,7 @@ std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const
     if (auto use = undefined_product(node, op, x->second)) return use;
   }
   if (auto use = undefined_accumulation(node, op, values)) return use;
+  if (auto use = undefined_empty_mean(node, op, values)) return use;
   return undefined_folded_scale(node, values, producers);
 }
 

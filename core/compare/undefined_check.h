@@ -23,6 +23,8 @@ struct UndefinedUse {
   // Set when the node's result, not an input, is undefined (an integer reduction that overflows):
   // the dtype it overflows, with element and element_value naming the exact result.
   std::string overflows{};
+  // Set when the node's result is a mean of no values (its input is empty, its result is not).
+  bool averages_nothing = false;
   // Set when ONNX leaves the whole run open there, not only the value (an integer power with a
   // negative exponent, which Retort defines nowhere): an error or a crash is no bug either.
   bool any_outcome = false;

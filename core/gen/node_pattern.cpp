@@ -34,12 +34,15 @@ bool holds(const AttrCondition& c, const AttrValue& v) {
 bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
                           const TensorType* first, const std::string& first_maker,
                           bool has_twin) const {
-  if (node_op != op || (twin && !has_twin) || (!after.empty() && first_maker != after))
+  if (!has_op(node_op) || (twin && !has_twin) || (!after.empty() && first_maker != after))
     return false;
   if (!dtypes.empty() &&
       (!first || std::find(dtypes.begin(), dtypes.end(), first->dtype) == dtypes.end()))
     return false;
   if (rank && (!first || static_cast<int>(first->shape.size()) != *rank)) return false;
+  if (empty &&
+      (!first || std::find(first->shape.begin(), first->shape.end(), 0) == first->shape.end()))
+    return false;
   for (const auto& [name, condition] : attrs) {
     auto it = node_attrs.find(name);
     if (it == node_attrs.end() || !holds(condition, it->second)) return false;
@@ -47,19 +50,23 @@ bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
   return true;
 }
 
+bool NodePattern::has_op(const std::string& node_op) const {
+  return std::find(ops.begin(), ops.end(), node_op) != ops.end();
+}
+
 bool NodePattern::matches(const Graph& g, const Node& n) const {
-  if (n.op != op) return false;
+  if (!has_op(n.op)) return false;
   const std::string* input = n.inputs.empty() || n.inputs[0].empty() ? nullptr : &n.inputs[0];
   const TensorType* first = input ? &g.type_of(*input) : nullptr;
   const Node* maker = input ? g.producer(*input) : nullptr;
   bool has_twin = input && std::any_of(g.nodes.begin(), g.nodes.end(), [&](const Node& m) {
-                    return &m != &n && m.op == op && !m.inputs.empty() && m.inputs[0] == *input;
+                    return &m != &n && m.op == n.op && !m.inputs.empty() && m.inputs[0] == *input;
                   });
   return matches(n.op, n.attrs, first, maker ? maker->op : "", has_twin);
 }
 
 nlohmann::json NodePattern::to_json() const {
-  nlohmann::json j{{"op", op}};
+  nlohmann::json j{{"op", ops.size() == 1 ? nlohmann::json(ops[0]) : nlohmann::json(ops)}};
   if (!attrs.empty()) {
     nlohmann::json a = nlohmann::json::object();
     for (const auto& [name, c] : attrs)
@@ -75,15 +82,20 @@ nlohmann::json NodePattern::to_json() const {
   if (rank) j["rank"] = *rank;
   if (!after.empty()) j["after"] = after;
   if (twin) j["twin"] = true;
+  if (empty) j["empty"] = true;
   return j;
 }
 
 NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& where) {
   NodePattern p;
   try {
-    p.op = j.at("op").get<std::string>();
-    if (!OpRegistry::instance().find(p.op))
-      fail("{}: trigger op '{}' is no registry op", where, p.op);
+    const nlohmann::json& op = j.at("op");
+    p.ops = op.is_array() ? op.get<std::vector<std::string>>()
+                          : std::vector<std::string>{op.get<std::string>()};
+    if (p.ops.empty()) fail("{}: trigger names no op", where);
+    for (const std::string& name : p.ops)
+      if (!OpRegistry::instance().find(name))
+        fail("{}: trigger op '{}' is no registry op", where, name);
     if (j.contains("attrs"))
       for (const auto& [name, c] : j.at("attrs").items()) {
         AttrCondition condition;
@@ -101,6 +113,7 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
     if (j.contains("rank")) p.rank = j.at("rank").get<int>();
     p.after = j.value("after", "");
     p.twin = j.value("twin", false);
+    p.empty = j.value("empty", false);
   } catch (const nlohmann::json::exception& e) {
     fail("{}: not a trigger pattern: {}", where, e.what());
   }
@@ -127,13 +140,15 @@ std::string NodePattern::str() const {
   }
   if (rank) parts.push_back(fmt::format("rank {}", *rank));
   if (!after.empty()) parts.push_back(fmt::format("after {}", after));
+  std::string op = fmt::format("{}", fmt::join(ops, "|"));
   if (twin) parts.push_back(fmt::format("beside another {} of the same input", op));
+  if (empty) parts.push_back("of an empty tensor");
   return parts.empty() ? op : fmt::format("{} {}", op, fmt::join(parts, ", "));
 }
 
 NodePattern pattern_of_node(const Graph& g, const Node& n) {
   NodePattern p;
-  p.op = n.op;
+  p.ops = {n.op};
   for (const auto& [name, value] : n.attrs) p.attrs[name].any_of = {plain_json(value)};
   if (!n.inputs.empty() && !n.inputs[0].empty()) p.dtypes = {g.type_of(n.inputs[0]).dtype};
   return p;

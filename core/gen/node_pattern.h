@@ -25,12 +25,13 @@ struct AttrCondition {
 };
 
 struct NodePattern {
-  std::string op;  // registry op name
+  std::vector<std::string> ops;  // registry op names: a node of any of them
   std::map<std::string, AttrCondition> attrs;
   std::vector<DType> dtypes;  // of the first operand; empty: any
   std::optional<int> rank;    // of the first operand
   std::string after;          // the op that makes the first operand; empty: any
-  bool twin = false;          // another node of `op` reads the same first operand
+  bool twin = false;          // another node of the same op reads the same first operand
+  bool empty = false;         // the first operand has no elements (a dim of size 0)
 
   // What the pattern asks of a node, its first operand's type and maker, and whether another
   // node of its op reads that operand.
@@ -38,16 +39,18 @@ struct NodePattern {
                const std::string& first_maker, bool has_twin) const;
   // The same for a node of a typed graph.
   bool matches(const Graph& g, const Node& n) const;
+  bool has_op(const std::string& node_op) const;
 
   // {"op": "max_pool", "attrs": {"auto_pad": {"any_of": ["SAME_UPPER"]}, "dilations":
-  // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true}; every field
-  // but op may be left out.
+  // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true, "empty": true};
+  // "op" is one name or a list of them (one bug in several kernels); every field but op may be
+  // left out.
   nlohmann::json to_json() const;
   // Throws Error naming `where` and the field when the JSON is no pattern or names an op the
   // registry lacks.
   static NodePattern from_json(const nlohmann::json& j, const std::string& where);
-  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64", for
-  // people.
+  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64",
+  // "reduce_max|argmax of an empty tensor", for people.
   std::string str() const;
 };
 

@@ -71,7 +71,7 @@ TEST(KnownBugs, EachShowsOnTheReleasesAndLevelsItNames) {
   // of its optimizations or of TVM.
   std::vector<NodePattern> o0 = known_triggers(shipped_known_bugs(), {"ref", "ort:O0"});
   std::set<std::string> ops;
-  for (const NodePattern& p : o0) ops.insert(p.op);
+  for (const NodePattern& p : o0) ops.insert(p.ops.begin(), p.ops.end());
   EXPECT_TRUE(ops.count("max_pool"));
   EXPECT_TRUE(ops.count("softplus"));  // row 12, at O0
   EXPECT_FALSE(ops.count("split"));    // row 2, O1-O3

@@ -430,5 +430,28 @@ output y
   EXPECT_FALSE(find_undefined(g, values).has_value());
 }
 
+// ONNX leaves the mean of no values undefined (onnx/onnx#5568): ONNX Runtime gives 0 where the
+// reference gives NaN, which is no bug. A mean over a non-empty axis of the same empty input
+// has no elements and stays defined.
+TEST(CompareUndefined, AMeanOfNoValuesIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[3,1,0]
+m = reduce_mean(x, axes=[2])
+e = reduce_mean(x, axes=[0])
+p = global_average_pool(x)
+output m, e, p
+)");
+  TensorMap values = evaluate(g, generate_inputs(g, 1, nullptr), {.keep_intermediates = true});
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "m");
+  EXPECT_EQ(use->str(),
+            "node 'm' (reduce_mean) averages no values (input 'x' is empty): ONNX "
+            "leaves that mean undefined");
+  EXPECT_TRUE(use->tainted.count("m"));
+  EXPECT_FALSE(use->tainted.count("e"));
+  EXPECT_TRUE(use->tainted.count("p"));  // global_average_pool of [3,1,0] averages no values too
+}
+
 }  // namespace
 }  // namespace retort

@@ -1,0 +1,51 @@
+#include "core/gen/node_pattern.h"
+
+#include <gtest/gtest.h>
+
+#include "core/base/error.h"
+#include "core/io/rtg.h"
+
+namespace retort {
+namespace {
+
+NodePattern pattern(const char* json) {
+  return NodePattern::from_json(nlohmann::json::parse(json), "test");
+}
+
+Graph typed(const char* text) {
+  Graph g = parse_rtg(text);
+  infer_graph(g);
+  return g;
+}
+
+const Node& node(const Graph& g, const std::string& output) {
+  for (const Node& n : g.nodes)
+    if (n.outputs[0] == output) return n;
+  throw std::runtime_error("no node " + output);
+}
+
+// One bug in several kernels (ONNX Runtime's reductions of an empty input) is one pattern: a
+// list of ops, and a first operand with a dim of size 0.
+TEST(NodePattern, ListsOpsAndAsksForAnEmptyOperand) {
+  NodePattern p = pattern(R"({"op": ["reduce_min", "argmax"], "empty": true})");
+  Graph g = typed(
+      "graph g\ninput e : i32[0,4]\ninput x : i32[2,4]\n"
+      "a = reduce_min(e, axes=[1])\nb = argmax(e, axis=1)\nc = reduce_min(x, axes=[1])\n"
+      "d = reduce_max(e, axes=[1])\noutput a, b, c, d\n");
+  EXPECT_TRUE(p.matches(g, node(g, "a")));
+  EXPECT_TRUE(p.matches(g, node(g, "b")));
+  EXPECT_FALSE(p.matches(g, node(g, "c")));  // not empty
+  EXPECT_FALSE(p.matches(g, node(g, "d")));  // another op
+  EXPECT_EQ(p.str(), "reduce_min|argmax of an empty tensor");
+  EXPECT_EQ(NodePattern::from_json(p.to_json(), "again").to_json(), p.to_json());
+  // One op stays a plain name in JSON, as the shipped index writes it.
+  EXPECT_EQ(pattern(R"({"op": "split"})").to_json().at("op"), "split");
+}
+
+TEST(NodePattern, RefusesAnEmptyListAndUnknownOps) {
+  EXPECT_THROW(pattern(R"({"op": []})"), Error);
+  EXPECT_THROW(pattern(R"({"op": ["reduce_min", "no_such_op"]})"), Error);
+}
+
+}  // namespace
+}  // namespace retort
