@@ -165,7 +165,7 @@ AttrValue choose_group(const NodeContext& ctx, Rng& rng) {
   return shape0(ctx)[1] > 0 ? pick_divisor(shape0(ctx)[1], rng) : int64_t{1};
 }
 
-// ConvTranspose's extra output positions, each below its axis's stride or dilation (or 0).
+// ConvTranspose's extra output positions, 0 or 1 (infer refuses one not below the stride).
 AttrValue choose_output_padding(const NodeContext& ctx, Rng& rng) {
   return Ints(static_cast<size_t>(spatial_rank(ctx)), rng.coin(0.5) ? 0 : 1);
 }

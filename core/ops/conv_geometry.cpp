@@ -89,13 +89,9 @@ TransposedWindow resolve_transposed_window(const std::vector<int64_t>& in,
   }
   for (size_t i = 0; i < n; ++i) {
     int64_t s = w.strides[i], d = w.dilations[i], op = w.output_padding[i];
-    // The dilation makes room for output_padding only between a kernel's taps: a 1-tap kernel
-    // has none, and ONNX Runtime and onnx.reference both refuse output_padding >= stride there.
-    int64_t room = kernel[i] > 1 ? std::max(s, d) : s;
-    if (op >= room)
-      fail(
-          "output_padding {} on spatial axis {} must be below its stride {}{}", op, i, s,
-          kernel[i] > 1 ? fmt::format(" or dilation {}", d) : " (a 1-wide kernel has no dilation)");
+    // PyTorch allows output_padding below max(stride, dilation), but ONNX does not say, and ONNX
+    // Runtime and onnx.reference both refuse any at or above the stride.
+    if (op >= s) fail("output_padding {} on spatial axis {} must be below its stride {}", op, i, s);
     w.pad_begin.push_back(pads[i]);
     w.pad_end.push_back(pads[n + i]);
     int64_t span = checked_add(checked_mul(kernel[i] - 1, d), 1);

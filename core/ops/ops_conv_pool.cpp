@@ -229,7 +229,7 @@ OpDef conv_transpose_op() {
       {"dilations", AttrKind::Ints, std::nullopt, false,
        "gap between kernel elements per spatial axis; absent: all 1"},
       {"output_padding", AttrKind::Ints, std::nullopt, false,
-       "extra output positions at the end of each spatial axis, below its stride or dilation"},
+       "extra output positions at the end of each spatial axis, below its stride"},
       {"group", AttrKind::Int, AttrValue{int64_t{1}}, false, "number of channel groups"},
       {"kernel_shape", AttrKind::Ints, std::nullopt, false,
        "spatial extents of w (checked when given)"},
