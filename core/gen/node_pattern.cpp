@@ -34,7 +34,8 @@ bool holds(const AttrCondition& c, const AttrValue& v) {
 bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
                           const TensorType* first, const std::string& first_maker,
                           bool has_twin) const {
-  if (node_op != op || (twin && !has_twin) || (!after.empty() && first_maker != after))
+  if ((!op.empty() && node_op != op) || (twin && !has_twin) ||
+      (!after.empty() && first_maker != after))
     return false;
   if (!dtypes.empty() &&
       (!first || std::find(dtypes.begin(), dtypes.end(), first->dtype) == dtypes.end()))
@@ -48,18 +49,19 @@ bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
 }
 
 bool NodePattern::matches(const Graph& g, const Node& n) const {
-  if (n.op != op) return false;
+  if (!op.empty() && n.op != op) return false;
   const std::string* input = n.inputs.empty() || n.inputs[0].empty() ? nullptr : &n.inputs[0];
   const TensorType* first = input ? &g.type_of(*input) : nullptr;
   const Node* maker = input ? g.producer(*input) : nullptr;
   bool has_twin = input && std::any_of(g.nodes.begin(), g.nodes.end(), [&](const Node& m) {
-                    return &m != &n && m.op == op && !m.inputs.empty() && m.inputs[0] == *input;
+                    return &m != &n && m.op == n.op && !m.inputs.empty() && m.inputs[0] == *input;
                   });
   return matches(n.op, n.attrs, first, maker ? maker->op : "", has_twin);
 }
 
 nlohmann::json NodePattern::to_json() const {
-  nlohmann::json j{{"op", op}};
+  nlohmann::json j = nlohmann::json::object();
+  if (!op.empty()) j["op"] = op;
   if (!attrs.empty()) {
     nlohmann::json a = nlohmann::json::object();
     for (const auto& [name, c] : attrs)
@@ -81,8 +83,9 @@ nlohmann::json NodePattern::to_json() const {
 NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& where) {
   NodePattern p;
   try {
-    p.op = j.at("op").get<std::string>();
-    if (!OpRegistry::instance().find(p.op))
+    if (!j.is_object()) fail("{}: a trigger pattern is a JSON object, got {}", where, j.dump());
+    p.op = j.value("op", "");
+    if (!p.op.empty() && !OpRegistry::instance().find(p.op))
       fail("{}: trigger op '{}' is no registry op", where, p.op);
     if (j.contains("attrs"))
       for (const auto& [name, c] : j.at("attrs").items()) {
@@ -101,6 +104,10 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
     if (j.contains("rank")) p.rank = j.at("rank").get<int>();
     p.after = j.value("after", "");
     p.twin = j.value("twin", false);
+    // A pattern of any op with no condition would match every node: a campaign would draw
+    // nothing more often than anything else, and every finding would look known.
+    if (p.op.empty() && p.attrs.empty() && p.dtypes.empty() && !p.rank && p.after.empty())
+      fail("{}: a trigger of any op (no \"op\") needs dtypes, rank, attrs or after", where);
   } catch (const nlohmann::json::exception& e) {
     fail("{}: not a trigger pattern: {}", where, e.what());
   }
@@ -128,7 +135,8 @@ std::string NodePattern::str() const {
   if (rank) parts.push_back(fmt::format("rank {}", *rank));
   if (!after.empty()) parts.push_back(fmt::format("after {}", after));
   if (twin) parts.push_back(fmt::format("beside another {} of the same input", op));
-  return parts.empty() ? op : fmt::format("{} {}", op, fmt::join(parts, ", "));
+  std::string name = op.empty() ? "any op" : op;
+  return parts.empty() ? name : fmt::format("{} {}", name, fmt::join(parts, ", "));
 }
 
 NodePattern pattern_of_node(const Graph& g, const Node& n) {

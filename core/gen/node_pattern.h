@@ -25,7 +25,7 @@ struct AttrCondition {
 };
 
 struct NodePattern {
-  std::string op;  // registry op name
+  std::string op;  // registry op name; empty: any op (with a condition below, such as a dtype)
   std::map<std::string, AttrCondition> attrs;
   std::vector<DType> dtypes;  // of the first operand; empty: any
   std::optional<int> rank;    // of the first operand
@@ -41,13 +41,14 @@ struct NodePattern {
 
   // {"op": "max_pool", "attrs": {"auto_pad": {"any_of": ["SAME_UPPER"]}, "dilations":
   // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true}; every field
-  // but op may be left out.
+  // may be left out, op (any op) only where another is given: {"dtypes": ["i64"]} is every op
+  // of an i64 first operand (OpenVINO's CPU plugin runs all of them in 32 bits).
   nlohmann::json to_json() const;
   // Throws Error naming `where` and the field when the JSON is no pattern or names an op the
   // registry lacks.
   static NodePattern from_json(const nlohmann::json& j, const std::string& where);
-  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64", for
-  // people.
+  // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64", "any
+  // op of i64", for people.
   std::string str() const;
 };
 
