@@ -80,6 +80,14 @@ class SignatureFinder {
   // the values `outputs` are computed from (all values when empty).
   std::optional<Culprit> against_reference(const std::string& b, const std::string& g,
                                            uint64_t seed, const std::set<std::string>& outputs);
+  // The op of the first node upstream of `outputs` of graph g whose values, fed from the
+  // reference, make backend b's run agree with the reference on them, for a failure that no
+  // first-divergence search sees (it shows only while the intermediate values are not outputs:
+  // ONNX Runtime merges two Splits of one input unless their pieces are returned). The nodes are
+  // fed upstream first, as the review names a reduced graph's root (core/campaign/review.h
+  // reduced_root), at most kFedRuns of them, after one run that shows the failure.
+  std::optional<Culprit> fed_culprit(const std::string& b, const std::string& g, uint64_t seed,
+                                     const std::set<std::string>& outputs);
   std::optional<Culprit> culprit(const Finding& f);
 
   const CompareReport& report_;
