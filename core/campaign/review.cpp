@@ -314,24 +314,6 @@ std::vector<KnownRoot> known_roots(const std::map<std::string, FindingReview>& r
   return roots;
 }
 
-// g with every value that a node `cut` selects makes cut into an input, which `fixed` feeds the
-// reference's value on the case's inputs (fixed.fixed).
-Graph fed_from_reference(const Graph& g, const NodeFilter& cut_here, InputPlan& fixed) {
-  TensorMap values = evaluate(g, fixed.fixed, {.keep_intermediates = true});
-  Graph cut = g;
-  std::erase_if(cut.nodes, [&](const Node& n) {
-    if (!cut_here(g, n)) return false;
-    for (const std::string& out : n.outputs) {
-      if (out.empty()) continue;
-      cut.inputs.push_back({out, g.types.at(out)});
-      fixed.fixed.insert_or_assign(out, values.at(out));
-    }
-    return true;
-  });
-  infer_graph(cut);
-  return cut;
-}
-
 // How f's failure shows on `graphs` with the values of the nodes `cut` selects fed from the
 // reference, on the inputs `inputs.fixed`: each graph alone against the reference (the same
 // backends, no pair to agree with). SameFailure when one graph shows it, Passes when all pass.
@@ -344,7 +326,7 @@ CheckOutcome outcome_when_fed(const FindingRecord& f, const std::vector<Graph>& 
   for (const Graph& g : graphs) {
     ReduceCase c;
     target.inputs = inputs;
-    c.a = fed_from_reference(g, cut, target.inputs);
+    c.a = fed_from_reference(g, cut, target.inputs.fixed);
     CheckOutcome o = check_case(c, target, lookup);
     if (o == CheckOutcome::SameFailure) return o;
     if (o != CheckOutcome::Passes) outcome = o;

@@ -131,6 +131,24 @@ std::set<std::string> values_upstream(const Graph& g, const std::set<std::string
   return seen;
 }
 
+Graph fed_from_reference(const Graph& g,
+                         const std::function<bool(const Graph&, const Node&)>& cut_here,
+                         TensorMap& inputs) {
+  TensorMap values = evaluate(g, inputs, {.keep_intermediates = true});
+  Graph cut = g;
+  std::erase_if(cut.nodes, [&](const Node& n) {
+    if (!cut_here(g, n)) return false;
+    for (const std::string& out : n.outputs) {
+      if (out.empty()) continue;
+      cut.inputs.push_back({out, g.types.at(out)});
+      inputs.insert_or_assign(out, values.at(out));
+    }
+    return true;
+  });
+  infer_graph(cut);
+  return cut;
+}
+
 InspectResult run_inspect(const InspectSide& a, const InspectSide& b,
                           const std::vector<ValuePair>& pairs, const TensorMap& inputs,
                           const ToleranceTable& tolerances) {

@@ -3,6 +3,7 @@
 // the node whose kernel (or whose compilation) went wrong.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -41,6 +42,12 @@ const Node* first_rewritten_node(const Graph& a, const Graph& b,
 
 // The values of g that `values` are computed from, themselves included.
 std::set<std::string> values_upstream(const Graph& g, const std::set<std::string>& values);
+
+// g with every value that a node `cut_here` selects made an input, which `inputs` (g's inputs)
+// then feeds the reference's value: what a run computes from exact values past the cut.
+Graph fed_from_reference(const Graph& g,
+                         const std::function<bool(const Graph&, const Node&)>& cut_here,
+                         TensorMap& inputs);
 
 // The outputs a finding's verdict comes from: those whose diff carries it (a MaxPool output of
 // the wrong shape beside an int64 sum that differs), by name in its graph under test (graph_a)

@@ -1,5 +1,6 @@
 #include "core/compare/signature.h"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -155,9 +156,65 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::against_reference(
                     inputs(seed), report_.tolerances);
     if (r.diverged)
       found = Culprit{r.op_a, std::string(dtype_name(graph_def.type_of(r.value_a).dtype))};
+    else if (r.failure.empty())
+      unseen_.insert(key);
   }
   searched_.emplace(key, found);
   return found;
+}
+
+namespace {
+
+// How many nodes a fed search feeds before it gives up: a record-time label costs a run or two.
+constexpr int kFedRuns = 2;
+
+}  // namespace
+
+std::optional<SignatureFinder::Culprit> SignatureFinder::fed_culprit(
+    const std::string& b, const std::string& g, uint64_t seed,
+    const std::set<std::string>& outputs) {
+  Backend* under_test = backend(b);
+  if (!under_test || !unseen_.count(std::make_tuple(b, g, seed, outputs))) return std::nullopt;
+  const Graph& graph_def = graph(g);
+  std::set<std::string> observed = outputs;
+  if (observed.empty()) observed.insert(graph_def.outputs.begin(), graph_def.outputs.end());
+  std::vector<ValuePair> pairs;
+  for (const std::string& o : observed) pairs.push_back({o, o});
+  // Whether b's run of `cut` differs from the reference on the observed outputs alone; nullopt
+  // when a run fails.
+  auto differs = [&](const Graph& cut, const TensorMap& in) -> std::optional<bool> {
+    InspectResult r =
+        run_inspect({fmt::format("{} on {}", g, b), &cut, under_test, report_.mutations},
+                    {fmt::format("{} on ref", g), &cut, &ref_}, pairs, in, report_.tolerances);
+    if (!r.failure.empty()) return std::nullopt;
+    return r.diverged;
+  };
+  if (differs(graph_def, inputs(seed)) != true) return std::nullopt;
+  std::set<std::string> upstream = values_upstream(graph_def, observed);
+  std::set<std::string> fed;  // the names of the nodes fed so far
+  for (const Node& n : graph_def.nodes) {
+    if (static_cast<int>(fed.size()) == kFedRuns) break;
+    bool feeds = std::any_of(n.outputs.begin(), n.outputs.end(),
+                             [&](const std::string& o) { return upstream.count(o) > 0; });
+    bool observed_here = std::any_of(n.outputs.begin(), n.outputs.end(),
+                                     [&](const std::string& o) { return observed.count(o) > 0; });
+    if (!feeds || observed_here) continue;
+    fed.insert(n.name);
+    TensorMap in = inputs(seed);
+    std::optional<bool> still;
+    try {
+      Graph cut = fed_from_reference(
+          graph_def, [&](const Graph&, const Node& m) { return fed.count(m.name) > 0; }, in);
+      still = differs(cut, in);
+    } catch (const Error&) {
+      return std::nullopt;  // a cut graph that does not run tells nothing
+    }
+    if (!still) return std::nullopt;
+    auto made = std::find_if(n.outputs.begin(), n.outputs.end(),
+                             [&](const std::string& o) { return upstream.count(o) > 0; });
+    if (!*still) return Culprit{n.op, std::string(dtype_name(graph_def.type_of(*made).dtype))};
+  }
+  return std::nullopt;
 }
 
 std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& f) {
@@ -195,7 +252,11 @@ std::optional<SignatureFinder::Culprit> SignatureFinder::culprit(const Finding& 
                     upstream_pairs(pairs, ga, outputs_a), inputs(f.seed), report_.tolerances);
     if (r.diverged) return Culprit{r.op_a, std::string(dtype_name(ga.type_of(r.value_a).dtype))};
   }
-  // No intermediate value differs: the first output with the finding's verdict.
+  // No intermediate value differs while each is an output: the first node whose feeding from
+  // the reference makes the failure go.
+  if (auto c = fed_culprit(f.backend_a, f.graph_a, f.seed, outputs_a)) return c;
+  if (auto c = fed_culprit(f.backend_b, f.graph_b, f.seed, outputs_b)) return c;
+  // Nor does one found that way: the first output with the finding's verdict.
   for (const OutputDiff& d : f.outputs) {
     if (d.verdict == Verdict::Pass || (!outputs_a.empty() && !outputs_a.count(d.actual_name)))
       continue;

@@ -80,6 +80,16 @@ class SignatureFinder {
   // the values `outputs` are computed from (all values when empty).
   std::optional<Culprit> against_reference(const std::string& b, const std::string& g,
                                            uint64_t seed, const std::set<std::string>& outputs);
+  // The op of the first node upstream of `outputs` of graph g whose values, fed from the
+  // reference, make backend b's run agree with the reference on them, for a failure that b's
+  // first-divergence search ran and did not see (it shows only while the intermediate values are
+  // not outputs: ONNX Runtime merges two Splits of one input unless their pieces are returned;
+  // a search that could not run, a backend that returns no intermediates, leaves the label to
+  // the output's producer). The nodes are fed upstream first, as the review names a reduced
+  // graph's root (core/campaign/review.h reduced_root), at most kFedRuns of them, after one run
+  // that shows the failure.
+  std::optional<Culprit> fed_culprit(const std::string& b, const std::string& g, uint64_t seed,
+                                     const std::set<std::string>& outputs);
   std::optional<Culprit> culprit(const Finding& f);
 
   const CompareReport& report_;
@@ -91,6 +101,8 @@ class SignatureFinder {
   std::map<std::tuple<std::string, std::string, uint64_t, std::set<std::string>>,
            std::optional<Culprit>>
       searched_;
+  // The keys of searched_ whose search ran to the end and saw no divergence.
+  std::set<std::tuple<std::string, std::string, uint64_t, std::set<std::string>>> unseen_;
 };
 
 // Fills Finding::signature of every finding of the report (backends: parallel to its rows).

@@ -303,6 +303,39 @@ std::optional<UndefinedUse> folded_sum_overflow(const Node& node, const Node& su
   return use;
 }
 
+// The first element of an instance_norm whose |x| or its plane's |mean| times the plane's
+// factor |scale| / sqrt(var + epsilon) passes the dtype's largest value: ONNX Runtime computes
+// x * s + (b - mean * s), and s itself overflows (scale = FLT_MAX over a variance below 1) or is
+// infinite (an infinite scale), so that inf - inf is NaN where the reference's
+// scale * (x - mean) / sqrt(var + epsilon) + b is finite, or an infinity.
+std::optional<UndefinedUse> instance_norm_scale_overflow(const Node& node,
+                                                         const std::vector<const Tensor*>& in,
+                                                         DType dtype) {
+  const Tensor& x = *in[0];
+  const Shape& s = x.shape();
+  int64_t channels = s[1], plane = x.numel() / std::max<int64_t>(1, s[0] * channels);
+  double max = float_max(dtype), eps = onnx_float_attr(node.attrs, "epsilon");
+  for (int64_t start = 0; plane > 0 && start < x.numel(); start += plane) {
+    double mean = 0, var = 0;
+    for (int64_t k = start; k < start + plane; ++k) mean += x.get(k);
+    mean /= static_cast<double>(plane);
+    for (int64_t k = start; k < start + plane; ++k) var += (x.get(k) - mean) * (x.get(k) - mean);
+    var /= static_cast<double>(plane);
+    double f = std::abs(in[1]->get((start / plane) % channels)) / std::sqrt(var + eps);
+    for (int64_t k = start; k < start + plane; ++k) {
+      if (std::isfinite(x.get(k)) && std::abs(x.get(k)) * f > max)
+        return overflow_use(
+            node, k, x.get(k) * f,
+            fmt::format("{} in x * scale / sqrt(var + epsilon)", dtype_name(dtype)));
+      if (std::isfinite(mean) && std::abs(mean) * f > max)
+        return overflow_use(
+            node, k, mean * f,
+            fmt::format("{} in mean * scale / sqrt(var + epsilon)", dtype_name(dtype)));
+    }
+  }
+  return std::nullopt;
+}
+
 // For a scale applied to a sum, which a compiler may fold into the sum's terms (ONNX Runtime at
 // O3 folds a Mul or a BatchNormalization after a Conv into its weights) or distribute over x and
 // the mean (it computes BatchNormalization as x*s + (b - mean*s)): the first element where that
@@ -311,11 +344,13 @@ std::optional<UndefinedUse> folded_sum_overflow(const Node& node, const Node& su
 // scale = -FLT_MAX: the reference's (x - mean) * s + b is b, ONNX Runtime's inf - inf NaN); a mul
 // or batch_norm of a summing node's result (tag "accumulates") whose sum of magnitudes times the
 // scale's magnitude passes it (the folded conv's f32 sum overflows, and meets an infinite input's
-// term as inf - inf).
+// term as inf - inf). An instance_norm, which ONNX Runtime distributes the same way with each
+// plane's own mean and variance (x * s + (b - mean * s), s = scale / sqrt(var + epsilon)).
 std::optional<UndefinedUse> undefined_folded_scale(
     const Node& node, const TensorMap& values,
     const std::map<std::string, const Node*>& producers) {
-  if (node.op != "mul" && node.op != "batch_norm") return std::nullopt;
+  if (node.op != "mul" && node.op != "batch_norm" && node.op != "instance_norm")
+    return std::nullopt;
   std::vector<const Tensor*> in;
   for (const std::string& name : node.inputs) {
     auto it = values.find(name);
@@ -323,6 +358,7 @@ std::optional<UndefinedUse> undefined_folded_scale(
     in.push_back(&it->second);
   }
   DType dtype = in[0]->dtype();
+  if (node.op == "instance_norm") return instance_norm_scale_overflow(node, in, dtype);
   if (node.op == "batch_norm") {
     double max = float_max(dtype);
     double eps = onnx_float_attr(node.attrs, "epsilon");

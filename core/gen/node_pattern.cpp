@@ -51,7 +51,7 @@ bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
 }
 
 bool NodePattern::has_op(const std::string& node_op) const {
-  return std::find(ops.begin(), ops.end(), node_op) != ops.end();
+  return ops.empty() || std::find(ops.begin(), ops.end(), node_op) != ops.end();
 }
 
 bool NodePattern::matches(const Graph& g, const Node& n) const {
@@ -66,7 +66,8 @@ bool NodePattern::matches(const Graph& g, const Node& n) const {
 }
 
 nlohmann::json NodePattern::to_json() const {
-  nlohmann::json j{{"op", ops.size() == 1 ? nlohmann::json(ops[0]) : nlohmann::json(ops)}};
+  nlohmann::json j = nlohmann::json::object();
+  if (!ops.empty()) j["op"] = ops.size() == 1 ? nlohmann::json(ops[0]) : nlohmann::json(ops);
   if (!attrs.empty()) {
     nlohmann::json a = nlohmann::json::object();
     for (const auto& [name, c] : attrs)
@@ -89,10 +90,14 @@ nlohmann::json NodePattern::to_json() const {
 NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& where) {
   NodePattern p;
   try {
-    const nlohmann::json& op = j.at("op");
-    p.ops = op.is_array() ? op.get<std::vector<std::string>>()
-                          : std::vector<std::string>{op.get<std::string>()};
-    if (p.ops.empty()) fail("{}: trigger names no op", where);
+    if (!j.is_object()) fail("{}: a trigger pattern is a JSON object, got {}", where, j.dump());
+    if (j.contains("op")) {
+      const nlohmann::json& op = j.at("op");
+      p.ops = op.is_array() ? op.get<std::vector<std::string>>()
+                            : std::vector<std::string>{op.get<std::string>()};
+      if (p.ops.empty())
+        fail("{}: trigger's op list is empty (leave \"op\" out for any op)", where);
+    }
     for (const std::string& name : p.ops)
       if (!OpRegistry::instance().find(name))
         fail("{}: trigger op '{}' is no registry op", where, name);
@@ -114,6 +119,11 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
     p.after = j.value("after", "");
     p.twin = j.value("twin", false);
     p.empty = j.value("empty", false);
+    // A pattern of any op with no condition would match every node: a campaign would draw
+    // nothing more often than anything else, and every finding would look known.
+    if (p.ops.empty() && p.attrs.empty() && p.dtypes.empty() && !p.rank && p.after.empty() &&
+        !p.empty)
+      fail("{}: a trigger of any op (no \"op\") needs dtypes, rank, attrs, after or empty", where);
   } catch (const nlohmann::json::exception& e) {
     fail("{}: not a trigger pattern: {}", where, e.what());
   }
@@ -143,7 +153,8 @@ std::string NodePattern::str() const {
   std::string op = fmt::format("{}", fmt::join(ops, "|"));
   if (twin) parts.push_back(fmt::format("beside another {} of the same input", op));
   if (empty) parts.push_back("of an empty tensor");
-  return parts.empty() ? op : fmt::format("{} {}", op, fmt::join(parts, ", "));
+  std::string name = ops.empty() ? "any op" : op;
+  return parts.empty() ? name : fmt::format("{} {}", name, fmt::join(parts, ", "));
 }
 
 NodePattern pattern_of_node(const Graph& g, const Node& n) {

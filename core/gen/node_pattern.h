@@ -25,7 +25,7 @@ struct AttrCondition {
 };
 
 struct NodePattern {
-  std::vector<std::string> ops;  // registry op names: a node of any of them
+  std::vector<std::string> ops;  // registry op names: a node of any of them; empty: any op
   std::map<std::string, AttrCondition> attrs;
   std::vector<DType> dtypes;  // of the first operand; empty: any
   std::optional<int> rank;    // of the first operand
@@ -43,14 +43,15 @@ struct NodePattern {
 
   // {"op": "max_pool", "attrs": {"auto_pad": {"any_of": ["SAME_UPPER"]}, "dilations":
   // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true, "empty": true};
-  // "op" is one name or a list of them (one bug in several kernels); every field but op may be
-  // left out.
+  // "op" is one name or a list of them (one bug in several kernels). Every field may be left
+  // out, op (any op) only where another is given: {"dtypes": ["i64"]} is every op of an i64
+  // first operand (OpenVINO's CPU plugin runs all of them in 32 bits).
   nlohmann::json to_json() const;
   // Throws Error naming `where` and the field when the JSON is no pattern or names an op the
   // registry lacks.
   static NodePattern from_json(const nlohmann::json& j, const std::string& where);
   // "max_pool auto_pad in SAME_UPPER|SAME_LOWER, dilations > 1", "mod fmod = 1, of i64",
-  // "reduce_max|argmax of an empty tensor", for people.
+  // "reduce_max|argmax of an empty tensor", "any op of i64", for people.
   std::string str() const;
 };
 

@@ -79,6 +79,37 @@ TEST(KnownBugs, EachShowsOnTheReleasesAndLevelsItNames) {
   EXPECT_TRUE(known_triggers(shipped_known_bugs(), {"ref"}).empty());
 }
 
+// A trigger may name no op: row 17 (OpenVINO's CPU plugin runs every i64 op in 32 bits) is any
+// op of an i64 first operand, on OpenVINO only. An op-less pattern with no condition would match
+// every node, and is refused.
+TEST(KnownBugs, ADtypeWideTriggerMatchesEveryOpOfItsDtype) {
+  const KnownBug& row17 = bug("row 17");
+  EXPECT_EQ(row17.trigger.str(), "any op of i64");
+  EXPECT_EQ(row17.trigger.to_json().dump(), R"({"dtypes":["i64"]})");
+  Graph g = parse_rtg(R"(graph g
+input a : i64[2]
+input x : f32[2]
+s = add(a, a)
+m = mul(s, a)
+r = reduce_sum(m, keepdims=1)
+c = concat(r, a, axis=0)
+y = add(x, x)
+output c, y
+)");
+  std::set<std::string> matched;
+  for (const Node& n : g.nodes)
+    if (row17.trigger.matches(g, n)) matched.insert(n.name);
+  EXPECT_EQ(matched, (std::set<std::string>{"s", "m", "r", "c"}));
+  EXPECT_TRUE(row17.applies_to("openvino:f32"));
+  EXPECT_FALSE(row17.applies_to("ort:O0"));
+  std::vector<NodePattern> drawn = known_triggers(shipped_known_bugs(), {"openvino:f32"});
+  EXPECT_TRUE(
+      std::any_of(drawn.begin(), drawn.end(), [](const NodePattern& p) { return p.ops.empty(); }));
+  EXPECT_THROW(NodePattern::from_json(nlohmann::json::parse("{}"), "test"), Error);
+  EXPECT_THROW(NodePattern::from_json(nlohmann::json::parse(R"({"twin": true})"), "test"), Error);
+  EXPECT_THROW(NodePattern::from_json(nlohmann::json::parse("[1]"), "test"), Error);
+}
+
 // A backend that runs another and then adds 1 to element 0 of the listed outputs: a second bug
 // downstream of the first, on a real compiler.
 class AlsoWrong : public Backend {

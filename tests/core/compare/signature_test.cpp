@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
+#include "core/backend/backend_set.h"
 #include "core/backend/worker_backend.h"
 #include "core/compare/inspect.h"
 #include "core/compare/report_format.h"
@@ -118,6 +120,30 @@ TEST(FailureSignature, VerdictAndOpComeFromTheSameOutput) {
   std::string text = r.bug(1)->str();
   EXPECT_NE(text.find("nan-inf mismatch: z: "), std::string::npos) << text;
   EXPECT_EQ(verdict_outputs_a(*r.bug(1)), std::set<std::string>{"z"});
+}
+
+// ONNX Runtime 1.30.0 at O3 merges two Splits of one input into 2 and into 3 parts
+// (docs/bugs.md row 2) unless their pieces are outputs, so the first-divergence search, which
+// returns every intermediate value, sees none. The label a campaign records feeds the nodes
+// upstream first from the reference and names the split, as the review's root does; not the
+// abs that makes the output (default campaign #53 was "reduce_prod").
+TEST(FailureSignature, TheSplitMergeIsLabelledTheSplitAtRecordTime) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  Graph g = parse_rtg(
+      "graph g\ninput x : f32[6]\na0, a1 = split(x, axis=0, parts=2)\n"
+      "b0, b1, b2 = split(x, axis=0, parts=3)\nc = concat(a0, b0, axis=0)\ny = abs(c)\n"
+      "output y\n");
+  BackendSet set;
+  RefBackend ref;
+  Backend& ort = set.get("ort:O3");
+  CompareReport r =
+      run_compare({{"original", &g}}, {&ref, &ort}, {.seed = 3, .runs = 1, .tolerances = {}});
+  ASSERT_EQ(r.bug_count(), 1u);
+  FailureSignature s = SignatureFinder(r, {&ref, &ort}).of(*r.bug(1));
+  EXPECT_EQ(s,
+            (FailureSignature{"ort", "reference", "shape/dtype mismatch", "split", "f32", "", ""}))
+      << s.key();
 }
 
 TEST(FailureSignature, OptimizationFindingBlamesTheWrongSideEvenWhenItIsTheBaseline) {

@@ -392,6 +392,39 @@ output y, n, z
   EXPECT_NE(use->str().find("overflows f32 in x * scale"), std::string::npos) << use->str();
 }
 
+// ONNX Runtime computes InstanceNormalization as x*s + (b - mean*s) with s = scale / sqrt(var +
+// epsilon): a scale of FLT_MAX over a variance below 1, or an infinite scale (oatest campaign
+// #7 and #1 on 1.30.0), makes s infinite and inf - inf NaN where the reference is finite or an
+// infinity. Such a plane is undefined; a scale that keeps s * x in range is defined.
+TEST(CompareUndefined, AnInstanceNormScalePastItsDtypeIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1,2,2]
+input scale : f32[2]
+input b : f32[2]
+y = instance_norm(x, scale, b)
+output y
+)");
+  auto use_with = [&](double scale) {
+    TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {1, 2, 2}, {0.5, 1.5, -0.5, 0.5})},
+                    {"scale", Tensor::from_doubles(DType::f32, {2}, {scale, 1})},
+                    {"b", Tensor::from_doubles(DType::f32, {2}, {0, 0})}};
+    return find_undefined(g, evaluate(g, in, {.keep_intermediates = true}));
+  };
+  double max = std::numeric_limits<float>::max();
+  auto use = use_with(1e30);
+  EXPECT_FALSE(use.has_value()) << use->str();
+  use = use_with(max);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_EQ(use->node, "y");
+  EXPECT_EQ(use->element, 0);
+  EXPECT_NE(use->str().find("overflows f32 in mean * scale / sqrt(var + epsilon)"),
+            std::string::npos)
+      << use->str();
+  use = use_with(-std::numeric_limits<double>::infinity());
+  ASSERT_TRUE(use.has_value());
+  EXPECT_NE(use->str().find("overflows f32 in x * scale / sqrt"), std::string::npos) << use->str();
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 // With an infinity among its operands, an einsum's result depends on the order in which the
 // implementation contracts them (inf or NaN): any operand, not only the first, is checked.
