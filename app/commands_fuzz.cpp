@@ -543,12 +543,23 @@ void run_fuzz(Session& s, const Args& args, Output& out) {
   SigintCancels guard(cancel);
   ProgressDisplay progress(
       out, s, {campaign, path, budget_text(budget.seconds, o.cases), {}, true, {}}, o, budget);
+  // --time counts from the command's start: what it did before the first case (the support
+  // probe, seconds on a loaded machine) is spent, so the review keeps its share.
+  std::optional<Clock::time_point> deadline;
+  if (seconds)
+    deadline = started + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(o.seconds));
   CampaignStats stats;
   if (jobs > 1 && !child) {
-    stats = run_jobs(db, campaign, o, jobs, attached_specs(s, o.backends), cancel, progress);
+    CampaignOptions left = o;  // the jobs start now: they get what is left of the cases' share
+    if (deadline)
+      left.seconds =
+          std::max(0.001, std::chrono::duration<double>(*deadline - Clock::now()).count());
+    stats = run_jobs(db, campaign, left, jobs, attached_specs(s, o.backends), cancel, progress);
   } else {
     CampaignRun run{campaign, o,       job,
                     jobs,     &cancel, [&](const CampaignStats& st) { progress.show(st); }};
+    run.deadline = deadline;
     stats = run_campaign(db, run, backends);
   }
   progress.finish(stats);

@@ -44,7 +44,7 @@ std::map<std::string, std::string> installed_pins(const std::string& dir) {
 // "FAMILY BEFORE PIN", the pin for the family's releases older than BEFORE.
 std::map<std::string, std::string> table_pins(const std::string& family,
                                               const std::string& version) {
-  std::map<std::string, std::string> pins;
+  std::map<std::string, std::string> pins, bounds;  // by package: the pin, its row's bound
   std::string path = scripts_dir() + "/backends/locks/repro_pins.tsv";
   if (!fs::exists(path)) return pins;
   std::istringstream in(read_file(path));
@@ -54,7 +54,12 @@ std::map<std::string, std::string> table_pins(const std::string& family,
     std::string name, before, pin;
     if (!(row >> name >> before >> pin))
       fail("{}: a row needs FAMILY BEFORE PIN: '{}'", path, line);
-    if (name == family && version_less(version, before)) pins[requirement_package(pin)] = pin;
+    if (name != family || !version_less(version, before)) continue;
+    // Of two rows for one package, the one with the nearer bound says it.
+    auto [at, fresh] = bounds.emplace(requirement_package(pin), before);
+    if (!fresh && !version_less(before, at->second)) continue;
+    at->second = before;
+    pins[at->first] = pin;
   }
   return pins;
 }
@@ -88,11 +93,13 @@ std::string requirement_package(const std::string& requirement) {
 std::map<std::string, std::string> release_pins(const FamilyDef& f, const std::string& version) {
   const FamilyDef& env = environment_family(f);
   std::string v = version.empty() ? default_version(env) : version;
-  if (env.installer == Installer::Pypi && is_installed(env, v)) {
-    std::map<std::string, std::string> pins = installed_pins(environment_dir(env, v));
-    if (!pins.empty()) return pins;
-  }
-  return table_pins(env.name, v);
+  std::map<std::string, std::string> pins;
+  if (env.installer == Installer::Pypi && is_installed(env, v))
+    pins = installed_pins(environment_dir(env, v));
+  // The table fills in what the environment lacks: one installed before its family's packages
+  // listed a package that the reproducer imports.
+  pins.merge(table_pins(env.name, v));
+  return pins;
 }
 
 }  // namespace retort

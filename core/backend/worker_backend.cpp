@@ -5,6 +5,7 @@
 
 #include "core/backend/family.h"
 #include "core/base/terminal_text.h"
+#include "core/graph/graph_dot.h"
 #include "core/io/onnx_io.h"
 
 namespace retort {
@@ -340,8 +341,9 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
       std::string kind = text_member(answer.header, "kind");
       result.status = kind == "unsupported" ? RunStatus::Unsupported : RunStatus::Error;
       result.outputs.clear();
-      result.message = line_member(answer.header, "message");
-      result.stderr_tail = process_->stderr_tail();
+      // The worker's compiler names nodes as the exported model does; the user reads the panes.
+      result.message = with_node_titles(line_member(answer.header, "message"), *request.graph);
+      result.stderr_tail = with_node_titles(process_->stderr_tail(), *request.graph);
       last_error_ = result.message;
       return result;
     }
@@ -373,6 +375,7 @@ RunResult WorkerBackend::run_started(const RunRequest& request) {
     } else {
       std::string how = process_->wait_exit(Clock::now() + kExitGrace);
       fail_worker(result, RunStatus::Crash, fmt::format("the worker {} during the run", how));
+      result.stderr_tail = with_node_titles(result.stderr_tail, *request.graph);
     }
   } catch (const std::exception& e) {
     fail_worker(result, RunStatus::Error,

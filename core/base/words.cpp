@@ -1,5 +1,6 @@
 #include "core/base/words.h"
 
+#include <cctype>
 #include <sstream>
 
 #include "core/base/error.h"
@@ -8,6 +9,35 @@ namespace retort {
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::string replace_whole_words(std::string_view text,
+                                const std::map<std::string, std::string>& names) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const std::pair<const std::string, std::string>* best = nullptr;
+    if (i == 0 || !is_word_char(text[i - 1])) {
+      for (const auto& entry : names) {
+        const std::string& key = entry.first;
+        if (key.empty() || text.compare(i, key.size(), key) != 0) continue;
+        size_t end = i + key.size();
+        if (end < text.size() && is_word_char(text[end])) continue;
+        if (!best || key.size() > best->first.size()) best = &entry;
+      }
+    }
+    if (best) {
+      out += best->second;
+      i += best->first.size();
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
 }
 
 std::string trim_blanks(std::string_view text) {

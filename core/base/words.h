@@ -3,6 +3,7 @@
 // line of a worker (which is then run directly, never through a shell).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,14 @@ struct PartialWords {
 PartialWords split_partial_words(std::string_view line);
 
 bool is_blank(char c);
+// A letter, digit or '_': what a name in a message is made of.
+bool is_word_char(char c);
+
+// `text` with every whole-word occurrence of a key of `names` (no word character on either side)
+// replaced by its value, in one pass from the left, the longest key first where several start at
+// one place; replacements are not searched again.
+std::string replace_whole_words(std::string_view text,
+                                const std::map<std::string, std::string>& names);
 
 std::string trim_blanks(std::string_view text);
 

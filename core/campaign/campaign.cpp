@@ -178,6 +178,8 @@ CampaignStats run_campaign(FindingsDb& db, const CampaignRun& run,
   if (run.options.seconds > 0)
     limits.deadline = start + std::chrono::duration_cast<Clock::duration>(
                                   std::chrono::duration<double>(run.options.seconds));
+  if (run.deadline)
+    limits.deadline = std::min(limits.deadline.value_or(*run.deadline), *run.deadline);
   CaseLimitsGuard guard(backends);
   bool versions_recorded = false;
   uint64_t index = 0;

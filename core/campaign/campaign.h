@@ -4,9 +4,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +56,9 @@ struct CampaignRun {
   uint64_t job = 0, jobs = 1;
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const CampaignStats&)> progress;  // after every case
+  // When the cases stop at the latest, whatever options.seconds leaves: `fuzz --time` counts
+  // from the command's start, and what it did before the first case (the support probe) is spent.
+  std::optional<std::chrono::steady_clock::time_point> deadline{};
 };
 
 // The indices a run takes, in order, skipping those in `done`; stops at options.cases, at the

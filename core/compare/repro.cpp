@@ -163,25 +163,31 @@ std::string claim(const Finding& f) {
                          : fmt::format("{} on {}", f.backend_b, f.graph_b));
 }
 
-// A line of requirements.txt: the pattern with the release, or, in a user's environment, with the
-// version that environment has of the package ("torch=={}" is "torch==1.99.0" there; "jaxlib=={}"
-// gets jaxlib's own); a package it lacks stays unpinned.
+// A line of requirements.txt: the pattern with the release, or, in a user's environment, the
+// package at the version that environment has of it ("torch=={}" is "torch==1.99.0" there,
+// "numpy" "numpy==2.0.1"; "jaxlib=={}" gets jaxlib's own); a package it lacks stays unpinned.
 std::string requirement(const std::string& pattern, const std::string& version,
                         const std::optional<PythonEnvironment>& python) {
-  if (!python || pattern.find("{}") == std::string::npos)
-    return fmt::format(fmt::runtime(pattern), version);
+  if (!python) return fmt::format(fmt::runtime(pattern), version);
   std::string package = pattern.substr(0, pattern.find_first_of("=<>!@[ "));
   std::string has = python->version_of(package);
-  return has.empty() ? package : fmt::format(fmt::runtime(pattern), has);
+  return has.empty() ? package : fmt::format("{}=={}", package, has);
 }
 
 // requirements.txt of a release's reproducer: its runner's packages first (the compiler's package
-// first of all: ReproBundle::compiler), each pinned as the release's environment has it, then
-// the rest of that environment (release_pins); in a user's environment, only the runner's
-// packages, at the versions it has.
+// first of all: ReproBundle::compiler) and those every reproducer imports, each pinned as the
+// release's environment has it, then the rest of that environment (release_pins); in a user's
+// environment, only those packages, at the versions it has.
 std::vector<std::string> requirements_of(const FamilyDef& fam, const std::string& version,
                                          const std::optional<PythonEnvironment>& python) {
-  const auto& patterns = fam.repro_requirements.empty() ? fam.packages : fam.repro_requirements;
+  std::vector<std::string> patterns =
+      fam.repro_requirements.empty() ? fam.packages : fam.repro_requirements;
+  // repro.py reads the .npy files with numpy, bf16 ones as ml_dtypes' (scripts/repro/npy.py.in).
+  for (const char* imported : {"numpy", "ml_dtypes"})
+    if (std::none_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
+          return requirement_package(p) == requirement_package(imported);
+        }))
+      patterns.push_back(imported);
   std::map<std::string, std::string> pins;
   if (!python) pins = release_pins(fam, version);
   std::vector<std::string> out;

@@ -7,14 +7,11 @@
 #include <fmt/format.h>
 
 #include "core/base/rng.h"
+#include "core/base/words.h"
 
 namespace retort {
 
 namespace {
-
-bool word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
 
 // Terms of a text: each masked word and each pair of adjacent ones, counted.
 std::map<std::string, double> terms_of(std::string_view text) {
@@ -57,12 +54,12 @@ std::vector<std::string> failure_words(std::string_view text) {
       i = end + 1;
       continue;
     }
-    if (!word_char(c)) {
+    if (!is_word_char(c)) {
       ++i;
       continue;
     }
     size_t start = i;
-    while (i < text.size() && word_char(text[i])) ++i;
+    while (i < text.size() && is_word_char(text[i])) ++i;
     std::string w(text.substr(start, i - start));
     for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     bool digits = std::any_of(w.begin(), w.end(),

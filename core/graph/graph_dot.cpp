@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/base/dot_text.h"
+#include "core/base/words.h"
 
 namespace retort {
 
@@ -58,6 +59,23 @@ std::string value_ref(const Graph& g, const std::string& value) {
     return n->outputs.size() == 1 ? node_ref(*n)
                                   : fmt::format("value '{}' of {}", value, node_ref(*n));
   return fmt::format("{} '{}'", g.find_constant(value) ? "constant" : "input", value);
+}
+
+std::string with_node_titles(std::string_view message, const Graph& g) {
+  std::set<std::string> values, node_names;
+  for (const auto& in : g.inputs) values.insert(in.name);
+  for (const auto& c : g.constants) values.insert(c.name);
+  for (const auto& n : g.nodes) {
+    values.insert(n.outputs.begin(), n.outputs.end());
+    node_names.insert(n.name);
+  }
+  std::map<std::string, std::string> titles;
+  for (const auto& n : g.nodes) {
+    std::string title = node_title(n);
+    if (title != n.name && !values.count(n.name) && !node_names.count(title))
+      titles.emplace(n.name, std::move(title));
+  }
+  return replace_whole_words(message, titles);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,10 @@ std::string node_ref(const std::string& title, const std::string& op);
 // output, "value 'b' of node 'a, b' (split)" when it writes several, else "input 'x'" or
 // "constant 'c'".
 std::string value_ref(const Graph& g, const std::string& value);
+// A compiler's message about g's exported model (whose nodes keep their names, n3) with each
+// node name, as a whole word, read as its node_title (v3), as panes show it. A name that would
+// read two ways (it is also a value's name, or its title another node's name) stays as it is.
+std::string with_node_titles(std::string_view message, const Graph& g);
 
 // Node ids of one graph's DOT text.
 std::string dot_input_id(const std::string& name);

@@ -173,5 +173,21 @@ TEST(OrtBackend, WhatItRefusesOnPurposeIsUnsupported) {
   }
 }
 
+// ONNX Runtime names the failing node by its name in the exported model (a generated graph's n0);
+// the message reads it as the graph pane does, by the values it writes.
+TEST(OrtBackend, ItsMessagesNameTheNodeAsThePanesDo) {
+  if (!std::filesystem::exists(scripts_dir() + "/backends/node_modules/onnxruntime-node"))
+    GTEST_SKIP() << "scripts/backends/node_modules is missing; run scripts/setup.sh";
+  Graph g = parse_rtg("input x : f32[]\nv0 = slice(x, starts=[], ends=[])\noutput v0\n", "t.rtg");
+  g.nodes[0].name = "n0";
+  infer_graph(g);
+  TensorMap inputs{{"x", Tensor(DType::f32, {})}};
+  BackendSet set;
+  RunResult r = set.get("ort:O0").run({.graph = &g, .onnx = {}, .inputs = inputs, .outputs = {}});
+  ASSERT_NE(r.status, RunStatus::Ok);
+  EXPECT_NE(r.message.find("Name:'v0'"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("n0"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace retort

@@ -49,5 +49,15 @@ TEST(SplitWords, UnterminatedQuoteShowsWhereItOpened) {
             "unterminated double quote at \"01234567890123456789012...");
 }
 
+// Only whole words: n1 inside n12 or n1_axes is another name; the longest name wins where two
+// start at one place, and a replacement is not read again (n1 -> n2, n2 -> n3 swaps, never chains).
+TEST(ReplaceWholeWords, ReplacesWholeWordsOnceLongestFirst) {
+  std::map<std::string, std::string> names{{"n1", "n2"}, {"n2", "n3"}, {"n1.a", "X"}, {"p", "q"}};
+  EXPECT_EQ(replace_whole_words("Name:'n1' then n2, n12 n1_axes xn1 n1.a n1.b", names),
+            "Name:'n2' then n3, n12 n1_axes xn1 X n2.b");
+  EXPECT_EQ(replace_whole_words("p", names), "q");
+  EXPECT_EQ(replace_whole_words("", names), "");
+}
+
 }  // namespace
 }  // namespace retort

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -42,12 +43,13 @@ class CampaignTest : public ::testing::Test {
   }
 
   // Runs the campaign; returns its wall time in seconds.
-  double run(FindingsDb& db, WorkerBackend& w) {
+  double run(FindingsDb& db, WorkerBackend& w,
+             std::optional<Clock::time_point> deadline = std::nullopt) {
     int64_t id = db.add_campaign(
         {0, utc_now(), options_.to_json().dump(), "test", "{}", options_.seed, 0, 1});
     RefBackend ref;
     auto start = Clock::now();
-    stats_ = run_campaign(db, {id, options_, 0, 1, nullptr, {}}, {&ref, &w});
+    stats_ = run_campaign(db, {id, options_, 0, 1, nullptr, {}, deadline}, {&ref, &w});
     campaign_ = id;
     return std::chrono::duration<double>(Clock::now() - start).count();
   }
@@ -71,6 +73,20 @@ TEST_F(CampaignTest, TheTimeBudgetIsADeadlineWhateverTheWorkersDo) {
   EXPECT_EQ(w.worker_pid(), -1);
   // The limits end with the campaign: the backend runs on for later commands.
   EXPECT_EQ(w.case_trouble().cut, false);
+}
+
+// `fuzz --time` counts from the command's start (issue 42: a 60 s campaign ran 82 s, its support
+// probe before the cases uncounted, and left the review no time): the command's deadline stops
+// the cases though options.seconds, counted from the first case, would leave more.
+TEST_F(CampaignTest, TheCommandsDeadlineStopsTheCasesBeforeTheirOwnBudget) {
+  FindingsDb db = FindingsDb::open((dir_ / "f.db").string());
+  WorkerBackend w(worker({}, 60));
+  options_.seconds = 600;
+  options_.cases = 2;
+  run(db, w, Clock::now());
+  EXPECT_EQ(stats_.cases, 0u);
+  run(db, w);
+  EXPECT_EQ(stats_.cases, 2u);
 }
 
 // A hanging worker times out, is started again and times out once more; the case's other runs on

@@ -6,13 +6,17 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/backend/command_run.h"
 #include "core/backend/family.h"
 #include "core/backend/family_env.h"
+#include "core/backend/release_pins.h"
 #include "core/base/error.h"
 #include "core/compare/repro_issue.h"
 #include "core/io/graph_files.h"
@@ -72,8 +76,9 @@ TEST(CompareRepro, AnOrtFindingGetsAStandaloneScript) {
       write_repro(dir.path.string(), report, *report.bug(1), infos, options_for_tests());
   EXPECT_TRUE(b.standalone);
   std::string version = default_version(*find_family("ort"));
-  EXPECT_EQ(b.requirements, (std::vector<std::string>{"onnxruntime==" + version, "numpy"}));
-  EXPECT_EQ(dir.text("requirements.txt"), "onnxruntime==" + version + "\nnumpy\n");
+  ASSERT_EQ(b.requirements.size(), 3u);
+  EXPECT_EQ(b.requirements[0], "onnxruntime==" + version);
+  EXPECT_EQ(dir.text("requirements.txt"), fmt::format("{}\n", fmt::join(b.requirements, "\n")));
   for (const char* f : {"inputs/input_0.npy", "expected/output_0.npy", "model_a.onnx", "repro.py",
                         "requirements.txt", "README.md"})
     EXPECT_TRUE(fs::exists(dir.path / f)) << f;
@@ -137,7 +142,7 @@ TEST(CompareRepro, AUsersEnvironmentIsPinnedAtItsOwnVersions) {
   EXPECT_TRUE(b.standalone);
   EXPECT_EQ(b.requirements,
             (std::vector<std::string>{"iree-base-compiler==1.99.0", "iree-base-runtime==1.98.5",
-                                      "numpy", "onnx"}));
+                                      "numpy==2.0.1", "onnx", "ml_dtypes"}));
   EXPECT_EQ(b.compiler, "iree-base-compiler 1.99.0");
 }
 
@@ -346,7 +351,8 @@ TEST(CompareRepro, RequirementsPinTheReleasesEnvironment) {
   ReproBundle old =
       write_repro(dir.path.string(), report, *report.bug(1),
                   {{"ort@1.16.3:O3", worker_info("ort@1.16.3:O3", {})}}, options_for_tests());
-  EXPECT_EQ(old.requirements, (std::vector<std::string>{"onnxruntime==1.16.3", "numpy==1.26.4"}));
+  EXPECT_EQ(old.requirements,
+            (std::vector<std::string>{"onnxruntime==1.16.3", "numpy==1.26.4", "ml_dtypes==0.3.1"}));
 
   fs::path envs = dir.path / "envs";
   fs::path site = envs / "iree@3.1.0" / "lib" / "python3.11" / "site-packages";
@@ -360,10 +366,79 @@ TEST(CompareRepro, RequirementsPinTheReleasesEnvironment) {
       write_repro((dir.path / "b").string(), iree, *iree.bug(1),
                   {{"iree@3.1.0:O3", worker_info("iree@3.1.0:O3", {})}}, options_for_tests());
   ::unsetenv("RETORT_ENVS_DIR");
-  EXPECT_EQ(b.requirements,
-            (std::vector<std::string>{"iree-base-compiler==3.1.0", "iree-base-runtime==3.1.0",
-                                      "numpy==1.26.4", "onnx", "typing_extensions==4.9.0"}));
+  EXPECT_EQ(b.requirements, (std::vector<std::string>{
+                                "iree-base-compiler==3.1.0", "iree-base-runtime==3.1.0",
+                                "numpy==1.26.4", "onnx", "ml_dtypes", "typing_extensions==4.9.0"}));
   EXPECT_EQ(b.compiler, "iree-base-compiler 3.1.0");
+}
+
+// The packages a bundle's Python files import, outside the standard library and the bundle's own
+// modules, as requirement_package names them ("ml_dtypes" is ml-dtypes).
+std::set<std::string> imported_packages(const fs::path& bundle) {
+  CommandResult listed =
+      run_command({"python3", "-c", "import sys; print(*sys.stdlib_module_names, sep='\\n')"}, {});
+  EXPECT_EQ(listed.exit_status, 0) << listed.output;
+  std::set<std::string> stdlib;
+  std::istringstream names(listed.output);
+  for (std::string name; std::getline(names, name);) stdlib.insert(name);
+  static const std::regex kImport(R"(^\s*(?:import\s+(\w+)|from\s+(\w+)[.\w]*\s+import\s))");
+  std::set<std::string> packages;
+  for (const auto& entry : fs::recursive_directory_iterator(bundle)) {
+    if (entry.path().extension() != ".py") continue;
+    std::istringstream in(read_file(entry.path().string()));
+    for (std::string line; std::getline(in, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, kImport)) continue;
+      std::string module = m[1].matched ? m[1].str() : m[2].str();
+      if (stdlib.count(module) || fs::exists(bundle / (module + ".py")) ||
+          fs::exists(bundle / module))
+        continue;
+      packages.insert(requirement_package(module));
+    }
+  }
+  return packages;
+}
+
+// A bundle runs in a fresh environment years later only if requirements.txt pins every package
+// its scripts import: numpy and ml_dtypes (bf16 values) beside the compiler's, by the release's
+// date (ORT runs in node here: scripts/backends/locks/repro_pins.tsv).
+TEST(CompareRepro, RequirementsPinEveryPackageTheBundleImports) {
+  for (const char* backend : {"ort:O3", "ort@1.16.3:O3", "ort@1.21.0:O3"}) {
+    CompareReport report = wrong_mul_report(kGraph, backend);
+    TempDir dir;
+    write_repro(dir.path.string(), report, *report.bug(1), {{backend, worker_info(backend, {})}},
+                options_for_tests());
+    std::string requirements = dir.text("requirements.txt");
+    std::set<std::string> pinned;
+    std::istringstream lines(requirements);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("==") != std::string::npos) pinned.insert(requirement_package(line));
+    std::set<std::string> imported = imported_packages(dir.path);
+    EXPECT_TRUE(imported.count("ml-dtypes")) << backend;
+    for (const std::string& package : imported)
+      EXPECT_TRUE(pinned.count(package)) << backend << ": " << package << " is not pinned in\n"
+                                         << requirements;
+  }
+}
+
+// An Inductor environment installed from an old release's date has no ml_dtypes (onnx brought it
+// only from 1.18), though the bundle reads bf16 values with it: the table pins the one of the
+// release's date, and the environment pins the rest.
+TEST(CompareRepro, AnOldInductorsPinsHaveTheMlDtypesOfItsDate) {
+  TempDir dir;
+  fs::path envs = dir.path / "envs";
+  fs::path site = envs / "inductor@2.1.0" / "lib" / "python3.11" / "site-packages";
+  for (const char* d : {"torch-2.1.0.dist-info", "numpy-1.26.0.dist-info", "onnx-1.14.1.dist-info",
+                        "setuptools-68.2.2.dist-info"})
+    fs::create_directories(site / d);
+  { std::ofstream(envs / "inductor@2.1.0" / ".retort-complete") << ""; }
+  ::setenv("RETORT_ENVS_DIR", envs.c_str(), 1);
+  std::map<std::string, std::string> pins = release_pins(*find_family("torch"), "2.1.0");
+  ::unsetenv("RETORT_ENVS_DIR");
+  EXPECT_EQ(pins["ml-dtypes"], "ml_dtypes==0.3.1");
+  EXPECT_EQ(pins["numpy"], "numpy==1.26.0");
+  for (const std::string& p : find_family("torch")->repro_requirements)
+    EXPECT_TRUE(pins.count(requirement_package(p))) << p;
 }
 
 }  // namespace

@@ -141,5 +141,20 @@ TEST(NodeNames, ErrorsNameTheNodeAsBoxesDo) {
   }
 }
 
+// A compiler's message names a node by its name in the exported model; the user reads it as the
+// boxes do. A name that would read two ways stays: node 'w', whose title 'n7' is another node's
+// name, that node 'n7' (also a value's name), and node 'x' (also an input's name).
+TEST(NodeNames, CompilerMessagesReadTheNodeAsBoxesDo) {
+  Graph g = parse_rtg(
+      "graph g\ninput x : f32[4]\nv3 = neg(x)\nn7 = abs(v3)\nv6 = exp(n7)\nv5 = sqrt(v6)\n"
+      "output v5\n");
+  g.nodes[0].name = "n0";
+  g.nodes[1].name = "w";
+  g.nodes[2].name = "n7";
+  g.nodes[3].name = "x";
+  EXPECT_EQ(with_node_titles("running Neg node. Name:'n0' Status; n01, w, n7 and x failed", g),
+            "running Neg node. Name:'v3' Status; n01, w, n7 and x failed");
+}
+
 }  // namespace
 }  // namespace retort
