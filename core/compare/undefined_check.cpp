@@ -422,7 +422,13 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
     in.push_back(&m);
     types.push_back(m.type());
   }
-  Tensor sums = op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+  // A runtime scales the product by alpha (and c by beta) after summing it, so the sum it holds
+  // in the dtype is the unscaled one: seed 6408's Gemm summed past FLT_MAX with alpha -0.875.
+  Attrs attrs = node.attrs;
+  for (const char* scale : {"alpha", "beta"})
+    if (auto it = attrs.find(scale); it != attrs.end())
+      if (auto* v = std::get_if<double>(&it->second)) *v = std::max(1.0, std::abs(*v));
+  Tensor sums = op.kernel(in, attrs, op.infer(types, attrs, node.outputs.size())).at(0);
   double terms = averages ? terms_per_output(node, in, sums) : 1.0;
   for (int64_t k = 0; k < sums.numel(); ++k) sums.set(k, std::abs(sums.get(k)) * terms);
   return sums;
@@ -440,8 +446,12 @@ std::optional<UndefinedUse> undefined_empty_mean(const Node& node, const OpDef& 
   auto y = values.find(node.outputs[0]);
   if (x == values.end() || y == values.end() || x->second.numel() != 0 || y->second.numel() == 0)
     return std::nullopt;
-  return UndefinedUse{
-      .node = node_title(node), .op = node.op, .value = node.inputs[0], .averages_nothing = true};
+  UndefinedUse use;
+  use.node = node_title(node);
+  use.op = node.op;
+  use.value = node.inputs[0];
+  use.averages_nothing = true;
+  return use;
 }
 
 // The node's inputs in values, up to the first it lacks (an omitted optional one, or one not

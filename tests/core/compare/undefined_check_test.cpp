@@ -280,6 +280,23 @@ output s, p, m
   EXPECT_EQ(use->node, "p");
 }
 
+// A Gemm sums a @ b before alpha scales it (seed 6408: ONNX Runtime gave inf where the exact
+// result, 3.27e38, fits f32): the unscaled sum is what must fit.
+TEST(CompareUndefined, AGemmSumsBeforeAlphaScalesIt) {
+  Graph g = parse_rtg(R"(graph g
+input a : f32[1,2]
+input b : f32[2,1]
+y = gemm(a, b, alpha=0.5)
+output y
+)");
+  TensorMap values = {{"a", Tensor::from_doubles(DType::f32, {1, 2}, {3e38, 3e38})},
+                      {"b", Tensor::from_doubles(DType::f32, {2, 1}, {1, 0.25})}};
+  values = evaluate(g, values, {.keep_intermediates = true});  // 0.5 * 3.75e38 fits
+  auto use = find_undefined(g, values);
+  ASSERT_TRUE(use.has_value());
+  EXPECT_NE(use->str().find("overflows f32 while summing"), std::string::npos) << use->str();
+}
+
 // The reference sums an f32 matmul, gemm, conv, sum or mean in f64; a compiler that sums in f32
 // overflows where the magnitudes pass FLT_MAX (ONNX Runtime's Gemm gave -inf where the f64 sum
 // was -FLT_MAX). Infinities given as inputs make the result the same in any order: defined.
