@@ -258,7 +258,14 @@ std::optional<Check> focused_check(Session& s, const CompareReport& report, cons
   std::set<std::string> outputs = verdict_outputs_a(failing);
   if (outputs.empty()) return at;  // a run that did not finish: every output stays
   ReduceCase whole = compared_case(from, failing);
-  ReduceCase part = only_outputs(whole, outputs, verdict_outputs_b(failing));
+  std::optional<ReduceCase> cut_case;
+  try {
+    cut_case = only_outputs(whole, outputs, verdict_outputs_b(failing));
+  } catch (const Error& e) {  // the failing outputs read only constants: the reducer keeps inputs
+    out.print("note: the issue keeps every output ({})", e.what());
+    return at;
+  }
+  const ReduceCase& part = *cut_case;
   if (part.nodes() == whole.nodes() && part.a.outputs == whole.a.outputs) return at;
   if (std::optional<Check> cut = compare_again(s, from, failing, part)) return cut;
   out.print(

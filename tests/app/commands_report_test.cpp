@@ -122,5 +122,32 @@ TEST_F(ReportCommands, TheIssueIsThatOfTheFailingOpOnItsReducedGraph) {
       << logged.text();
 }
 
+// A failing output that only constants feed (ONNX Runtime's reduction of an empty constant over
+// a negative axis, docs/bugs.md row 34): the cut to it leaves no input, which the reducer refuses;
+// the issue keeps every output instead of failing with "no inputs left".
+TEST_F(ReportCommands, AFailingOutputOfConstantsKeepsTheWholeGraph) {
+  FindingsDb db = FindingsDb::open(db_path);
+  FindingRecord f;
+  f.signature = {"ort", "reference", "shape/dtype mismatch", "reduce_min", "i32", "", ""};
+  f.backend_a = "ort:O0";
+  f.graph_a = f.graph_b = "original";
+  f.backend_b = "ref";
+  f.backends = "ref,ort:O0";
+  f.original =
+      "graph consts\ninput x : f32[2]\nconst e : i32[0,4] = []\n"
+      "y = reduce_min(e, axes=[1,-2])\nz = neg(x)\noutput y, z\n";
+  f.variants = "{}";
+  f.inputs_seed = 1;
+  f.first_seen = f.last_seen = utc_now();
+  f.campaign = 1;
+  db.record_case({1, 1, 0, 2, 1, 0, 0, 0, 0, 1, ""}, {f});
+  std::string bundle = (dir / "consts").string();
+  std::string text = run_ok(fmt::format("findings report 2 {} --db {}", bundle, db_path));
+  EXPECT_NE(text.find("note: the issue keeps every output (no inputs left)"), std::string::npos)
+      << text;
+  std::string issue = read_file(bundle + "/issue.md");
+  EXPECT_NE(issue.find("ReduceMin"), std::string::npos) << issue;
+}
+
 }  // namespace
 }  // namespace retort
