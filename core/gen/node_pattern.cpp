@@ -150,10 +150,9 @@ std::string NodePattern::str() const {
   }
   if (rank) parts.push_back(fmt::format("rank {}", *rank));
   if (!after.empty()) parts.push_back(fmt::format("after {}", after));
-  std::string op = fmt::format("{}", fmt::join(ops, "|"));
-  if (twin) parts.push_back(fmt::format("beside another {} of the same input", op));
+  std::string name = ops.empty() ? "any op" : fmt::format("{}", fmt::join(ops, "|"));
+  if (twin) parts.push_back(fmt::format("beside another {} of the same input", name));
   if (empty) parts.push_back("of an empty tensor");
-  std::string name = ops.empty() ? "any op" : op;
   return parts.empty() ? name : fmt::format("{} {}", name, fmt::join(parts, ", "));
 }
 
