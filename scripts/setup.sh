@@ -5,8 +5,8 @@
 #     default compiler (ONNX Runtime, Node packages) need, ONNX's reference (onnx-ref, the
 #     campaigns' second opinion), and the `retort` program only. The other compilers install when
 #     asked for (`retort backend install FAMILY`, or RETORT_FAMILIES below).
-#   tests (RETORT_SETUP=tests; scripts/test.sh): also the test-only packages (GoogleTest's
-#     companions, Debian's torch for the torch worker test, ONNX's test data, GNU parallel,
+#   tests (RETORT_SETUP=tests; scripts/test.sh): also the test-only packages (GoogleTest,
+#     Google Benchmark, Debian's torch for the torch worker test, ONNX's test data, GNU parallel,
 #     a one-node Slurm), every target (tests and benchmarks), and the default release of every
 #     backend family from its lock (scripts/backends/locks/FAMILY.txt, exact versions and hashes)
 #     into $RETORT_ENVS_DIR, else ${XDG_CACHE_HOME:-~/.cache}/retort/envs.
@@ -25,15 +25,12 @@ case "$profile" in
   *) echo "setup: RETORT_SETUP is 'workbench' or 'tests', not '$profile'" >&2; exit 2 ;;
 esac
 
-# CMake configures the tests too (GoogleTest, Google Benchmark): small, and the same build
-# directory serves both profiles.
 packages=(cmake ninja-build g++ pkg-config libfmt-dev nlohmann-json3-dev libreadline-dev
-  libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev
-  libbenchmark-dev libmimalloc-dev libgraphviz-dev graphviz tmux python3 python3-venv
-  libsqlite3-dev ccache)
+  libncurses-dev libonnx-dev libprotobuf-dev protobuf-compiler libmimalloc-dev libgraphviz-dev
+  graphviz tmux python3 python3-venv libsqlite3-dev ccache)
 if [ "$profile" = tests ]; then
-  packages+=(libonnx-testdata clang-format python3-numpy python3-onnx python3-torch parallel
-    munge slurmctld slurmd slurm-client)
+  packages+=(libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata clang-format python3-numpy
+    python3-onnx python3-torch parallel munge slurmctld slurmd slurm-client)
 fi
 
 missing=()
@@ -83,7 +80,15 @@ fi
 build_dir=${RETORT_BUILD_DIR:-build}
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-cmake -S . -B "$build_dir" -G Ninja "${launcher[@]}" >/dev/null
+# The workbench's profile configures without the tests (no GoogleTest needed) unless the build
+# directory has them already: the tests' profile may have made it, and a later workbench setup
+# keeps what it built.
+tests=(-DRETORT_TESTS=ON)
+if [ "$profile" = workbench ]; then
+  tests=()
+  grep -qs '^RETORT_TESTS:BOOL=ON' "$build_dir/CMakeCache.txt" || tests=(-DRETORT_TESTS=OFF)
+fi
+cmake -S . -B "$build_dir" -G Ninja "${launcher[@]}" "${tests[@]}" >/dev/null
 targets=()
 [ "$profile" = tests ] || targets=(--target retort)
 cmake --build "$build_dir" -j "${RETORT_JOBS:-$(nproc)}" "${targets[@]}"

@@ -111,11 +111,11 @@ std::vector<StyledLine> egraph_text(const Session& s) {
   return lines;
 }
 
-// A smaller share than the variants and results beside it: at 80x24 its size line and table
-// header stay (the rest scrolls), and the results keep a header and two backends' rows.
+// A smaller share than the variants and results beside it: at 80x24 its size line stays (the
+// rest scrolls), so the results keep a header and a default compare's three backends' rows.
 std::unique_ptr<Pane> make_egraph_pane() {
   return std::make_unique<SessionTextPane>(
-      PaneSpec{.name = "e-graph", .weight = 24, .topics = {Topic::EGraph}}, egraph_text);
+      PaneSpec{.name = "e-graph", .weight = 18, .topics = {Topic::EGraph}}, egraph_text);
 }
 
 }  // namespace retort
