@@ -128,6 +128,26 @@ std::string CommandSpec::help_text() const {
   return out;
 }
 
+std::string CommandSpec::action_help_text(const ActionSpec& action) const {
+  std::string out = action_synopsis(action);
+  for (const auto& o : options) out += fmt::format(" [{}]", option_synopsis(o));
+  out += "\n" + indent(reflow(action.summary, kHelpWidth - 2), "  ");
+  if (!options.empty()) {
+    out += "options:\n";
+    for (const auto& o : options) out += fmt::format("  {}  {}\n", option_synopsis(o), o.doc);
+  }
+  return out + fmt::format("(`help {}` describes its other actions)\n", name);
+}
+
+std::string CommandSpec::help_for(std::string_view rest) const {
+  for (const std::string& w : split_words(rest)) {
+    if (w.starts_with("-")) continue;  // --db FILE may come before the action
+    const ActionSpec* action = find_action(w);
+    return action ? action_help_text(*action) : help_text();
+  }
+  return help_text();
+}
+
 std::string CommandSpec::markdown() const {
   std::string out = fmt::format("## {}\n\n```\n{}\n```\n\n{}\n", name, synopsis(), summary);
   if (!actions.empty()) {

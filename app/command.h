@@ -93,6 +93,12 @@ struct CommandSpec {
 
   std::string synopsis() const;   // "eval [NAME] [--seed S]"
   std::string help_text() const;  // synopsis, summary, help and options, for `help NAME`
+  // One action's synopsis, summary and the command's options, for `help NAME ACTION` and
+  // `NAME ACTION --help`.
+  std::string action_help_text(const ActionSpec& action) const;
+  // The help that the words after the name ask for: the action's when they start with one,
+  // else the command's.
+  std::string help_for(std::string_view rest) const;
   std::string markdown() const;   // the section of docs/commands.md
   // Parses the text after the name (split into words unless raw_text); throws Error with the
   // usage on bad arguments.

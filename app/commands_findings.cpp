@@ -537,7 +537,7 @@ void register_findings_commands(CommandRegistry& r) {
                run_export},
               {"report",
                {n, {"DIR", Completion::FilePath, true}},
-               "Writes that bundle (default DIR finding-N) of the review's reduced graph\n"
+               "Writes its reproducer bundle (default DIR finding-N) of the review's reduced graph\n"
                "when it has one, cut to what feeds the failing outputs; a picture of it with\n"
                "those outputs marked; and issue.md, an issue ready to file upstream: the\n"
                "failing op and its attributes, a summary, compiler and release, the second\n"

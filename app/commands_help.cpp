@@ -41,6 +41,13 @@ void run_help(Session&, const Args& args, Output& out) {
     return;
   }
   if (const CommandSpec* command = commands.find(*topic)) {
+    const std::string* action_name = args.arg(1);
+    if (action_name && !command->actions.empty()) {
+      const ActionSpec* action = command->find_action(*action_name);
+      if (!action) fail("`{}` has no action '{}' (`help {}` lists them)", *topic, *action_name, *topic);
+      out.write(command->action_help_text(*action));
+      return;
+    }
     no_name_after(args, *topic);
     out.write(command->help_text());
     return;
@@ -67,11 +74,12 @@ void register_help_commands(CommandRegistry& r) {
                    {"--man", "", "print the man page retort(1) in roff"}},
        .summary = "List the commands, or describe a command or an op.",
        .help =
-           "`help COMMAND` describes a command, `help ops` lists the ops, and\n"
-           "`help op NAME` shows what the op registry knows about an op: its inputs and the\n"
-           "values they need, its attributes with defaults, its ONNX mapping. `help NAME` works\n"
-           "for an op too when no command has that name. `COMMAND --help` (or -h) after any\n"
-           "command or action prints the same as `help COMMAND` (`retort fuzz --help` too).",
+           "`help COMMAND` describes a command (`help findings report` one of its actions),\n"
+           "`help ops` lists the ops, and `help op NAME` shows what the op registry knows about\n"
+           "an op: its inputs and the values they need, its attributes with defaults, its ONNX\n"
+           "mapping. `help NAME` works for an op too when no command has that name. --help (or\n"
+           "-h) after any command or action prints the same as `help COMMAND [ACTION]`\n"
+           "(`retort fuzz --help`, `retort findings report --help` too).",
        .run = run_help,
        .restorable = false});
   r.add({.name = "quit",

@@ -43,7 +43,7 @@ LineStatus Shell::run(std::string_view line, std::string_view where) {
     restorable = command.restorable;
     if (command.asks_for_help(parts.rest)) {
       restorable = false;  // it only prints, as `help NAME` does
-      held.write(command.help_text());
+      held.write(command.help_for(parts.rest));
     } else {
       Args args = command.parse(parts.rest);
       ProgressView* shown = args.has("--quiet") ? nullptr : progress_;

@@ -29,12 +29,34 @@ bool holds(const AttrCondition& c, const AttrValue& v) {
   return std::find(c.any_of.begin(), c.any_of.end(), value) != c.any_of.end();
 }
 
+// One op name or a list of them, as a trigger writes "op" and "after".
+nlohmann::json names_json(const std::vector<std::string>& names) {
+  return names.size() == 1 ? nlohmann::json(names[0]) : nlohmann::json(names);
+}
+
+// The registry ops that field `key` of trigger `j` names (one name or a list); none where it is
+// absent.
+std::vector<std::string> op_names(const nlohmann::json& j, const char* key,
+                                  const std::string& where) {
+  if (!j.contains(key)) return {};
+  const nlohmann::json& field = j.at(key);
+  std::vector<std::string> names = field.is_array()
+                                       ? field.get<std::vector<std::string>>()
+                                       : std::vector<std::string>{field.get<std::string>()};
+  if (names.empty()) fail("{}: trigger's {} list is empty (leave \"{}\" out for any op)", where, key, key);
+  for (const std::string& name : names)
+    if (!OpRegistry::instance().find(name))
+      fail("{}: trigger {} '{}' is no registry op", where, key, name);
+  return names;
+}
+
 }  // namespace
 
 bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
                           const TensorType* first, const std::string& first_maker,
                           bool has_twin) const {
-  if (!has_op(node_op) || (twin && !has_twin) || (!after.empty() && first_maker != after))
+  if (!has_op(node_op) || (twin && !has_twin)) return false;
+  if (!after.empty() && std::find(after.begin(), after.end(), first_maker) == after.end())
     return false;
   if (!dtypes.empty() &&
       (!first || std::find(dtypes.begin(), dtypes.end(), first->dtype) == dtypes.end()))
@@ -67,7 +89,7 @@ bool NodePattern::matches(const Graph& g, const Node& n) const {
 
 nlohmann::json NodePattern::to_json() const {
   nlohmann::json j = nlohmann::json::object();
-  if (!ops.empty()) j["op"] = ops.size() == 1 ? nlohmann::json(ops[0]) : nlohmann::json(ops);
+  if (!ops.empty()) j["op"] = names_json(ops);
   if (!attrs.empty()) {
     nlohmann::json a = nlohmann::json::object();
     for (const auto& [name, c] : attrs)
@@ -81,7 +103,7 @@ nlohmann::json NodePattern::to_json() const {
     j["dtypes"] = names;
   }
   if (rank) j["rank"] = *rank;
-  if (!after.empty()) j["after"] = after;
+  if (!after.empty()) j["after"] = names_json(after);
   if (twin) j["twin"] = true;
   if (empty) j["empty"] = true;
   return j;
@@ -91,16 +113,7 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
   NodePattern p;
   try {
     if (!j.is_object()) fail("{}: a trigger pattern is a JSON object, got {}", where, j.dump());
-    if (j.contains("op")) {
-      const nlohmann::json& op = j.at("op");
-      p.ops = op.is_array() ? op.get<std::vector<std::string>>()
-                            : std::vector<std::string>{op.get<std::string>()};
-      if (p.ops.empty())
-        fail("{}: trigger's op list is empty (leave \"op\" out for any op)", where);
-    }
-    for (const std::string& name : p.ops)
-      if (!OpRegistry::instance().find(name))
-        fail("{}: trigger op '{}' is no registry op", where, name);
+    p.ops = op_names(j, "op", where);
     if (j.contains("attrs"))
       for (const auto& [name, c] : j.at("attrs").items()) {
         AttrCondition condition;
@@ -116,7 +129,7 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
       p.dtypes.push_back(*t);
     }
     if (j.contains("rank")) p.rank = j.at("rank").get<int>();
-    p.after = j.value("after", "");
+    p.after = op_names(j, "after", where);
     p.twin = j.value("twin", false);
     p.empty = j.value("empty", false);
     // A pattern of any op with no condition would match every node: a campaign would draw
@@ -149,7 +162,7 @@ std::string NodePattern::str() const {
     parts.push_back(fmt::format("of {}", fmt::join(names, "|")));
   }
   if (rank) parts.push_back(fmt::format("rank {}", *rank));
-  if (!after.empty()) parts.push_back(fmt::format("after {}", after));
+  if (!after.empty()) parts.push_back(fmt::format("after {}", fmt::join(after, "|")));
   std::string name = ops.empty() ? "any op" : fmt::format("{}", fmt::join(ops, "|"));
   if (twin) parts.push_back(fmt::format("beside another {} of the same input", name));
   if (empty) parts.push_back("of an empty tensor");

@@ -29,7 +29,7 @@ struct NodePattern {
   std::map<std::string, AttrCondition> attrs;
   std::vector<DType> dtypes;  // of the first operand; empty: any
   std::optional<int> rank;    // of the first operand
-  std::string after;          // the op that makes the first operand; empty: any
+  std::vector<std::string> after;  // ops, one of which makes the first operand; empty: any
   bool twin = false;          // another node of the same op reads the same first operand
   bool empty = false;         // the first operand has no elements (a dim of size 0)
 
@@ -43,7 +43,8 @@ struct NodePattern {
 
   // {"op": "max_pool", "attrs": {"auto_pad": {"any_of": ["SAME_UPPER"]}, "dilations":
   // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true, "empty": true};
-  // "op" is one name or a list of them (one bug in several kernels). Every field may be left
+  // "op" and "after" are one name or a list of them (one bug in several kernels, or behind
+  // several producers that one pass folds). Every field may be left
   // out, op (any op) only where another is given: {"dtypes": ["i64"]} is every op of an i64
   // first operand (OpenVINO's CPU plugin runs all of them in 32 bits).
   nlohmann::json to_json() const;

@@ -42,9 +42,26 @@ TEST(NodePattern, ListsOpsAndAsksForAnEmptyOperand) {
   EXPECT_EQ(pattern(R"({"op": "split"})").to_json().at("op"), "split");
 }
 
+// One pass that folds several producers into a node (ONNX Runtime's GemmTransposeFusion folds a
+// Transpose or a Split before a Gemm) is one pattern: a list of the ops that make its operand.
+TEST(NodePattern, ListsTheOpsThatMakeTheFirstOperand) {
+  NodePattern p = pattern(R"({"op": "gemm", "after": ["split", "transpose"]})");
+  Graph g = typed(
+      "graph g\ninput x : f32[3,3]\ninput w : f32[3,3]\n"
+      "t = transpose(x, perm=[1,0])\na = gemm(t, w)\nr = relu(x)\nb = gemm(r, w)\n"
+      "output a, b\n");
+  EXPECT_TRUE(p.matches(g, node(g, "a")));
+  EXPECT_FALSE(p.matches(g, node(g, "b")));  // made by a relu
+  EXPECT_EQ(p.str(), "gemm after split|transpose");
+  EXPECT_EQ(NodePattern::from_json(p.to_json(), "again").to_json(), p.to_json());
+  EXPECT_EQ(pattern(R"({"op": "clip", "after": "relu"})").to_json().at("after"), "relu");
+}
+
 TEST(NodePattern, RefusesAnEmptyListAndUnknownOps) {
   EXPECT_THROW(pattern(R"({"op": []})"), Error);
   EXPECT_THROW(pattern(R"({"op": ["reduce_min", "no_such_op"]})"), Error);
+  EXPECT_THROW(pattern(R"({"op": "gemm", "after": []})"), Error);
+  EXPECT_THROW(pattern(R"({"op": "gemm", "after": "no_such_op"})"), Error);
 }
 
 }  // namespace
