@@ -1,6 +1,8 @@
 #include "core/campaign/known_bugs.h"
 
 #include <algorithm>
+#include <numeric>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -141,6 +143,25 @@ UserRoot user_root_from(const FindingRecord& f, const std::string& reduced,
                   .added = utc_now()};
 }
 
+namespace {
+
+// Adds to `slice` the nodes that read an output of its nodes of op `op`: a bug may sit at the
+// reader while the divergence is named at the op (ONNX Runtime merges the Cast after an f16 op
+// that has no f16 kernel with the Cast it inserts; docs/bugs.md row 27).
+void add_readers_of_failing_op(const Graph& g, const std::string& op,
+                               std::vector<const Node*>& slice) {
+  std::set<std::string> outputs;
+  for (const Node* n : slice)
+    if (n->op == op) outputs.insert(n->outputs.begin(), n->outputs.end());
+  for (const Node& n : g.nodes) {
+    bool reads = std::any_of(n.inputs.begin(), n.inputs.end(),
+                             [&](const std::string& in) { return outputs.count(in) > 0; });
+    if (reads && std::find(slice.begin(), slice.end(), &n) == slice.end()) slice.push_back(&n);
+  }
+}
+
+}  // namespace
+
 KnownBugCheck::KnownBugCheck(std::vector<KnownBug> bugs, BackendLookup lookup)
     : bugs_(std::move(bugs)), lookup_(std::move(lookup)) {}
 
@@ -160,32 +181,69 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
   std::optional<Graph> under_test = finding_graph(f, f.graph_a);
   if (!under_test) return "";
   std::vector<const Node*> slice = failing_slice(*under_test, f.signature.op);
+  add_readers_of_failing_op(*under_test, f.signature.op, slice);
   // The optimization oracle compares two levels of one compiler: the bug may be the baseline's
   // ("error: in the run compared against"), so either side may show it.
   std::vector<std::string> sides{f.backend_a};
   if (f.signature.oracle == oracle_name(Oracle::Optimization)) sides.push_back(f.backend_b);
   bool failing_checked = false;
-  for (size_t i = 0; i < bugs_.size(); ++i) {
+  // The live bugs whose triggers are in the graph but do not explain the failure alone: a graph
+  // may hold two (an empty MaxPool and an empty LayerNorm), and feeding the one in the failing
+  // slice leaves the other's error.
+  std::vector<size_t> together;
+  bool one_in_slice = false;
+  // Bugs that show the finding's verdict first: two bugs of one kernel may share a trigger (an
+  // empty MatMul that fails to load, and one that returns stale memory).
+  std::vector<size_t> order(bugs_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_partition(order.begin(), order.end(),
+                        [&](size_t i) { return bugs_[i].verdict == f.signature.verdict; });
+  for (size_t i : order) {
     const KnownBug& bug = bugs_[i];
     if (bug.family != f.signature.family) continue;
-    if (std::none_of(slice.begin(), slice.end(),
-                     [&](const Node* n) { return bug.trigger.matches(*under_test, *n); }))
-      continue;
+    auto matches = [&](const Node& n) { return bug.trigger.matches(*under_test, n); };
+    if (std::none_of(under_test->nodes.begin(), under_test->nodes.end(), matches)) continue;
+    bool in_slice =
+        std::any_of(slice.begin(), slice.end(), [&](const Node* n) { return matches(*n); });
     try {
       if (std::none_of(sides.begin(), sides.end(), [&](const std::string& side) {
             return bug.applies_to(side) && live(i, side);
           }))
         continue;
+      if (!in_slice) {
+        together.push_back(i);
+        continue;
+      }
       if (!failing_checked) {
         if (!still_fails(f, plan, lookup_)) return "";
         failing_checked = true;
       }
       auto matching = [&](const Graph& g, const Node& n) { return bug.trigger.matches(g, n); };
       if (goes_when_fed(f, matching, plan, lookup_)) return bug.label;
+      together.push_back(i);
+      one_in_slice = true;
     } catch (const Error&) {
       // A graph that does not run cut so (a graph output made an input): not this bug.
     }
   }
+  if (!one_in_slice || together.size() < 2) return "";
+  auto any_matching = [&](const Graph& g, const Node& n) {
+    return std::any_of(together.begin(), together.end(),
+                       [&](size_t i) { return bugs_[i].trigger.matches(g, n); });
+  };
+  try {
+    if (!goes_when_fed(f, any_matching, plan, lookup_)) return "";
+  } catch (const Error&) {
+    return "";
+  }
+  // Explained by known bugs together: named by the one at the failing op, else the first in the
+  // failing slice.
+  for (size_t i : together)
+    for (const Node& n : under_test->nodes)
+      if (n.op == f.signature.op && bugs_[i].trigger.matches(*under_test, n)) return bugs_[i].label;
+  for (size_t i : together)
+    for (const Node* n : slice)
+      if (bugs_[i].trigger.matches(*under_test, *n)) return bugs_[i].label;
   return "";
 }
 

@@ -8,11 +8,17 @@
 // "Explained by a known bug K" (KnownBugCheck::explain) means all of:
 //   1. the finding's backend is of K's family, at a release and level K names (none named: any);
 //   2. a node of its graph under test that matches K's trigger pattern is in the failing slice
-//      (the failing op and every node upstream of it; review.h failing_slice);
+//      (the failing op and every node upstream of it; review.h failing_slice) or reads the
+//      failing op (a Cast merged with the one ORT inserts after an f16 op names the op);
 //   3. K's graph still shows K's verdict on the finding's backend (one run, once per campaign and
 //      backend): the bug is live on that release and level;
 //   4. the finding's failure shows again, and goes when the values of the matching nodes come
 //      from the reference (review.h goes_when_fed): nothing else in the graph makes it.
+// A graph may hold several known bugs, so that feeding one leaves another's failure (two
+// refusals of empty tensors): the finding is then explained by them together when feeding the
+// matching nodes of every live bug whose trigger the graph holds (one of them in the failing
+// slice) makes it pass; it is labelled with the one at the failing op.
+
 #pragma once
 
 #include <map>

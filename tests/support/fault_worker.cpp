@@ -246,7 +246,8 @@ int serve(const Options& o) {
 
 int main(int argc, char** argv) {
   retort::Options o;
-  for (int i = 1; i < argc; ++i) {
+  // Every option takes a value: the arguments come in pairs.
+  for (int i = 1; i < argc; i += 2) {
     std::string arg = argv[i];
     std::string value = i + 1 < argc ? argv[i + 1] : "";
     if (arg == "--fault")
@@ -261,7 +262,6 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "retort_fault_worker: unknown argument %s\n", arg.c_str());
       return 2;
     }
-    ++i;
   }
   const char* faults[] = {"none",    "crash",      "hang",    "garbage",     "hostile",
                           "perturb", "hang-hello", "bad-ops", "huge-program"};

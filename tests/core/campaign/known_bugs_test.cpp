@@ -278,6 +278,32 @@ TEST_F(KnownBugCheckTest, AWrappingSumBesideACrashLeavesItKnown) {
   EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 4");
 }
 
+// Two known roots in one graph (ORT's pooling and LayerNormalization both refuse empty inputs,
+// rows 35 and 36): feeding either alone leaves the other's error, feeding both makes the run
+// pass, so the finding is known, named by the root at its failing op (seed 6509 #20).
+TEST_F(KnownBugCheckTest, TwoKnownRootsInOneGraphExplainItTogether) {
+  Backend& ort = set_.get("ort:O0");
+  FindingRecord f = recorded(
+      "graph case\ninput x : f32[3,0,6,1]\ninput e : f32[2,0]\ninput s : f32[0]\n"
+      "p = max_pool(x, auto_pad=\"VALID\", kernel_shape=[2,1])\nl = layer_norm(e, s, axis=1)\noutput p, l\n",
+      ort, "ort:O0");
+  EXPECT_EQ(f.signature.verdict, "error");
+  ASSERT_TRUE(f.signature.op == "max_pool" || f.signature.op == "layer_norm") << f.signature.op;
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}),
+            f.signature.op == "max_pool" ? "row 35" : "row 36");
+}
+
+// Row 27 sits at the Cast that reads the failing op: ORT merges it with the f32 -> f16 Cast it
+// inserts after an op without an f16 kernel, and the divergence is named at that op (seed 6509
+// #9: asin).
+TEST_F(KnownBugCheckTest, ATriggerAtAReaderOfTheFailingOpExplainsIt) {
+  Backend& ort = set_.get("ort:O0");
+  FindingRecord f = recorded("graph case\ninput x : f16[4]\na = asin(x)\nz = cast(a, to=f64)\noutput z\n",
+                             ort, "ort:O0");
+  EXPECT_EQ(f.signature.op, "asin");
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 27");
+}
+
 // Row 12 is wrong at O0 only (O3 agrees with the reference): the optimization oracle's finding
 // names ort:O3, whose baseline ort:O0 is the side that shows the bug.
 TEST_F(KnownBugCheckTest, ABugOfTheOptimizationBaselineIsKnown) {
