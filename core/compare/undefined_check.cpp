@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/graph/graph_dot.h"
+#include "core/ops/attrs.h"
 #include "core/ops/index_space.h"
 #include "core/ops/onnx_float_attr.h"
 #include "core/ops/registry.h"
@@ -454,6 +455,50 @@ std::optional<UndefinedUse> undefined_empty_mean(const Node& node, const OpDef& 
   return use;
 }
 
+// The elements of x that one layer_norm or group_norm statistic covers: the axes from `axis`
+// on, or a group of channels with their planes; 0 for other ops.
+int64_t normalized_block(const Node& node, const Shape& x) {
+  if (node.op == "layer_norm") {
+    int64_t axis = has_attr(node.attrs, "axis") ? attr_int(node.attrs, "axis") : -1;
+    if (axis < 0) axis += static_cast<int64_t>(x.size());
+    if (axis < 0 || axis > static_cast<int64_t>(x.size())) return 0;
+    return numel(Shape(x.begin() + axis, x.end()));
+  }
+  if (node.op == "group_norm" && x.size() >= 2 && has_attr(node.attrs, "num_groups")) {
+    int64_t groups = attr_int(node.attrs, "num_groups");
+    return groups > 0 ? numel(x) / std::max<int64_t>(1, x[0] * groups) : 0;
+  }
+  return 0;
+}
+
+// The first element of a layer_norm or group_norm whose block's statistics leave f32: ONNX
+// computes them in stash_type 1 (float32; its function body squares x - mean and averages), so
+// a deviation of 1.7e38 squares to inf and every backend and onnx.reference normalize to 0,
+// while the reference computes them in double and gives +-1 (seed 6509 oatest #7).
+std::optional<UndefinedUse> undefined_stash_overflow(const Node& node, const TensorMap& values) {
+  auto x = node.inputs.empty() ? values.end() : values.find(node.inputs[0]);
+  if (x == values.end() || !is_float(x->second.dtype())) return std::nullopt;
+  const Tensor& t = x->second;
+  int64_t block = normalized_block(node, t.shape());
+  double max = float_max(DType::f32);
+  for (int64_t start = 0; block > 0 && start < t.numel(); start += block) {
+    double sum = 0, magnitudes = 0;
+    for (int64_t k = start; k < start + block; ++k) {
+      sum += t.get(k);
+      magnitudes += std::abs(t.get(k));
+    }
+    if (!std::isfinite(magnitudes)) continue;  // an infinity is the dtype's own, not the stash's
+    if (magnitudes > max) return overflow_use(node, start, magnitudes, "f32 in the mean's sum");
+    double mean = sum / static_cast<double>(block), squares = 0;
+    for (int64_t k = start; k < start + block; ++k) {
+      double d = t.get(k) - mean;
+      squares += d * d;
+      if (squares > max) return overflow_use(node, k, squares, "f32 in the variance");
+    }
+  }
+  return std::nullopt;
+}
+
 // The node's inputs in values, up to the first it lacks (an omitted optional one, or one not
 // kept).
 std::vector<const Tensor*> given_inputs(const Node& node, const TensorMap& values) {
@@ -506,6 +551,7 @@ std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const
   }
   if (auto use = undefined_accumulation(node, op, values)) return use;
   if (auto use = undefined_empty_mean(node, op, values)) return use;
+  if (auto use = undefined_stash_overflow(node, values)) return use;
   return undefined_folded_scale(node, values, producers);
 }
 
