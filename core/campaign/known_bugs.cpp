@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -143,25 +142,6 @@ UserRoot user_root_from(const FindingRecord& f, const std::string& reduced,
                   .added = utc_now()};
 }
 
-namespace {
-
-// Adds to `slice` the nodes that read an output of its nodes of op `op`: a bug may sit at the
-// reader while the divergence is named at the op (ONNX Runtime merges the Cast after an f16 op
-// that has no f16 kernel with the Cast it inserts; docs/bugs.md row 27).
-void add_readers_of_failing_op(const Graph& g, const std::string& op,
-                               std::vector<const Node*>& slice) {
-  std::set<std::string> outputs;
-  for (const Node* n : slice)
-    if (n->op == op) outputs.insert(n->outputs.begin(), n->outputs.end());
-  for (const Node& n : g.nodes) {
-    bool reads = std::any_of(n.inputs.begin(), n.inputs.end(),
-                             [&](const std::string& in) { return outputs.count(in) > 0; });
-    if (reads && std::find(slice.begin(), slice.end(), &n) == slice.end()) slice.push_back(&n);
-  }
-}
-
-}  // namespace
-
 KnownBugCheck::KnownBugCheck(std::vector<KnownBug> bugs, BackendLookup lookup)
     : bugs_(std::move(bugs)), lookup_(std::move(lookup)) {}
 
@@ -181,7 +161,6 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
   std::optional<Graph> under_test = finding_graph(f, f.graph_a);
   if (!under_test) return "";
   std::vector<const Node*> slice = failing_slice(*under_test, f.signature.op);
-  add_readers_of_failing_op(*under_test, f.signature.op, slice);
   // The optimization oracle compares two levels of one compiler: the bug may be the baseline's
   // ("error: in the run compared against"), so either side may show it.
   std::vector<std::string> sides{f.backend_a};

@@ -8,8 +8,7 @@
 // "Explained by a known bug K" (KnownBugCheck::explain) means all of:
 //   1. the finding's backend is of K's family, at a release and level K names (none named: any);
 //   2. a node of its graph under test that matches K's trigger pattern is in the failing slice
-//      (the failing op and every node upstream of it; review.h failing_slice) or reads the
-//      failing op (a Cast merged with the one ORT inserts after an f16 op names the op);
+//      (the failing op and every node upstream of it; review.h failing_slice);
 //   3. K's graph still shows K's verdict on the finding's backend (one run, once per campaign and
 //      backend): the bug is live on that release and level;
 //   4. the finding's failure shows again, and goes when the values of the matching nodes come

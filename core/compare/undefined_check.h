@@ -25,6 +25,10 @@ struct UndefinedUse {
   std::string overflows{};
   // Set when the node's result is a mean of no values (its input is empty, its result is not).
   bool averages_nothing = false;
+  // Set when a form a compiler may compute the node in cancels (ONNX Runtime's instance_norm
+  // x * s + (b - mean * s)): the form, with element and element_value naming the term that
+  // cancels.
+  std::string cancels{};
   // Set when ONNX leaves the whole run open there, not only the value (an integer power with a
   // negative exponent, which Retort defines nowhere): an error or a crash is no bug either.
   bool any_outcome = false;
