@@ -99,7 +99,7 @@ struct CommandSpec {
   // The help that the words after the name ask for: the action's when they start with one,
   // else the command's.
   std::string help_for(std::string_view rest) const;
-  std::string markdown() const;   // the section of docs/commands.md
+  std::string markdown() const;  // the section of docs/commands.md
   // Parses the text after the name (split into words unless raw_text); throws Error with the
   // usage on bad arguments.
   Args parse(std::string_view rest) const;

@@ -537,12 +537,12 @@ void register_findings_commands(CommandRegistry& r) {
                run_export},
               {"report",
                {n, {"DIR", Completion::FilePath, true}},
-               "Writes its reproducer bundle (default DIR finding-N) of the review's reduced graph\n"
-               "when it has one, cut to what feeds the failing outputs; a picture of it with\n"
-               "those outputs marked; and issue.md, an issue ready to file upstream: the\n"
-               "failing op and its attributes, a summary, compiler and release, the second\n"
-               "opinion, the model, expected against actual, the standalone script and the\n"
-               "Retort command. It prints the issue; in the workbench, where it is.",
+               "Writes its reproducer bundle (default DIR finding-N) of the review's\n"
+               "reduced graph when it has one, cut to what feeds the failing outputs; a\n"
+               "picture of it with those outputs marked; and issue.md, an issue ready to file\n"
+               "upstream: the failing op and its attributes, a summary, compiler and release,\n"
+               "the second opinion, the model, expected against actual, the standalone script\n"
+               "and the Retort command. It prints the issue; in the workbench, where it is.",
                run_report},
               {"blame",
                {n},

@@ -44,7 +44,8 @@ void run_help(Session&, const Args& args, Output& out) {
     const std::string* action_name = args.arg(1);
     if (action_name && !command->actions.empty()) {
       const ActionSpec* action = command->find_action(*action_name);
-      if (!action) fail("`{}` has no action '{}' (`help {}` lists them)", *topic, *action_name, *topic);
+      if (!action)
+        fail("`{}` has no action '{}' (`help {}` lists them)", *topic, *action_name, *topic);
       out.write(command->action_help_text(*action));
       return;
     }

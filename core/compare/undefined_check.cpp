@@ -28,8 +28,8 @@ std::string UndefinedUse::str() const {
         "{} averages no values (input '{}' is empty): ONNX leaves that mean undefined",
         node_ref(node, op), value);
   if (!cancels.empty())
-    return fmt::format("{} cancels in {}: mean * s [{}] is {:.7g}, far above b",
-                       node_ref(node, op), cancels, element, element_value);
+    return fmt::format("{} cancels in {}: mean * s [{}] is {:.7g}, far above b", node_ref(node, op),
+                       cancels, element, element_value);
   if (!overflows.empty())
     return fmt::format("{} overflows {}: its exact {} [{}] is {:.17g}", node_ref(node, op),
                        overflows,
@@ -218,6 +218,29 @@ std::optional<UndefinedUse> undefined_overflow(const Node& node, const OpDef& op
   return std::nullopt;
 }
 
+// For an f64 op that sums one operand: the first output element whose terms of one sign add up
+// past DBL_MAX (each sign's part summed as magnitude_sums sums magnitudes).
+std::optional<UndefinedUse> one_signed_overflow(const Node& node, const OpDef& op,
+                                                const std::vector<const Tensor*>& given) {
+  for (double sign : {1.0, -1.0}) {
+    std::vector<Tensor> parts;
+    for (const Tensor* t : given) {
+      Tensor part = *t;
+      if (is_float(t->dtype()))
+        for (int64_t k = 0; k < part.numel(); ++k) part.set(k, std::max(0.0, sign * t->get(k)));
+      parts.push_back(std::move(part));
+    }
+    std::vector<const Tensor*> pointers;
+    for (const Tensor& p : parts) pointers.push_back(&p);
+    std::optional<Tensor> sums = magnitude_sums(node, op, pointers);
+    if (!sums) return std::nullopt;
+    for (int64_t k = 0; k < sums->numel(); ++k)
+      if (sums->get(k) > float_max(DType::f64))
+        return overflow_use(node, k, sums->get(k), "f64 while summing");
+  }
+  return std::nullopt;
+}
+
 // For float ops that sum (tags "accumulates", "averages"): the first output element whose sum of
 // magnitudes passes the dtype's largest value. The reference sums in f64, where it stays finite;
 // a compiler summing in the dtype may overflow to inf, and inf + -inf is NaN, in an order ONNX
@@ -235,11 +258,16 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
     if (!dtype && is_float(it->second.dtype())) dtype = it->second.dtype();
   }
   if (!dtype) return std::nullopt;
-  // An f64 sum is as wide as the reference's, which sums in doubles too, until its terms pass
-  // DBL_MAX together: then the order decides between inf and NaN (ONNX Runtime's four lanes of
-  // [-inf, DBL_MAX x3, -DBL_MAX x2] gave NaN where the reference's order gives -inf; seed 6610
-  // oatest #10), as the products of an op that multiplies two operands do (DBL_MAX x DBL_MAX is
-  // inf, and inf in a fused multiply-add). The bound and the sums, in doubles, reach inf then.
+  // An f64 sum of one operand is as wide as the reference's, which sums in doubles too, until
+  // its terms of one sign pass DBL_MAX together: then some order reaches inf, and the order
+  // decides between inf and NaN (ONNX Runtime's four lanes of [-inf, DBL_MAX x3, -DBL_MAX x2]
+  // gave NaN where the reference's order gives -inf; seed 6610 oatest #10). [DBL_MAX, -DBL_MAX,
+  // 0.2] passes DBL_MAX in no order: what it absorbs is the precision band's. The products of an
+  // op that multiplies two operands pass it as their magnitudes do (DBL_MAX x DBL_MAX is inf, and
+  // inf in a fused multiply-add). The bound and the sums, in doubles, reach inf exactly then.
+  auto operands = std::count_if(given.begin(), given.end(),
+                                [](const Tensor* t) { return is_float(t->dtype()); });
+  if (*dtype == DType::f64 && operands < 2) return one_signed_overflow(node, op, given);
   // Every case passes here, so first a bound that needs no second evaluation: no output sums more
   // than (its terms + 1) products of the inputs' largest magnitudes, each taken as at least 1, and
   // an output has fewer terms than its first input has elements plus the operands.

@@ -43,7 +43,8 @@ std::vector<std::string> op_names(const nlohmann::json& j, const char* key,
   std::vector<std::string> names = field.is_array()
                                        ? field.get<std::vector<std::string>>()
                                        : std::vector<std::string>{field.get<std::string>()};
-  if (names.empty()) fail("{}: trigger's {} list is empty (leave \"{}\" out for any op)", where, key, key);
+  if (names.empty())
+    fail("{}: trigger's {} list is empty (leave \"{}\" out for any op)", where, key, key);
   for (const std::string& name : names)
     if (!OpRegistry::instance().find(name))
       fail("{}: trigger {} '{}' is no registry op", where, key, name);

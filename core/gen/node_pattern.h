@@ -27,11 +27,11 @@ struct AttrCondition {
 struct NodePattern {
   std::vector<std::string> ops;  // registry op names: a node of any of them; empty: any op
   std::map<std::string, AttrCondition> attrs;
-  std::vector<DType> dtypes;  // of the first operand; empty: any
-  std::optional<int> rank;    // of the first operand
+  std::vector<DType> dtypes;       // of the first operand; empty: any
+  std::optional<int> rank;         // of the first operand
   std::vector<std::string> after;  // ops, one of which makes the first operand; empty: any
-  bool twin = false;          // another node of the same op reads the same first operand
-  bool empty = false;         // the first operand has no elements (a dim of size 0)
+  bool twin = false;               // another node of the same op reads the same first operand
+  bool empty = false;              // the first operand has no elements (a dim of size 0)
 
   // What the pattern asks of a node, its first operand's type and maker, and whether another
   // node of its op reads that operand.

@@ -285,7 +285,8 @@ TEST_F(KnownBugCheckTest, TwoKnownRootsInOneGraphExplainItTogether) {
   Backend& ort = set_.get("ort:O0");
   FindingRecord f = recorded(
       "graph case\ninput x : f32[3,0,6,1]\ninput e : f32[2,0]\ninput s : f32[0]\n"
-      "p = max_pool(x, auto_pad=\"VALID\", kernel_shape=[2,1])\nl = layer_norm(e, s, axis=1)\noutput p, l\n",
+      "p = max_pool(x, auto_pad=\"VALID\", kernel_shape=[2,1])\nl = layer_norm(e, s, "
+      "axis=1)\noutput p, l\n",
       ort, "ort:O0");
   EXPECT_EQ(f.signature.verdict, "error");
   ASSERT_TRUE(f.signature.op == "max_pool" || f.signature.op == "layer_norm") << f.signature.op;
