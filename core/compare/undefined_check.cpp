@@ -265,9 +265,6 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
   // 0.2] passes DBL_MAX in no order: what it absorbs is the precision band's. The products of an
   // op that multiplies two operands pass it as their magnitudes do (DBL_MAX x DBL_MAX is inf, and
   // inf in a fused multiply-add). The bound and the sums, in doubles, reach inf exactly then.
-  auto operands = std::count_if(given.begin(), given.end(),
-                                [](const Tensor* t) { return is_float(t->dtype()); });
-  if (*dtype == DType::f64 && operands < 2) return one_signed_overflow(node, op, given);
   // Every case passes here, so first a bound that needs no second evaluation: no output sums more
   // than (its terms + 1) products of the inputs' largest magnitudes, each taken as at least 1, and
   // an output has fewer terms than its first input has elements plus the operands.
@@ -282,6 +279,9 @@ std::optional<UndefinedUse> undefined_accumulation(const Node& node, const OpDef
     bound *= largest;
   }
   if (bound <= float_max(*dtype)) return std::nullopt;
+  auto operands = std::count_if(given.begin(), given.end(),
+                                [](const Tensor* t) { return is_float(t->dtype()); });
+  if (*dtype == DType::f64 && operands < 2) return one_signed_overflow(node, op, given);
   std::optional<Tensor> sums = magnitude_sums(node, op, given);
   if (!sums) return std::nullopt;
   for (int64_t k = 0; k < sums->numel(); ++k) {
