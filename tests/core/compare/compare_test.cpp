@@ -263,9 +263,10 @@ output y, b
 
 // ONNX Runtime's sigmoid gives 0 for -52.24, whose sigmoid is 2.05e-23 (an error inside every
 // absolute tolerance), and ceil then gives 0 where the reference gives 1, and the comparison
-// with 0 false where it is true: the tolerated difference took the step. The band takes each
-// step that a computed input lies within tolerance of either way. A step the compiler takes on
-// an exact value stays a mismatch: ceil of a graph input, and ceil of a computed 3 (on the step).
+// with 0 (or a cast to bool) false where it is true: the tolerated difference took the step. The
+// band takes each step that a computed input lies within tolerance of either way. A step the
+// compiler takes on an exact value stays a mismatch: ceil of a graph input, and ceil of a computed
+// 3 (on the step).
 TEST(Compare, AStepThatAToleratedDifferenceTakesIsPrecision) {
   Graph g = parse_rtg(R"(graph g
 input x : f32[2]
@@ -273,10 +274,11 @@ const zero : f32[2] = [0, 0]
 s = sigmoid(x)
 c = ceil(s)
 b = greater(s, zero)
+k = cast(s, to=bool)
 d = add(x, x)
 e = ceil(d)
 f = ceil(x)
-output c, b, e, f
+output c, b, k, e, f
 )");
   InputPlan plan;
   plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {2}, {-52.24, 1.5}));
@@ -290,6 +292,13 @@ output c, b, e, f
   r = run("b", Tensor::from_doubles(DType::boolean, {2}, {0, 1}));
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  // A cast to bool steps at 0 alone: the band moves a value within tolerance onto it.
+  r = run("k", Tensor::from_doubles(DType::boolean, {2}, {0, 1}));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run("k", Tensor::from_doubles(DType::boolean, {2}, {1, 0}));  // 1.5's sigmoid is far from 0
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 
   r = run("c", Tensor::from_doubles(DType::f32, {2}, {1, 2}));  // far from its step
   ASSERT_EQ(r.bug_count(), 1u);
