@@ -39,6 +39,24 @@ constexpr const char* kReduced =
     "y = max_pool(x, kernel_shape=[3], dilations=[2], auto_pad=\"SAME_UPPER\")\n"
     "output b, y\n";
 
+// A wrong-shape finding of ort:O0 against the reference at `op`, of campaign c, as a campaign
+// records it for the graph `original`.
+FindingRecord wrong_shape_on_ort(int64_t c, const char* op, const char* dtype,
+                                 const char* original) {
+  FindingRecord f;
+  f.signature = {"ort", "reference", "shape/dtype mismatch", op, dtype, "", ""};
+  f.backend_a = "ort:O0";
+  f.graph_a = f.graph_b = "original";
+  f.backend_b = "ref";
+  f.backends = "ref,ort:O0";
+  f.original = original;
+  f.variants = "{}";
+  f.inputs_seed = 1;
+  f.first_seen = f.last_seen = utc_now();
+  f.campaign = c;
+  return f;
+}
+
 // What the workbench keeps of the commands' output: its log pane's lines.
 class PaneLog : public OutputLog {
  public:
@@ -57,17 +75,7 @@ class ReportCommands : public testing::ShellTest {
     FindingsDb db = FindingsDb::open(db_path);
     int64_t c =
         db.add_campaign({0, utc_now(), CampaignOptions{}.to_json().dump(), "0", "{}", 1, 0, 1});
-    FindingRecord f;
-    f.signature = {"ort", "reference", "shape/dtype mismatch", "max_pool", "f32", "", ""};
-    f.backend_a = "ort:O0";
-    f.graph_a = f.graph_b = "original";
-    f.backend_b = "ref";
-    f.backends = "ref,ort:O0";
-    f.original = kFound;
-    f.variants = "{}";
-    f.inputs_seed = 1;
-    f.first_seen = f.last_seen = utc_now();
-    f.campaign = c;
+    FindingRecord f = wrong_shape_on_ort(c, "max_pool", "f32", kFound);
     db.record_case({c, 0, 0, 2, 1, 0, 0, 0, 0, 1, ""}, {f});
     db.set_review(f.signature.key(),
                   {.agreement = R"({"agree":["ref","onnx-ref:default","tvm:O3"],)"
@@ -127,19 +135,9 @@ TEST_F(ReportCommands, TheIssueIsThatOfTheFailingOpOnItsReducedGraph) {
 // the issue keeps every output instead of failing with "no inputs left".
 TEST_F(ReportCommands, AFailingOutputOfConstantsKeepsTheWholeGraph) {
   FindingsDb db = FindingsDb::open(db_path);
-  FindingRecord f;
-  f.signature = {"ort", "reference", "shape/dtype mismatch", "reduce_min", "i32", "", ""};
-  f.backend_a = "ort:O0";
-  f.graph_a = f.graph_b = "original";
-  f.backend_b = "ref";
-  f.backends = "ref,ort:O0";
-  f.original =
-      "graph consts\ninput x : f32[2]\nconst e : i32[0,4] = []\n"
-      "y = reduce_min(e, axes=[1,-2])\nz = neg(x)\noutput y, z\n";
-  f.variants = "{}";
-  f.inputs_seed = 1;
-  f.first_seen = f.last_seen = utc_now();
-  f.campaign = 1;
+  FindingRecord f = wrong_shape_on_ort(1, "reduce_min", "i32",
+                                       "graph consts\ninput x : f32[2]\nconst e : i32[0,4] = []\n"
+                                       "y = reduce_min(e, axes=[1,-2])\nz = neg(x)\noutput y, z\n");
   db.record_case({1, 1, 0, 2, 1, 0, 0, 0, 0, 1, ""}, {f});
   std::string bundle = (dir / "consts").string();
   std::string text = run_ok(fmt::format("findings report 2 {} --db {}", bundle, db_path));
