@@ -263,7 +263,8 @@ output y, b
 
 // ONNX Runtime's sigmoid gives 0 for -52.24, whose sigmoid is 2.05e-23 (an error inside every
 // absolute tolerance), and ceil then gives 0 where the reference gives 1, and the comparison
-// with 0 (or a cast to bool) false where it is true: the tolerated difference took the step. The
+// with 0 (or a cast to bool, or an equal) false where it is true: the tolerated difference took
+// the step. The
 // band takes each step that a computed input lies within tolerance of either way. A step the
 // compiler takes on an exact value stays a mismatch: ceil of a graph input, and ceil of a computed
 // 3 (on the step).
@@ -271,14 +272,16 @@ TEST(Compare, AStepThatAToleratedDifferenceTakesIsPrecision) {
   Graph g = parse_rtg(R"(graph g
 input x : f32[2]
 const zero : f32[2] = [0, 0]
+const w : f32[2] = [1e-22, 0.5]
 s = sigmoid(x)
 c = ceil(s)
 b = greater(s, zero)
 k = cast(s, to=bool)
+q = equal(s, w)
 d = add(x, x)
 e = ceil(d)
 f = ceil(x)
-output c, b, k, e, f
+output c, b, k, q, e, f
 )");
   InputPlan plan;
   plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {2}, {-52.24, 1.5}));
@@ -297,6 +300,13 @@ output c, b, k, e, f
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
   r = run("k", Tensor::from_doubles(DType::boolean, {2}, {1, 0}));  // 1.5's sigmoid is far from 0
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  // An equal steps where its operands meet: 2e-23 within tolerance of 1e-22 may meet it.
+  r = run("q", Tensor::from_doubles(DType::boolean, {2}, {1, 0}));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run("q", Tensor::from_doubles(DType::boolean, {2}, {0, 1}));  // 0.82 is far from 0.5
   ASSERT_EQ(r.bug_count(), 1u);
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 
@@ -582,6 +592,70 @@ output d
   WideBackend f32("f32", DType::f32);
   r = run_compare({{"original", &g}}, {&f32}, {}, plan);
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].str();
+}
+
+// The same product cast to f32 (docs/bugs.md row 27 on ONNX Runtime 1.31.1): the unrounded value
+// lies 1.6e-4 from the f16 one, within f32's tolerance of 1e-3, yet no f16 holds it, so the
+// rounding the Cast owes is lost: a mismatch, though every element passes the tolerance.
+TEST(Compare, AnF16ProductCastToF32WithoutItsRoundingIsAMismatchWithinF32sTolerance) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[2]
+const c : f16[2] = [0.541015625, 1]
+m = mul(x, c)
+d = cast(m, to=f32)
+output d
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f16, {2}, {-0.24755859375, 0.5}));
+  auto run = [&](double value) {
+    ValuesBackend ort("ort:O3", {{"d", Tensor::from_doubles(DType::f32, {2}, {value, 0.5})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(static_cast<float>(-0.13393306732177734));
+  ASSERT_EQ(r.bug_count(), 1u);
+  const Finding& f = *r.bug(1);
+  EXPECT_EQ(f.verdict, Verdict::Mismatch) << f.str();
+  ASSERT_EQ(f.outputs.size(), 1u);
+  EXPECT_EQ(f.outputs[0].mismatched, 1);
+  EXPECT_EQ(f.outputs[0].first_mismatch, 0);
+  EXPECT_EQ(f.outputs[0].first_expected, -0.1339111328125);
+  EXPECT_NE(f.message.find("no f16 holds"), std::string::npos) << f.message;
+
+  r = run(-0.1339111328125 - 0x1p-13);  // the next f16 down: an f16 rounded otherwise passes
+  EXPECT_TRUE(r.findings.empty()) << r.findings[0].str();
+}
+
+// ONNX Runtime has f16 kernels for ops that only move data and none for Sub, Selu or Cos: it
+// computes the Sub in f32, rounds it to f16 for the Flatten (65504.5 -> 65504), and runs
+// Selu -> Cos in f32 again, so selu(65504) = 68825.12 never overflows to the reference's f16 inf
+// and cos gives 0.63 where the reference has NaN (seed 6610 oatest #9). The whole graph in f32
+// gives cos(selu(65504.5)) = 0.95: only the island that ends at the Flatten explains it. A value
+// no evaluation gives stays a mismatch.
+TEST(Compare, AnF32IslandThatEndsWhereDataOnlyMovesIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f16[1]
+input y : f16[1]
+v1 = sub(x, y)
+v2 = flatten(v1)
+v3 = selu(v2)
+v4 = cos(v3)
+output v4
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f16, {1}, {65504}));
+  plan.fixed.emplace("y", Tensor::from_doubles(DType::f16, {1}, {-0.5}));
+  auto run = [&](double value) {
+    ValuesBackend ort("ort:O0", {{"v4", Tensor::from_doubles(DType::f16, {1, 1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  float selu = static_cast<float>(1.0507009873554804934193349852946) * 65504.0f;
+  CompareReport r = run(std::cos(selu));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  r = run(-0.25);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::NanInfMismatch) << r.bug(1)->str();
 }
 
 // A compiler computes a graph in one wider type, so one explains all the outputs of its run.
