@@ -256,7 +256,10 @@ std::optional<Check> focused_check(Session& s, const CompareReport& report, cons
   const CompareReport& from = at ? at->report : report;
   const Finding& failing = at ? at->finding() : f;
   std::set<std::string> outputs = verdict_outputs_a(failing);
-  if (outputs.empty()) return at;  // a run that did not finish: every output stays
+  // A run that did not finish fails at the node its message names: the outputs computed from it.
+  if (outputs.empty() && failing.graph_b == failing.graph_a)
+    outputs = outputs_after_named_node(failing.message, compared_graph(from, failing.graph_a));
+  if (outputs.empty()) return at;  // a run that did not finish elsewhere: every output stays
   ReduceCase whole = compared_case(from, failing);
   std::optional<ReduceCase> cut_case;
   try {
@@ -340,7 +343,8 @@ void write_bundle(Session& s, const std::string& dir, size_t n, ReproOptions opt
                      .retort_command = options.retort_command,
                      .retort_version = fmt::format("Retort {}", kRetortVersion),
                      .passes = options.passes,
-                     .opinion = opinion};
+                     .opinion = opinion,
+                     .known = issue->known};
     render_dot_file(
         failing_picture(compared_graph(*report, finding->graph_a), failing_output_notes(*finding)),
         dir + "/" + facts.picture, options.force);

@@ -344,6 +344,18 @@ IssueSource reviewed_source(const FindingsDb& db, const FindingRecord& f) {
   return source;
 }
 
+// The known bug a finding is labelled with, as an issue names it: "row 35 of docs/bugs.md (the
+// pooling kernels ...)"; empty when it has none.
+std::string known_bug_text(const FindingsDb& db, const FindingRecord& f) {
+  if (f.known.empty()) return "";
+  for (const KnownBug& bug : known_bugs(db))
+    if (bug.label == f.known)
+      return fmt::format("{}{} ({})", bug.label,
+                         bug.label.starts_with("row ") ? " of Retort's docs/bugs.md" : "",
+                         bug.summary);
+  return f.known;
+}
+
 // `findings report N [DIR]`: the finding re-run here, then its bundle with issue.md in DIR.
 void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Args& args,
                     Output& out) {
@@ -367,6 +379,10 @@ void report_finding(Session& s, FindingsDb& db, const FindingRecord& f, const Ar
   if (std::optional<PassBlame> b = finding_blame(s, db, f, *s.compare_report()->bug(n), out))
     options.passes = issue_passes(*b);
   IssueSource source = reviewed_source(db, f);
+  source.known = known_bug_text(db, f);
+  if (!source.known.empty())
+    out.print("finding #{} is known bug {}: it is likely filed already", f.id,
+              terminal_name(source.known));
   write_issue_bundle(s, dir, n, options, source, out);
 }
 
@@ -538,11 +554,13 @@ void register_findings_commands(CommandRegistry& r) {
               {"report",
                {n, {"DIR", Completion::FilePath, true}},
                "Writes its reproducer bundle (default DIR finding-N) of the review's\n"
-               "reduced graph when it has one, cut to what feeds the failing outputs; a\n"
+               "reduced graph when it has one, cut to what feeds the failing outputs (a run\n"
+               "that failed: the outputs computed from the node its message names); a\n"
                "picture of it with those outputs marked; and issue.md, an issue ready to file\n"
                "upstream: the failing op and its attributes, a summary, compiler and release,\n"
-               "the second opinion, the model, expected against actual, the standalone script\n"
-               "and the Retort command. It prints the issue; in the workbench, where it is.",
+               "the second opinion, the known bug that explains it if one does, the model,\n"
+               "expected against actual, the standalone script and the Retort command. It\n"
+               "prints the issue; in the workbench, where it is.",
                run_report},
               {"blame",
                {n},

@@ -19,6 +19,7 @@ namespace retort {
 struct IssueSource {
   std::optional<ReduceCase> reduced;
   std::string opinion;  // Agreement::str(); empty: the compare's own backends say it
+  std::string known;    // the known bug that explains it: "row 35 (...summary...)"; empty: none
 };
 
 // write_repro_bundle (commands.h) of finding #n of the last compare, with its issue.

@@ -77,8 +77,9 @@ CheckOutcome check_case(const ReduceCase& c, const ReduceTarget& target,
                         const BackendLookup& backends);
 
 // The case cut down to the outputs `a_outputs` of a and `b_outputs` of b (in their order), with
-// the nodes, constants and inputs that feed none of them dropped: what a report shows of a
-// failure. Throws Error when no output is left or what is left does not type.
+// the nodes, constants and inputs that feed none of them dropped (but a's first input, kept
+// unread where nothing else is left to feed): what a report shows of a failure. Throws Error when
+// no output is left or what is left does not type.
 ReduceCase only_outputs(ReduceCase c, const std::set<std::string>& a_outputs,
                         const std::set<std::string>& b_outputs);
 

@@ -55,10 +55,13 @@ std::string fence_for(const std::string& code) {
   return std::string(std::max<size_t>(3, longest + 1), '`');
 }
 
-// The node the failure is at: one of the signature's op that a failing output reads, else the
-// producer of the first failing output; null when neither is known.
+// The node the failure is at: the one a failed run's message names, else one of the
+// signature's op that a failing output reads, else the producer of the first failing output;
+// null when none is known.
 const Node* failing_node(const Graph& g, const Finding& f) {
   std::set<std::string> failing = verdict_outputs_a(f);
+  if (failing.empty())
+    if (const Node* named = node_named_in(f.message, g)) return named;
   std::set<std::string> upstream = values_upstream(g, failing);
   std::optional<FailureSignature> sig = FailureSignature::parse(f.signature);
   if (sig && !sig->op.empty())
@@ -280,6 +283,11 @@ std::string repro_issue_markdown(const CompareReport& report, const Finding& f,
         markdown_code(facts.opinion));
   // Pass and backend names a family declares (a stored blame counts only with those), as prose.
   if (!facts.passes.empty()) text += fmt::format("- Passes: {}\n", terminal_name(facts.passes));
+  if (!facts.known.empty())
+    text += fmt::format(
+        "- Known: {} (Retort's library of known bugs explains it; search the tracker for it "
+        "before filing)\n",
+        terminal_name(facts.known));
   text += "\n";
   if (f.oracle == Oracle::Equivalence)
     text +=

@@ -29,6 +29,9 @@ struct IssueFacts {
   // Who else agrees with the reference on this case ("ort:O0 alone differs; ref, onnx-ref:default
   // agree"); empty: not known.
   std::string opinion;
+  // The known bug (core/campaign/known_bugs.h) that explains it: "row 35 of docs/bugs.md: ...";
+  // empty: none does.
+  std::string known{};
 };
 
 // The graph of a compare report named `name` (its original or a variant); the first when it has

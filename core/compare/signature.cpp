@@ -104,6 +104,20 @@ const Node* node_named_in(const std::string& message, const Graph& g) {
   return nullptr;
 }
 
+std::set<std::string> outputs_after_named_node(const std::string& message, const Graph& g) {
+  const Node* named = node_named_in(message, g);
+  if (!named) return {};
+  std::set<std::string> after(named->outputs.begin(), named->outputs.end());
+  for (const Node& n : g.nodes)  // in topological order: a reader comes after its operands
+    if (std::any_of(n.inputs.begin(), n.inputs.end(),
+                    [&](const std::string& in) { return after.count(in) > 0; }))
+      after.insert(n.outputs.begin(), n.outputs.end());
+  std::set<std::string> outputs;
+  for (const std::string& o : g.outputs)
+    if (after.count(o)) outputs.insert(o);
+  return outputs;
+}
+
 SignatureFinder::SignatureFinder(const CompareReport& report, std::vector<Backend*> backends,
                                  InputsFor inputs, const EGraph* egraph)
     : report_(report),

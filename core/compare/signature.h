@@ -52,6 +52,11 @@ std::string signature_family(const std::string& backend);
 // "Name:'m1'"), or null.
 const Node* node_named_in(const std::string& message, const Graph& g);
 
+// The outputs of g computed from the node `message` names (node_named_in): those a run that
+// failed there cannot give (ONNX Runtime's "running MaxPool node. Name:'v7'"); empty when it
+// names none.
+std::set<std::string> outputs_after_named_node(const std::string& message, const Graph& g);
+
 // Computes signatures for the findings of one compare report. The first-divergence searches
 // (a graph run on a backend with every intermediate as an output, against the reference) are
 // cached per backend, graph and seed, so the findings of a report cost one search per failing
