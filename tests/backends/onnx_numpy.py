@@ -381,15 +381,18 @@ def _split(x, split=None, axis=0, n=1):
 
 def _pad(x, pads, value=None, mode="constant"):
     r = x.ndim
-    crop = tuple(slice(max(-pads[i], 0), x.shape[i] - max(-pads[i + r], 0)) for i in range(r))
-    x = x[crop]
-    width = [(max(pads[i], 0), max(pads[i + r], 0)) for i in range(r)]
     if r == 0:  # np.pad cannot read an empty width list
         return x.copy()
+    width = [(max(pads[i], 0), max(pads[i + r], 0)) for i in range(r)]
     if mode == "constant":
+        # Pad, then crop what the padding made: an axis keeps n + begin + end elements, pad
+        # values among them where a crop passes the data.
         fill = 0 if value is None else value.reshape(-1)[0]
-        return np.pad(x, width, constant_values=fill)
-    return np.pad(x, width, mode={"edge": "edge", "reflect": "reflect"}[mode])
+        padded = np.pad(x, width, constant_values=fill)
+        return padded[tuple(slice(max(-pads[i], 0), padded.shape[i] - max(-pads[i + r], 0))
+                            for i in range(r))]
+    crop = tuple(slice(max(-pads[i], 0), x.shape[i] - max(-pads[i + r], 0)) for i in range(r))
+    return np.pad(x[crop], width, mode={"edge": "edge", "reflect": "reflect"}[mode])
 
 
 def _einsum(*xs, equation):

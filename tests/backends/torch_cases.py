@@ -327,6 +327,9 @@ def shape_cases():
         Case("Pad reflect", "Pad", [x, i64(0, 2, 3, 1, 1, 2)], mode="reflect"),
         Case("Pad reflect 1d", "Pad", [f32(4), i64(3, 2)], mode="reflect"),
         Case("Pad edge crop", "Pad", [x, i64(-1, 0, 2, 0, -1, 1)], mode="edge"),
+        # A crop past the data: axis 0 keeps 2 - 3 + 5 = 4 pad values (ONNX Runtime's).
+        Case("Pad constant crop past the data", "Pad",
+             [f32(2, 3), i64(-3, 0, 5, 1), Const(np.float32(1.5))]),
         Case("Expand", "Expand", [f32(3, 1), i64(2, 1, 4)]),
         Case("Tile", "Tile", [f32(2, 3), i64(2, 3)]),
         Case("Shape", "Shape", [x]),

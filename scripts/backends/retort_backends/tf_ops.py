@@ -461,12 +461,17 @@ def conv_pad(c):
     if c.rank(0) == 0:  # nothing to pad (tf.pad wants paddings of shape [rank, 2], here [0, 2])
         return x
     if mode == "constant":
-        if any(p < 0 for p in begins + ends):  # negative pads crop
-            index = [f"{max(-b, 0)}:{n - max(-e, 0)}" for b, e, n in zip(begins, ends, c.shape(0))]
-            x = f"{x}[{', '.join(index)}]"
         value = c.const(2).reshape(-1)[0] if c.has(2) else 0
         paddings = lit([[max(b, 0), max(e, 0)] for b, e in zip(begins, ends)])
-        return f"tf.pad({x}, {paddings}, constant_values={typed(value, c.dtype(0))})"
+        x = f"tf.pad({x}, {paddings}, constant_values={typed(value, c.dtype(0))})"
+        if any(p < 0 for p in begins + ends):
+            # Negative pads crop what the padding made: an axis of n keeps n + begin + end
+            # elements, pad values among them where a crop passes the data (ONNX Runtime: pads
+            # [-1, 2] of an empty axis give one pad value; cropping first gives two).
+            index = [f"{max(-b, 0)}:{n + max(b, 0) + e}"
+                     for b, e, n in zip(begins, ends, c.shape(0))]
+            x = f"{x}[{', '.join(index)}]"
+        return x
     for axis, index in pad_gathers(c, begins, ends, mode):
         x = f"tf.gather({x}, tf.constant({lit(index)}, tf.int64), axis={axis})"
     return x

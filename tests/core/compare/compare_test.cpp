@@ -658,6 +658,69 @@ output v4
   EXPECT_EQ(r.bug(1)->verdict, Verdict::NanInfMismatch) << r.bug(1)->str();
 }
 
+// ONNX Runtime's global average of [-1.8e19, 1.8e19, -0.63, -2.1e9, -0.39] sums in another order
+// than the reference: -2.1e9 is absorbed by -1.8e19 (an f32 ulp there is 2.2e12) and the mean
+// comes out -0.078 where the exact one is -4.3e8; sinh then gives -0.0785 against -inf (seed
+// 6812 oatest #3). The band's sums moved by their rounding (+-8.8e11) make sinh +-inf: an open
+// interval that holds the finite value. A band of one infinity alone holds none.
+TEST(Compare, AFiniteValueBetweenInfiniteEndsOfTheBandIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1,1,5]
+m = global_average_pool(x)
+y = sinh(m)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1, 1, 5},
+                                               {-1.8446744e19, 1.8446744e19, -0.62647617,
+                                                -2.1474836e9, -0.39209896}));
+  auto run = [&](double value) {
+    ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::f32, {1, 1, 1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(-0.0785002);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+
+  Graph one = parse_rtg(R"(graph g
+input x : f32[1]
+y = exp(x)
+output y
+)");
+  InputPlan big;
+  big.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1}, {1000}));
+  ValuesBackend finite("ort", {{"y", Tensor::from_doubles(DType::f32, {1}, {3})}});
+  r = run_compare({{"original", &one}}, {&finite}, {}, big);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::NanInfMismatch) << r.bug(1)->str();
+}
+
+// An op that is not monotone is not bounded by its values at the band's ends: the average of
+// [0.84, -9.0e15, 9.0e15] is 0.28 exactly and 0 in f32 (ONNX Runtime and onnx.reference), and
+// cosh gives 1.0 against the reference's 1.04, while cosh at either end of the moved sum (0.28 +-
+// 7e8) is inf (seed 6812 default #12). The sum moved toward 0, onto it, gives the compiler's 1.
+TEST(Compare, ASumThatCancelsToZeroInTheDtypeIsPrecisionBehindCosh) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[1,1,1,3]
+m = average_pool(x, kernel_shape=[1,3])
+y = cosh(m)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {1, 1, 1, 3},
+                                               {0.84077317, -9.0071993e15, 9.0071993e15}));
+  auto run = [&](double value) {
+    ValuesBackend ort("ort", {{"y", Tensor::from_doubles(DType::f32, {1, 1, 1, 1}, {value})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(1.0);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run(0.5);  // below cosh's least value
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch) << r.bug(1)->str();
+}
+
 // A compiler computes a graph in one wider type, so one explains all the outputs of its run.
 // With x = 256 (f16), x^2 overflows f16 already (the reference's inf) and x^16 overflows f32 but
 // not f64. y = x^16 / x^8 > x^8 is true only in f32 (inf > 2^64; the reference compares a NaN,
