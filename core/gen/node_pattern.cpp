@@ -19,10 +19,11 @@ nlohmann::json plain_json(const AttrValue& v) {
 }
 
 bool holds(const AttrCondition& c, const AttrValue& v) {
-  if (c.above) {
-    if (const auto* i = std::get_if<int64_t>(&v)) return *i > *c.above;
+  if (c.above || c.below) {
+    auto in_range = [&](int64_t e) { return c.above ? e > *c.above : e < *c.below; };
+    if (const auto* i = std::get_if<int64_t>(&v)) return in_range(*i);
     if (const auto* list = std::get_if<std::vector<int64_t>>(&v))
-      return std::any_of(list->begin(), list->end(), [&](int64_t e) { return e > *c.above; });
+      return std::any_of(list->begin(), list->end(), in_range);
     return false;
   }
   nlohmann::json value = plain_json(v);
@@ -94,8 +95,9 @@ nlohmann::json NodePattern::to_json() const {
   if (!attrs.empty()) {
     nlohmann::json a = nlohmann::json::object();
     for (const auto& [name, c] : attrs)
-      a[name] =
-          c.above ? nlohmann::json{{"above", *c.above}} : nlohmann::json{{"any_of", c.any_of}};
+      a[name] = c.above   ? nlohmann::json{{"above", *c.above}}
+                : c.below ? nlohmann::json{{"below", *c.below}}
+                          : nlohmann::json{{"any_of", c.any_of}};
     j["attrs"] = a;
   }
   if (!dtypes.empty()) {
@@ -120,6 +122,8 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
         AttrCondition condition;
         if (c.contains("above"))
           condition.above = c.at("above").get<int64_t>();
+        else if (c.contains("below"))
+          condition.below = c.at("below").get<int64_t>();
         else
           condition.any_of = c.at("any_of").get<std::vector<nlohmann::json>>();
         p.attrs[name] = std::move(condition);
@@ -147,8 +151,9 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
 std::string NodePattern::str() const {
   std::vector<std::string> parts;
   for (const auto& [name, c] : attrs) {
-    if (c.above) {
-      parts.push_back(fmt::format("{} > {}", name, *c.above));
+    if (c.above || c.below) {
+      parts.push_back(c.above ? fmt::format("{} > {}", name, *c.above)
+                              : fmt::format("{} < {}", name, *c.below));
       continue;
     }
     std::vector<std::string> values;

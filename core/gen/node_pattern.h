@@ -17,11 +17,11 @@
 namespace retort {
 
 // What one attribute must be: one of `any_of` (its value as plain JSON: 3, "SAME_UPPER",
-// [1, 2]), or an integer above `above` (for a list: some element above it). An attribute the
-// node lacks matches nothing.
+// [1, 2]), or an integer above `above` or below `below` (for a list: some element so). An
+// attribute the node lacks matches nothing.
 struct AttrCondition {
   std::vector<nlohmann::json> any_of;
-  std::optional<int64_t> above;
+  std::optional<int64_t> above, below;
 };
 
 struct NodePattern {

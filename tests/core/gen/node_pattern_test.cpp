@@ -57,6 +57,18 @@ TEST(NodePattern, ListsTheOpsThatMakeTheFirstOperand) {
   EXPECT_EQ(pattern(R"({"op": "clip", "after": "relu"})").to_json().at("after"), "relu");
 }
 
+// A bug of negative pads (OpenVINO's Pad that crops past the data) asks for some element below 0.
+TEST(NodePattern, AsksForAnElementBelowABound) {
+  NodePattern p = pattern(R"({"op": "pad", "attrs": {"pads": {"below": 0}}})");
+  Graph g = typed(
+      "graph g\ninput x : f32[2,3]\n"
+      "a = pad(x, pads=[-1,0,2,1])\nb = pad(x, pads=[1,0,2,1])\noutput a, b\n");
+  EXPECT_TRUE(p.matches(g, node(g, "a")));
+  EXPECT_FALSE(p.matches(g, node(g, "b")));
+  EXPECT_EQ(p.str(), "pad pads < 0");
+  EXPECT_EQ(NodePattern::from_json(p.to_json(), "again").to_json(), p.to_json());
+}
+
 TEST(NodePattern, RefusesAnEmptyListAndUnknownOps) {
   EXPECT_THROW(pattern(R"({"op": []})"), Error);
   EXPECT_THROW(pattern(R"({"op": ["reduce_min", "no_such_op"]})"), Error);
