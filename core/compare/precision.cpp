@@ -87,6 +87,50 @@ AdjustResults summation_rounding(double direction) {
   };
 }
 
+// The results of an op that standardizes blocks by their own mean and deviation (tag
+// "standardizes": layer_norm, instance_norm, group_norm) as rounding in the dtype may make them,
+// `direction` (+1 or -1) times: its input's elements moved by eps(dtype) of themselves, up and
+// down in turn, as computing x - mean in the dtype may round them (a plane [0.38414547,
+// 0.3841812] times a scale of 4.3e9 gives 88704 in f32 where the exact value is 88607: seed 6812
+// default #5); and the result moved by eps(dtype) times |n * scale| + |b|, as computing
+// n * scale + b in the dtype may round it (n * -FLT_MAX + -FLT_MAX keeps only 1 + n: #24).
+AdjustResults standardization_rounding(double direction) {
+  return [direction](const Node& node, const std::vector<const Tensor*>& inputs,
+                     std::vector<Tensor>& results) {
+    const OpDef* op = OpRegistry::instance().find(node.op);
+    if (!op || !op->has_tag("standardizes") || results.empty() || inputs.empty() || !inputs[0] ||
+        !is_float(inputs[0]->dtype()) ||
+        std::any_of(inputs.begin(), inputs.end(), [](const Tensor* t) { return !t; }))
+      return;
+    const Tensor& x = *inputs[0];
+    double eps = float_epsilon(x.dtype()), max = float_max(results[0].dtype());
+    Tensor rounded = x, zeros = x;  // in x's dtype, as the kernel takes it
+    for (int64_t k = 0; k < rounded.numel(); ++k) {
+      double v = rounded.get(k);
+      zeros.set(k, 0);
+      if (std::isfinite(v))
+        rounded.set(k, v + (k % 2 ? -direction : direction) * eps * std::abs(v));
+    }
+    auto run = [&](const Tensor& with) {
+      std::vector<const Tensor*> in = inputs;
+      in[0] = &with;
+      std::vector<TensorType> types;
+      for (const Tensor* t : in) types.push_back(t->type());
+      return op->kernel(in, node.attrs, op->infer(types, node.attrs, node.outputs.size())).at(0);
+    };
+    // Standardized zeros are 0: what is left is b, broadcast as the op broadcasts it.
+    Tensor moved = run(rounded), bias = run(zeros);
+    Tensor& out = results[0];
+    if (moved.numel() != out.numel() || bias.numel() != out.numel()) return;
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double v = out.get(k), m = moved.get(k), b = bias.get(k);
+      if (!std::isfinite(v) || !std::isfinite(m) || !std::isfinite(b)) continue;
+      double terms = std::abs(v - b) + std::abs(b);
+      out.set(k, std::clamp(m + direction * eps * terms, -max, max));
+    }
+  };
+}
+
 // How far from the correctly rounded value a library's approximated function may be, in ulps of
 // its dtype: ONNX Runtime's f32 acos was 2 off, fast tanh and exp kernels are within 4.
 constexpr double kApproximationUlps = 4;
@@ -523,10 +567,10 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
     // As below: no band from it.
   }
   for (double direction : {1.0, -1.0}) {
-    for (AdjustResults adjust :
-         {summation_rounding(direction), step_taken_other_way(direction, exact, tolerances_),
-          cast_up_at_narrower_tolerance(direction, exact, tolerances_),
-          approximation_error(direction)}) {
+    for (AdjustResults adjust : {summation_rounding(direction), standardization_rounding(direction),
+                                 step_taken_other_way(direction, exact, tolerances_),
+                                 cast_up_at_narrower_tolerance(direction, exact, tolerances_),
+                                 approximation_error(direction)}) {
       try {
         e.moved.push_back(evaluate(*graphs_[g], inputs_, {.adjust = adjust}));
       } catch (const Error&) {

@@ -170,7 +170,9 @@ OpDef layer_norm_op() {
   op.onnx = {"LayerNormalization", 17, {}};
   // Infinities make the statistics NaN in one runtime and not in another (no word in ONNX).
   op.input_domains = {ValueDomain::Finite};
-  op.tags = {"norm", "approximated"};  // its sqrt and division
+  // Approximated: its sqrt and division. Standardizes: each block by its own mean and deviation
+  // (core/compare/precision.cpp: the rounding of x - mean and of n * scale + b).
+  op.tags = {"norm", "approximated", "standardizes"};
   return op;
 }
 
@@ -209,7 +211,7 @@ OpDef instance_norm_op() {
   };
   op.onnx = {"InstanceNormalization", 6, {}};
   op.input_domains = {ValueDomain::Finite};
-  op.tags = {"norm", "approximated"};
+  op.tags = {"norm", "approximated", "standardizes"};
   return op;
 }
 
@@ -267,7 +269,7 @@ OpDef group_norm_op() {
   // opset: exported as a call of its function (core/ops/onnx_function.h).
   op.onnx = {"GroupNormalization", 21, {}};
   op.input_domains = {ValueDomain::Finite};
-  op.tags = {"norm", "approximated"};
+  op.tags = {"norm", "approximated", "standardizes"};
   return op;
 }
 
