@@ -82,6 +82,10 @@ def _windows(x, kernel, strides, dilations, pads, fill):
     pad_width = [(0, 0), (0, 0)] + [(pads[i], pads[i + n]) for i in range(n)]
     xp = np.pad(x, pad_width, constant_values=fill)
     span = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    if 0 in xp.shape:  # no window to view: an empty output of the windows' shape
+        out = [(size - w) // s + 1 if size >= w else 0
+               for size, w, s in zip(xp.shape[2:], span, strides)]
+        return np.zeros(list(xp.shape[:2]) + out + list(kernel), x.dtype)
     view = np.lib.stride_tricks.sliding_window_view(xp, span, axis=tuple(range(2, 2 + n)))
     for i in range(n):
         view = np.take(view, range(0, view.shape[2 + i], strides[i]), axis=2 + i)

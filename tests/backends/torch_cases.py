@@ -206,6 +206,9 @@ def conv_pool_cases():
         Case("MaxPool pads", "MaxPool", [x], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
         Case("MaxPool asymmetric pads", "MaxPool", [x], kernel_shape=[3, 2], pads=[0, 1, 2, 0]),
         Case("MaxPool dilations", "MaxPool", [x], kernel_shape=[2, 2], dilations=[2, 2]),
+        # An empty spatial dim: an empty output (TF's dilated pool refused it; seed 40201 #2).
+        Case("MaxPool empty dilated", "MaxPool", [f32(1, 3, 0, 2)], kernel_shape=[1, 2],
+             strides=[1, 2], dilations=[2, 1], auto_pad="SAME_UPPER"),
         Case("AveragePool", "AveragePool", [x], kernel_shape=[2, 3], strides=[1, 2]),
         Case("AveragePool pads", "AveragePool", [x], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
         Case("AveragePool pads counted", "AveragePool", [x], kernel_shape=[3, 3],

@@ -216,6 +216,15 @@ def conv_conv_transpose(c):
     return subscript(y, [None, None] + [(b, f - e, 1) for b, e, f in zip(begins, ends, full)])
 
 
+def empty_pool(c):
+    """The output of a pooling of an input with a zero-size dim: no element to compute, where
+    tf.nn.pool's dilation (SpaceToBatchND) refuses a spatial dim of 0 ("Negative dimension
+    size"); None for an input with elements."""
+    if 0 not in c.shape(0):
+        return None
+    return f"tf.zeros({lit(list(c.out_shape()))}, {tdt(c.out_dtype())})"
+
+
 def pool(x, n, kind, kernel, strides, dilations):
     strides, steps = tf_strides(strides, dilations)
     expr = (f"tf.nn.pool({to_last(x, n)}, {lit(kernel)}, {string_lit(kind)}, "
@@ -227,6 +236,8 @@ def conv_max_pool(c):
     if c.n_outputs() > 1 and c.node.output[1]:
         raise Unsupported("the Indices output")
     n = spatial_rank(c, "TF", 3)
+    if empty := empty_pool(c):
+        return empty
     kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
     ends = [e + x for e, x in zip(ends, extra)]
     x = padded(c.x(0), begins, ends, typed(lowest(c.dtype(0)), c.dtype(0)))
@@ -235,6 +246,8 @@ def conv_max_pool(c):
 
 def conv_average_pool(c):
     n = spatial_rank(c, "TF", 3)
+    if empty := empty_pool(c):
+        return empty
     dt = c.dtype(0)
     kernel, strides, dilations, begins, ends, extra = pool_geometry(c)
     all_ends = [e + x for e, x in zip(ends, extra)]
