@@ -19,6 +19,13 @@ bool narrower(DType d, DType to) {
   return is_float(d) && dtype_size(d) < dtype_size(to);
 }
 
+// The node's first result from `in`.
+Tensor first_result(const Node& node, const OpDef& op, const std::vector<const Tensor*>& in) {
+  std::vector<TensorType> types;
+  for (const Tensor* t : in) types.push_back(t->type());
+  return op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+}
+
 // Whether finite a lies between the values of `band` (NaNs aside), within the tolerance of
 // `dtype`. An infinite end leaves its side open: a sum that another order may move by 8.8e11,
 // then sinh, spans -inf to inf, and a compiler's finite value lies between (seed 6812 oatest #3).
@@ -114,9 +121,7 @@ AdjustResults standardization_rounding(double direction) {
     auto run = [&](const Tensor& with) {
       std::vector<const Tensor*> in = inputs;
       in[0] = &with;
-      std::vector<TensorType> types;
-      for (const Tensor* t : in) types.push_back(t->type());
-      return op->kernel(in, node.attrs, op->infer(types, node.attrs, node.outputs.size())).at(0);
+      return first_result(node, *op, in);
     };
     // Standardized zeros are 0: what is left is b, broadcast as the op broadcasts it.
     Tensor moved = run(rounded), bias = run(zeros);
@@ -185,12 +190,8 @@ Tensor evaluate_f64(const Node& node, const OpDef& op, const std::vector<const T
                    : is_float(inputs[j]->dtype()) ? inputs[j]->cast(DType::f64)
                                                   : *inputs[j]);
   std::vector<const Tensor*> in;
-  std::vector<TensorType> types;
-  for (const Tensor& t : wide) {
-    in.push_back(&t);
-    types.push_back(t.type());
-  }
-  return op.kernel(in, node.attrs, op.infer(types, node.attrs, node.outputs.size())).at(0);
+  for (const Tensor& t : wide) in.push_back(&t);
+  return first_result(node, op, in);
 }
 
 // x with every finite element moved by `by` of it.
