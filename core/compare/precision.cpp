@@ -299,17 +299,6 @@ AdjustResults cast_up_at_narrower_tolerance(double direction, std::set<std::stri
   };
 }
 
-// The narrower float whose values `value` holds because an explicit cast up made it of one
-// (through casts up: cast(cast(h, to=f32), to=f64) of an f16 h holds f16 values); nullopt for
-// any other value. g must hold its types.
-std::optional<DType> held_in(const Graph& g, const std::string& value) {
-  const Node* n = g.producer(value);
-  if (!n || n->op != "cast" || n->inputs.size() != 1) return std::nullopt;
-  DType from = g.type_of(n->inputs[0]).dtype, to = g.type_of(value).dtype;
-  if (!is_float(to) || !narrower(from, to)) return std::nullopt;
-  return held_in(g, n->inputs[0]).value_or(from);
-}
-
 // Whether every finite element of `t` is a value of `dtype`.
 bool holds_only(const Tensor& t, DType dtype) {
   Tensor rounded = t.cast(dtype);
@@ -379,6 +368,14 @@ void round_before_moves(Graph& wide, const Graph& g, DType to) {
 }
 
 }  // namespace
+
+std::optional<DType> held_in(const Graph& g, const std::string& value) {
+  const Node* n = g.producer(value);
+  if (!n || n->op != "cast" || n->inputs.size() != 1) return std::nullopt;
+  DType from = g.type_of(n->inputs[0]).dtype, to = g.type_of(value).dtype;
+  if (!is_float(to) || !narrower(from, to)) return std::nullopt;
+  return held_in(g, n->inputs[0]).value_or(from);
+}
 
 std::optional<Graph> widened_graph(const Graph& g, DType to, WideMoves moves) {
   Graph wide = g;

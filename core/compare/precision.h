@@ -55,6 +55,11 @@ bool within_precision_band(const Tensor& actual, const Tensor& reference,
                            const std::vector<const Tensor*>& wide,
                            const ToleranceTable& tolerances);
 
+// The narrower float whose values `value` of g holds because an explicit cast up made it of one
+// (through casts up: cast(cast(h, to=f32), to=f64) of an f16 h holds f16 values); nullopt for
+// any other value. g must hold its types.
+std::optional<DType> held_in(const Graph& g, const std::string& value);
+
 // Marks as mismatched the passing outputs of `actual`, a run of g, that an explicit cast up made
 // of a narrower float yet hold values that float does not: the cast's input is exact in its dtype
 // in every evaluation, so such a value is the rounding the cast owes, lost, however close it is.

@@ -14,6 +14,7 @@
 #include "core/base/error.h"
 #include "core/base/terminal_text.h"
 #include "core/compare/output_match.h"
+#include "core/compare/precision.h"
 #include "core/exec/inputs.h"
 #include "core/io/graph_files.h"
 #include "core/io/json_graph.h"
@@ -293,7 +294,13 @@ ReproBundle write_repro(const std::string& dir, const CompareReport& report, con
       out.write(file, write_npy(t));
       side["expected"].push_back(file);
       const Tolerance& tol = report.tolerances.of(t.dtype());
-      side["tolerances"].push_back({{"atol", tol.atol}, {"rtol", tol.rtol}, {"ulps", tol.ulps}});
+      nlohmann::json within = {{"atol", tol.atol}, {"rtol", tol.rtol}, {"ulps", tol.ulps}};
+      // An output a cast up made of a narrower float holds only that float's values, as compare
+      // asks (mark_lost_roundings).
+      if (std::optional<DType> held =
+              g->types.count(g->outputs[i]) ? held_in(*g, g->outputs[i]) : std::nullopt)
+        within["held"] = std::string(dtype_name(*held));
+      side["tolerances"].push_back(std::move(within));
     }
     c["graphs"].push_back(std::move(side));
   }

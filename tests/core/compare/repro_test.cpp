@@ -277,6 +277,25 @@ TEST(CompareRepro, AVariantWithReorderedOutputsIsComparedByName) {
   EXPECT_FLOAT_EQ(read_npy(dir.text("expected_b/output_0.npy")).get(0), std::exp(x.get(0)));
 }
 
+// An output a Cast up made of f16 values holds only f16 values, as compare asks: the script is
+// told which narrower float (its check: tests/bugs/recall/ort_f16_product_cast_f32.rtg's bundle).
+TEST(CompareRepro, AnOutputCastUpFromF16IsToldItsNarrowerFloat) {
+  Graph g = parse_rtg(
+      "graph g\ninput x : f16[2]\nm = mul(x, x)\nd = cast(m, to=f32)\ne = cast(x, to=f32)\n"
+      "f = exp(e)\noutput d, f\n");
+  infer_graph(g);
+  WrongOpBackend wrong("bad", {{"exp", 1.0}});
+  CompareReport report =
+      run_compare({{"original", &g}}, {&wrong}, {.seed = 4, .runs = 1, .tolerances = {}});
+  ASSERT_NE(report.bug(1), nullptr);
+  TempDir dir;
+  write_repro(dir.path.string(), report, *report.bug(1), {{"bad", worker_info("bad", {})}},
+              options_for_tests());
+  nlohmann::json tolerances = script_case(dir.text("repro.py")).at("graphs").at(0).at("tolerances");
+  EXPECT_EQ(tolerances.at(0).value("held", ""), "f16");
+  EXPECT_FALSE(tolerances.at(1).contains("held"));
+}
+
 // The issue of `findings report`: a title naming the compiler and the op the failing output
 // comes from, a one-line summary, the second opinion, the model (its picture and text) before the
 // standalone script, the small inputs inline, expected against actual, the command.
