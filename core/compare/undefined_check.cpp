@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -30,6 +31,11 @@ std::string UndefinedUse::str() const {
   if (!cancels.empty())
     return fmt::format("{} cancels in {}: mean * s [{}] is {:.7g}, far above b", node_ref(node, op),
                        cancels, element, element_value);
+  if (overflows.ends_with("beside an infinity"))
+    return fmt::format(
+        "{} underflows {}: the product of its factors below 1 [{}] is {:.17g}, so the order of "
+        "multiplying decides between inf and NaN",
+        node_ref(node, op), overflows, element, element_value);
   if (!overflows.empty())
     return fmt::format("{} overflows {}: its exact {} [{}] is {:.17g}", node_ref(node, op),
                        overflows,
@@ -132,25 +138,55 @@ UndefinedUse overflow_use(const Node& node, int64_t k, double v, std::string ove
                       .overflows = std::move(overflows)};
 }
 
+// The smallest positive value of a float dtype, a subnormal.
+double least_subnormal(DType t) {
+  switch (t) {
+    case DType::f16:
+      return 0x1p-24;
+    case DType::bf16:
+      return 0x1p-133;
+    case DType::f32:
+      return std::numeric_limits<float>::denorm_min();
+    default:
+      return std::numeric_limits<double>::denorm_min();
+  }
+}
+
 // For float products (tag "multiplies": reduce_prod): the first output element whose factors'
 // magnitudes of at least 1 multiply past the dtype's largest value. The reference multiplies in
 // f64, where FLT_MAX x 0.625 x FLT_MAX x -0 stays -0; a compiler multiplying in the dtype in its
 // own order reaches inf on the way, and inf x 0 is NaN (ONNX Runtime and onnx.reference did). In
 // f64 the reference's own order may overflow where another's does not: DBL_MAX x -DBL_MAX x -0
-// is NaN in the reference and -0 in ONNX Runtime, which multiplies the zero in first.
+// is NaN in the reference and -0 in ONNX Runtime, which multiplies the zero in first. The same
+// the other way: nonzero factors below 1 that multiply below the dtype's least subnormal beside
+// an infinite factor (and no zero): 2.9e-32 x 4.6e-22 is 0 in f32, so the product is inf in the
+// reference's f64 and NaN in ONNX Runtime and onnx.reference (seed 6913 oatest #10).
 std::optional<UndefinedUse> undefined_product(const Node& node, const OpDef& op, const Tensor& x) {
   if (!op.has_tag("multiplies") || !is_float(x.dtype())) return std::nullopt;
-  Tensor large = x.cast(DType::f64);
+  Tensor large = x.cast(DType::f64), small = large, infinite = large, zero = large;
   for (int64_t k = 0; k < large.numel(); ++k) {
     double v = std::abs(large.get(k));
     large.set(k, std::isfinite(v) ? std::max(v, 1.0) : 1.0);  // an infinity wins in any order
+    small.set(k, std::isfinite(v) && v > 0 ? std::min(v, 1.0) : 1.0);
+    infinite.set(k, std::isinf(v) ? 2.0 : 1.0);
+    zero.set(k, v == 0 ? 2.0 : 1.0);
   }
   std::vector<TensorType> types = op.infer({large.type()}, node.attrs, node.outputs.size());
-  Tensor products = op.kernel({&large}, node.attrs, types).at(0);
+  auto product = [&](const Tensor& factors) {
+    return op.kernel({&factors}, node.attrs, types).at(0);
+  };
+  Tensor products = product(large);
   for (int64_t k = 0; k < products.numel(); ++k) {
     double v = products.get(k);
     if (v <= float_max(x.dtype())) continue;
     return overflow_use(node, k, v, fmt::format("{} while multiplying", dtype_name(x.dtype())));
+  }
+  Tensor smalls = product(small), infinities = product(infinite), zeros = product(zero);
+  for (int64_t k = 0; k < smalls.numel(); ++k) {
+    if (infinities.get(k) == 1 || zeros.get(k) != 1) continue;
+    if (smalls.get(k) >= least_subnormal(x.dtype()) / 2) continue;
+    return overflow_use(node, k, smalls.get(k),
+                        fmt::format("{} beside an infinity", dtype_name(x.dtype())));
   }
   return std::nullopt;
 }

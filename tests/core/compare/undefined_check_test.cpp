@@ -542,6 +542,32 @@ output y
   }
 }
 
+// Factors below 1 that multiply below f32's least subnormal beside an infinite factor: 0 x inf
+// is NaN in the order that multiplies them first (ONNX Runtime, onnx.reference) and inf in the
+// reference's f64 (seed 6913 oatest #10). With a zero factor every order gives NaN; without the
+// infinity, or above the subnormals, the product is defined.
+TEST(CompareUndefined, AnUnderflowBesideAnInfinityInAProductIsUndefined) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[3]
+y = reduce_prod(x)
+output y
+)");
+  double inf = std::numeric_limits<double>::infinity();
+  auto use_with = [&](std::vector<double> values) {
+    TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {3}, std::move(values))}};
+    return find_undefined(g, evaluate(g, in, {.keep_intermediates = true}));
+  };
+  auto use = use_with({2.86e-32, 4.57e-22, inf});
+  ASSERT_TRUE(use.has_value());
+  EXPECT_NE(use->str().find("underflows f32 beside an infinity"), std::string::npos) << use->str();
+  for (std::vector<double> defined :
+       {std::vector<double>{2.86e-32, 0, inf}, std::vector<double>{2.86e-32, 4.57e-22, 3},
+        std::vector<double>{2.86e-20, 4.57e-10, inf}}) {
+    use = use_with(defined);
+    EXPECT_FALSE(use.has_value()) << use->str();
+  }
+}
+
 // Computed indices are checked like given ones: against the size of the gathered axis.
 // With an infinity among its operands, an einsum's result depends on the order in which the
 // implementation contracts them (inf or NaN): any operand, not only the first, is checked.
