@@ -309,6 +309,19 @@ bool holds_only(const Tensor& t, DType dtype) {
   return true;
 }
 
+// A cast of `value` to `to` added to `wide` under a fresh name (value + suffix), which it
+// returns; infer_graph puts the node in order.
+std::string add_cast(Graph& wide, const std::string& value, DType to, const std::string& suffix) {
+  std::string name = fresh_value_name(wide, value + suffix);
+  wide.nodes.push_back(Node{.name = name,
+                            .op = "cast",
+                            .inputs = {value},
+                            .outputs = {name},
+                            .attrs = {{"to", std::string(dtype_name(to))}},
+                            .opaque = std::nullopt});
+  return name;
+}
+
 // In `wide`, g widened to `to`, every explicit cast up from a float that the widening made wider
 // rounds its input to that float first, as the cast's input is exact in its dtype in every
 // evaluation: a compiler that computes an f16 product in f32 and casts it to f64 must give an
@@ -321,15 +334,7 @@ void round_before_casts_up(Graph& wide, const Graph& g, DType to) {
     if (n.op != "cast" || n.inputs.size() != 1 || n.outputs.size() != 1) continue;
     DType from = g.type_of(n.inputs[0]).dtype;
     if (!held_in(g, n.outputs[0]) || !narrower(from, to)) continue;
-    std::string rounded = fresh_value_name(wide, n.inputs[0] + "_rounded");
-    Node round{.name = rounded,
-               .op = "cast",
-               .inputs = {n.inputs[0]},
-               .outputs = {rounded},
-               .attrs = {{"to", std::string(dtype_name(from))}},
-               .opaque = std::nullopt};
-    wide.nodes[i].inputs[0] = rounded;
-    wide.nodes.push_back(std::move(round));  // infer_graph puts it in order
+    wide.nodes[i].inputs[0] = add_cast(wide, n.inputs[0], from, "_rounded");
   }
 }
 
@@ -348,21 +353,8 @@ void round_before_moves(Graph& wide, const Graph& g, DType to) {
       if (in.empty()) continue;
       DType from = g.type_of(in).dtype;
       if (!narrower(from, to)) continue;
-      std::string narrow = fresh_value_name(wide, in + "_stored");
-      wide.nodes.push_back(Node{.name = narrow,
-                                .op = "cast",
-                                .inputs = {in},
-                                .outputs = {narrow},
-                                .attrs = {{"to", std::string(dtype_name(from))}},
-                                .opaque = std::nullopt});
-      std::string back = fresh_value_name(wide, in + "_loaded");
-      wide.nodes.push_back(Node{.name = back,
-                                .op = "cast",
-                                .inputs = {narrow},
-                                .outputs = {back},
-                                .attrs = {{"to", std::string(dtype_name(to))}},
-                                .opaque = std::nullopt});
-      wide.nodes[i].inputs[j] = back;  // infer_graph puts the casts in order
+      std::string narrow = add_cast(wide, in, from, "_stored");
+      wide.nodes[i].inputs[j] = add_cast(wide, narrow, to, "_loaded");
     }
   }
 }
