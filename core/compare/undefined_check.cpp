@@ -369,6 +369,16 @@ std::optional<UndefinedUse> folded_sum_overflow(const Node& node, const Node& su
   return use;
 }
 
+// The mean and (biased) variance of x's elements [start, start + n), in f64 and in two passes,
+// as the reference's standardizing ops compute them.
+std::pair<double, double> block_statistics(const Tensor& x, int64_t start, int64_t n) {
+  double mean = 0, var = 0;
+  for (int64_t k = start; k < start + n; ++k) mean += x.get(k);
+  mean /= static_cast<double>(n);
+  for (int64_t k = start; k < start + n; ++k) var += (x.get(k) - mean) * (x.get(k) - mean);
+  return {mean, var / static_cast<double>(n)};
+}
+
 // The first element of an instance_norm whose |x| or its plane's |mean| times the plane's
 // factor |scale| / sqrt(var + epsilon) passes the dtype's largest value: ONNX Runtime computes
 // x * s + (b - mean * s), and s itself overflows (scale = FLT_MAX over a variance below 1) or is
@@ -382,11 +392,7 @@ std::optional<UndefinedUse> instance_norm_scale_overflow(const Node& node,
   int64_t channels = s[1], plane = x.numel() / std::max<int64_t>(1, s[0] * channels);
   double max = float_max(dtype), eps = onnx_float_attr(node.attrs, "epsilon");
   for (int64_t start = 0; plane > 0 && start < x.numel(); start += plane) {
-    double mean = 0, var = 0;
-    for (int64_t k = start; k < start + plane; ++k) mean += x.get(k);
-    mean /= static_cast<double>(plane);
-    for (int64_t k = start; k < start + plane; ++k) var += (x.get(k) - mean) * (x.get(k) - mean);
-    var /= static_cast<double>(plane);
+    auto [mean, var] = block_statistics(x, start, plane);
     double f = std::abs(in[1]->get((start / plane) % channels)) / std::sqrt(var + eps);
     for (int64_t k = start; k < start + plane; ++k) {
       if (std::isfinite(x.get(k)) && std::abs(x.get(k)) * f > max)
@@ -493,6 +499,22 @@ std::optional<UndefinedUse> undefined_folded_scale(
 
 }  // namespace
 
+int64_t normalized_block(const Node& node, const Shape& x) {
+  if (node.op == "layer_norm") {
+    int64_t axis = has_attr(node.attrs, "axis") ? attr_int(node.attrs, "axis") : -1;
+    if (axis < 0) axis += static_cast<int64_t>(x.size());
+    if (axis < 0 || axis > static_cast<int64_t>(x.size())) return 0;
+    return numel(Shape(x.begin() + axis, x.end()));
+  }
+  if (node.op == "group_norm" && x.size() >= 2 && has_attr(node.attrs, "num_groups")) {
+    int64_t groups = attr_int(node.attrs, "num_groups");
+    return groups > 0 ? numel(x) / std::max<int64_t>(1, x[0] * groups) : 0;
+  }
+  if (node.op == "instance_norm" && x.size() >= 2 && x[0] * x[1] > 0)
+    return numel(x) / (x[0] * x[1]);  // one plane of each sample and channel
+  return 0;
+}
+
 std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
                                      const std::vector<const Tensor*>& inputs) {
   bool averages = op.has_tag("averages");
@@ -553,24 +575,6 @@ std::optional<UndefinedUse> undefined_empty_mean(const Node& node, const OpDef& 
   return use;
 }
 
-// The elements of x that one layer_norm or group_norm statistic covers: the axes from `axis`
-// on, or a group of channels with their planes; 0 for other ops.
-int64_t normalized_block(const Node& node, const Shape& x) {
-  if (node.op == "layer_norm") {
-    int64_t axis = has_attr(node.attrs, "axis") ? attr_int(node.attrs, "axis") : -1;
-    if (axis < 0) axis += static_cast<int64_t>(x.size());
-    if (axis < 0 || axis > static_cast<int64_t>(x.size())) return 0;
-    return numel(Shape(x.begin() + axis, x.end()));
-  }
-  if (node.op == "group_norm" && x.size() >= 2 && has_attr(node.attrs, "num_groups")) {
-    int64_t groups = attr_int(node.attrs, "num_groups");
-    return groups > 0 ? numel(x) / std::max<int64_t>(1, x[0] * groups) : 0;
-  }
-  if (node.op == "instance_norm" && x.size() >= 2 && x[0] * x[1] > 0)
-    return numel(x) / (x[0] * x[1]);  // one plane of each sample and channel
-  return 0;
-}
-
 // The first element of a layer_norm or group_norm whose block's statistics leave f32: ONNX
 // computes them in stash_type 1 (float32; its function body squares x - mean and averages), so
 // a deviation of 1.7e38 squares to inf and every backend and onnx.reference normalize to 0,
@@ -598,6 +602,35 @@ std::optional<UndefinedUse> undefined_stash_overflow(const Node& node, const Ten
       double d = t.get(k) - mean;
       squares += d * d;
       if (squares > max) return overflow_use(node, k, squares, "f32 in the variance");
+    }
+  }
+  return std::nullopt;
+}
+
+// The first element of a layer_norm or group_norm whose standardized value times its scale
+// passes the dtype's largest value: ONNX's function body multiplies in the dtype, so the product
+// is inf before the bias is added (inf + -inf is NaN in ONNX Runtime and onnx.reference), where
+// the reference's f64 product meets the bias finite (n * FLT_MAX - inf is -inf; seed 6913 default
+// #18, oatest #8).
+std::optional<UndefinedUse> standardized_scale_overflow(const Node& node,
+                                                        const std::vector<const Tensor*>& in) {
+  if ((node.op != "layer_norm" && node.op != "group_norm") || in.size() < 2 ||
+      !is_float(in[0]->dtype()))
+    return std::nullopt;
+  const Tensor& x = *in[0];
+  int64_t block = normalized_block(node, x.shape());
+  double max = float_max(x.dtype()), eps = onnx_float_attr(node.attrs, "epsilon");
+  for (int64_t start = 0; block > 0 && start < x.numel(); start += block) {
+    auto [mean, var] = block_statistics(x, start, block);
+    double inv = 1 / std::sqrt(var + eps);
+    for (int64_t k = start; k < start + block; ++k) {
+      // layer_norm's scale has the normalized shape; group_norm's one value per channel.
+      int64_t i = node.op == "layer_norm" ? k % block : channel_of(x.shape(), k);
+      double v = (x.get(k) - mean) * inv * in[1]->get(i);
+      if (std::isfinite(v) && std::abs(v) > max)
+        return overflow_use(
+            node, k, v,
+            fmt::format("{} in the standardized value times scale", dtype_name(x.dtype())));
     }
   }
   return std::nullopt;
@@ -656,6 +689,7 @@ std::optional<UndefinedUse> undefined_at(const Graph& g, const Node& node, const
   if (auto use = undefined_accumulation(node, op, values)) return use;
   if (auto use = undefined_empty_mean(node, op, values)) return use;
   if (auto use = undefined_stash_overflow(node, values)) return use;
+  if (auto use = standardized_scale_overflow(node, given_inputs(node, values))) return use;
   return undefined_folded_scale(node, values, producers);
 }
 

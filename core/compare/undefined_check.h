@@ -51,6 +51,11 @@ struct UndefinedUse {
 std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
                                      const std::vector<const Tensor*>& inputs);
 
+// The elements of x one statistic of a standardizing op covers (tag "standardizes"): a
+// layer_norm's axes from `axis` on, a group_norm's group of channels with their planes, an
+// instance_norm's plane; 0 for other ops.
+int64_t normalized_block(const Node& node, const Shape& x);
+
 // The first node in topological order that reads a value outside its op's input domain (or
 // whose result its dtype cannot hold), with crash_open_at set when a later use leaves any outcome
 // open, and tainted the values downstream of every use.

@@ -515,6 +515,37 @@ output y, z
   EXPECT_NE(use->str().find("overflows f32 in the variance"), std::string::npos) << use->str();
 }
 
+// ONNX's LayerNormalization and GroupNormalization bodies multiply the standardized value by
+// the scale in the dtype: -1.2 * FLT_MAX is -inf there, and -inf + inf is NaN, where the
+// reference's f64 product meets an infinite bias as that infinity (seed 6913 default #18).
+TEST(CompareUndefined, AStandardizedValueTimesScalePastItsDtypeIsUndefined) {
+  auto use_with = [&](const char* op, double scale) {
+    Graph one = parse_rtg(fmt::format(R"(graph g
+input x : f32[1,3]
+input s : f32[3]
+input b : f32[3]
+{} = {}(x, s, b, {})
+output {}
+)",
+                                      op, op[0] == 'y' ? "group_norm" : "layer_norm",
+                                      op[0] == 'y' ? "num_groups=1" : "axis=1", op));
+    TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {1, 3}, {0.42, -0.88, 0.1})},
+                    {"s", Tensor::from_doubles(DType::f32, {3}, {1, scale, 1})},
+                    {"b", Tensor::from_doubles(DType::f32, {3}, {0, INFINITY, 0})}};
+    return find_undefined(one, evaluate(one, in, {.keep_intermediates = true}));
+  };
+  for (const char* op : {"y", "z"}) {
+    auto use = use_with(op, -1e30);
+    EXPECT_FALSE(use.has_value()) << use->str();
+    use = use_with(op, -3.4028235e38);
+    ASSERT_TRUE(use.has_value()) << op;
+    EXPECT_EQ(use->node, op);
+    EXPECT_EQ(use->element, 1);
+    EXPECT_NE(use->str().find("f32 in the standardized value times scale"), std::string::npos)
+        << use->str();
+  }
+}
+
 // ONNX Runtime and onnx.reference compute an f32 InstanceNormalization's statistics in f32: a
 // plane of +-1.7e38 squares to inf there and normalizes to the bias (seed 6812 oatest #2, a
 // plane near 5.8e21). An f64 one computes them in f64: defined.
