@@ -192,10 +192,11 @@ InspectResult run_inspect(const InspectSide& a, const InspectSide& b,
     result.diverged = true;
     result.value_a = p.a;
     result.value_b = p.b;
-    result.node_a = na->name;
-    result.op_a = na->op;
-    result.node_b = nb->name;
-    result.op_b = nb->op;
+    // A value no node makes is a graph input passed through to an output (a cut graph's).
+    result.node_a = na ? na->name : "";
+    result.op_a = na ? na->op : "";
+    result.node_b = nb ? nb->name : "";
+    result.op_b = nb ? nb->op : "";
     result.diff = std::move(d);
     result.summary_a = summarize_tensor(ta->second);
     result.summary_b = summarize_tensor(tb->second);

@@ -169,23 +169,6 @@ AdjustResults approximation_error(double direction) {
   };
 }
 
-// The values every compiler holds bit for bit: the graph's inputs and constants, and what shape
-// ops (tag "shape": reshapes, slices, gathers, concatenations) make of those alone.
-std::set<std::string> exact_values(const Graph& g) {
-  std::set<std::string> exact;
-  for (const auto& in : g.inputs) exact.insert(in.name);
-  for (const auto& c : g.constants) exact.insert(c.name);
-  const OpRegistry& reg = OpRegistry::instance();
-  for (const Node& n : g.nodes) {
-    const OpDef* op = reg.find(n.op);
-    if (!op || !op->has_tag("shape")) continue;
-    if (std::all_of(n.inputs.begin(), n.inputs.end(),
-                    [&](const std::string& in) { return in.empty() || exact.count(in); }))
-      exact.insert(n.outputs.begin(), n.outputs.end());
-  }
-  return exact;
-}
-
 // One node's first result computed in f64 from its inputs, float ones made f64 and input i
 // replaced by x.
 Tensor evaluate_f64(const Node& node, const OpDef& op, const std::vector<const Tensor*>& inputs,
@@ -283,8 +266,8 @@ AdjustResults step_taken_other_way(double direction, std::set<std::string> exact
     }
     for (int64_t k = 0; k < out.numel(); ++k) {
       double v = here.get(k);
-      bool near = a && a->get(k) != b->get(k) &&
-                  tol.allows(a->get(k), b->get(k), inputs[0]->dtype());
+      bool near =
+          a && a->get(k) != b->get(k) && tol.allows(a->get(k), b->get(k), inputs[0]->dtype());
       if (!near && (above.get(k) != v || below.get(k) != v)) continue;  // on the step, or NaN
       if (is_integer(out.dtype()))
         out.set_int(k, other.get_int(k));

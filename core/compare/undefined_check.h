@@ -51,6 +51,10 @@ struct UndefinedUse {
 std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
                                      const std::vector<const Tensor*>& inputs);
 
+// The values every compiler holds bit for bit: the graph's inputs and constants, and what shape
+// ops (tag "shape": reshapes, slices, gathers, concatenations) make of those alone.
+std::set<std::string> exact_values(const Graph& g);
+
 // The elements of x one statistic of a standardizing op covers (tag "standardizes"): a
 // layer_norm's axes from `axis` on, a group_norm's group of channels with their planes, an
 // instance_norm's plane; 0 for other ops.

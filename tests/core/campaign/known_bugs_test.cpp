@@ -226,6 +226,24 @@ TEST_F(KnownBugCheckTest, AFindingOfTheMaxPoolSampleIsKnownRow1) {
   fs::remove_all(dir);
 }
 
+// Row 27 merges a Cast of f16 to f64 into the f32 -> f16 Cast that ends an op without an f16
+// kernel: fed its value, the Cast is exact, so the finding is labelled at the op (softsign; seed
+// 7014 default #11), and the trigger is the Cast that reads it. A finding whose difference the
+// Cast reading it does not make (a wrong softsign) stays new.
+TEST_F(KnownBugCheckTest, ARow27FindingLabelledAtTheOpTheCastReadsIsKnown) {
+  Backend& ort = set_.get("ort:O0");
+  const std::string text =
+      "graph g\ninput x : f16[4]\ny = softsign(x)\nd = cast(y, to=f64)\noutput d\n";
+  FindingRecord f = recorded(text, ort, "ort:O0");
+  EXPECT_EQ(f.signature.op, "softsign");
+  KnownBugCheck known = check({{"ort:O0", &ort}});
+  EXPECT_EQ(known.explain(f, {}), "row 27");
+
+  AlsoWrong wrong(ort, {"d"});
+  FindingRecord other = recorded(text, wrong, "ort:O0");
+  EXPECT_EQ(check({{"ort:O0", &wrong}}).explain(other, {}), "");
+}
+
 // A second bug downstream of the dilated SAME window: with the window's values fed from the
 // reference the output is still wrong, so the finding is a new root, not row 1.
 TEST_F(KnownBugCheckTest, AFailureTheKnownTriggerDoesNotMakeStaysNew) {

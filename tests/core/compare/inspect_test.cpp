@@ -41,6 +41,20 @@ TEST(CompareInspect, FindsTheFirstWrongNodeAgainstTheReference) {
   EXPECT_NE(r.summary_a.find("f32[2,3]"), std::string::npos);
 }
 
+// A cut graph (a node fed from the reference) passes an input through to an output; a backend
+// that returns it changed diverges at a value no node makes, which names no node.
+TEST(CompareInspect, AnInputPassedThroughToAWrongOutputNamesNoNode) {
+  Graph g = parse_rtg("graph g\ninput x : f32[2]\ninput d : f32[2]\ny = neg(x)\noutput y, d\n");
+  WrongBackend wrong("bad", {"d"});
+  RefBackend ref;
+  InspectResult r = run_inspect({"g on bad", &g, &wrong}, {"g on ref", &g, &ref},
+                                {{"y", "y"}, {"d", "d"}}, generate_inputs(g, 1, nullptr), {});
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.value_a, "d");
+  EXPECT_EQ(r.node_a, "");
+  EXPECT_EQ(r.op_a, "");
+}
+
 TEST(CompareInspect, AgreeingRunsDoNotDiverge) {
   Graph g = parse_rtg(kChain);
   RefBackend ref1, ref2;
