@@ -409,10 +409,18 @@ std::optional<UndefinedUse> instance_norm_scale_overflow(const Node& node,
   double max = float_max(dtype), eps = onnx_float_attr(node.attrs, "epsilon");
   for (int64_t start = 0; plane > 0 && start < x.numel(); start += plane) {
     auto [mean, var] = block_statistics(x, start, plane);
-    double f = std::abs(in[1]->get((start / plane) % channels)) / std::sqrt(var + eps);
+    int64_t c = (start / plane) % channels;
+    double signed_f = in[1]->get(c) / std::sqrt(var + eps), f = std::abs(signed_f);
     if (std::isfinite(f) && f > max)  // s is inf, and 0 * s NaN (seed 7014 oatest #13)
       return overflow_use(node, start, f,
                           fmt::format("{} in scale / sqrt(var + epsilon)", dtype_name(dtype)));
+    // b - mean * s past the dtype: -FLT_MAX - 0.9e38 is -inf, and so is every element of the
+    // plane, where ONNX's values are finite (seed 7115 default #19).
+    double shift = in.size() > 2 ? in[2]->get(c) - mean * signed_f : 0;
+    if (std::isfinite(shift) && std::abs(shift) > max)
+      return overflow_use(
+          node, start, shift,
+          fmt::format("{} in b - mean * scale / sqrt(var + epsilon)", dtype_name(dtype)));
     for (int64_t k = start; k < start + plane; ++k) {
       if (std::isfinite(x.get(k)) && std::abs(x.get(k)) * f > max)
         return overflow_use(

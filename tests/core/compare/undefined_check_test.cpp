@@ -468,6 +468,24 @@ output y
   ASSERT_TRUE(use.has_value());
   EXPECT_NE(use->str().find("overflows f32 in x * scale / sqrt(var + epsilon)"), std::string::npos)
       << use->str();
+  // s = -FLT_MAX / 1.54 and a mean of -0.4: b - mean * s is -FLT_MAX - 8.8e37, past f32 (seed
+  // 7115 default #19), though every x * s and mean * s is finite.
+  Graph shifted = parse_rtg(R"(graph g
+input x : f32[1,1,3]
+input scale : f32[1]
+input b : f32[1]
+y = instance_norm(x, scale, b, epsilon=2.125)
+output y
+)");
+  TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {1, 1, 3}, {-0.9, -0.4, 0.1})},
+                  {"scale", Tensor::from_doubles(DType::f32, {1}, {-max})},
+                  {"b", Tensor::from_doubles(DType::f32, {1}, {-max})}};
+  use = find_undefined(shifted, evaluate(shifted, in, {.keep_intermediates = true}));
+  ASSERT_TRUE(use.has_value());
+  EXPECT_NE(use->str().find("overflows f32 in b - mean * scale"), std::string::npos) << use->str();
+  in["b"] = Tensor::from_doubles(DType::f32, {1}, {0});
+  use = find_undefined(shifted, evaluate(shifted, in, {.keep_intermediates = true}));
+  EXPECT_FALSE(use.has_value()) << use->str();
   use = use_with(-std::numeric_limits<double>::infinity());
   ASSERT_TRUE(use.has_value());
   EXPECT_NE(use->str().find("overflows f32 in x * scale / sqrt"), std::string::npos) << use->str();
