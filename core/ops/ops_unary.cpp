@@ -73,6 +73,13 @@ UnarySpec approximated(UnarySpec spec) {
   return spec;
 }
 
+// A row with poles where its result is infinite (tag "poles": tan at pi/2 + k pi): a few ulps of
+// its input there are any value at all, on either side (core/compare/precision.cpp).
+UnarySpec poles(UnarySpec spec) {
+  spec.tags.push_back("poles");
+  return spec;
+}
+
 // A byte copy is exact for every dtype, NaN payloads included.
 std::vector<Tensor> copy_kernel(const std::vector<const Tensor*>& in, const Attrs&,
                                 const std::vector<TensorType>&) {
@@ -177,9 +184,9 @@ std::vector<UnarySpec> unary_specs() {
       approximated(float_op(
           "cos", "Cos", "Cosine (radians).", [](double x) { return std::cos(x); },
           ValueDomain::WellConditioned)),
-      approximated(float_op(
+      poles(approximated(float_op(
           "tan", "Tan", "Tangent (radians).", [](double x) { return std::tan(x); },
-          ValueDomain::WellConditioned)),
+          ValueDomain::WellConditioned))),
       approximated(float_op(
           "asin", "Asin", "Arcsine; NaN outside [-1, 1].", [](double x) { return std::asin(x); },
           ValueDomain::UnitClosed)),

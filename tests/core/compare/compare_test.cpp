@@ -417,6 +417,31 @@ output y
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
+// ONNX Runtime's atan of 3.4e6 is 1.5707961, one ulp above the correctly rounded 1.5707960 and
+// 2.5 ulps from pi/2: tan of it is 5.1e6 where the reference's is 3.2e6 (seed 7115 oatest #9).
+// Within a few ulps of tan's pole any value is the rounding's; away from it (8925) tan(atan(x))
+// has one answer.
+TEST(Compare, TanAFewUlpsFromItsPoleIsPrecision) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[2]
+a = atan(x)
+t = tan(a)
+output t
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {2}, {3.407976e6, 8925}));
+  auto run = [&](double t0, double t1) {
+    ValuesBackend ort("ort", {{"t", Tensor::from_doubles(DType::f32, {2}, {t0, t1})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(5.1359175e6, 8927.534);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run(3.1855608e6, 9500);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch) << r.bug(1)->str();
+}
+
 // An f16 product of 300 and 300 overflows to inf in the reference; a backend that keeps it in f32
 // divides it back into range. The infinity is a skipped rounding, not a wrong kernel.
 TEST(Compare, AnF16OverflowTheBackendSkipsIsPrecision) {
@@ -457,24 +482,29 @@ output y
 // terms' magnitudes (here 24), so 1 is precision; the second row's terms are small, and 11 for 10
 // stays a mismatch.
 TEST(Compare, AnF32SumThatCancelsIsPrecision) {
-  Graph g = parse_rtg(R"(graph g
+  // The same product as an einsum, whose contraction sums alike (seed 7115 oatest #6).
+  for (const char* product : {"matmul(a, b)", "einsum(a, b, equation=\"ij,jk->ik\")"}) {
+    Graph g = parse_rtg(fmt::format(R"(graph g
 input a : f32[2,4]
 input b : f32[4,1]
-y = matmul(a, b)
+y = {}
 output y
-)");
-  InputPlan plan;
-  plan.fixed.emplace("a", Tensor::from_doubles(DType::f32, {2, 4}, {1e8, 1, -1e8, 1, 1, 2, 3, 4}));
-  plan.fixed.emplace("b", Tensor::from_doubles(DType::f32, {4, 1}, {1, 1, 1, 1}));
-  ValuesBackend f32("f32", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {1, 10})}});
-  CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, plan);
-  ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+)",
+                                    product));
+    InputPlan plan;
+    plan.fixed.emplace("a",
+                       Tensor::from_doubles(DType::f32, {2, 4}, {1e8, 1, -1e8, 1, 1, 2, 3, 4}));
+    plan.fixed.emplace("b", Tensor::from_doubles(DType::f32, {4, 1}, {1, 1, 1, 1}));
+    ValuesBackend f32("f32", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {1, 10})}});
+    CompareReport r = run_compare({{"original", &g}}, {&f32}, {}, plan);
+    ASSERT_EQ(r.findings.size(), 1u) << product;
+    EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
 
-  ValuesBackend wrong("w", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {2, 11})}});
-  r = run_compare({{"original", &g}}, {&wrong}, {}, plan);
-  ASSERT_EQ(r.bug_count(), 1u);
-  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+    ValuesBackend wrong("w", {{"y", Tensor::from_doubles(DType::f32, {2, 1}, {2, 11})}});
+    r = run_compare({{"original", &g}}, {&wrong}, {}, plan);
+    ASSERT_EQ(r.bug_count(), 1u) << product;
+    EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
+  }
 }
 
 // A mean of [DBL_MAX, -DBL_MAX, -0.476, 0.206, 0.896]: summed in order the two cancel (0.1252,
