@@ -18,6 +18,13 @@
 
 namespace retort {
 
+namespace {
+
+// ONNX Runtime's one-pass variance, whose cancellation instance_norm_variance_cancellation finds.
+constexpr const char* kVarianceForm = "E[x^2] - mean^2";
+
+}  // namespace
+
 std::string UndefinedUse::str() const {
   if (!crash_open_at.empty()) {
     UndefinedUse alone = *this;
@@ -28,6 +35,9 @@ std::string UndefinedUse::str() const {
     return fmt::format(
         "{} averages no values (input '{}' is empty): ONNX leaves that mean undefined",
         node_ref(node, op), value);
+  if (cancels == kVarianceForm)
+    return fmt::format("{} cancels in {}: mean^2 [{}] is {:.7g}, far above var + epsilon",
+                       node_ref(node, op), cancels, element, element_value);
   if (!cancels.empty())
     return fmt::format("{} cancels in {}: mean * s [{}] is {:.7g}, far above b", node_ref(node, op),
                        cancels, element, element_value);
@@ -435,6 +445,28 @@ std::optional<UndefinedUse> instance_norm_scale_overflow(const Node& node,
   return std::nullopt;
 }
 
+// The first plane of an instance_norm whose variance ONNX Runtime's one-pass form E[x^2] -
+// mean^2 loses: its rounding, 2^-24 of E[x^2] in f32, passes 2e-4 of var + epsilon, so that the
+// result is off by more than 1e-4 of itself. A plane [a, a + 2 ulps] of values near 1e3 has a
+// variance of 1e-8, which the form gets 1,800 ulps of x * s wrong (seed 7216 default #18).
+std::optional<UndefinedUse> instance_norm_variance_cancellation(const Node& node, const Tensor& x) {
+  const Shape& s = x.shape();
+  int64_t plane = x.numel() / std::max<int64_t>(1, s[0] * s[1]);
+  double eps = onnx_float_attr(node.attrs, "epsilon");
+  double unit = std::ldexp(1.0, x.dtype() == DType::f64 ? -53 : -24);
+  for (int64_t start = 0; plane > 1 && start < x.numel(); start += plane) {
+    auto [mean, var] = block_statistics(x, start, plane);
+    if (var == 0) continue;              // x^2 and mean^2 round alike (instance_norm_cancellation)
+    double squares = var + mean * mean;  // E[x^2]
+    if (std::isfinite(squares) && unit * squares > 2e-4 * (var + eps)) {
+      UndefinedUse use = overflow_use(node, start, mean * mean, "");
+      use.cancels = kVarianceForm;
+      return use;
+    }
+  }
+  return std::nullopt;
+}
+
 // The first element of an instance_norm where ONNX Runtime's x * s + (b - mean * s) (s = scale /
 // sqrt(var + epsilon)) loses the result to cancellation. In a plane whose values are all equal
 // (var 0, so s = scale / sqrt(epsilon), large) the result is b, but b - mean * s keeps b only to
@@ -489,6 +521,7 @@ std::optional<UndefinedUse> undefined_folded_scale(
   DType dtype = in[0]->dtype();
   if (node.op == "instance_norm") {
     if (auto use = instance_norm_scale_overflow(node, in, dtype)) return use;
+    if (auto use = instance_norm_variance_cancellation(node, *in[0])) return use;
     return instance_norm_cancellation(node, in);
   }
   if (node.op == "batch_norm") {
