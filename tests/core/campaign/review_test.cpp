@@ -270,28 +270,37 @@ TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
   CampaignOptions o;
   o.input_ranges = false;
   int64_t c = db.add_campaign({0, utc_now(), o.to_json().dump(), "0", "{}", 1, 0, 1});
-  auto with_count = [&](const std::string& graph, const std::string& op, int64_t count) {
+  // Each first seen in a case of its own (a campaign's case runner sets case_index).
+  auto with_count = [&](const std::string& graph, const std::string& op, int64_t count,
+                        uint64_t in_case) {
     FindingRecord f = finding(graph, op, "f32", c);
     f.count = count;
+    f.case_index = in_case;
     return f;
   };
-  db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {with_count(kChain, "exp", 3)});
+  db.record_case({c, 0, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {with_count(kChain, "exp", 3, 0)});
   db.record_case({c, 1, 0, 3, 1, 0, 0, 0, 0, 1, ""},
                  {with_count("graph t\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = tanh(b)\n"
                              "output y\n",
-                             "tanh", 2)});
+                             "tanh", 2, 1)});
   db.record_case({c, 2, 0, 3, 1, 0, 0, 0, 0, 1, ""},
                  {with_count("graph s\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = sign(b)\n"
                              "output y\n",
-                             "sign", 1)});
-  FindingRecord error =
-      with_count("graph e\ninput x : f32[2,3]\na = neg(x)\ny = softsign(a)\noutput y\n", "", 1);
+                             "sign", 1, 2)});
+  FindingRecord error = with_count(
+      "graph e\ninput x : f32[2,3]\na = neg(x)\ny = softsign(a)\noutput y\n", "", 1, 3);
   error.signature.verdict = "error";
   error.signature.dtype = "";  // no node named, no dtype
   error.backend_a = "fails:O3";
   error.signature.family = "fails";
   error.backends = "ref,fails:O3";
   db.record_case({c, 3, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {error});
+  // Another that does not fail again, first seen in the exp finding's case: one case, one root.
+  FindingRecord same_case = with_count(
+      "graph s2\ninput x : f32[2,3]\na = neg(x)\nb = abs(a)\ny = sign(b)\noutput y\n", "sign",
+      1, 0);
+  same_case.signature.dtype = "f16";  // a signature of its own
+  db.record_case({c, 4, 0, 3, 1, 0, 0, 0, 0, 1, ""}, {same_case});
   FailsWithOpBackend fails{"fails:O3", "softsign"};
   backends_["fails:O3"] = &fails;
   BackendLookup by_name = [&](const std::string& n) -> Backend& { return lookup(n); };
@@ -303,9 +312,9 @@ TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
   db.set_review(FailureSignature{"fails", "reference", "mismatch", "exp", "f64", "", ""}.key(),
                 known);
   ReviewStats stats = review_campaign(db, c, o, by_name, review);
-  EXPECT_EQ(stats.reviewed, 4u);
+  EXPECT_EQ(stats.reviewed, 5u);
   EXPECT_EQ(stats.reduced, 2u);
-  EXPECT_EQ(stats.merged, 1u);
+  EXPECT_EQ(stats.merged, 2u);
   EXPECT_FALSE(db.reviews()[error.signature.key()].reduced.empty());
   std::map<std::string, FindingRecord> by_op;
   for (const auto& f : db.findings()) by_op[f.signature.op] = f;
@@ -317,6 +326,9 @@ TEST_F(ReviewTest, ADuplicateOfAKnownRootMergesWithoutAReduction) {
   EXPECT_TRUE(duplicate.reduced.empty());
   EXPECT_EQ(duplicate.merged_into, by_op["exp"].id);
   EXPECT_EQ(reviews[by_op["sign"].signature.key()].root, "");
+  EXPECT_EQ(reviews[by_op["sign"].signature.key()].merged_into, 0);  // a case of its own
+  EXPECT_EQ(reviews[same_case.signature.key()].root, "");
+  EXPECT_EQ(reviews[same_case.signature.key()].merged_into, by_op["exp"].id);
 }
 
 // Two findings (f32 and f64) that both reduce to one exp: one root, merged into the older.
