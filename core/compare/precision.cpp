@@ -147,38 +147,21 @@ AdjustResults standardization_rounding(double direction) {
 // its dtype: ONNX Runtime's f32 acos was 2 off, fast tanh and exp kernels are within 4.
 constexpr double kApproximationUlps = 4;
 
-// Whether x lies within `ulps` ulps of its dtype of a pole of an op tagged "poles" (tan's, at
-// pi/2 + k pi).
-bool near_pole(double x, DType dtype, double ulps) {
-  double from_pole = std::remainder(x - M_PI / 2, M_PI);
-  return std::abs(from_pole) <= ulps * ulp_of(x, dtype);
-}
-
 // The float results of an approximated op (tag "approximated": exp, tanh, sin, asin, pow,
 // softmax...) moved `direction` times kApproximationUlps ulps of their dtype, kept finite. Next
 // to a pole the few ulps are a large difference downstream: tan(tan(acos(0.0112))) is 2.914 with
-// ONNX Runtime's acos and 2.897 with the correctly rounded one. An op with poles (tag "poles":
-// tan) whose input lies within twice that of one, moved there by the approximated op before it,
-// gives an infinity of the direction's sign: the band's end is open, as the pole is between
-// (ONNX Runtime's atan of 3.4e6 is 1 ulp above the correctly rounded 1.5707960, 2.5 ulps from
-// pi/2, and tan of it 5.1e6 where the reference's is 3.2e6: seed 7115 oatest #9).
+// ONNX Runtime's acos and 2.897 with the correctly rounded one.
 AdjustResults approximation_error(double direction) {
-  return [direction](const Node& node, const std::vector<const Tensor*>& inputs,
+  return [direction](const Node& node, const std::vector<const Tensor*>&,
                      std::vector<Tensor>& results) {
     const OpDef* op = OpRegistry::instance().find(node.op);
     if (!op || !op->has_tag("approximated")) return;
-    const Tensor* x = op->has_tag("poles") && inputs.size() == 1 ? inputs[0] : nullptr;
     for (Tensor& out : results) {
       if (!is_float(out.dtype())) continue;
       double max = float_max(out.dtype());
       for (int64_t k = 0; k < out.numel(); ++k) {
         double v = out.get(k);
         if (!std::isfinite(v)) continue;
-        if (x && x->numel() == out.numel() &&
-            near_pole(x->get(k), x->dtype(), 2 * kApproximationUlps)) {
-          out.set(k, direction * HUGE_VAL);
-          continue;
-        }
         double by = kApproximationUlps * ulp_of(v, out.dtype());
         out.set(k, std::clamp(v + direction * by, -max, max));
       }
@@ -217,6 +200,64 @@ Tensor broadcast_f64(const Tensor& t, const Shape& shape) {
   Tensor wide = t.cast(DType::f64);
   Attrs attrs{{"shape", std::vector<int64_t>(shape.begin(), shape.end())}};
   return expand.kernel({&wide}, attrs, expand.infer({wide.type()}, attrs, 1)).at(0);
+}
+
+// Whether a pole of an op tagged "poles" (tan's, at pi/2 + k pi) lies within `window` of x.
+bool pole_within(double x, double window) {
+  return std::abs(std::remainder(x - M_PI / 2, M_PI)) <= window;
+}
+
+// For an op tagged "periodic", per result element its period and the largest magnitude of its
+// results: sin and cos 2 pi and 1; a float mod its divisor's magnitude, for both.
+std::optional<Tensor> periods(const Node& node, const std::vector<const Tensor*>& inputs,
+                              const Shape& shape) {
+  if (node.op == "mod") {
+    if (inputs.size() != 2 || !inputs[1] || !is_float(inputs[1]->dtype())) return std::nullopt;
+    Tensor d = broadcast_f64(*inputs[1], shape);
+    for (int64_t k = 0; k < d.numel(); ++k) d.set(k, std::abs(d.get(k)));
+    return d;
+  }
+  Tensor p(DType::f64, shape);
+  for (int64_t k = 0; k < p.numel(); ++k) p.set(k, 2 * M_PI);
+  return p;
+}
+
+// `moves` followed, where they move the input of a periodic op or of one with poles far enough
+// from the unmoved evaluation's (`unmoved`, every value of the graph), by the end of its range in
+// the direction's sign: the two directions then hold the whole range, as every result is
+// possible there. An op with poles (tag "poles": tan): where a pole lies within the distance the
+// moves went, either way, or within 2 kApproximationUlps ulps; its range is infinite. A periodic
+// op (tag "periodic": sin, cos, float mod): where they went half a period (a mean of +-9e15
+// moved by its rounding by 3.6e8, then tan and a remainder, is any value; ONNX Runtime's atan of
+// 3.4e6, one ulp high, is 2.5 ulps from pi/2, and tan of it 5.1e6 where the reference's is 3.2e6:
+// seed 7115 oatest #9, seed 7216 default #27 and #40).
+AdjustResults open_across_periods(AdjustResults moves, double direction, const TensorMap& unmoved) {
+  return [moves = std::move(moves), direction, &unmoved](const Node& node,
+                                                         const std::vector<const Tensor*>& inputs,
+                                                         std::vector<Tensor>& results) {
+    moves(node, inputs, results);
+    const OpDef* op = OpRegistry::instance().find(node.op);
+    if (direction == 0 || !op || inputs.empty() || !inputs[0] || results.empty()) return;
+    bool poles = op->has_tag("poles"), periodic = op->has_tag("periodic");
+    auto before = unmoved.find(node.inputs[0]);
+    const Tensor& x = *inputs[0];
+    Tensor& out = results[0];
+    if ((!poles && !periodic) || before == unmoved.end() || !is_float(x.dtype()) ||
+        before->second.numel() != x.numel() || out.numel() != x.numel())
+      return;
+    std::optional<Tensor> period = periodic ? periods(node, inputs, out.shape()) : std::nullopt;
+    if (periodic && !period) return;
+    for (int64_t k = 0; k < x.numel(); ++k) {
+      double at = before->second.get(k), moved = x.get(k);
+      if (!std::isfinite(at) || std::isnan(moved)) continue;
+      // An infinite input went past every period: the range of the op before it opened.
+      double went = std::abs(moved - at);
+      if (poles && pole_within(at, std::max(went, 2 * kApproximationUlps * ulp_of(at, x.dtype()))))
+        out.set(k, direction * HUGE_VAL);
+      else if (periodic && went >= period->get(k) / 2)
+        out.set(k, direction * (node.op == "mod" ? period->get(k) : 1.0));
+    }
+  };
 }
 
 // An `equal` steps at the single point where its operands meet, which a move by the tolerance
@@ -576,13 +617,20 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
   } catch (const Error&) {
     // As below: no band from it.
   }
+  TensorMap unmoved;
+  try {
+    unmoved = evaluate(*graphs_[g], inputs_, {.keep_intermediates = true});
+  } catch (const Error&) {
+    // The graph fails the reference: no poles to open.
+  }
   for (double direction : {1.0, -1.0}) {
     for (AdjustResults adjust : {summation_rounding(direction), standardization_rounding(direction),
                                  step_taken_other_way(direction, exact, tolerances_),
                                  cast_up_at_narrower_tolerance(direction, exact, tolerances_),
                                  approximation_error(direction)}) {
       try {
-        e.moved.push_back(evaluate(*graphs_[g], inputs_, {.adjust = adjust}));
+        e.moved.push_back(evaluate(*graphs_[g], inputs_,
+                                   {.adjust = open_across_periods(adjust, direction, unmoved)}));
       } catch (const Error&) {
         // A moved value fails a kernel downstream (an index, a shape): no band from it.
       }

@@ -75,6 +75,9 @@ void add_mod(OpRegistry& r) {
     return attr_int(a, "fmod") ? IntFn(wrapping_rem) : IntFn(floored_mod);
   };
   OpDef op = make_binary(std::move(mod));
+  // Periodic in a, with period |b| (core/compare/precision.cpp: a dividend the precision band
+  // moves by half of it gives any remainder).
+  op.tags.push_back("periodic");
   op.infer = [base = op.infer](const std::vector<TensorType>& in, const Attrs& a, size_t n) {
     int64_t fmod = attr_int(a, "fmod");
     if (fmod != 0 && fmod != 1) fail("attribute 'fmod' of op 'mod' must be 0 or 1, got {}", fmod);

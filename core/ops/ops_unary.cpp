@@ -80,6 +80,13 @@ UnarySpec poles(UnarySpec spec) {
   return spec;
 }
 
+// A row periodic in x (tag "periodic": sin and cos, period 2 pi): an input the precision band
+// moves by half a period gives any value of its range (core/compare/precision.cpp).
+UnarySpec periodic(UnarySpec spec) {
+  spec.tags.push_back("periodic");
+  return spec;
+}
+
 // A byte copy is exact for every dtype, NaN payloads included.
 std::vector<Tensor> copy_kernel(const std::vector<const Tensor*>& in, const Attrs&,
                                 const std::vector<TensorType>&) {
@@ -178,12 +185,12 @@ std::vector<UnarySpec> unary_specs() {
       approximated(
           float_op("tanh", "Tanh", "Hyperbolic tangent.", [](double x) { return std::tanh(x); })),
       // Periodic: an argument whose ulp passes the tolerance gives any result (docs/ops).
-      approximated(float_op(
+      periodic(approximated(float_op(
           "sin", "Sin", "Sine (radians).", [](double x) { return std::sin(x); },
-          ValueDomain::WellConditioned)),
-      approximated(float_op(
+          ValueDomain::WellConditioned))),
+      periodic(approximated(float_op(
           "cos", "Cos", "Cosine (radians).", [](double x) { return std::cos(x); },
-          ValueDomain::WellConditioned)),
+          ValueDomain::WellConditioned))),
       poles(approximated(float_op(
           "tan", "Tan", "Tangent (radians).", [](double x) { return std::tan(x); },
           ValueDomain::WellConditioned))),

@@ -417,6 +417,36 @@ output y
   EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch);
 }
 
+// The mean of [-9e15, 9e15, -0.52, -32767, -65534, 65537] may be off by 3.6e8 in another
+// order (ONNX Runtime's is 0.5, the exact one -5460.75): tan of it, and a remainder of that, are
+// any value, as the moved mean crosses poles and periods (seed 7216 default #27). A mean of
+// [1..6] is 3.5 in every order, and its remainder has one answer.
+TEST(Compare, AMoveAcrossPolesAndPeriodsIsAnyValue) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[6]
+const c : f32[] = -0.54868805
+m = reduce_mean(x, axes=[0], keepdims=0)
+t = tan(m)
+r = mod(t, c, fmod=1)
+s = sin(m)
+output r, s
+)");
+  auto run = [&](std::vector<double> x, double r, double s) {
+    InputPlan plan;
+    plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {6}, x));
+    ValuesBackend ort("ort", {{"r", Tensor::from_doubles(DType::f32, {}, {r})},
+                              {"s", Tensor::from_doubles(DType::f32, {}, {s})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run({-9.007199e15, 9.007199e15, -0.5229272, -32767, -65534, 65537},
+                        0.5463025, std::sin(0.5));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run({1, 2, 3, 4, 5, 6}, 0.1, std::sin(3.5));
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch) << r.bug(1)->str();
+}
+
 // ONNX Runtime's atan of 3.4e6 is 1.5707961, one ulp above the correctly rounded 1.5707960 and
 // 2.5 ulps from pi/2: tan of it is 5.1e6 where the reference's is 3.2e6 (seed 7115 oatest #9).
 // Within a few ulps of tan's pole any value is the rounding's; away from it (8925) tan(atan(x))
