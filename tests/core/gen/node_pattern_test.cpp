@@ -57,6 +57,20 @@ TEST(NodePattern, ListsTheOpsThatMakeTheFirstOperand) {
   EXPECT_EQ(pattern(R"({"op": "clip", "after": "relu"})").to_json().at("after"), "relu");
 }
 
+// Two Splits of one input (ONNX Runtime's Split merge, row 2) are twins through identities too:
+// EliminateIdentity makes split(identity(x)) and split(x) read one value (seed 7216 default #33).
+TEST(NodePattern, TwinsReadOneValueThroughIdentities) {
+  NodePattern p = pattern(R"({"op": "split", "twin": true})");
+  Graph g = typed(
+      "graph g\ninput x : f32[6]\ninput y : f32[6]\ni = identity(x)\n"
+      "a, b, c = split(i, parts=3)\nd, e = split(x)\nf, h = split(y)\noutput a, b, c, d, e, f, "
+      "h\n");
+  EXPECT_TRUE(p.matches(g, node(g, "a")));
+  EXPECT_TRUE(p.matches(g, node(g, "d")));
+  EXPECT_FALSE(p.matches(g, node(g, "f")));  // alone on y
+  EXPECT_EQ(p.str(), "split beside another split of the same input");
+}
+
 // A bug of negative pads (OpenVINO's Pad that crops past the data) asks for some element below 0.
 TEST(NodePattern, AsksForAnElementBelowABound) {
   NodePattern p = pattern(R"({"op": "pad", "attrs": {"pads": {"below": 0}}})");
