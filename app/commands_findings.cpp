@@ -57,6 +57,13 @@ std::map<std::string, PassBlame> declared_blames(const FindingsDb& db) {
   return out;
 }
 
+// Why a review merged findings: their one root, or their one case where the review found no root
+// (core/campaign/review.cpp merge_by_root).
+std::string merge_reason(const FindingReview& r) {
+  return r.root.empty() ? "one case, no root found"
+                        : fmt::format("one root: {}", terminal_name(r.root));
+}
+
 // For each finding whose blame names the same passes of one release as an older one's: that
 // older finding (the oldest of them), with which it is one root candidate.
 std::map<int64_t, int64_t> same_pass_as(const std::vector<FindingRecord>& all,
@@ -167,13 +174,11 @@ void list_findings(const FindingsDb& db, Output& out) {
     if (!f->unreadable.empty()) out.print("        unreadable: {}", terminal_name(f->unreadable));
     if (const auto& a = agreements[f->id]) out.print("        {}", terminal_name(a->str()));
     const FindingReview& r = reviews[f->signature.key()];
-    if (r.merged_into)
-      out.print("        merged into #{} (one root: {})", r.merged_into, terminal_name(r.root));
+    if (r.merged_into) out.print("        merged into #{} ({})", r.merged_into, merge_reason(r));
     if (merged.count(f->id)) {
       std::vector<std::string> ids;
       for (int64_t id : merged[f->id]) ids.push_back(fmt::format("#{}", id));
-      out.print("        merged: {} (one root: {})", fmt::join(ids, ", "),
-                terminal_name(reviews[f->signature.key()].root));
+      out.print("        merged: {} ({})", fmt::join(ids, ", "), merge_reason(r));
     }
     if (auto b = blames.find(f->signature.key()); b != blames.end())
       out.print("        pass {}", terminal_name(blame_text(b->second)));
@@ -258,8 +263,7 @@ void show_review(const FindingsDb& db, const FindingRecord& f, Output& out) {
   if (auto a = Agreement::from_json(r->second.agreement))
     out.print("opinion: {}", terminal_name(a->str()));
   if (r->second.merged_into)
-    out.print("merged into #{} (one root: {})", r->second.merged_into,
-              terminal_name(r->second.root));
+    out.print("merged into #{} ({})", r->second.merged_into, merge_reason(r->second));
   if (r->second.reduced.empty()) return;
   out.print("reduced ({}):", terminal_name(r->second.root));
   out.write(stored_block(r->second.reduced));

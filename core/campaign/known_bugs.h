@@ -8,9 +8,11 @@
 // "Explained by a known bug K" (KnownBugCheck::explain) means all of:
 //   1. the finding's backend is of K's family, at a release and level K names (none named: any);
 //   2. a node of its graph under test that matches K's trigger pattern is in the failing slice
-//      (the failing op and every node upstream of it; review.h failing_slice) or reads the
+//      (the failing op and every node upstream of it; review.h failing_slice), reads the
 //      failing op's value (a reader the compiler merges into it: a difference that shows only
-//      where a Cast to f64 takes an f16 op's value is labelled at that op);
+//      where a Cast to f64 takes an f16 op's value is labelled at that op), or is a node that no
+//      value of the failing op reaches (one beside it, whose wrongly shaped buffer the memory
+//      plan reuses for the failing op's output);
 //   3. K's graph still shows K's verdict on the finding's backend (one run, once per campaign and
 //      backend): the bug is live on that release and level;
 //   4. the finding's failure shows again, and goes when the values of the matching nodes come

@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/base/ulp.h"
 #include "core/compare/undefined_check.h"
+#include "core/ops/attrs.h"
 #include "core/ops/registry.h"
 
 namespace retort {
@@ -165,6 +166,68 @@ AdjustResults approximation_error(double direction) {
         double by = kApproximationUlps * ulp_of(v, out.dtype());
         out.set(k, std::clamp(v + direction * by, -max, max));
       }
+    }
+  };
+}
+
+// How far a compiler that computes an interpolation's source coordinates in f32 may put them, in
+// ulps of f32 of the coordinate: ONNX Runtime computes x * (L_in - 1) / (L_out - 1), the product
+// rounded (seed 6812 default #7: products up to 1.9e9, 128 apart, and coordinates 0.004 off).
+constexpr double kCoordinateUlps = 2;
+
+// The float results of a resize (tag "resize") as the f32 rounding of their source coordinates
+// may make them, `direction` times: in linear mode moved by the slope of their interpolation
+// times that rounding (a 32767 -> 98301 resize of values 1 apart is then up to 0.008 off: seed
+// 7216 default #39); in nearest mode rounding to the nearest index, the input value on the
+// other side where the coordinate lies that close to the middle between two (a 60852 -> 121704
+// resize took the other neighbour in 238 elements: seed 7317 default #25). The slope, and the
+// two neighbours, are the resize with nearest floor and ceil; the coordinates, the resize of the
+// index along each resized axis. With several resized axes the neighbours are the diagonal's.
+AdjustResults coordinate_rounding(double direction) {
+  return [direction](const Node& node, const std::vector<const Tensor*>& inputs,
+                     std::vector<Tensor>& results) {
+    const OpDef* op = OpRegistry::instance().find(node.op);
+    if (!op || !op->has_tag("resize") || results.empty() || inputs.size() != 1 || !inputs[0] ||
+        !is_float(inputs[0]->dtype()))
+      return;
+    bool linear = attr_string(node.attrs, "mode") == "linear";
+    const std::string& rounding = attr_string(node.attrs, "nearest_mode");
+    if (!linear && !rounding.starts_with("round_prefer")) return;  // floor and ceil: not modelled
+    const Tensor& x = *inputs[0];
+    Tensor& out = results[0];
+    auto resize = [&](const Tensor& in, const char* mode, const char* nearest) {
+      Attrs a = node.attrs;
+      a["mode"] = std::string(mode);
+      if (nearest) a["nearest_mode"] = std::string(nearest);
+      return op->kernel({&in}, a, op->infer({in.type()}, a, 1)).at(0);
+    };
+    Tensor below = resize(x, "nearest", "floor"), above = resize(x, "nearest", "ceil");
+    double unit = kCoordinateUlps * float_epsilon(DType::f32);
+    Tensor reach(DType::f64, out.shape());  // the largest source coordinate, per element
+    std::vector<bool> tie(static_cast<size_t>(out.numel()), false);  // within reach of a middle
+    const Shape& s = x.shape();
+    for (size_t axis = 2; axis < s.size(); ++axis) {
+      if (s[axis] == out.shape()[axis]) continue;  // an axis kept: its coordinates are exact
+      Tensor ramp(DType::f64, s);
+      int64_t inner = numel(Shape(s.begin() + static_cast<int64_t>(axis) + 1, s.end()));
+      for (int64_t k = 0; k < ramp.numel(); ++k)
+        ramp.set(k, static_cast<double>((k / inner) % s[axis]));
+      Tensor at = resize(ramp, "linear", nullptr);
+      for (int64_t k = 0; k < reach.numel(); ++k) {
+        double c = std::abs(at.get(k));
+        reach.set(k, std::max(reach.get(k), c));
+        if (std::abs(c - std::floor(c) - 0.5) <= unit * c) tie[static_cast<size_t>(k)] = true;
+      }
+    }
+    double max = float_max(out.dtype());
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double v = out.get(k), slope = above.get(k) - below.get(k);
+      if (!std::isfinite(v) || !std::isfinite(slope)) continue;
+      if (!linear) {
+        if (tie[static_cast<size_t>(k)]) out.set(k, direction > 0 ? above.get(k) : below.get(k));
+        continue;
+      }
+      out.set(k, std::clamp(v + direction * unit * reach.get(k) * std::abs(slope), -max, max));
     }
   };
 }
@@ -627,7 +690,7 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
     for (AdjustResults adjust : {summation_rounding(direction), standardization_rounding(direction),
                                  step_taken_other_way(direction, exact, tolerances_),
                                  cast_up_at_narrower_tolerance(direction, exact, tolerances_),
-                                 approximation_error(direction)}) {
+                                 approximation_error(direction), coordinate_rounding(direction)}) {
       try {
         e.moved.push_back(evaluate(*graphs_[g], inputs_,
                                    {.adjust = open_across_periods(adjust, direction, unmoved)}));

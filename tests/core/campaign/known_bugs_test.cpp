@@ -244,6 +244,22 @@ TEST_F(KnownBugCheckTest, ARow27FindingLabelledAtTheOpTheCastReadsIsKnown) {
   EXPECT_EQ(check({{"ort:O0", &wrong}}).explain(other, {}), "");
 }
 
+// ONNX Runtime's memory plan reuses the buffer of a MaxPool whose shape row 1 gets wrong for the
+// ReduceMax beside it, which then fails ("Shape mismatch attempting to re-use buffer"; seed 7317
+// oatest #12): the MaxPool is in no slice of the ReduceMax, but no value of it reaches the
+// MaxPool, and feeding the MaxPool makes the error go.
+TEST_F(KnownBugCheckTest, ARow1MaxPoolBesideTheFailingOpIsKnown) {
+  Backend& ort = set_.get("ort:O0");
+  FindingRecord f = recorded(
+      "graph g\ninput x : f16[1,1,1,1]\n"
+      "p = max_pool(x, auto_pad=\"SAME_LOWER\", dilations=[2,2], kernel_shape=[2,2])\n"
+      "e = erf(p)\nr = reduce_max(x, axes=[0])\noutput e, r\n",
+      ort, "ort:O0");
+  EXPECT_EQ(f.signature.verdict, "error");
+  EXPECT_EQ(f.signature.op, "reduce_max");
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 1");
+}
+
 // A second bug downstream of the dilated SAME window: with the window's values fed from the
 // reference the output is still wrong, so the finding is a new root, not row 1.
 TEST_F(KnownBugCheckTest, AFailureTheKnownTriggerDoesNotMakeStaysNew) {
