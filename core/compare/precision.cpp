@@ -63,16 +63,57 @@ int64_t mean_divided_in_f64(int64_t v, double direction) {
   return static_cast<int64_t>(d);
 }
 
+// What a summing node's result may be off by through its inputs' own moves (their distance
+// from the unmoved evaluation's values, `unmoved`), taken with either sign: the sum of the terms'
+// magnitudes with each input's move added to its magnitude, less `magnitudes`, the sum without.
+// A product of sums moves all its inputs one way, which bounds nothing where the terms cancel:
+// `matmul(v, transpose(v))` of `v = x @ c` whose f32 rounding cancels (seed 7216 oatest #13).
+// nullopt where no input carries a move.
+std::optional<Tensor> carried_moves(const Node& node, const OpDef& op,
+                                    const std::vector<const Tensor*>& inputs,
+                                    const TensorMap& unmoved, const Tensor& magnitudes) {
+  std::vector<Tensor> widened;
+  widened.reserve(inputs.size());
+  bool any = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor* t = inputs[i];
+    auto at = i < node.inputs.size() ? unmoved.find(node.inputs[i]) : unmoved.end();
+    if (!t || !is_float(t->dtype())) {
+      widened.push_back(t ? *t : Tensor());
+      continue;
+    }
+    Tensor w = t->cast(DType::f64);
+    bool comparable = at != unmoved.end() && at->second.numel() == t->numel();
+    for (int64_t k = 0; k < w.numel(); ++k) {
+      double v = w.get(k), moved = comparable ? std::abs(v - at->second.get(k)) : 0;
+      if (!std::isfinite(v)) continue;
+      if (std::isfinite(moved) && moved > 0) any = true;
+      w.set(k, std::abs(v) + (std::isfinite(moved) ? moved : 0));
+    }
+    widened.push_back(std::move(w));
+  }
+  if (!any) return std::nullopt;
+  std::vector<const Tensor*> in;
+  for (size_t i = 0; i < widened.size(); ++i) in.push_back(inputs[i] ? &widened[i] : nullptr);
+  std::optional<Tensor> with = magnitude_sums(node, op, in);
+  if (!with || with->numel() != magnitudes.numel()) return std::nullopt;
+  for (int64_t k = 0; k < with->numel(); ++k)
+    with->set(k, std::max(0.0, with->get(k) - magnitudes.get(k)));
+  return with;
+}
+
 // The results of a node that sums, moved by the rounding a compiler may add where it sums in
 // another order or in the dtype, `direction` (+1 or -1) times: a float result by eps(dtype) times
 // the sum of its terms' magnitudes (a compiler's f32 cancellation, DBL_MAX absorbing the small
 // terms in one order and not in another), kept finite; an integer mean by its f64 division.
 // Direction 0 moves a float result that far toward 0, onto it where it is that close: the ends of
 // the band do not bound what an op that is not monotone makes of it (cosh of 0.33 +- 7e8 is inf
-// at both ends, and 1 where f32 cancels the sum to 0: seed 6812 default #12).
-AdjustResults summation_rounding(double direction) {
-  return [direction](const Node& node, const std::vector<const Tensor*>& inputs,
-                     std::vector<Tensor>& results) {
+// at both ends, and 1 where f32 cancels the sum to 0: seed 6812 default #12). Given `unmoved`
+// (every value of the graph unmoved), a float result moves by what its inputs' own moves carry
+// as well (carried_moves).
+AdjustResults summation_rounding(double direction, const TensorMap* unmoved) {
+  return [direction, unmoved](const Node& node, const std::vector<const Tensor*>& inputs,
+                              std::vector<Tensor>& results) {
     const OpDef* op = OpRegistry::instance().find(node.op);
     if (!op || results.empty()) return;
     Tensor& out = results[0];
@@ -85,9 +126,11 @@ AdjustResults summation_rounding(double direction) {
     if (!is_float(out.dtype())) return;
     std::optional<Tensor> magnitudes = magnitude_sums(node, *op, inputs);
     if (!magnitudes || magnitudes->numel() != out.numel()) return;
+    std::optional<Tensor> carried =
+        unmoved ? carried_moves(node, *op, inputs, *unmoved, *magnitudes) : std::nullopt;
     double eps = float_epsilon(out.dtype()), max = float_max(out.dtype());
     for (int64_t k = 0; k < out.numel(); ++k) {
-      double v = out.get(k), by = eps * magnitudes->get(k);
+      double v = out.get(k), by = eps * magnitudes->get(k) + (carried ? carried->get(k) : 0);
       if (!std::isfinite(v) || by == 0) continue;
       double toward = direction != 0 ? direction : (std::abs(v) <= by ? -v / by : v < 0 ? 1 : -1);
       out.set(k, std::clamp(v + toward * by, -max, max));
@@ -676,7 +719,7 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
   // function's results moved by the ulps a library may be off.
   std::set<std::string> exact = exact_values(*graphs_[g]);
   try {
-    e.moved.push_back(evaluate(*graphs_[g], inputs_, {.adjust = summation_rounding(0)}));
+    e.moved.push_back(evaluate(*graphs_[g], inputs_, {.adjust = summation_rounding(0, nullptr)}));
   } catch (const Error&) {
     // As below: no band from it.
   }
@@ -687,10 +730,11 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
     // The graph fails the reference: no poles to open.
   }
   for (double direction : {1.0, -1.0}) {
-    for (AdjustResults adjust : {summation_rounding(direction), standardization_rounding(direction),
-                                 step_taken_other_way(direction, exact, tolerances_),
-                                 cast_up_at_narrower_tolerance(direction, exact, tolerances_),
-                                 approximation_error(direction), coordinate_rounding(direction)}) {
+    for (AdjustResults adjust :
+         {summation_rounding(direction, &unmoved), standardization_rounding(direction),
+          step_taken_other_way(direction, exact, tolerances_),
+          cast_up_at_narrower_tolerance(direction, exact, tolerances_),
+          approximation_error(direction), coordinate_rounding(direction)}) {
       try {
         e.moved.push_back(evaluate(*graphs_[g], inputs_,
                                    {.adjust = open_across_periods(adjust, direction, unmoved)}));

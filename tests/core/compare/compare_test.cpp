@@ -537,6 +537,36 @@ output y
   }
 }
 
+// A product of a sum that cancels: v = x @ [0.3, -0.3] of x near 1e8 is off by up to 7 in f32
+// (-2 where the exact value is -2.4), and v @ transpose(v) takes that off with either sign (4
+// where the exact value is 5.76), which moving every value the same way does not bound (seed
+// 7216 oatest #13). A result past what the moves carry (500) is a mismatch.
+TEST(Compare, ASumOfMovedTermsCarriesTheirMovesEitherWay) {
+  Graph g = parse_rtg(R"(graph g
+input x : f32[3,2]
+const c : f32[2,1] = [[0.3], [-0.3]]
+v = matmul(x, c)
+t = transpose(v, perm=[1,0])
+y = matmul(v, t)
+output y
+)");
+  InputPlan plan;
+  plan.fixed.emplace("x", Tensor::from_doubles(DType::f32, {3, 2},
+                                               {1e8, 1e8 + 8, 1e8 + 16, 1e8 - 24, 3e7, 3e7 + 40}));
+  auto run = [&](double y00) {
+    ValuesBackend ort("ort",
+                      {{"y", Tensor::from_doubles(DType::f32, {3, 3},
+                                                  {y00, -24, 24, -24, 144, -144, 24, -144, 144})}});
+    return run_compare({{"original", &g}}, {&ort}, {}, plan);
+  };
+  CompareReport r = run(4);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].verdict, Verdict::Precision) << r.findings[0].str();
+  r = run(500);
+  ASSERT_EQ(r.bug_count(), 1u);
+  EXPECT_EQ(r.bug(1)->verdict, Verdict::Mismatch) << r.bug(1)->str();
+}
+
 // A mean of [DBL_MAX, -DBL_MAX, -0.476, 0.206, 0.896]: summed in order the two cancel (0.1252,
 // the reference); ONNX Runtime's order lets DBL_MAX absorb the small terms (0.1791). The sum of
 // magnitudes passes DBL_MAX, so any order's result is possible: precision. A mean of small values
