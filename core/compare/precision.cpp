@@ -157,22 +157,12 @@ std::optional<Tensor> mean_rounding(const Node& node, const OpDef& op,
   Tensor unit = first_result(node, op, in);
   if (unit.numel() != x.numel() || bias.numel() != x.numel()) return std::nullopt;
   // The pattern's mean and deviation are those of the first block (each block alike).
-  double p_mean = 0, p_var = 0;
-  for (int64_t k = 0; k < block; ++k) p_mean += pattern.get(k);
-  p_mean /= static_cast<double>(block);
-  for (int64_t k = 0; k < block; ++k)
-    p_var += (pattern.get(k) - p_mean) * (pattern.get(k) - p_mean);
-  double p_dev = std::sqrt(p_var / static_cast<double>(block) + epsilon);
+  auto [p_mean, p_var] = block_statistics(pattern, 0, block);
+  double p_dev = std::sqrt(p_var + epsilon);
   Tensor effect(DType::f64, x.shape());
   for (int64_t start = 0; start < x.numel(); start += block) {
-    double mean = 0, var = 0, magnitude = 0;
-    for (int64_t k = start; k < start + block; ++k) {
-      mean += x.get(k);
-      magnitude += std::abs(x.get(k));
-    }
-    mean /= static_cast<double>(block);
-    for (int64_t k = start; k < start + block; ++k) var += (x.get(k) - mean) * (x.get(k) - mean);
-    double dev = std::sqrt(var / static_cast<double>(block) + epsilon);
+    double dev = std::sqrt(block_statistics(x, start, block).second + epsilon), magnitude = 0;
+    for (int64_t k = start; k < start + block; ++k) magnitude += std::abs(x.get(k));
     double off =
         eps * std::log2(std::max<int64_t>(2, block)) * magnitude / static_cast<double>(block);
     for (int64_t k = start; k < start + block; ++k) {

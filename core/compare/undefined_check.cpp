@@ -395,16 +395,6 @@ std::optional<UndefinedUse> folded_sum_overflow(const Node& node, const Node& su
   return use;
 }
 
-// The mean and (biased) variance of x's elements [start, start + n), in f64 and in two passes,
-// as the reference's standardizing ops compute them.
-std::pair<double, double> block_statistics(const Tensor& x, int64_t start, int64_t n) {
-  double mean = 0, var = 0;
-  for (int64_t k = start; k < start + n; ++k) mean += x.get(k);
-  mean /= static_cast<double>(n);
-  for (int64_t k = start; k < start + n; ++k) var += (x.get(k) - mean) * (x.get(k) - mean);
-  return {mean, var / static_cast<double>(n)};
-}
-
 // The first element of an instance_norm whose |x| or its plane's |mean| times the plane's
 // factor |scale| / sqrt(var + epsilon) passes the dtype's largest value: ONNX Runtime computes
 // x * s + (b - mean * s), and s itself overflows (scale = FLT_MAX over a variance below 1) or is
@@ -572,6 +562,14 @@ std::set<std::string> exact_values(const Graph& g) {
       exact.insert(n.outputs.begin(), n.outputs.end());
   }
   return exact;
+}
+
+std::pair<double, double> block_statistics(const Tensor& x, int64_t start, int64_t n) {
+  double mean = 0, var = 0;
+  for (int64_t k = start; k < start + n; ++k) mean += x.get(k);
+  mean /= static_cast<double>(n);
+  for (int64_t k = start; k < start + n; ++k) var += (x.get(k) - mean) * (x.get(k) - mean);
+  return {mean, var / static_cast<double>(n)};
 }
 
 int64_t normalized_block(const Node& node, const Shape& x) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/exec/interpreter.h"
 #include "core/graph/graph.h"
@@ -54,6 +55,10 @@ std::optional<Tensor> magnitude_sums(const Node& node, const OpDef& op,
 // The values every compiler holds bit for bit: the graph's inputs and constants, and what shape
 // ops (tag "shape": reshapes, slices, gathers, concatenations) make of those alone.
 std::set<std::string> exact_values(const Graph& g);
+
+// The mean and (biased) variance of x's elements [start, start + n), in f64 and in two passes,
+// as the reference's standardizing ops compute them.
+std::pair<double, double> block_statistics(const Tensor& x, int64_t start, int64_t n);
 
 // The elements of x one statistic of a standardizing op covers (tag "standardizes"): a
 // layer_norm's axes from `axis` on, a group_norm's group of channels with their planes, an
