@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 
 #include "core/exec/inputs.h"
 #include "core/io/rtg.h"
@@ -495,7 +496,8 @@ output y
 // only to the rounding of mean * s, large where var is 0 (s = scale / sqrt(epsilon)): 0.0586 for
 // b = 0.0601 (seed 6610 oatest #2). Such a plane is undefined; a plane with a spread, or b = 0, is
 // not.
-TEST(CompareUndefined, AnInstanceNormOfAConstantPlaneCancels) {
+// The undefined use of an instance_norm of one f32 plane [x0, x1] with one scale and bias.
+std::optional<UndefinedUse> plane_use(double x0, double x1, double scale, double bias) {
   Graph g = parse_rtg(R"(graph g
 input x : f32[1,1,2]
 input scale : f32[1]
@@ -503,12 +505,14 @@ input b : f32[1]
 y = instance_norm(x, scale, b)
 output y
 )");
-  auto use_with = [&](double x1, double bias) {
-    TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {1, 1, 2}, {1.0, x1})},
-                    {"scale", Tensor::from_doubles(DType::f32, {1}, {154.4})},
-                    {"b", Tensor::from_doubles(DType::f32, {1}, {bias})}};
-    return find_undefined(g, evaluate(g, in, {.keep_intermediates = true}));
-  };
+  TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {1, 1, 2}, {x0, x1})},
+                  {"scale", Tensor::from_doubles(DType::f32, {1}, {scale})},
+                  {"b", Tensor::from_doubles(DType::f32, {1}, {bias})}};
+  return find_undefined(g, evaluate(g, in, {.keep_intermediates = true}));
+}
+
+TEST(CompareUndefined, AnInstanceNormOfAConstantPlaneCancels) {
+  auto use_with = [&](double x1, double bias) { return plane_use(1.0, x1, 154.4, bias); };
   auto use = use_with(1.0, 0.0601);
   ASSERT_TRUE(use.has_value());
   EXPECT_NE(use->str().find("cancels in x * s + (b - mean * s)"), std::string::npos) << use->str();
@@ -522,19 +526,7 @@ output y
 // (var 4e-9) that keeps nothing, and the result is off by far more than the tolerance (seed 7216
 // default #18: errors of 1,800 ulps of x * s). [1, 2] keeps it.
 TEST(CompareUndefined, AnInstanceNormVarianceThatCancelsIsUndefined) {
-  Graph g = parse_rtg(R"(graph g
-input x : f32[1,1,2]
-input scale : f32[1]
-input b : f32[1]
-y = instance_norm(x, scale, b)
-output y
-)");
-  auto use_with = [&](double x0, double x1) {
-    TensorMap in = {{"x", Tensor::from_doubles(DType::f32, {1, 1, 2}, {x0, x1})},
-                    {"scale", Tensor::from_doubles(DType::f32, {1}, {1})},
-                    {"b", Tensor::from_doubles(DType::f32, {1}, {0})}};
-    return find_undefined(g, evaluate(g, in, {.keep_intermediates = true}));
-  };
+  auto use_with = [&](double x0, double x1) { return plane_use(x0, x1, 1, 0); };
   auto use = use_with(1, 2);
   EXPECT_FALSE(use.has_value()) << use->str();
   use = use_with(1000, 1000.0001);
