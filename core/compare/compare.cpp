@@ -37,14 +37,15 @@ void check_same_inputs(const Graph& original, const CompareGraph& g) {
 struct Expected {
   RunResult result;
   std::optional<UndefinedUse> undefined;
+  TensorMap values;  // every value of the graph, for the precision bands
 };
 
 Expected run_reference(const Graph& g, const TensorMap& inputs) {
   Expected e;
   try {
-    TensorMap values = evaluate(g, inputs, {.keep_intermediates = true});
-    e.undefined = find_undefined(g, values);
-    for (const auto& o : g.outputs) e.result.outputs.emplace(o, values.at(o));
+    e.values = evaluate(g, inputs, {.keep_intermediates = true});
+    e.undefined = find_undefined(g, e.values);
+    for (const auto& o : g.outputs) e.result.outputs.emplace(o, e.values.at(o));
   } catch (const Error& err) {
     e.result.status = RunStatus::Error;
     e.result.message = err.what();
@@ -321,13 +322,13 @@ CompareReport run_compare(const std::vector<CompareGraph>& graphs,
     mark_repeated_refusals(report.backends, results);
     Reruns reruns{backends, graphs, onnx, inputs, results, options.mutations};
     std::vector<const Graph*> graph_defs;
-    std::vector<const TensorMap*> reference_outputs;
+    std::vector<const TensorMap*> reference_values;
     for (size_t g = 0; g < graphs.size(); ++g) {
       graph_defs.push_back(graphs[g].graph);
-      reference_outputs.push_back(
-          expected[g].result.status == RunStatus::Ok ? &expected[g].result.outputs : nullptr);
+      reference_values.push_back(expected[g].result.status == RunStatus::Ok ? &expected[g].values
+                                                                            : nullptr);
     }
-    PrecisionBands bands{graph_defs, reference_outputs, inputs, options.tolerances};
+    PrecisionBands bands{graph_defs, reference_values, inputs, options.tolerances};
     for (const Check& check : checks) {
       const RunResult& a = results[check.backend_a][check.graph_a];
       const RunResult& b = check.backend_b == kReferenceSide

@@ -183,12 +183,11 @@ std::optional<Tensor> mean_rounding(const Node& node, const OpDef& op,
 // n * scale + b in the dtype may round it (n * -FLT_MAX + -FLT_MAX keeps only 1 + n: #24); by
 // what its block's mean rounded in the dtype moves it (mean_rounding: an element 1e-6 from its
 // group's mean, whose f32 mean is a few ulps off, is 1.3% off in ONNX Runtime and onnx.reference:
-// seed 7418 default #43); and
-// the standardized value moved by eps(dtype) * log2(block) of itself, the rounding a blocked or
-// pairwise sum of the block's statistics in the dtype leaves on its deviation (ONNX Runtime's
-// variance of 65,536 f32 values is 8 eps off, its standardized value 7 ulps from pi/2, and tan
-// after it 56 elements off: seed 6913 default #21). Not sqrt(block): a wider band crosses tan's
-// poles, whose two sides no pair of band ends holds.
+// seed 7418 default #43); and the standardized value moved by eps(dtype) * log2(block) of
+// itself, the rounding a blocked or pairwise sum of the block's statistics in the dtype leaves on
+// its deviation (ONNX Runtime's variance of 65,536 f32 values is 8 eps off, its standardized
+// value 7 ulps from pi/2, and tan after it 56 elements off: seed 6913 default #21). Not
+// sqrt(block): a wider band crosses tan's poles, whose two sides no pair of band ends holds.
 AdjustResults standardization_rounding(double direction) {
   return [direction](const Node& node, const std::vector<const Tensor*>& inputs,
                      std::vector<Tensor>& results) {
@@ -358,21 +357,6 @@ bool pole_within(double x, double window) {
   return std::abs(std::remainder(x - M_PI / 2, M_PI)) <= window;
 }
 
-// For an op tagged "periodic", per result element its period and the largest magnitude of its
-// results: sin and cos 2 pi and 1; a float mod its divisor's magnitude, for both.
-std::optional<Tensor> periods(const Node& node, const std::vector<const Tensor*>& inputs,
-                              const Shape& shape) {
-  if (node.op == "mod") {
-    if (inputs.size() != 2 || !inputs[1] || !is_float(inputs[1]->dtype())) return std::nullopt;
-    Tensor d = broadcast_f64(*inputs[1], shape);
-    for (int64_t k = 0; k < d.numel(); ++k) d.set(k, std::abs(d.get(k)));
-    return d;
-  }
-  Tensor p(DType::f64, shape);
-  for (int64_t k = 0; k < p.numel(); ++k) p.set(k, 2 * M_PI);
-  return p;
-}
-
 // `moves` followed, where they move the input of a periodic op or of one with poles far enough
 // from the unmoved evaluation's (`unmoved`, every value of the graph), by the end of its range in
 // the direction's sign: the two directions then hold the whole range, as every result is
@@ -396,17 +380,23 @@ AdjustResults open_across_periods(AdjustResults moves, double direction, const T
     if ((!poles && !periodic) || before == unmoved.end() || !is_float(x.dtype()) ||
         before->second.numel() != x.numel() || out.numel() != x.numel())
       return;
-    std::optional<Tensor> period = periodic ? periods(node, inputs, out.shape()) : std::nullopt;
-    if (periodic && !period) return;
+    // A float mod's period, and the bound of its results, is its divisor's magnitude; sin's and
+    // cos's are 2 pi and 1.
+    std::optional<Tensor> divisor;
+    if (node.op == "mod") {
+      if (inputs.size() != 2 || !inputs[1] || !is_float(inputs[1]->dtype())) return;
+      divisor = broadcast_f64(*inputs[1], out.shape());
+    }
     for (int64_t k = 0; k < x.numel(); ++k) {
       double at = before->second.get(k), moved = x.get(k);
       if (!std::isfinite(at) || std::isnan(moved)) continue;
       // An infinite input went past every period: the range of the op before it opened.
       double went = std::abs(moved - at);
+      double period = divisor ? std::abs(divisor->get(k)) : 2 * M_PI;
       if (poles && pole_within(at, std::max(went, 2 * kApproximationUlps * ulp_of(at, x.dtype()))))
         out.set(k, direction * HUGE_VAL);
-      else if (periodic && went >= period->get(k) / 2)
-        out.set(k, direction * (node.op == "mod" ? period->get(k) : 1.0));
+      else if (periodic && went >= period / 2)
+        out.set(k, direction * (divisor ? period : 1.0));
     }
   };
 }
@@ -757,23 +747,20 @@ const PrecisionBands::Evaluations& PrecisionBands::evaluations(size_t g) {
       // The wide graph fails where the narrow one did not: no band from it.
     }
   }
-  // The graph itself with every sum moved toward 0, up, then down, by the rounding of another
-  // order; with
-  // every step that a tolerated difference reaches taken up, then down; with every computed
-  // value cast to a wider float moved by its own dtype's tolerance; and with every approximated
-  // function's results moved by the ulps a library may be off.
+  // The graph itself with every sum moved toward 0, then up and down, by the rounding of another
+  // order; and up and down: every standardization by its rounding in the dtype, every step that a
+  // tolerated difference reaches, every computed value cast to a wider float by its own dtype's
+  // tolerance, every approximated function's results by the ulps a library may be off, and every
+  // resize by its coordinates' rounding in f32; each opened across poles and periods.
   std::set<std::string> exact = exact_values(*graphs_[g]);
   try {
     e.moved.push_back(evaluate(*graphs_[g], inputs_, {.adjust = summation_rounding(0, nullptr)}));
   } catch (const Error&) {
     // As below: no band from it.
   }
-  TensorMap unmoved;
-  try {
-    unmoved = evaluate(*graphs_[g], inputs_, {.keep_intermediates = true});
-  } catch (const Error&) {
-    // The graph fails the reference: no poles to open.
-  }
+  // The reference's own values: how far the moves take each value (reference_[g] is set: explains
+  // asks for no evaluations without it).
+  const TensorMap& unmoved = *reference_[g];
   for (double direction : {1.0, -1.0}) {
     for (AdjustResults adjust :
          {summation_rounding(direction, &unmoved), standardization_rounding(direction),

@@ -70,12 +70,14 @@ void mark_lost_roundings(RunComparison& c, const Graph& g, const RunResult& actu
 
 // The wider evaluations of each compared graph, made when a check first needs them: one per
 // wider type (f16 as f32, throughout or rounded where data only moves; everything as f64), and the
-// graph with its sums, steps, casts up and approximated functions moved either way. A backend's run
+// graph with its sums, standardizations, steps, casts up, approximated functions and resize
+// coordinates moved either way, opened across poles and periods. A backend's run
 // is explained by one wider type, all its outputs alike: a compiler computes a graph in one type,
 // not each output in another.
 class PrecisionBands {
  public:
-  // graphs[g] and the reference's outputs of it; both must outlive this object.
+  // graphs[g] and every value of the reference's evaluation of it (nullptr where it failed);
+  // both must outlive this object.
   PrecisionBands(const std::vector<const Graph*>& graphs,
                  const std::vector<const TensorMap*>& reference, const TensorMap& inputs,
                  const ToleranceTable& tolerances);
