@@ -451,8 +451,10 @@ size_t merge_by_root(FindingsDb& db) {
   auto case_of = [](const FindingRecord& f) {
     return fmt::format("{} {} {}", f.campaign, f.case_index, f.signature.family);
   };
-  // By root, the oldest finding; by case, the oldest with a root, else the oldest new one.
-  std::map<std::string, int64_t> oldest, rooted_in_case, new_in_case;
+  // By root, the oldest finding; by case, the root of its oldest rooted finding, and its oldest
+  // new one.
+  std::map<std::string, int64_t> oldest, new_in_case;
+  std::map<std::string, std::pair<int64_t, std::string>> rooted_in_case;
   auto keep_oldest = [](std::map<std::string, int64_t>& m, const std::string& k, int64_t id) {
     auto [it, fresh] = m.emplace(k, id);
     if (!fresh) it->second = std::min(it->second, id);
@@ -462,14 +464,12 @@ size_t merge_by_root(FindingsDb& db) {
     const FindingRecord& f = *by_key[key];
     if (!r.root.empty()) {
       keep_oldest(oldest, r.root, f.id);
-      keep_oldest(rooted_in_case, case_of(f), f.id);
+      auto [it, fresh] = rooted_in_case.emplace(case_of(f), std::pair{f.id, r.root});
+      if (!fresh && f.id < it->second.first) it->second = {f.id, r.root};
     } else if (f.known.empty()) {
       keep_oldest(new_in_case, case_of(f), f.id);
     }
   }
-  std::map<int64_t, std::string> root_of;  // a rooted finding's root, by id
-  for (const auto& [key, r] : reviews)
-    if (by_key.count(key) && !r.root.empty()) root_of[by_key[key]->id] = r.root;
   size_t merged = 0;
   for (auto& [key, r] : reviews) {
     if (r.disputed || !by_key.count(key)) continue;
@@ -479,7 +479,7 @@ size_t merge_by_root(FindingsDb& db) {
     if (!r.root.empty()) {
       into = oldest[r.root];
     } else if (auto rooted = rooted_in_case.find(case_of(f)); rooted != rooted_in_case.end()) {
-      into = oldest[root_of[rooted->second]];
+      into = oldest[rooted->second.second];
     } else {
       into = new_in_case[case_of(f)];
     }

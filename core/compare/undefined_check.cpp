@@ -122,8 +122,8 @@ bool computed_fmod_conditioned(double x, double y, DType dtype) {
 // pow's base and exponent where the power is undefined (pow_defined, or an integer power too
 // large for its dtype or with a negative exponent); fmod's dividend and divisor where the
 // remainder is the dividend's rounding noise (fmod_conditioned, and for a `computed` dividend
-// computed_fmod_conditioned); an integer division whose
-// quotient the dtype cannot hold (the lowest value by -1), which leaves any outcome open. An
+// computed_fmod_conditioned); an integer division whose quotient the dtype cannot hold (the
+// lowest value by -1), which leaves any outcome open. An
 // `open` dividend (computed from an undefined use) may be the lowest value in the compiler
 // whatever the reference made of it: ONNX Runtime converts an i64 product past the range to
 // INT64_MIN where the reference wraps it, so any division of it by -1 is open.
@@ -440,8 +440,7 @@ std::optional<UndefinedUse> instance_norm_scale_overflow(const Node& node,
 // result is off by more than 1e-4 of itself. A plane [a, a + 2 ulps] of values near 1e3 has a
 // variance of 1e-8, which the form gets 1,800 ulps of x * s wrong (seed 7216 default #18).
 std::optional<UndefinedUse> instance_norm_variance_cancellation(const Node& node, const Tensor& x) {
-  const Shape& s = x.shape();
-  int64_t plane = x.numel() / std::max<int64_t>(1, s[0] * s[1]);
+  int64_t plane = normalized_block(node, x.shape());
   double eps = onnx_float_attr(node.attrs, "epsilon");
   double unit = std::ldexp(1.0, x.dtype() == DType::f64 ? -53 : -24);
   for (int64_t start = 0; plane > 1 && start < x.numel(); start += plane) {
