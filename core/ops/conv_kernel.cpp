@@ -341,6 +341,14 @@ std::vector<double> ConvKernel::run(const std::vector<double>& x, const PackedFi
                                     const std::vector<double>& bias) const {
   std::vector<double> y(static_cast<size_t>(n_ * m_ * outs_));
   if (y.empty()) return y;
+  // No input channels: every sum is empty, so each output is its filter's bias (and the
+  // empty input has no storage for the loops below to offset into).
+  if (cg_ == 0) {
+    for (int64_t n = 0; n < n_; ++n)
+      for (int64_t m = 0; m < m_; ++m)
+        std::fill_n(y.begin() + (n * m_ + m) * outs_, outs_, bias[static_cast<size_t>(m)]);
+    return y;
+  }
   Loops L{ax_, in_[1], in_[2], k_[1], k_[2], img_, taps_, cg_, step2_, tap_offset_.data()};
   Run r{L,
         x.data(),

@@ -165,6 +165,32 @@ TEST(OpsBlockedKernels, LargeF32FiltersKeptAsFloatGiveTheSameResults) {
   }
 }
 
+// An input with no channels: every sum is empty, so each output is its filter's bias (or 0),
+// for one filter (the position blocks) and for blocks of filters (row 64's sample: 8 filters).
+// The empty input has no storage; the sanitized suite checks nothing offsets into it.
+TEST(OpsBlockedKernels, ZeroInputChannelsGiveTheBias) {
+  Rng rng(5);
+  for (int64_t filters : {1, 8, 19})
+    for (bool with_bias : {false, true}) {
+      Tensor x = values({DType::f32, {2, 0, 4, 4}}, rng, 0);
+      Tensor w = values({DType::f32, {filters, 0, 3, 3}}, rng, 0);
+      Tensor b = values({DType::f32, {filters}}, rng, 0);
+      Attrs attrs{{"group", int64_t{1}},
+                  {"strides", std::vector<int64_t>{1, 1}},
+                  {"dilations", std::vector<int64_t>{1, 1}},
+                  {"pads", std::vector<int64_t>{0, 0, 0, 0}}};
+      std::vector<const Tensor*> in{&x, &w};
+      if (with_bias) in.push_back(&b);
+      auto [plain, prepared] = run_conv(in, attrs);
+      ASSERT_EQ(plain.type().shape, (Shape{2, filters, 2, 2}));
+      for (int64_t i = 0; i < plain.numel(); ++i) {
+        double expected = with_bias ? b.get(i / 4 % filters) : 0.0;
+        ASSERT_EQ(plain.get(i), expected) << filters << " filters, element " << i;
+        ASSERT_EQ(prepared.get(i), expected) << filters << " filters, element " << i;
+      }
+    }
+}
+
 // op(a) x op(b) as plain loops: each output 0 plus a[i,k] * b[k,j] for k in order.
 std::vector<double> reference_dots(const Tensor& a, const Tensor& b, int64_t m, int64_t k,
                                    int64_t n, bool ta, bool tb) {
