@@ -41,11 +41,11 @@ OptionSpec findings_db_option() {
 namespace {
 
 // How strongly a finding's second opinion accuses the compiler, for sorting: fewest backends
-// differing first, then most agreeing with the reference; unreviewed ones after, and findings
-// the references dispute last.
+// differing first, then most agreeing with the reference; unreviewed ones after, and those no
+// backend differs on any more last (the disputed ones have their own list).
 std::tuple<int, size_t, size_t> accusation_rank(const std::optional<Agreement>& a) {
   if (!a) return {1, 0, 0};
-  if (a->disputed || a->differ.empty()) return {2, 0, 0};
+  if (a->differ.empty()) return {2, 0, 0};
   return {0, a->differ.size(), static_cast<size_t>(-1) - a->agree.size()};
 }
 
@@ -129,7 +129,6 @@ void list_findings(const FindingsDb& db, Output& out) {
   std::map<std::string, FindingReview> reviews = db.reviews();
   std::map<int64_t, std::vector<int64_t>> merged;  // root id -> findings merged into it
   std::map<int64_t, std::optional<Agreement>> agreements;
-  size_t disputed = 0;
   int64_t total = 0;
   for (const auto& f : all) {
     total += f.count;
@@ -137,14 +136,17 @@ void list_findings(const FindingsDb& db, Output& out) {
     if (r == reviews.end()) continue;
     if (r->second.merged_into) merged[r->second.merged_into].push_back(f.id);
     agreements[f.id] = Agreement::from_json(r->second.agreement);
-    disputed += r->second.disputed;
   }
-  std::vector<const FindingRecord*> shown;
+  // Findings the two references dispute are listed apart, after the rest: one of Retort's own
+  // references is wrong there, so they are no root candidates until a person has looked.
+  std::vector<const FindingRecord*> shown, disputed_shown;
   size_t roots = 0;
   for (const auto& f : all) {
-    shown.push_back(&f);
     auto r = reviews.find(f.signature.key());
-    roots += (r == reviews.end() || !r->second.merged_into) && !same_pass.count(f.id);
+    bool is_disputed = r != reviews.end() && r->second.disputed;
+    (is_disputed ? disputed_shown : shown).push_back(&f);
+    roots +=
+        !is_disputed && (r == reviews.end() || !r->second.merged_into) && !same_pass.count(f.id);
   }
   std::stable_sort(shown.begin(), shown.end(), [&](const FindingRecord* a, const FindingRecord* b) {
     return accusation_rank(agreements[a->id]) < accusation_rank(agreements[b->id]);
@@ -158,7 +160,7 @@ void list_findings(const FindingsDb& db, Output& out) {
         "{} in {}, {} after merging, {} reference disputed; those one backend alone gets wrong "
         "first (xN: seen N times):",
         findings_count_text(all.size(), static_cast<uint64_t>(total)), terminal_name(db.path()),
-        roots, disputed);
+        roots, disputed_shown.size());
   }
   if (!known.empty()) {
     int64_t seen = 0;
@@ -167,7 +169,7 @@ void list_findings(const FindingsDb& db, Output& out) {
               findings_count_text(known.size(), static_cast<uint64_t>(seen)));
   }
   // A database is a file someone may send: what it holds prints through terminal_name.
-  for (const FindingRecord* f : shown) {
+  auto print_finding = [&](const FindingRecord* f) {
     out.print("  #{:<4} x{:<5} {}  ({} on {}, case {})", f->id, f->count,
               terminal_name(f->signature.str()), terminal_name(f->backend_a),
               terminal_name(f->graph_a), f->case_index);
@@ -184,6 +186,14 @@ void list_findings(const FindingsDb& db, Output& out) {
       out.print("        pass {}", terminal_name(blame_text(b->second)));
     if (auto first = same_pass.find(f->id); first != same_pass.end())
       out.print("        the same pass as #{}: one root candidate", first->second);
+  };
+  for (const FindingRecord* f : shown) print_finding(f);
+  if (!disputed_shown.empty()) {
+    out.print(
+        "reference disputed ({}; Retort's two references disagree, so the backend may be right: "
+        "check the reference first):",
+        disputed_shown.size());
+    for (const FindingRecord* f : disputed_shown) print_finding(f);
   }
   if (!known.empty()) list_known(db, known, out);
 }
