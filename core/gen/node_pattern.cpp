@@ -64,14 +64,19 @@ bool NodePattern::matches(const std::string& node_op, const Attrs& node_attrs,
       (!first || std::find(dtypes.begin(), dtypes.end(), first->dtype) == dtypes.end()))
     return false;
   if (rank && (!first || static_cast<int>(first->shape.size()) != *rank)) return false;
-  if (empty &&
-      (!first || std::find(first->shape.begin(), first->shape.end(), 0) == first->shape.end()))
-    return false;
+  if (empty && (!first || !has_empty_dim(first->shape))) return false;
   for (const auto& [name, condition] : attrs) {
     auto it = node_attrs.find(name);
     if (it == node_attrs.end() || !holds(condition, it->second)) return false;
   }
   return true;
+}
+
+bool NodePattern::has_empty_dim(const Shape& shape) const {
+  if (empty_axes.empty()) return std::find(shape.begin(), shape.end(), 0) != shape.end();
+  return std::any_of(empty_axes.begin(), empty_axes.end(), [&](int axis) {
+    return static_cast<size_t>(axis) < shape.size() && shape[static_cast<size_t>(axis)] == 0;
+  });
 }
 
 bool NodePattern::has_op(const std::string& node_op) const {
@@ -124,7 +129,7 @@ nlohmann::json NodePattern::to_json() const {
   if (rank) j["rank"] = *rank;
   if (!after.empty()) j["after"] = names_json(after);
   if (twin) j["twin"] = true;
-  if (empty) j["empty"] = true;
+  if (empty) j["empty"] = empty_axes.empty() ? nlohmann::json(true) : nlohmann::json(empty_axes);
   return j;
 }
 
@@ -152,7 +157,18 @@ NodePattern NodePattern::from_json(const nlohmann::json& j, const std::string& w
     if (j.contains("rank")) p.rank = j.at("rank").get<int>();
     p.after = op_names(j, "after", where);
     p.twin = j.value("twin", false);
-    p.empty = j.value("empty", false);
+    if (j.contains("empty")) {
+      const nlohmann::json& e = j.at("empty");
+      if (e.is_array()) {
+        p.empty = true;
+        p.empty_axes = e.get<std::vector<int>>();
+        if (p.empty_axes.empty() ||
+            std::any_of(p.empty_axes.begin(), p.empty_axes.end(), [](int a) { return a < 0; }))
+          fail("{}: trigger's empty axes are a list of axes from 0, got {}", where, e.dump());
+      } else {
+        p.empty = e.get<bool>();
+      }
+    }
     // A pattern of any op with no condition would match every node: a campaign would draw
     // nothing more often than anything else, and every finding would look known.
     if (p.ops.empty() && p.attrs.empty() && p.dtypes.empty() && !p.rank && p.after.empty() &&
@@ -187,7 +203,10 @@ std::string NodePattern::str() const {
   if (!after.empty()) parts.push_back(fmt::format("after {}", fmt::join(after, "|")));
   std::string name = ops.empty() ? "any op" : fmt::format("{}", fmt::join(ops, "|"));
   if (twin) parts.push_back(fmt::format("beside another {} of the same input", name));
-  if (empty) parts.push_back("of an empty tensor");
+  if (empty)
+    parts.push_back(empty_axes.empty() ? "of an empty tensor"
+                                       : fmt::format("of a tensor with a size-0 dim at axis {}",
+                                                     fmt::join(empty_axes, "|")));
   return parts.empty() ? name : fmt::format("{} {}", name, fmt::join(parts, ", "));
 }
 

@@ -32,6 +32,7 @@ struct NodePattern {
   std::vector<std::string> after;  // ops, one of which makes the first operand; empty: any
   bool twin = false;               // another node of the same op reads the same first operand
   bool empty = false;              // the first operand has no elements (a dim of size 0)
+  std::vector<int> empty_axes;     // with empty: that dim is one of these axes; none: any
 
   // What the pattern asks of a node, its first operand's type and maker, and whether another
   // node of its op reads that operand.
@@ -40,11 +41,14 @@ struct NodePattern {
   // The same for a node of a typed graph.
   bool matches(const Graph& g, const Node& n) const;
   bool has_op(const std::string& node_op) const;
+  // Whether `shape` has a size-0 dim where `empty_axes` allows one.
+  bool has_empty_dim(const Shape& shape) const;
 
   // {"op": "max_pool", "attrs": {"auto_pad": {"any_of": ["SAME_UPPER"]}, "dilations":
   // {"above": 1}}, "dtypes": ["f32"], "rank": 0, "after": "relu", "twin": true, "empty": true};
   // "op" and "after" are one name or a list of them (one bug in several kernels, or behind
-  // several producers that one pass folds). Every field may be left
+  // several producers that one pass folds); "empty" is true or the axes where the size-0 dim
+  // may be ([1]: a conv's channels, [2, 3, 4]: its spatial dims). Every field may be left
   // out, op (any op) only where another is given: {"dtypes": ["i64"]} is every op of an i64
   // first operand (OpenVINO's CPU plugin runs all of them in 32 bits).
   nlohmann::json to_json() const;

@@ -42,6 +42,27 @@ TEST(NodePattern, ListsOpsAndAsksForAnEmptyOperand) {
   EXPECT_EQ(pattern(R"({"op": "split"})").to_json().at("op"), "split");
 }
 
+// One op, two bugs by where its empty dim is (ONNX Runtime's Conv refuses an empty spatial dim,
+// row 38, and writes stale values for zero channels, row 63): the axes the size-0 dim may be at.
+TEST(NodePattern, AsksForTheEmptyDimAtGivenAxes) {
+  NodePattern channels = pattern(R"({"op": "conv", "empty": [1]})");
+  NodePattern spatial = pattern(R"({"op": "conv", "empty": [2, 3, 4]})");
+  Graph g = typed(
+      "graph g\ninput c : f32[1,0,4,4]\ninput s : f32[1,2,0,4]\ninput n : f32[0,2,4,4]\n"
+      "input w : f32[3,2,1,1]\ninput v : f32[3,0,1,1]\n"
+      "a = conv(c, v)\nb = conv(s, w, auto_pad=\"SAME_UPPER\")\nd = conv(n, w)\noutput a, b, d\n");
+  EXPECT_TRUE(channels.matches(g, node(g, "a")));
+  EXPECT_FALSE(channels.matches(g, node(g, "b")));
+  EXPECT_FALSE(spatial.matches(g, node(g, "a")));
+  EXPECT_TRUE(spatial.matches(g, node(g, "b")));
+  EXPECT_FALSE(channels.matches(g, node(g, "d")));  // an empty batch is neither
+  EXPECT_FALSE(spatial.matches(g, node(g, "d")));
+  EXPECT_EQ(spatial.str(), "conv of a tensor with a size-0 dim at axis 2|3|4");
+  EXPECT_EQ(NodePattern::from_json(spatial.to_json(), "again").to_json(), spatial.to_json());
+  EXPECT_THROW(pattern(R"({"op": "conv", "empty": []})"), Error);
+  EXPECT_THROW(pattern(R"({"op": "conv", "empty": [-1]})"), Error);
+}
+
 // One pass that folds several producers into a node (ONNX Runtime's GemmTransposeFusion folds a
 // Transpose or a Split before a Gemm) is one pattern: a list of the ops that make its operand.
 TEST(NodePattern, ListsTheOpsThatMakeTheFirstOperand) {
