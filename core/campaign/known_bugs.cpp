@@ -12,6 +12,7 @@
 #include "core/compare/compare.h"
 #include "core/compare/oracles.h"
 #include "core/io/rtg.h"
+#include "core/ops/registry.h"
 
 namespace retort {
 
@@ -168,7 +169,15 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
   // reader. And the nodes no value of the failing op reaches: feeding one of them hides nothing
   // the failing op computed, so a failure that goes then is theirs (ONNX Runtime's memory plan
   // reuses a MaxPool's buffer, of the wrong shape by row 1, for a ReduceMax beside it: seed 7317
-  // oatest #12). Nodes further downstream are left out: feeding them hides the failing value.
+  // oatest #12). Nodes further downstream are left out: feeding them hides the failing value,
+  // except past ops that only move or negate it (tag "shape", neg): ONNX Runtime keeps an f16
+  // op's f32 island through Transposes, a Concat and a Neg into the Cast to f64 that ends it
+  // (row 27, seed 7519 #20), and those ops compute nothing a feed could hide.
+  const OpRegistry& registry = OpRegistry::instance();
+  auto carries = [&](const Node& n) {
+    const OpDef* op = registry.find(n.op);
+    return n.op == "neg" || (op && op->has_tag("shape"));
+  };
   std::set<std::string> failing_values, reached;
   for (const Node& n : under_test->nodes)
     if (n.op == f.signature.op) failing_values.insert(n.outputs.begin(), n.outputs.end());
@@ -178,7 +187,9 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
       return std::any_of(n.inputs.begin(), n.inputs.end(),
                          [&](const std::string& in) { return values.count(in) > 0; });
     };
-    if (reads(failing_values) || (!f.signature.op.empty() && !reads(reached))) slice.push_back(&n);
+    bool reader = reads(failing_values);
+    if (reader || (!f.signature.op.empty() && !reads(reached))) slice.push_back(&n);
+    if (reader && carries(n)) failing_values.insert(n.outputs.begin(), n.outputs.end());
     if (reads(reached)) reached.insert(n.outputs.begin(), n.outputs.end());
   }
   // The optimization oracle compares two levels of one compiler: the bug may be the baseline's

@@ -10,9 +10,9 @@
 //   2. a node of its graph under test that matches K's trigger pattern is in the failing slice
 //      (the failing op and every node upstream of it; review.h failing_slice), reads the
 //      failing op's value (a reader the compiler merges into it: a difference that shows only
-//      where a Cast to f64 takes an f16 op's value is labelled at that op), or is a node that no
-//      value of the failing op reaches (one beside it, whose wrongly shaped buffer the memory
-//      plan reuses for the failing op's output);
+//      where a Cast to f64 takes an f16 op's value is labelled at that op; through ops that only
+//      move or negate the value too), or is a node that no value of the failing op reaches (one
+//      beside it, whose wrongly shaped buffer the memory plan reuses for the failing op's output);
 //   3. K's graph still shows K's verdict on the finding's backend (one run, once per campaign and
 //      backend): the bug is live on that release and level;
 //   4. the finding's failure shows again, and goes when the values of the matching nodes come

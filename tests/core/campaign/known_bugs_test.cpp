@@ -244,6 +244,27 @@ TEST_F(KnownBugCheckTest, ARow27FindingLabelledAtTheOpTheCastReadsIsKnown) {
   EXPECT_EQ(check({{"ort:O0", &wrong}}).explain(other, {}), "");
 }
 
+// ONNX Runtime keeps the f16 op's f32 island through ops that only move or negate its values
+// into the Cast to f64 (seed 7519 #20: Log, Transposes, a Concat and a Neg): the Cast is no
+// direct reader of the failing op, but nothing between them computes, so feeding it is row 27.
+TEST_F(KnownBugCheckTest, ARow27FindingThroughTransposeAndNegIsKnown) {
+  Backend& ort = set_.get("ort:O0");
+  const std::string text =
+      "graph g\ninput x : f16[2,3]\ny = softsign(x)\nt = transpose(y, perm=[1,0])\n"
+      "n = neg(t)\nd = cast(n, to=f64)\noutput d\n";
+  FindingRecord f = recorded(text, ort, "ort:O0");
+  EXPECT_EQ(f.signature.op, "softsign");
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 27");
+
+  // Past an op that computes (an Add), the Cast is no longer tried: that op could be the bug.
+  FindingRecord added = recorded(
+      "graph g\ninput x : f16[2,3]\ny = softsign(x)\na = add(y, y)\n"
+      "d = cast(a, to=f64)\noutput d\n",
+      ort, "ort:O0");
+  EXPECT_EQ(added.signature.op, "softsign");
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(added, {}), "");
+}
+
 // ONNX Runtime's memory plan reuses the buffer of a MaxPool whose shape row 1 gets wrong for the
 // ReduceMax beside it, which then fails ("Shape mismatch attempting to re-use buffer"; seed 7317
 // oatest #12): the MaxPool is in no slice of the ReduceMax, but no value of it reaches the
