@@ -70,6 +70,41 @@ bool listed(const std::vector<std::string>& list, const std::string& item) {
   return list.empty() || std::find(list.begin(), list.end(), item) != list.end();
 }
 
+// The nodes of g whose feeding may explain a failure at `op`: its failing slice (review.h
+// failing_slice); the nodes that read the failing op's value, since a compiler may merge such a
+// reader into it (ONNX Runtime merges a Cast of f16 to f64 into the Cast its f16 kernel-less op
+// ends with, row 27, and the difference is then labelled at the op whose value is fed to the
+// reader); and the nodes no value of the failing op reaches: feeding one of them hides nothing
+// the failing op computed, so a failure that goes then is theirs (ONNX Runtime's memory plan
+// reuses a MaxPool's buffer, of the wrong shape by row 1, for a ReduceMax beside it: seed 7317
+// oatest #12). Nodes further downstream are left out: feeding them hides the failing value,
+// except past ops that only move or negate it (tag "shape", neg): ONNX Runtime keeps an f16
+// op's f32 island through Transposes, a Concat and a Neg into the Cast to f64 that ends it
+// (row 27, seed 7519 #20), and those ops compute nothing a feed could hide.
+std::vector<const Node*> candidate_nodes(const Graph& g, const std::string& op) {
+  std::vector<const Node*> out = failing_slice(g, op);
+  const OpRegistry& registry = OpRegistry::instance();
+  auto carries = [&](const Node& n) {
+    const OpDef* def = registry.find(n.op);
+    return n.op == "neg" || (def && def->has_tag("shape"));
+  };
+  std::set<std::string> failing_values, reached;
+  for (const Node& n : g.nodes)
+    if (n.op == op) failing_values.insert(n.outputs.begin(), n.outputs.end());
+  reached = failing_values;
+  for (const Node& n : g.nodes) {
+    auto reads = [&](const std::set<std::string>& values) {
+      return std::any_of(n.inputs.begin(), n.inputs.end(),
+                         [&](const std::string& in) { return values.count(in) > 0; });
+    };
+    bool reader = reads(failing_values);
+    if (reader || (!op.empty() && !reads(reached))) out.push_back(&n);
+    if (reader && carries(n)) failing_values.insert(n.outputs.begin(), n.outputs.end());
+    if (reads(reached)) reached.insert(n.outputs.begin(), n.outputs.end());
+  }
+  return out;
+}
+
 }  // namespace
 
 bool KnownBug::applies_to(const std::string& backend) const {
@@ -160,38 +195,26 @@ bool KnownBugCheck::live(size_t bug, const std::string& backend) {
 std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan) {
   // A relaxed graph breaks constraints on purpose: the reference cannot run its cut.
   if (f.signature.oracle == "robustness" || bugs_.empty()) return "";
-  std::optional<Graph> under_test = finding_graph(f, f.graph_a);
-  if (!under_test) return "";
-  std::vector<const Node*> slice = failing_slice(*under_test, f.signature.op);
-  // Beside the slice, the nodes that read a value of the failing op: a compiler may merge such a
-  // reader into it (ONNX Runtime merges a Cast of f16 to f64 into the Cast its f16 kernel-less op
-  // ends with, row 27), and the difference is then labelled at the op whose value is fed to the
-  // reader. And the nodes no value of the failing op reaches: feeding one of them hides nothing
-  // the failing op computed, so a failure that goes then is theirs (ONNX Runtime's memory plan
-  // reuses a MaxPool's buffer, of the wrong shape by row 1, for a ReduceMax beside it: seed 7317
-  // oatest #12). Nodes further downstream are left out: feeding them hides the failing value,
-  // except past ops that only move or negate it (tag "shape", neg): ONNX Runtime keeps an f16
-  // op's f32 island through Transposes, a Concat and a Neg into the Cast to f64 that ends it
-  // (row 27, seed 7519 #20), and those ops compute nothing a feed could hide.
-  const OpRegistry& registry = OpRegistry::instance();
-  auto carries = [&](const Node& n) {
-    const OpDef* op = registry.find(n.op);
-    return n.op == "neg" || (op && op->has_tag("shape"));
-  };
-  std::set<std::string> failing_values, reached;
-  for (const Node& n : under_test->nodes)
-    if (n.op == f.signature.op) failing_values.insert(n.outputs.begin(), n.outputs.end());
-  reached = failing_values;
-  for (const Node& n : under_test->nodes) {
-    auto reads = [&](const std::set<std::string>& values) {
-      return std::any_of(n.inputs.begin(), n.inputs.end(),
-                         [&](const std::string& in) { return values.count(in) > 0; });
-    };
-    bool reader = reads(failing_values);
-    if (reader || (!f.signature.op.empty() && !reads(reached))) slice.push_back(&n);
-    if (reader && carries(n)) failing_values.insert(n.outputs.begin(), n.outputs.end());
-    if (reads(reached)) reached.insert(n.outputs.begin(), n.outputs.end());
+  // The graphs under test: an equivalence finding's wrong run may be of either graph (ONNX
+  // Runtime merged two Splits of one input in the variant compared against: seed 7620 #12).
+  std::vector<Graph> graphs = graphs_under_test(f);
+  if (graphs.empty()) return "";
+  // Per graph: every node, the candidates (candidate_nodes), the nodes of the failing op.
+  std::vector<std::vector<const Node*>> every(graphs.size()), candidates, at_op(graphs.size());
+  for (size_t k = 0; k < graphs.size(); ++k) {
+    candidates.push_back(candidate_nodes(graphs[k], f.signature.op));
+    for (const Node& n : graphs[k].nodes) {
+      every[k].push_back(&n);
+      if (n.op == f.signature.op) at_op[k].push_back(&n);
+    }
   }
+  // Whether a node of `nodes` (per graph) matches bug i's trigger.
+  auto any_match = [&](size_t i, const std::vector<std::vector<const Node*>>& nodes) {
+    for (size_t k = 0; k < graphs.size(); ++k)
+      for (const Node* n : nodes[k])
+        if (bugs_[i].trigger.matches(graphs[k], *n)) return true;
+    return false;
+  };
   // The optimization oracle compares two levels of one compiler: the bug may be the baseline's
   // ("error: in the run compared against"), so either side may show it.
   std::vector<std::string> sides{f.backend_a};
@@ -210,17 +233,13 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
                         [&](size_t i) { return bugs_[i].verdict == f.signature.verdict; });
   for (size_t i : order) {
     const KnownBug& bug = bugs_[i];
-    if (bug.family != f.signature.family) continue;
-    auto matches = [&](const Node& n) { return bug.trigger.matches(*under_test, n); };
-    if (std::none_of(under_test->nodes.begin(), under_test->nodes.end(), matches)) continue;
-    bool in_slice =
-        std::any_of(slice.begin(), slice.end(), [&](const Node* n) { return matches(*n); });
+    if (bug.family != f.signature.family || !any_match(i, every)) continue;
     try {
       if (std::none_of(sides.begin(), sides.end(), [&](const std::string& side) {
             return bug.applies_to(side) && live(i, side);
           }))
         continue;
-      if (!in_slice) {
+      if (!any_match(i, candidates)) {
         together.push_back(i);
         continue;
       }
@@ -249,11 +268,9 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
   // Explained by known bugs together: named by the one at the failing op, else the first in the
   // failing slice.
   for (size_t i : together)
-    for (const Node& n : under_test->nodes)
-      if (n.op == f.signature.op && bugs_[i].trigger.matches(*under_test, n)) return bugs_[i].label;
+    if (any_match(i, at_op)) return bugs_[i].label;
   for (size_t i : together)
-    for (const Node* n : slice)
-      if (bugs_[i].trigger.matches(*under_test, *n)) return bugs_[i].label;
+    if (any_match(i, candidates)) return bugs_[i].label;
   return "";
 }
 

@@ -7,7 +7,8 @@
 //
 // "Explained by a known bug K" (KnownBugCheck::explain) means all of:
 //   1. the finding's backend is of K's family, at a release and level K names (none named: any);
-//   2. a node of its graph under test that matches K's trigger pattern is in the failing slice
+//   2. a node of its graphs under test (review.h graphs_under_test: for an equivalence finding
+//      also the graph it was compared to) that matches K's trigger pattern is in the failing slice
 //      (the failing op and every node upstream of it; review.h failing_slice), reads the
 //      failing op's value (a reader the compiler merges into it: a difference that shows only
 //      where a Cast to f64 takes an f16 op's value is labelled at that op; through ops that only

@@ -350,15 +350,21 @@ std::string first_output(const Node& n) {
 
 }  // namespace
 
-bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPlan& plan,
-                   const BackendLookup& lookup) {
+std::vector<Graph> graphs_under_test(const FindingRecord& f) {
   std::vector<Graph> graphs;
   for (const std::string* name : {&f.graph_a, &f.graph_b}) {
     if (name == &f.graph_b && oracle_named(f.signature.oracle) != Oracle::Equivalence) break;
     std::optional<Graph> g = finding_graph(f, *name);
-    if (!g) return false;
+    if (!g) return {};
     graphs.push_back(std::move(*g));
   }
+  return graphs;
+}
+
+bool goes_when_fed(const FindingRecord& f, const NodeFilter& cut, const InputPlan& plan,
+                   const BackendLookup& lookup) {
+  std::vector<Graph> graphs = graphs_under_test(f);
+  if (graphs.empty()) return false;
   InputPlan inputs = plan;
   inputs.fixed = generate_inputs(*finding_graph(f, "original"), f.inputs_seed, nullptr, plan);
   return outcome_when_fed(f, graphs, cut, inputs, lookup) == CheckOutcome::Passes;

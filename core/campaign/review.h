@@ -64,6 +64,11 @@ std::string reduced_root(const FindingRecord& f, const ReduceCase& reduced, cons
 // One of a finding's graphs: the original, or a variant by name; nullopt when it has none.
 std::optional<Graph> finding_graph(const FindingRecord& f, const std::string& name);
 
+// The graphs a finding's failing check ran: the graph under test, and for an equivalence
+// finding the graph it was compared to (either may be the one its compiler got wrong); empty
+// when the finding lacks one.
+std::vector<Graph> graphs_under_test(const FindingRecord& f);
+
 // The nodes of g a failure at `op` reads: the nodes of `op` and every node upstream of them; all
 // of g's nodes when none has `op` (an error that names no op of the graph).
 std::vector<const Node*> failing_slice(const Graph& g, const std::string& op);
