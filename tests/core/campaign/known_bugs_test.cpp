@@ -155,7 +155,7 @@ class KnownBugCheckTest : public ::testing::Test {
     for (const auto& [name, variant] : variants) others.push_back(parse_rtg(variant, name));
     std::vector<CompareGraph> graphs{{"original", &g}};
     size_t k = 0;
-    for (const auto& entry : variants) graphs.emplace_back(entry.first, &others[k++]);
+    for (const auto& entry : variants) graphs.push_back({entry.first, &others[k++]});
     std::vector<Backend*> backends;
     std::string names = "ref";
     for (const auto& [name, backend] : named) {
