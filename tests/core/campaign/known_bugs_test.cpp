@@ -274,6 +274,17 @@ TEST_F(KnownBugCheckTest, ARow27FindingThroughTransposeAndNegIsKnown) {
   EXPECT_EQ(check({{"ort:O0", &ort}}).explain(added, {}), "");
 }
 
+// Two rows of one mechanism may both explain a finding: ONNX Runtime runs an f16 Tanh in f32
+// (row 12's trigger) and the Cast to f32 after it takes the unrounded value (row 27). The row
+// whose trigger is the failing op is named (seed 7822 #17).
+TEST_F(KnownBugCheckTest, TheRowAtTheFailingOpIsNamedFirst) {
+  Backend& ort = set_.get("ort:O0");
+  FindingRecord f = recorded(
+      "graph g\ninput x : f16[5]\nt = tanh(x)\nd = cast(t, to=f32)\noutput d\n", ort, "ort:O0");
+  EXPECT_EQ(f.signature.op, "cast");
+  EXPECT_EQ(check({{"ort:O0", &ort}}).explain(f, {}), "row 27");
+}
+
 // An equivalence finding's wrong run may be of the graph it was compared to: ONNX Runtime merged
 // the two Splits of one input (row 2) in the variant, not in the graph under test (seed 7620
 // #12). The trigger is looked for, and fed, in both graphs.
