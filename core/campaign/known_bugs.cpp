@@ -230,7 +230,8 @@ std::string KnownBugCheck::explain(const FindingRecord& f, const InputPlan& plan
   // whose trigger is the failing op itself: two rows of one mechanism may both explain it (ONNX
   // Runtime's f32 island ends in a Cast to f32, row 27, after a Tanh, row 12: seed 7822 #17).
   std::vector<size_t> order(bugs_.size());
-  std::vector<std::pair<bool, bool>> rank;  // per bug: sorts after on each
+  // Per bug: (shows another verdict, its trigger is not the failing op); false sorts first.
+  std::vector<std::pair<bool, bool>> rank;
   for (size_t i = 0; i < bugs_.size(); ++i)
     rank.emplace_back(bugs_[i].verdict != f.signature.verdict, !any_match(i, at_op));
   std::iota(order.begin(), order.end(), 0);
