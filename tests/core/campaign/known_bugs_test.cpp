@@ -303,6 +303,21 @@ TEST_F(KnownBugCheckTest, ARow2SplitMergeInTheComparedVariantIsKnown) {
   EXPECT_EQ(check({{"ort:O3", &ort}}).explain(f, {}), "row 2");
 }
 
+// Row 2's merged Splits give a Sin of huge values the wrong shape (seed 7923 #5). Fed the
+// Splits' values, the shape is right; the Sin's values are still undefined there, which makes no
+// difference of values meaningless but cannot make a wrong shape.
+TEST_F(KnownBugCheckTest, AWrongShapeOfUndefinedValuesIsKnown) {
+  Backend& ort = set_.get("ort:O3");
+  FindingRecord f = recorded(
+      "graph g\ninput x : f32[6,1,6,1]\ninput w : f32[1,1,3,2]\nconst k : f32[] = 1000000.0\n"
+      "v1, v2, v3 = split(x)\nv5 = conv_transpose(v2, w, kernel_shape=[3,2])\n"
+      "m = mul(v5, k)\nv7 = sin(m)\nv15, v17 = split(x)\noutput v7, v15\n",
+      ort, "ort:O3");
+  EXPECT_EQ(f.signature.verdict, "shape/dtype mismatch");
+  EXPECT_EQ(f.signature.op, "sin");
+  EXPECT_EQ(check({{"ort:O3", &ort}}).explain(f, {}), "row 2");
+}
+
 // ONNX Runtime's memory plan reuses the buffer of a MaxPool whose shape row 1 gets wrong for the
 // ReduceMax beside it, which then fails ("Shape mismatch attempting to re-use buffer"; seed 7317
 // oatest #12): the MaxPool is in no slice of the ReduceMax, but no value of it reaches the
