@@ -17,7 +17,9 @@
 //   3. K's graph still shows K's verdict on the finding's backend (one run, once per campaign and
 //      backend): the bug is live on that release and level;
 //   4. the finding's failure shows again, and goes when the values of the matching nodes come
-//      from the reference (review.h goes_when_fed): nothing else in the graph makes it.
+//      from the reference (review.h goes_when_fed): nothing else in the graph makes it. A wrong
+//      value that does not show again is explained by a stale K (it leaves its output
+//      unwritten): no fresh run can show what its buffer held.
 // A graph may hold several known bugs, so that feeding one leaves another's failure (two
 // refusals of empty tensors): the finding is then explained by them together when feeding the
 // matching nodes of every live bug whose trigger the graph holds (one of them in the failing
@@ -46,6 +48,9 @@ struct KnownBug {
   std::string verdict;                // what the graph shows (its `# shows:` line): "mismatch"
   std::string summary;                // what goes wrong, one line
   NodePattern trigger;
+  // The bug leaves its output unwritten: what a finding of it reads is what the buffer held
+  // before, so it may not show again in a fresh run (docs/bugs.md rows 45, 62, 63).
+  bool stale = false;
 
   // Whether a backend of this name ("ort:O3", "ort@1.30.0:O0") is one it shows on: its family,
   // a release and a mode it names (the default release for a name without one).
